@@ -1,0 +1,48 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every Momentum target is compiled in Swift 6 language mode with strict concurrency,
+/// and every warning is an error.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Momentum",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "MomentumCore", targets: ["MomentumCore"]),
+        .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
+        .executable(name: "momentum", targets: ["momentum"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "MomentumCore", swiftSettings: strict),
+        .target(name: "MomentumTestSupport", dependencies: ["MomentumCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "momentum",
+            dependencies: [
+                "MomentumCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MomentumCoreTests",
+            dependencies: [
+                "MomentumCore", "MomentumTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MomentumCLITests",
+            dependencies: ["momentum", "MomentumCore"],
+            swiftSettings: strict
+        ),
+    ]
+)

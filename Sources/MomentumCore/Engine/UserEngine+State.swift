@@ -1,0 +1,111 @@
+import Foundation
+
+extension UserEngine {
+    /// The derived state at an instant, after closing every day before it.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
+    ///   - calendarDays: How many days, ending today, each habit's calendar holds; `nil` for
+    ///     its whole history.
+    /// - Returns: Habits with streaks and calendars, the wallet, the ledger and open offers.
+    public mutating func state(at now: Date, zone: String? = nil, calendarDays: Int? = nil) -> UserState {
+        let zoneName = zone.flatMap { ZoneOffsetTable.named($0) != nil ? $0 : nil } ?? latest?.zone ?? "UTC"
+        let table = table(for: zoneName) ?? ZoneOffsetTable.named("UTC")!
+        advance(to: now, zone: zoneName)
+        let today = max(clock.localDay(of: now, in: table).number, run.openDay ?? Int.min)
+        let windowStart = calendarDays.map { today - max(1, $0) + 1 } ?? Int.min
+        let details = completionDetails(from: windowStart)
+        let travelToday = travelSkipped.contains(today)
+        let habits = run.habits.indices.map { h in
+            habitState(h, today: today, windowStart: windowStart, details: details[Int32(h)] ?? [:], travelToday: travelToday)
+        }
+        let openOffers = offers.filter { decisions[$0] == nil && $0.day.number + 1 >= today }.map {
+            OpenFreezeOffer(habit: $0.habit, day: $0.day, expires: $0.day.advanced(by: 1))
+        }
+        return UserState(
+            now: now, today: LocalDay(number: today), timeZone: zoneName, dayStartHour: clock.dayStartHour, pack: pack.name,
+            wallet: run.wallet, habits: habits, freezeOffers: openOffers,
+            skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger, rejected: rejected)
+    }
+
+    private func habitState(
+        _ h: Int, today: Int, windowStart: Int, details: [Int: [CompletionDetail]], travelToday: Bool
+    ) -> HabitState {
+        let habit = run.habits[h]
+        let history = histories[h]
+        let active = habit.isActive(on: today)
+        let due = habit.isDue(today)
+        let todayState: DayState =
+            !active ? .beforeStart
+            : habit.dayCompleted ? .completed
+            : habit.daySkipped || travelToday ? .skipped
+            : !due ? .notDue
+            : (habit.multiDay && habit.periodSucceeded) ? .notDue
+            : .pending
+        var remaining: Double?
+        if active, !habit.dayCompleted, habit.definition.target.comparison != .atMost, todayState == .pending {
+            remaining = max(0, habit.definition.target.amount - (habit.definition.target.comparison == .check ? 0 : habit.dayTotal))
+        }
+        let period =
+            habit.multiDay && active
+            ? PeriodProgress(
+                start: LocalDay(number: habit.periodStart), end: LocalDay(number: habit.periodEnd),
+                completedDays: habit.periodDone + (habit.dayCompleted ? 0 : 0), requiredDays: habit.periodRequired,
+                fulfilled: habit.periodSucceeded) : nil
+
+        var calendar: [CalendarDay] = []
+        let first = max(habit.startDay, windowStart)
+        if first <= today {
+            calendar.reserveCapacity(today - first + 1)
+            for day in first..<min(today, habit.startDay + history.states.count) {
+                let index = day - habit.startDay
+                let streak = Int(history.streaks[index])
+                calendar.append(
+                    CalendarDay(
+                        day: LocalDay(number: day), state: history.states[index], streak: streak,
+                        border: BorderTier(streak: streak), completions: details[day] ?? []))
+            }
+            if active {
+                calendar.append(
+                    CalendarDay(
+                        day: LocalDay(number: today), state: todayState, streak: habit.current,
+                        border: BorderTier(streak: habit.current), completions: details[today] ?? []))
+            }
+        }
+        var streakStart: LocalDay?
+        if habit.current > 0 {
+            var index = history.streaks.count - 1
+            while index >= 0, history.streaks[index] > 0 { index -= 1 }
+            streakStart = LocalDay(number: habit.startDay + index + 1)
+        }
+        return HabitState(
+            definition: habit.definition, policy: habit.policy, startDay: LocalDay(number: habit.startDay),
+            archivedDay: habit.archivedDay.map(LocalDay.init(number:)), current: habit.current, best: habit.best,
+            highestStreakAchieved: habit.highest, breaks: habit.breaks, border: BorderTier(streak: habit.current),
+            shieldActive: active && habit.current > 0 && habit.policy.freezes != .never && run.wallet.freezes > 0,
+            currentStreakStart: streakStart,
+            today: TodayStatus(
+                state: todayState, due: active && due, logged: habit.dayTotal, remaining: remaining, period: period),
+            calendar: calendar)
+    }
+
+    /// Completions in the window, by habit ordinal and day.
+    private func completionDetails(from windowStart: Int) -> [Int32: [Int: [CompletionDetail]]] {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key.day < windowStart { low = mid + 1 } else { high = mid }
+        }
+        var result: [Int32: [Int: [CompletionDetail]]] = [:]
+        for entry in entries[low...] {
+            guard case .complete(let value, let backfilled) = entry.operation,
+                case .completion(_, _, _, let note) = entry.event.payload
+            else { continue }
+            result[entry.habit, default: [:]][entry.key.day, default: []].append(
+                CompletionDetail(event: entry.event.id, at: entry.event.at, value: value, note: note, backfilled: backfilled))
+        }
+        return result
+    }
+}

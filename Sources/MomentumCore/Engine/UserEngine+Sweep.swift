@@ -1,0 +1,258 @@
+import Foundation
+
+/// The day-by-day sweep: applying events, closing days, checkpoints and rewinding.
+extension UserEngine {
+    /// Applies entries from an index to the end of the log.
+    mutating func sweep(from index: Int) {
+        var i = index
+        while i < entries.count {
+            advanceOpenDay(to: entries[i].key.day)
+            apply(entries[i])
+            i += 1
+        }
+    }
+
+    /// Closes every day before `day` and opens `day`.
+    mutating func advanceOpenDay(to day: Int) {
+        guard let open = run.openDay else {
+            run.openDay = day
+            if day % Self.checkpointInterval == 0 { takeCheckpoint(day) }
+            return
+        }
+        guard day > open else { return }
+        var d = open
+        while d < day {
+            closeDay(d)
+            d += 1
+            run.openDay = d
+            if d % Self.checkpointInterval == 0 { takeCheckpoint(d) }
+        }
+    }
+
+    private mutating func takeCheckpoint(_ day: Int) {
+        run.ledgerCount = ledger.count
+        run.rejectedCount = rejected.count
+        run.offerCount = offers.count
+        checkpoints.append(Checkpoint(day: day, run: run))
+    }
+
+    /// Re-evaluates from the checkpoint at or before `day`, then closes the days that were
+    /// closed before.
+    mutating func rewind(to day: Int) {
+        let previousOpen = run.openDay
+        var start = 0
+        if let index = checkpoints.lastIndex(where: { $0.day <= day }) {
+            let checkpoint = checkpoints[index]
+            checkpoints.removeSubrange((index + 1)...)
+            run = checkpoint.run
+            ledger.removeLast(ledger.count - run.ledgerCount)
+            rejected.removeLast(rejected.count - run.rejectedCount)
+            offers.removeLast(offers.count - run.offerCount)
+            histories.removeLast(histories.count - run.habits.count)
+            for i in histories.indices { histories[i].truncate(to: checkpoint.day - run.habits[i].startDay) }
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if entries[mid].key.day < checkpoint.day { low = mid + 1 } else { high = mid }
+            }
+            start = low
+        } else {
+            run = RunState()
+            histories = []
+            ledger = []
+            rejected = []
+            offers = []
+            checkpoints = []
+        }
+        sweep(from: start)
+        if let previousOpen { advanceOpenDay(to: previousOpen) }
+    }
+
+    // MARK: - Events
+
+    mutating func apply(_ entry: Entry) {
+        let day = run.openDay!
+        let h = Int(entry.habit)
+        switch entry.operation {
+        case .create(let definition):
+            run.habits.append(
+                HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: day))
+            histories.append(HabitHistory())
+        case .update(let changes):
+            if let name = changes.name { run.habits[h].definition.name = name }
+            if let category = changes.category { run.habits[h].definition.category = category }
+            if let difficulty = changes.difficulty { run.habits[h].definition.difficulty = difficulty }
+            if let target = changes.target { run.habits[h].definition.target = target }
+            if let policy = changes.policy {
+                run.habits[h].definition.policy = policy
+                run.habits[h].policy = policy
+            }
+        case .archive:
+            if run.habits[h].archivedDay == nil { run.habits[h].archivedDay = day }
+        case .complete(let value, _):
+            guard run.habits[h].isActive(on: day) else {
+                rejected.append(
+                    Rejection(
+                        event: entry.event.id, code: .habitArchived,
+                        message: "habit '\(run.habits[h].definition.id)' was archived before \(LocalDay(number: day))"))
+                return
+            }
+            run.habits[h].dayTotal += value
+            run.habits[h].dayLogged = true
+            if !run.habits[h].dayCompleted, run.habits[h].targetMetNow {
+                run.habits[h].dayCompleted = true
+                completedDay(h, day, at: entry.event.at, event: entry.event.id)
+            }
+        case .skip:
+            run.habits[h].daySkipped = true
+        case .skipAll:
+            for i in run.habits.indices { run.habits[i].daySkipped = true }
+        case .purchase(let freezes, let diamonds):
+            guard run.wallet.diamonds >= diamonds else {
+                rejected.append(
+                    Rejection(
+                        event: entry.event.id, code: .insufficientDiamonds,
+                        message: "\(freezes) freeze days cost \(diamonds) 💎; the wallet holds \(run.wallet.diamonds)"))
+                return
+            }
+            run.wallet.diamonds -= diamonds
+            run.wallet.freezes += freezes
+            record(
+                day, at: entry.event.at, .purchase, diamonds: -diamonds, freezes: freezes,
+                reason: "Bought \(freezes) freeze day\(freezes == 1 ? "" : "s") for \(diamonds) 💎", event: entry.event.id)
+        case .decision:
+            break
+        }
+    }
+
+    /// A day met its target: count it towards the period, and extend the streak when the
+    /// period is fulfilled.
+    private mutating func completedDay(_ h: Int, _ day: Int, at: Date?, event: String?) {
+        if run.habits[h].multiDay {
+            run.habits[h].periodDone += 1
+            if !run.habits[h].periodSucceeded, run.habits[h].periodDone >= run.habits[h].periodRequired {
+                run.habits[h].periodSucceeded = true
+                succeed(h, day, at: at, event: event)
+            }
+        } else if run.habits[h].isDue(day) {
+            succeed(h, day, at: at, event: event)
+        }
+    }
+
+    private mutating func succeed(_ h: Int, _ day: Int, at: Date?, event: String?) {
+        run.habits[h].current += 1
+        run.habits[h].gap = 0
+        let streak = run.habits[h].current
+        if streak > run.habits[h].best { run.habits[h].best = streak }
+        guard streak > run.habits[h].highest else { return }
+        run.habits[h].highest = streak
+        let name = run.habits[h].definition.name
+        for reward in pack.rewards {
+            let payout = reward.payout(at: streak)
+            guard payout > 0 else { continue }
+            run.wallet.diamonds += payout
+            record(
+                day, at: at, .reward, diamonds: payout, freezes: 0, reason: "\(streak)-day streak on \(name)",
+                habit: run.habits[h].definition.id, streak: streak, event: event)
+        }
+        if let every = pack.earnedFreezeEvery, streak % every == 0 {
+            run.wallet.freezes += 1
+            record(
+                day, at: at, .earnedFreeze, diamonds: 0, freezes: 1, reason: "Earned a freeze for a \(streak)-day streak on \(name)",
+                habit: run.habits[h].definition.id, streak: streak, event: event)
+        }
+    }
+
+    // MARK: - Closing a day
+
+    /// Judges every habit's day: successes first (they may earn freezes), then misses in
+    /// creation order, drawing on the shared freeze pool.
+    mutating func closeDay(_ day: Int) {
+        let travel = !travelSkipped.isEmpty && travelSkipped.contains(day)
+        let count = run.habits.count
+        guard count > 0 else { return }
+        var states = [DayState](repeating: .beforeStart, count: count)
+        var failing: [Int] = []
+        for h in 0..<count where run.habits[h].isActive(on: day) {
+            var state: DayState
+            if run.habits[h].dayCompleted {
+                state = .completed
+            } else if run.habits[h].atMostKept {
+                run.habits[h].dayCompleted = true
+                state = .completed
+                completedDay(h, day, at: nil, event: nil)
+            } else if run.habits[h].daySkipped || travel {
+                state = .skipped
+                if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }
+            } else if run.habits[h].multiDay || !run.habits[h].isDue(day) {
+                state = .notDue
+            } else {
+                state = .missed
+                failing.append(h)
+            }
+            if run.habits[h].multiDay, day == run.habits[h].periodEnd, !run.habits[h].periodSucceeded {
+                let required = run.habits[h].periodRequired
+                if required > 0 {
+                    if run.habits[h].periodDone >= required {
+                        run.habits[h].periodSucceeded = true
+                        succeed(h, day, at: nil, event: nil)
+                    } else {
+                        failing.append(h)
+                    }
+                }
+            }
+            states[h] = state
+        }
+        for h in failing {
+            let outcome = fail(h, day)
+            if states[h] != .completed, states[h] != .skipped { states[h] = outcome }
+        }
+        for h in 0..<count where run.habits[h].isActive(on: day) {
+            histories[h].states.append(states[h])
+            histories[h].streaks.append(Int32(clamping: run.habits[h].current))
+            run.habits[h].resetDay()
+            if run.habits[h].multiDay, day == run.habits[h].periodEnd { run.habits[h].startPeriod(containing: day + 1) }
+        }
+    }
+
+    private mutating func fail(_ h: Int, _ day: Int) -> DayState {
+        run.habits[h].gap += 1
+        guard run.habits[h].current > 0 else { return .missed }
+        let policy = run.habits[h].policy
+        if run.habits[h].gap <= policy.grace { return .grace }
+        if policy.freezes != .never, run.wallet.freezes > 0 {
+            var use = true
+            if policy.freezes == .offered {
+                let offer = FreezeOffer(habit: run.habits[h].definition.id, day: LocalDay(number: day))
+                offers.append(offer)
+                if let decision = decisions[offer] { use = decision }
+            }
+            if use {
+                run.wallet.freezes -= 1
+                record(
+                    day, at: nil, .freezeUsed, diamonds: 0, freezes: -1,
+                    reason: "A freeze protected \(run.habits[h].definition.name) on \(LocalDay(number: day))",
+                    habit: run.habits[h].definition.id, streak: run.habits[h].current)
+                return .frozen
+            }
+        }
+        switch policy.penalty {
+        case .reset: run.habits[h].current = 0
+        case .decrement(let n): run.habits[h].current = max(0, run.habits[h].current - n)
+        }
+        if run.habits[h].current == 0 { run.habits[h].breaks += 1 }
+        return .missed
+    }
+
+    private mutating func record(
+        _ day: Int, at: Date?, _ source: LedgerEntry.Source, diamonds: Int, freezes: Int, reason: String,
+        habit: String? = nil, streak: Int? = nil, event: String? = nil
+    ) {
+        ledger.append(
+            LedgerEntry(
+                day: LocalDay(number: day), at: at, source: source, diamonds: diamonds, freezes: freezes,
+                diamondBalance: run.wallet.diamonds, freezeBalance: run.wallet.freezes, reason: reason, habit: habit,
+                streak: streak, event: event))
+    }
+}

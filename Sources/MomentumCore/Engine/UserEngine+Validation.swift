@@ -1,0 +1,147 @@
+import Foundation
+
+extension UserEngine {
+    /// Checks an event against the pack and the habits the log knows, and digests it.
+    mutating func validate(_ event: Event, now: Date?) throws(MomentumError) -> Entry {
+        guard let table = cachedTable(for: event.timeZone) else {
+            throw MomentumError(
+                .unknownTimeZone, "'\(event.timeZone)' is not an IANA time zone such as Europe/Paris", field: "tz")
+        }
+        if let now, event.at.timeIntervalSince(now) > Double(pack.futureToleranceSeconds) {
+            throw MomentumError(
+                .futureTimestamp,
+                "\(RFC3339.format(event.at)) is more than \(pack.futureToleranceSeconds / 60) minutes after now (\(RFC3339.format(now)))",
+                field: "at")
+        }
+        let atDay = clock.localDay(of: event.at, in: table).number
+        let at = event.at.timeIntervalSince1970
+        func key(_ day: Int, rank: UInt8 = 1) -> EventKey { EventKey(day: day, rank: rank, at: at, id: event.id) }
+
+        switch event.payload {
+        case .habitCreated(let definition):
+            if let meta = habitMeta[definition.id] {
+                guard meta.createdKey.id == event.id else {
+                    throw MomentumError(.duplicateHabit, "habit '\(definition.id)' already exists", field: "habit")
+                }
+                return Entry(key: meta.createdKey, habit: meta.ordinal, operation: .create(definition), event: event)
+            }
+            try registerHabit(event)
+            let meta = habitMeta[definition.id]!
+            return Entry(key: meta.createdKey, habit: meta.ordinal, operation: .create(definition), event: event)
+        case .habitUpdated(let changes):
+            let meta = try habit(changes.habit, on: atDay)
+            if let name = changes.name { try Self.checkName(name) }
+            return Entry(key: key(atDay), habit: meta.ordinal, operation: .update(changes), event: event)
+        case .habitArchived(let id):
+            let meta = try habit(id, on: atDay)
+            return Entry(key: key(atDay), habit: meta.ordinal, operation: .archive, event: event)
+        case .completion(let id, let day, let value, _):
+            let target = try loggedDay(day, atDay: atDay, limitedByBackfill: true)
+            let meta = try habit(id, on: target)
+            return Entry(
+                key: key(target), habit: meta.ordinal, operation: .complete(value, backfilled: target < atDay), event: event)
+        case .skip(let id, let day, _):
+            let target = try loggedDay(day, atDay: atDay, limitedByBackfill: false)
+            guard let id else { return Entry(key: key(target), habit: -1, operation: .skipAll, event: event) }
+            let meta = try habit(id, on: target)
+            return Entry(key: key(target), habit: meta.ordinal, operation: .skip, event: event)
+        case .purchase(let item, let days):
+            let quote = try pack.store.quote(item: item, days: days)
+            return Entry(
+                key: key(atDay), habit: -1, operation: .purchase(freezes: quote.freezes, diamonds: quote.diamonds),
+                event: event)
+        case .freezeDecision(let id, let day, _):
+            let meta = try habit(id, on: day.number)
+            guard day.number < atDay else {
+                throw MomentumError(.invalidEvent, "a freeze offer can only be answered after the missed day \(day)", field: "day")
+            }
+            guard atDay <= day.number + 1 else {
+                throw MomentumError(
+                    .invalidEvent, "the freeze offer for \(day) expired at the end of \(day.advanced(by: 1))", field: "day")
+            }
+            return Entry(key: key(atDay), habit: meta.ordinal, operation: .decision, event: event)
+        case .removal(let target):
+            guard target != event.id else {
+                throw MomentumError(.invalidEvent, "an event cannot remove itself", field: "event")
+            }
+            return Entry(key: key(atDay), habit: -1, operation: .decision, event: event)
+        }
+    }
+
+    /// Records a `habit.created` event's habit and gives it its place in creation order.
+    ///
+    /// - Returns: `true` if habits created earlier in the log had to move up (the caller
+    ///   must rewind).
+    @discardableResult
+    mutating func registerHabit(_ event: Event) throws(MomentumError) -> Bool {
+        guard case .habitCreated(let definition) = event.payload else { return false }
+        guard habitMeta[definition.id] == nil else {
+            throw MomentumError(.duplicateHabit, "habit '\(definition.id)' is created twice", field: "habit")
+        }
+        guard !definition.id.isEmpty, definition.id.utf8.count <= 128 else {
+            throw MomentumError(.invalidEvent, "a habit id is 1…128 bytes", field: "habit")
+        }
+        try Self.checkName(definition.name)
+        guard let table = cachedTable(for: event.timeZone) else {
+            throw MomentumError(.unknownTimeZone, "'\(event.timeZone)' is not an IANA time zone", field: "tz")
+        }
+        let atDay = clock.localDay(of: event.at, in: table).number
+        let start = definition.startDay?.number ?? atDay
+        guard start <= atDay else {
+            throw MomentumError(
+                .invalidEvent, "start \(LocalDay(number: start)) is after the day the habit was created", field: "start")
+        }
+        let key = EventKey(day: start, rank: 0, at: event.at.timeIntervalSince1970, id: event.id)
+        let later = habitMeta.values.filter { key < $0.createdKey }.count
+        habitMeta[definition.id] = HabitMeta(ordinal: Int32(habitMeta.count - later), startDay: start, createdKey: key)
+        guard later > 0 else { return false }
+        renumberHabits()
+        return true
+    }
+
+    /// Gives every habit its ordinal by creation order and updates the log's references.
+    mutating func renumberHabits() {
+        let ordered = habitMeta.sorted { $0.value.createdKey < $1.value.createdKey }
+        for (ordinal, pair) in ordered.enumerated() { habitMeta[pair.key]?.ordinal = Int32(ordinal) }
+        for index in entries.indices {
+            if let id = entries[index].event.payload.habitID, let meta = habitMeta[id] {
+                entries[index].habit = meta.ordinal
+            }
+        }
+    }
+
+    private func habit(_ id: String, on day: Int) throws(MomentumError) -> HabitMeta {
+        guard let meta = habitMeta[id] else {
+            throw MomentumError(.unknownHabit, "there is no habit '\(id)'", field: "habit")
+        }
+        guard day >= meta.startDay else {
+            throw MomentumError(
+                .invalidEvent, "\(LocalDay(number: day)) is before habit '\(id)' started (\(LocalDay(number: meta.startDay)))",
+                field: "day")
+        }
+        return meta
+    }
+
+    private func loggedDay(_ day: LocalDay?, atDay: Int, limitedByBackfill: Bool) throws(MomentumError) -> Int {
+        guard let day else { return atDay }
+        guard day.number <= atDay else {
+            throw MomentumError(
+                .invalidEvent, "day \(day) is after the local day of the event's timestamp (\(LocalDay(number: atDay)))",
+                field: "day")
+        }
+        if limitedByBackfill, let window = pack.backfillDays, atDay - day.number > window {
+            throw MomentumError(
+                .outsideBackfillWindow,
+                "\(day) is \(atDay - day.number) days back; the \(pack.name) pack accepts completions up to \(window) day\(window == 1 ? "" : "s") back",
+                field: "day")
+        }
+        return day.number
+    }
+
+    private static func checkName(_ name: String) throws(MomentumError) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, name.count <= 200 else {
+            throw MomentumError(.invalidEvent, "a habit name is 1…200 characters", field: "name")
+        }
+    }
+}

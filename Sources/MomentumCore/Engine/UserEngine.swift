@@ -1,0 +1,378 @@
+import Foundation
+
+/// Derives one user's streaks, calendars, freezes and wallet from their event log.
+///
+/// The engine is a pure, deterministic state machine: the same events and the same `now`
+/// give the same ``UserState`` on a phone and on the server, whatever order the events
+/// arrived in. It sweeps the log day by day in the user's local time: events are applied as
+/// they happen, and when a day ends every habit's period is judged, successes first and
+/// then misses in habit creation order, so that habits draw from the shared freeze pool
+/// in a fixed order.
+///
+/// Appending an event for today costs O(1). An event for an earlier day (a backfill, a
+/// removal, a declined freeze offer, a zone change revealing skipped dates) rewinds to the
+/// nearest checkpoint at or before that day — checkpoints are kept every
+/// ``checkpointInterval`` days — and replays from there; the result is identical to
+/// evaluating the whole log afresh.
+///
+/// ```swift
+/// var engine = UserEngine(pack: .habits)
+/// try engine.load(events)
+/// let state = engine.state(at: now)
+/// ```
+public struct UserEngine: Sendable {
+    /// Checkpoints are taken at the start of every day whose number is a multiple of this.
+    public static let checkpointInterval = 8
+
+    /// The rule pack in force.
+    public let pack: RulePack
+    /// The user's day boundary.
+    public let clock: DayClock
+
+    struct HabitMeta: Sendable {
+        var ordinal: Int32
+        var startDay: Int
+        var createdKey: EventKey
+    }
+
+    struct Checkpoint: Sendable {
+        var day: Int
+        var run: RunState
+    }
+
+    struct RunState: Sendable {
+        var habits: [HabitRun] = []
+        var wallet = Wallet()
+        var openDay: Int?
+        var ledgerCount = 0
+        var rejectedCount = 0
+        var offerCount = 0
+    }
+
+    var entries: [Entry] = []
+    var eventsByID: [String: Event] = [:]
+    var tombstones: Set<String> = []
+    var habitMeta: [String: HabitMeta] = [:]
+    var decisions: [FreezeOffer: Bool] = [:]
+    var travelSkipped: Set<Int> = []
+    var latest: (seconds: Double, zone: String)?
+
+    var run = RunState()
+    var histories: [HabitHistory] = []
+    var ledger: [LedgerEntry] = []
+    var rejected: [Rejection] = []
+    var offers: [FreezeOffer] = []
+    var checkpoints: [Checkpoint] = []
+    var zoneCache: (identifier: String, table: ZoneOffsetTable)?
+
+    /// Creates an engine with an empty log.
+    ///
+    /// - Parameters:
+    ///   - pack: The rule pack (policies, rewards, store, backfill window).
+    ///   - dayStartHour: The local hour at which the user's day begins (0–23).
+    public init(pack: RulePack = .habits, dayStartHour: Int = 0) {
+        self.pack = pack
+        self.clock = DayClock(dayStartHour: dayStartHour)
+    }
+
+    /// The number of events in the log (removed events excluded).
+    public var eventCount: Int { entries.count }
+
+    /// The events in the order the engine applies them (removed events excluded).
+    public var events: [Event] { entries.map(\.event) }
+
+    // MARK: - Appending
+
+    /// Appends one event, updating the state incrementally.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - now: When given, timestamps later than `now` plus the pack's tolerance are refused.
+    /// - Returns: ``AppendResult/applied``, ``AppendResult/duplicate`` for a retry of an event
+    ///   already in the log, or ``AppendResult/rejected(_:)`` when the current state refuses it
+    ///   (too few diamonds, no freeze offer for that day); a rejected event is not kept.
+    /// - Throws: ``MomentumError`` when the event itself is invalid (unknown habit or zone,
+    ///   outside the backfill window, an id reused for a different event, …).
+    @discardableResult
+    public mutating func append(_ event: Event, now: Date? = nil) throws(MomentumError) -> AppendResult {
+        if let existing = eventsByID[event.id] {
+            guard existing == event else {
+                throw MomentumError(.conflictingEventID, "event id '\(event.id)' was already used for a different event", field: "id")
+            }
+            return .duplicate
+        }
+        if tombstones.contains(event.id) {
+            eventsByID[event.id] = event
+            return .duplicate
+        }
+        let knownHabits = habitMeta.count
+        let entry = try validate(event, now: now)
+        eventsByID[event.id] = event
+        if case .removal(let target) = event.payload {
+            return try remove(target, by: event)
+        }
+        // The earliest closed day whose evaluation this event changes, if any.
+        var rewindDay: Int?
+        func needsRewind(from day: Int) { rewindDay = min(rewindDay ?? day, day) }
+        if habitMeta.count > knownHabits, Int(entry.habit) < knownHabits { needsRewind(from: entry.key.day) }
+        if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open { needsRewind(from: skipped) }
+
+        if case .freezeDecision(let habit, let day, let accepted) = event.payload {
+            advanceOpenDay(to: entry.key.day)
+            let offer = FreezeOffer(habit: habit, day: day)
+            guard offers.contains(offer), decisions[offer] == nil else {
+                eventsByID[event.id] = nil
+                return .rejected(
+                    MomentumError(.noFreezeOffer, "there is no open freeze offer for '\(habit)' on \(day)", field: "day"))
+            }
+            decisions[offer] = accepted
+            insert(entry)
+            if !accepted { needsRewind(from: day.number) }
+        } else if rewindDay == nil, entries.last.map({ $0.key <= entry.key }) ?? true,
+            run.openDay.map({ $0 <= entry.key.day }) ?? true
+        {
+            // The common case, O(1): an event at the end of the log, for the open day or later.
+            if case .purchase(let freezes, let diamonds) = entry.operation {
+                advanceOpenDay(to: entry.key.day)
+                guard run.wallet.diamonds >= diamonds else {
+                    eventsByID[event.id] = nil
+                    return .rejected(
+                        MomentumError(
+                            .insufficientDiamonds,
+                            "\(freezes) freeze days cost \(diamonds) 💎; the wallet holds \(run.wallet.diamonds)"))
+                }
+            }
+            entries.append(entry)
+            advanceOpenDay(to: entry.key.day)
+            apply(entry)
+        } else {
+            insert(entry)
+            needsRewind(from: entry.key.day)
+        }
+        if let rewindDay { rewind(to: rewindDay) }
+        if let index = rejected.lastIndex(where: { $0.event == event.id }) {
+            // The state refused it (for example too few diamonds at that point): it is not kept.
+            let rejection = rejected[index]
+            entries.removeAll { $0.event.id == event.id }
+            eventsByID[event.id] = nil
+            rewind(to: entry.key.day)
+            return .rejected(MomentumError(rejection.code, rejection.message))
+        }
+        return .applied
+    }
+
+    /// Replaces the log with a whole batch of events and evaluates it in one sweep.
+    ///
+    /// Every event is validated first; if any is invalid, nothing is loaded and the error
+    /// lists each bad event by its `line` (the number paired with it, typically its line in
+    /// a JSONL file). Events refused by the state (a purchase without enough diamonds) are
+    /// kept out and listed in ``UserState/rejected``.
+    ///
+    /// - Parameters:
+    ///   - numbered: The events with their line numbers, in any order.
+    ///   - now: When given, timestamps later than `now` plus the pack's tolerance are refused.
+    /// - Throws: ``EventLogError`` listing every invalid event.
+    public mutating func load(numbered: [(line: Int, event: Event)], now: Date? = nil) throws(EventLogError) {
+        var fresh = UserEngine(pack: pack, dayStartHour: clock.dayStartHour)
+        try fresh.bulkLoad(numbered, now: now)
+        self = fresh
+    }
+
+    /// Replaces the log with a batch of events; see ``load(numbered:now:)``. Errors name
+    /// events by their 1-based position in `events`.
+    public mutating func load(_ events: [Event], now: Date? = nil) throws(EventLogError) {
+        try load(numbered: events.enumerated().map { ($0.offset + 1, $0.element) }, now: now)
+    }
+
+    /// Evaluates a whole log at an instant.
+    ///
+    /// - Parameters:
+    ///   - events: The log, in any order.
+    ///   - now: The current instant.
+    ///   - pack: The rule pack.
+    ///   - dayStartHour: The user's day boundary.
+    ///   - zone: The user's current zone; by default the zone of the latest event.
+    /// - Returns: The derived state.
+    /// - Throws: ``EventLogError`` if any event is invalid.
+    public static func evaluate(
+        _ events: [Event], now: Date, pack: RulePack = .habits, dayStartHour: Int = 0, zone: String? = nil
+    ) throws(EventLogError) -> UserState {
+        var engine = UserEngine(pack: pack, dayStartHour: dayStartHour)
+        try engine.load(events, now: now)
+        return engine.state(at: now, zone: zone)
+    }
+
+    /// Closes every day before the local day of `now`, so that misses are judged.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - zone: The user's current zone; by default the zone of the latest event.
+    public mutating func advance(to now: Date, zone: String? = nil) {
+        guard run.openDay != nil, let table = table(for: zone ?? latest?.zone ?? "UTC") else { return }
+        advanceOpenDay(to: clock.localDay(of: now, in: table).number)
+    }
+
+    // MARK: - Log maintenance
+
+    private mutating func bulkLoad(_ numbered: [(line: Int, event: Event)], now: Date?) throws(EventLogError) {
+        var errors: [MomentumError] = []
+        // Habits first, so references resolve whatever the order of lines.
+        let creations = numbered.filter { if case .habitCreated = $0.event.payload { true } else { false } }
+        for (line, event) in creations.sorted(by: { ($0.event.at, $0.event.id) < ($1.event.at, $1.event.id) }) {
+            do { try registerHabit(event) } catch { errors.append(error.at(line: line)) }
+        }
+        var accepted: [Entry] = []
+        var removals: [String] = []
+        for (line, event) in numbered {
+            if let existing = eventsByID[event.id] {
+                if existing != event {
+                    errors.append(
+                        MomentumError(.conflictingEventID, "event id '\(event.id)' is used twice for different events", line: line, field: "id"))
+                }
+                continue
+            }
+            do {
+                let entry = try validate(event, now: now)
+                eventsByID[event.id] = event
+                switch event.payload {
+                case .removal(let target): removals.append(target)
+                case .freezeDecision(let habit, let day, let accepted):
+                    decisions[FreezeOffer(habit: habit, day: day)] = accepted
+                default: break
+                }
+                if case .removal = event.payload {} else { accepted.append(entry) }
+            } catch {
+                errors.append(error.at(line: line))
+            }
+            if errors.count >= EventLog.errorLimit { break }
+        }
+        for target in removals {
+            if let event = eventsByID[target], case .habitCreated = event.payload {
+                let line = numbered.first { $0.event.payload == .removal(event: target) }?.line
+                errors.append(MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
+            }
+        }
+        guard errors.isEmpty else { throw EventLogError(errors: errors.sorted { ($0.line ?? 0) < ($1.line ?? 0) }) }
+        tombstones = Set(removals)
+        entries = accepted.filter { !tombstones.contains($0.event.id) }.sorted { $0.key < $1.key }
+        recomputeTravel()
+        sweep(from: 0)
+        // Decisions that answer no offer change nothing; report them.
+        for (offer, _) in decisions where !offers.contains(offer) {
+            decisions[offer] = nil
+            if let entry = entries.first(where: {
+                if case .freezeDecision(offer.habit, offer.day, _) = $0.event.payload { true } else { false }
+            }) {
+                rejected.append(
+                    Rejection(
+                        event: entry.event.id, code: .noFreezeOffer,
+                        message: "there was no freeze offer for '\(offer.habit)' on \(offer.day)"))
+            }
+        }
+        let refused = Set(rejected.map(\.event))
+        if !refused.isEmpty { entries.removeAll { refused.contains($0.event.id) } }
+        run.rejectedCount = rejected.count
+    }
+
+    /// Removes an earlier event (or remembers the tombstone if it has not arrived yet).
+    private mutating func remove(_ target: String, by removal: Event) throws(MomentumError) -> AppendResult {
+        if let event = eventsByID[target] {
+            switch event.payload {
+            case .habitCreated:
+                eventsByID[removal.id] = nil
+                throw MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", field: "event")
+            case .removal:
+                eventsByID[removal.id] = nil
+                throw MomentumError(.invalidEvent, "a removal cannot be removed", field: "event")
+            default: break
+            }
+        }
+        tombstones.insert(target)
+        if let index = entries.firstIndex(where: { $0.event.id == target }) {
+            let day = entries[index].key.day
+            let removed = entries.remove(at: index)
+            if case .freezeDecision(let habit, let day, _) = removed.event.payload {
+                decisions[FreezeOffer(habit: habit, day: day)] = nil
+                rewind(to: day.number)
+            }
+            rewind(to: day)
+        }
+        return .applied
+    }
+
+    private mutating func insert(_ entry: Entry) {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key <= entry.key { low = mid + 1 } else { high = mid }
+        }
+        entries.insert(entry, at: low)
+    }
+
+    func table(for identifier: String) -> ZoneOffsetTable? {
+        if let cache = zoneCache, cache.identifier == identifier { return cache.table }
+        return ZoneOffsetTable.named(identifier)
+    }
+
+    mutating func cachedTable(for identifier: String) -> ZoneOffsetTable? {
+        if let cache = zoneCache, cache.identifier == identifier { return cache.table }
+        guard let table = ZoneOffsetTable.named(identifier) else { return nil }
+        zoneCache = (identifier, table)
+        return table
+    }
+}
+
+/// What ``UserEngine/append(_:now:)`` did with an event.
+public enum AppendResult: Hashable, Sendable {
+    /// The event is in the log and the state reflects it.
+    case applied
+    /// The event was already in the log (a retry); nothing changed.
+    case duplicate
+    /// The current state refuses the event; nothing changed.
+    case rejected(MomentumError)
+}
+
+/// A freeze offered for a habit's missed day (seed 004), or the key of an answer to one.
+public struct FreezeOffer: Hashable, Sendable, Codable {
+    /// The habit whose streak the freeze protects.
+    public var habit: String
+    /// The missed day.
+    public var day: LocalDay
+
+    /// Creates an offer key.
+    public init(habit: String, day: LocalDay) {
+        self.habit = habit
+        self.day = day
+    }
+}
+
+/// An event in the log that the state refused; it changes nothing.
+public struct Rejection: Hashable, Sendable, Codable {
+    /// The refused event's id.
+    public var event: String
+    /// Why, for programs.
+    public var code: MomentumError.Code
+    /// Why, for people.
+    public var message: String
+}
+
+extension MomentumError.Code: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        let all: [MomentumError.Code] = [
+            .malformedEvent, .invalidEvent, .unknownHabit, .duplicateHabit, .habitArchived, .unknownTimeZone,
+            .futureTimestamp, .outsideBackfillWindow, .insufficientDiamonds, .unknownStoreItem, .conflictingEventID,
+            .noFreezeOffer, .invalidPack,
+        ]
+        guard let code = all.first(where: { $0.description == text }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown error code '\(text)'"))
+        }
+        self = code
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}

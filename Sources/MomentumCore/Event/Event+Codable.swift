@@ -1,0 +1,131 @@
+import Foundation
+
+extension Event: Codable {
+    private struct Key: CodingKey, Hashable {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The fields each type accepts besides `id`, `type`, `at` and `tz`.
+    static let fieldsByType: [String: Set<String>] = [
+        "habit.created": ["habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start"],
+        "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy"],
+        "habit.archived": ["habit"],
+        "completion": ["habit", "day", "value", "note"],
+        "skip": ["habit", "day", "note"],
+        "purchase": ["item", "days"],
+        "freeze.accepted": ["habit", "day"],
+        "freeze.declined": ["habit", "day"],
+        "removal": ["event"],
+    ]
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let type = try c.decode(String.self, forKey: Key("type"))
+        guard let allowed = Event.fieldsByType[type] else {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key("type"), in: c,
+                debugDescription: "unknown event type '\(type)' (\(Event.fieldsByType.keys.sorted().joined(separator: ", ")))")
+        }
+        for key in c.allKeys where !["id", "type", "at", "tz"].contains(key.stringValue) {
+            guard allowed.contains(key.stringValue) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription: "'\(key.stringValue)' is not a field of \(type) events (\(allowed.sorted().joined(separator: ", ")))")
+            }
+        }
+        let id = try c.decode(String.self, forKey: Key("id"))
+        guard !id.isEmpty, id.utf8.count <= 128 else {
+            throw DecodingError.dataCorruptedError(forKey: Key("id"), in: c, debugDescription: "id must be 1…128 bytes")
+        }
+        let atText = try c.decode(String.self, forKey: Key("at"))
+        guard let at = RFC3339.parse(atText) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key("at"), in: c,
+                debugDescription: "'\(atText)' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00")
+        }
+        let zone = try c.decode(String.self, forKey: Key("tz"))
+        func habit() throws -> String { try c.decode(String.self, forKey: Key("habit")) }
+        func day() throws -> LocalDay? { try c.decodeIfPresent(LocalDay.self, forKey: Key("day")) }
+        let payload: Payload
+        switch type {
+        case "habit.created": payload = .habitCreated(try HabitDefinition(from: decoder))
+        case "habit.updated":
+            payload = .habitUpdated(
+                HabitChanges(
+                    habit: try habit(), name: try c.decodeIfPresent(String.self, forKey: Key("name")),
+                    category: try c.decodeIfPresent(String.self, forKey: Key("category")),
+                    difficulty: try c.decodeIfPresent(Difficulty.self, forKey: Key("difficulty")),
+                    target: try c.decodeIfPresent(Target.self, forKey: Key("target")),
+                    policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy"))))
+        case "habit.archived": payload = .habitArchived(habit: try habit())
+        case "completion":
+            let value = try c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1
+            guard value.isFinite, value >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("value"), in: c, debugDescription: "value must be a finite number ≥ 0")
+            }
+            payload = .completion(
+                habit: try habit(), day: try day(), value: value,
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "skip":
+            payload = .skip(
+                habit: try c.decodeIfPresent(String.self, forKey: Key("habit")), day: try day(),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "purchase":
+            let item = try c.decodeIfPresent(String.self, forKey: Key("item"))
+            let days = try c.decodeIfPresent(Int.self, forKey: Key("days"))
+            guard (item == nil) != (days == nil) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("item"), in: c, debugDescription: "a purchase has either an 'item' or custom 'days'")
+            }
+            payload = .purchase(item: item, days: days)
+        case "freeze.accepted", "freeze.declined":
+            guard let day = try day() else {
+                throw DecodingError.keyNotFound(
+                    Key("day"), .init(codingPath: c.codingPath, debugDescription: "the missed day the offer was for"))
+            }
+            payload = .freezeDecision(habit: try habit(), day: day, accepted: type == "freeze.accepted")
+        default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
+        }
+        self.init(id: id, at: at, timeZone: zone, payload: payload)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(id, forKey: Key("id"))
+        try c.encode(payload.type, forKey: Key("type"))
+        try c.encode(RFC3339.format(at), forKey: Key("at"))
+        try c.encode(timeZone, forKey: Key("tz"))
+        switch payload {
+        case .habitCreated(let definition): try definition.encode(to: encoder)
+        case .habitUpdated(let changes):
+            try c.encode(changes.habit, forKey: Key("habit"))
+            try c.encodeIfPresent(changes.name, forKey: Key("name"))
+            try c.encodeIfPresent(changes.category, forKey: Key("category"))
+            try c.encodeIfPresent(changes.difficulty, forKey: Key("difficulty"))
+            try c.encodeIfPresent(changes.target, forKey: Key("target"))
+            try c.encodeIfPresent(changes.policy, forKey: Key("policy"))
+        case .habitArchived(let habit): try c.encode(habit, forKey: Key("habit"))
+        case .completion(let habit, let day, let value, let note):
+            try c.encode(habit, forKey: Key("habit"))
+            try c.encodeIfPresent(day, forKey: Key("day"))
+            if value != 1 { try c.encode(value, forKey: Key("value")) }
+            try c.encodeIfPresent(note, forKey: Key("note"))
+        case .skip(let habit, let day, let note):
+            try c.encodeIfPresent(habit, forKey: Key("habit"))
+            try c.encodeIfPresent(day, forKey: Key("day"))
+            try c.encodeIfPresent(note, forKey: Key("note"))
+        case .purchase(let item, let days):
+            try c.encodeIfPresent(item, forKey: Key("item"))
+            try c.encodeIfPresent(days, forKey: Key("days"))
+        case .freezeDecision(let habit, let day, _):
+            try c.encode(habit, forKey: Key("habit"))
+            try c.encode(day, forKey: Key("day"))
+        case .removal(let event): try c.encode(event, forKey: Key("event"))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// What a calendar day shows for a habit.
+public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Before the habit's first day.
+    case beforeStart
+    /// Done.
+    case completed
+    /// Missed, forgiven by the policy's grace (seed 003's icy cube).
+    case grace
+    /// Missed, protected by a freeze from the shared pool (seed 003's snowy glass).
+    case frozen
+    /// Missed, unprotected.
+    case missed
+    /// A rest day, or a date the user never lived through while travelling east.
+    case skipped
+    /// The habit was not due (an unscheduled weekday, or a day of a weekly or monthly
+    /// quota that is not needed).
+    case notDue
+    /// Today, still open.
+    case pending
+    /// After today.
+    case future
+}
+
+/// The border colour of a calendar day, from the streak value after it (seed 003).
+public enum BorderTier: String, Hashable, Sendable, Codable {
+    /// Streak 0: broken or reset.
+    case red
+    /// Streak 1–4: building momentum.
+    case yellow
+    /// Streak 5 or more: consistent.
+    case green
+
+    /// The tier for a streak value.
+    public init(streak: Int) {
+        self = streak <= 0 ? .red : streak < 5 ? .yellow : .green
+    }
+}

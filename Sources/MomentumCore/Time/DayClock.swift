@@ -1,0 +1,69 @@
+import Foundation
+
+/// Decides which local day an instant belongs to, for one user.
+///
+/// A user's day runs from `dayStartHour` o'clock local wall-clock time until the same hour
+/// the next calendar day, so a night owl with `dayStartHour = 3` who logs at 01:30 on the
+/// 15th is still logging for the 14th. Wall-clock time is what the user sees, so the rule
+/// holds through daylight-saving gaps and overlaps and through zones that skipped a date.
+///
+/// `DayClock` is pure: the instant and the zone are parameters; no clock is read.
+public struct DayClock: Sendable, Hashable {
+    /// The hour (0–23) at which the user's day begins.
+    public let dayStartHour: Int
+
+    /// Creates a day clock.
+    ///
+    /// - Parameter dayStartHour: The local hour at which a new day begins, 0 (midnight,
+    ///   the default) through 23. Values outside that range are clamped.
+    public init(dayStartHour: Int = 0) {
+        self.dayStartHour = min(max(dayStartHour, 0), 23)
+    }
+
+    /// The local day of an instant in a zone.
+    ///
+    /// - Parameters:
+    ///   - instant: The moment, for example when a completion was logged.
+    ///   - table: The zone's offset table (see ``ZoneOffsetTable/named(_:)``).
+    /// - Returns: The user's local day at that instant.
+    @inlinable
+    public func localDay(of instant: Date, in table: ZoneOffsetTable) -> LocalDay {
+        localDay(ofSecond: Int64(instant.timeIntervalSince1970.rounded(.down)), in: table)
+    }
+
+    /// The local day of an instant given in whole seconds since 1970.
+    ///
+    /// - Parameters:
+    ///   - seconds: Seconds since 1970-01-01T00:00:00Z, rounded down.
+    ///   - table: The zone's offset table.
+    /// - Returns: The user's local day at that instant.
+    @inlinable
+    public func localDay(ofSecond seconds: Int64, in table: ZoneOffsetTable) -> LocalDay {
+        let local = seconds + Int64(table.offset(atSecond: seconds)) - Int64(dayStartHour) * 3600
+        // Floor division: instants before 1970 have negative local seconds.
+        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        return LocalDay(number: Int(day))
+    }
+
+    /// The first instant (in seconds since 1970) of a local day in a zone.
+    ///
+    /// Where the day's start falls into a daylight-saving gap, the first instant that
+    /// belongs to the day is returned.
+    ///
+    /// - Parameters:
+    ///   - day: The local day.
+    ///   - table: The zone's offset table.
+    /// - Returns: Seconds since 1970 at which `day` begins for this user.
+    public func start(of day: LocalDay, in table: ZoneOffsetTable) -> Int64 {
+        // Offsets stay within ±26 hours, so the start lies within two days of the wall-clock
+        // midnight; local days only move forward with time except inside an overlap that
+        // straddles the day boundary, where the first crossing is the start.
+        var low = Int64(day.number) * 86_400 + Int64(dayStartHour) * 3600 - 2 * 86_400
+        var high = low + 4 * 86_400
+        while low < high {
+            let mid = low + (high - low) / 2
+            if localDay(ofSecond: mid, in: table) >= day { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}
