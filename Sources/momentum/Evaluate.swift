@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import MomentumCore
+
+/// `momentum evaluate EVENTS.jsonl`: prints the state derived from a log as JSON.
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the complete state derived from an event log as JSON.",
+        discussion: """
+            Reads a JSONL event log (one event per line; blank lines and lines starting with # \
+            are ignored) and prints habits with their calendars, the wallet and the ledger. If \
+            any line is malformed, every bad line is reported with its number and reason on \
+            standard error, nothing is evaluated, and the exit status is 65.
+            """
+    )
+
+    @Argument(help: "The JSONL event log, or - for standard input.")
+    var events: String
+
+    @Option(help: "The instant to evaluate at, in RFC 3339 (default: the current time).")
+    var now: String?
+
+    @Option(help: "The rule pack: \(RulePack.bundled.keys.sorted().joined(separator: ", ")).")
+    var pack: String = "habits"
+
+    @Option(name: .customLong("tz"), help: "The user's current IANA time zone (default: the latest event's).")
+    var timeZone: String?
+
+    @Option(help: "The local hour at which the user's day begins, 0–23.")
+    var dayStart: Int = 0
+
+    @Option(help: "How many calendar days, ending today, to print per habit (default: all).")
+    var calendarDays: Int?
+
+    @Flag(help: "Print compact JSON on one line.")
+    var compact = false
+
+    func validate() throws {
+        guard (0...23).contains(dayStart) else { throw ValidationError("--day-start must be 0…23, not \(dayStart)") }
+        if let calendarDays, calendarDays < 1 { throw ValidationError("--calendar-days must be at least 1") }
+        if let now, RFC3339.parse(now) == nil {
+            throw ValidationError("--now '\(now)' is not an RFC 3339 timestamp such as 2026-05-01T20:00:00-04:00")
+        }
+        if let timeZone, ZoneOffsetTable.named(timeZone) == nil {
+            throw ValidationError("--tz '\(timeZone)' is not an IANA time zone such as Europe/Paris")
+        }
+        guard RulePack.bundled[pack] != nil else {
+            throw ValidationError("unknown pack '\(pack)' (\(RulePack.bundled.keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func run() throws {
+        let data: Data
+        do {
+            data =
+                events == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: events))
+        } catch {
+            throw fail(status: 66, "cannot read \(events): \(error.localizedDescription)")
+        }
+        let instant = now.flatMap(RFC3339.parse) ?? Date()
+        var engine = UserEngine(pack: RulePack.bundled[pack]!, dayStartHour: dayStart)
+        do {
+            try engine.load(numbered: EventLog.parse(data), now: instant)
+        } catch {
+            let name = events == "-" ? "stdin" : events
+            throw fail(
+                status: 65,
+                error.errors.map { "\(name):\($0.description)" }.joined(separator: "\n")
+                    + "\n\(error.errors.count) invalid line\(error.errors.count == 1 ? "" : "s"); nothing was evaluated.")
+        }
+        let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
+        var output = try MomentumJSON.encoder(pretty: !compact).encode(state)
+        output.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(output)
+    }
+}
+
+/// Writes a message to standard error and exits with a status of its own.
+func fail(status: Int32, _ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    return ExitCode(status)
+}

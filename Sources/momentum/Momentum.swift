@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `momentum` command: a thin shell over MomentumCore.
+@main
+struct Momentum: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "momentum",
+        abstract: "Streaks, freezes, rewards and habit analytics from an event log.",
+        discussion: """
+            Momentum derives every streak, calendar, freeze and diamond from a JSONL event log. \
+            See README.md for the event format.
+            """,
+        version: "0.1.0",
+        subcommands: [Evaluate.self]
+    )
+}
