@@ -93,16 +93,10 @@ extension ZoneOffsetTable {
             lock.lock()
             defer { lock.unlock() }
             if let table = tables[identifier] { return table }
-            guard let zone = TimeZone(identifier: identifier), zone.identifier == identifier || isAlias(identifier)
-            else { return nil }
+            guard let zone = TimeZone(identifier: identifier) else { return nil }
             let table = ZoneOffsetTable(zone: zone)
             tables[identifier] = table
             return table
-        }
-
-        /// Foundation canonicalizes some legacy names (`US/Eastern`); they are still valid zones.
-        private func isAlias(_ identifier: String) -> Bool {
-            TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier.contains("/")
         }
     }
 
