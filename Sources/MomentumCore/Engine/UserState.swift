@@ -34,6 +34,13 @@ public struct OpenFreezeOffer: Hashable, Sendable, Codable {
     public var day: LocalDay
     /// The last local day on which the offer can be answered; unanswered, it is accepted.
     public var expires: LocalDay
+
+    /// Creates an open offer.
+    public init(habit: String, day: LocalDay, expires: LocalDay) {
+        self.habit = habit
+        self.day = day
+        self.expires = expires
+    }
 }
 
 /// One habit as the apps show it.
