@@ -61,7 +61,7 @@ struct Evaluate: ParsableCommand {
         let instant = now.flatMap(RFC3339.parse) ?? Date()
         var engine = UserEngine(pack: RulePack.bundled[pack]!, dayStartHour: dayStart)
         do {
-            try engine.load(numbered: EventLog.parse(data), now: instant)
+            try engine.load(jsonl: data, now: instant)
         } catch {
             let name = events == "-" ? "stdin" : events
             throw fail(

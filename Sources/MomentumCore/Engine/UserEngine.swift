@@ -178,6 +178,23 @@ public struct UserEngine: Sendable {
         self = fresh
     }
 
+    /// Replaces the log with a JSONL document, reporting every bad line at once: lines that
+    /// do not parse and lines that break a rule, each with its number and reason.
+    ///
+    /// - Parameters:
+    ///   - jsonl: The log, one JSON event per line.
+    ///   - now: When given, timestamps later than `now` plus the pack's tolerance are refused.
+    /// - Throws: ``EventLogError`` listing every bad line; nothing is loaded then.
+    public mutating func load(jsonl: Data, now: Date? = nil) throws(EventLogError) {
+        let (events, malformed) = EventLog.read(jsonl)
+        do {
+            try load(numbered: events, now: now)
+        } catch {
+            throw EventLogError(errors: (malformed + error.errors).sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+        }
+        guard malformed.isEmpty else { throw EventLogError(errors: malformed) }
+    }
+
     /// Replaces the log with a batch of events; see ``load(numbered:now:)``. Errors name
     /// events by their 1-based position in `events`.
     public mutating func load(_ events: [Event], now: Date? = nil) throws(EventLogError) {
@@ -252,7 +269,13 @@ public struct UserEngine: Sendable {
                 errors.append(MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
             }
         }
-        guard errors.isEmpty else { throw EventLogError(errors: errors.sorted { ($0.line ?? 0) < ($1.line ?? 0) }) }
+        guard errors.isEmpty else {
+            // One error per line, the first found: a line that creates a habit twice with a
+            // reused id is reported once.
+            var seen: Set<Int> = []
+            let unique = errors.filter { seen.insert($0.line ?? -1).inserted }
+            throw EventLogError(errors: unique.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+        }
         tombstones = Set(removals)
         entries = accepted.filter { !tombstones.contains($0.event.id) }.sorted { $0.key < $1.key }
         recomputeTravel()

@@ -100,6 +100,15 @@ public struct PeriodProgress: Hashable, Sendable, Codable {
     public var requiredDays: Int
     /// Whether the period is already fulfilled.
     public var fulfilled: Bool
+
+    /// Creates a progress report.
+    public init(start: LocalDay, end: LocalDay, completedDays: Int, requiredDays: Int, fulfilled: Bool) {
+        self.start = start
+        self.end = end
+        self.completedDays = completedDays
+        self.requiredDays = requiredDays
+        self.fulfilled = fulfilled
+    }
 }
 
 /// One day of a habit's calendar.

@@ -16,6 +16,17 @@ public enum EventLog {
     /// - Returns: The events in file order, each with its 1-based line number.
     /// - Throws: ``EventLogError`` naming every malformed line.
     public static func parse(_ data: Data) throws(EventLogError) -> [(line: Int, event: Event)] {
+        let (events, errors) = read(data)
+        guard errors.isEmpty else { throw EventLogError(errors: errors) }
+        return events
+    }
+
+    /// Parses a JSONL log line by line, keeping the lines that parse and the errors of those
+    /// that do not (up to ``errorLimit``).
+    ///
+    /// - Parameter data: The file's bytes, UTF-8.
+    /// - Returns: The parsed events with their line numbers, and one error per bad line.
+    public static func read(_ data: Data) -> (events: [(line: Int, event: Event)], errors: [MomentumError]) {
         var events: [(Int, Event)] = []
         var errors: [MomentumError] = []
         let decoder = JSONDecoder()
@@ -31,8 +42,7 @@ public enum EventLog {
                 if errors.count >= errorLimit { break }
             }
         }
-        guard errors.isEmpty else { throw EventLogError(errors: errors) }
-        return events
+        return (events, errors)
     }
 
     /// Encodes events as JSONL, one compact object per line with sorted keys.

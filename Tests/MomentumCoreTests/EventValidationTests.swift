@@ -1,0 +1,88 @@
+import Foundation
+import MomentumCore
+import Testing
+
+/// Bad input gets a clear error naming the line, the field and the reason, and loses nothing.
+struct EventValidationTests {
+    static let header = """
+        {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}
+        """
+
+    func errors(_ lines: [String], now: String = "2026-01-10T12:00:00Z") -> [MomentumError] {
+        let data = Data(([Self.header] + lines).joined(separator: "\n").utf8)
+        do {
+            var engine = UserEngine()
+            try engine.load(jsonl: data, now: RFC3339.parse(now))
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+
+    @Test func malformedLinesAreReportedWithLineAndReason() {
+        let found = errors([
+            #"{"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":2}"#,
+            #"{"id":"b","type":"completion","at":"yesterday","tz":"UTC","habit":"read"}"#,
+            #"{"id":"c","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","value":"two"}"#,
+            #"{"id":"d","type":"teleport","at":"2026-01-02T09:00:00Z","tz":"UTC"}"#,
+            #"not json"#,
+            #"{"id":"f","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC"}"#,
+        ])
+        #expect(found.map(\.line) == [2, 3, 4, 5, 6, 7])
+        #expect(found.allSatisfy { $0.code == .malformedEvent })
+        #expect(found[0].message.contains("'vaule' is not a field of completion events"))
+        #expect(found[1].message.contains("not an RFC 3339 timestamp"))
+        #expect(found[2].field == "value")
+        #expect(found[3].message.contains("unknown event type 'teleport'"))
+        #expect(found[5].field == "habit")
+    }
+
+    @Test func rulesAreCheckedWithClearCodes() {
+        let found = errors([
+            #"{"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"Mars/Base","habit":"read"}"#,
+            #"{"id":"b","type":"completion","at":"2026-01-11T09:00:00Z","tz":"UTC","habit":"read"}"#,
+            #"{"id":"c","type":"completion","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"read","day":"2026-01-02"}"#,
+            #"{"id":"d","type":"completion","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"write"}"#,
+            #"{"id":"e","type":"purchase","at":"2026-01-05T09:00:00Z","tz":"UTC","item":"freeze-7"}"#,
+            #"{"id":"f","type":"completion","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"read","day":"2026-01-06"}"#,
+            #"{"id":"h","type":"habit.created","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"read","name":"Again"}"#,
+            #"{"id":"i","type":"completion","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"read","value":-1}"#,
+        ])
+        #expect(found.map(\.line) == Array(2...9))
+        #expect(found.map(\.code) == [
+            .unknownTimeZone, .futureTimestamp, .outsideBackfillWindow, .unknownHabit, .unknownStoreItem, .invalidEvent,
+            .duplicateHabit, .malformedEvent,
+        ])
+    }
+
+    @Test func aBadLogEvaluatesNothing() throws {
+        var engine = UserEngine()
+        let good = Data((Self.header + "\n").utf8)
+        try engine.load(numbered: try EventLog.parse(good))
+        let bad = Data((Self.header + "\n{broken\n").utf8)
+        #expect(throws: EventLogError.self) { try engine.load(numbered: try EventLog.parse(bad)) }
+        #expect(engine.eventCount == 1)
+    }
+
+    @Test func commentsAndBlankLinesAreIgnored() throws {
+        let data = Data("# a comment\n\n\(Self.header)\n   \n".utf8)
+        let parsed = try EventLog.parse(data)
+        #expect(parsed.map(\.line) == [3])
+    }
+
+    @Test func eventsRoundTripThroughJSONL() throws {
+        var log = Log(zone: "Asia/Kathmandu")
+        log.habit("water", .timesPerWeek(4), policy: StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .offered),
+                  target: Target(comparison: .atLeast, amount: 8, unit: "glasses"), weekStart: .sunday)
+        log.complete("water", on: day(1), value: 2.5, note: "ünïcode ✓ \"quoted\"")
+        log.skip(nil, on: day(2))
+        log.buy("freeze-5", on: day(2))
+        log.buy(days: 3, on: day(2))
+        log.answer("water", missed: day(1), accept: false, on: day(2))
+        log.add(.removal(event: "e2"), on: day(3))
+        log.add(.habitUpdated(HabitChanges(habit: "water", name: "Water", category: "health", difficulty: .hard)), on: day(3))
+        log.add(.habitArchived(habit: "water"), on: day(4))
+        let reparsed = try EventLog.parse(EventLog.encode(log.events)).map(\.event)
+        #expect(reparsed == log.events)
+    }
+}
