@@ -1,0 +1,88 @@
+import Foundation
+import MomentumCore
+import Testing
+
+/// Runs the real `momentum` binary, as a user would.
+struct EvaluateCommandTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Output {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+    }
+
+    func momentum(_ arguments: [String], stdin: Data? = nil) throws -> Output {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("momentum")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func evaluatesTheExampleLog() throws {
+        let output = try momentum(["evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--compact"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let state = try MomentumJSON.decoder().decode(UserState.self, from: output.stdout)
+        #expect(state.today.description == "2026-04-30")
+        #expect(state.timeZone == "America/Los_Angeles")
+        #expect(state.habits.map(\.definition.id) == ["read", "run", "water", "meditate"])
+        #expect(state.skippedDays.map(\.description) == ["2026-03-10"])
+        #expect(state.wallet == Wallet(diamonds: 690, freezes: 10))
+        #expect(state.ledger.contains { $0.source == .purchase && $0.diamonds == -50 && $0.freezes == 5 })
+        #expect(state.ledger.contains { $0.source == .freezeUsed })
+        #expect(state.habits.allSatisfy { $0.calendar.last?.day == state.today })
+        #expect(state.rejected.isEmpty)
+    }
+
+    @Test func malformedLinesAreReportedAndNothingIsEvaluated() throws {
+        let log = """
+            {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}
+            {"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":2}
+            {"id":"b","type":"completion","at":"2026-01-02T09:00:00Z","tz":"Europe/Atlantis","habit":"read"}
+            {"id":"c","type":"completion","at":"2026-01-02T09:00:00Z"
+            """
+        let output = try momentum(["evaluate", "-", "--now", "2026-01-05T00:00:00Z"], stdin: Data(log.utf8))
+        #expect(output.status == 65)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.contains("stdin:line 2: 'vaule' is not a field of completion events"))
+        #expect(output.stderr.contains("stdin:line 3: 'Europe/Atlantis' is not an IANA time zone"))
+        #expect(output.stderr.contains("stdin:line 4: not a JSON object"))
+        #expect(output.stderr.contains("3 invalid lines; nothing was evaluated."))
+    }
+
+    @Test func badOptionsAreRefusedWithTheReason() throws {
+        let now = try momentum(["evaluate", "Examples/habits.jsonl", "--now", "tomorrow"])
+        #expect(now.status == 64)
+        #expect(now.stderr.contains("is not an RFC 3339 timestamp"))
+        let zone = try momentum(["evaluate", "Examples/habits.jsonl", "--tz", "Mars/Olympus"])
+        #expect(zone.status == 64)
+        let pack = try momentum(["evaluate", "Examples/habits.jsonl", "--pack", "chess"])
+        #expect(pack.stderr.contains("unknown pack 'chess'"))
+        let missing = try momentum(["evaluate", "Examples/nope.jsonl"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("cannot read Examples/nope.jsonl"))
+    }
+
+    @Test func calendarDaysLimitsTheCalendar() throws {
+        let output = try momentum([
+            "evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--calendar-days", "90", "--compact",
+        ])
+        let state = try MomentumJSON.decoder().decode(UserState.self, from: output.stdout)
+        #expect(state.habits.allSatisfy { $0.calendar.count == 90 })
+    }
+}
