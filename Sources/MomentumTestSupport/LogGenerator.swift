@@ -66,7 +66,10 @@ public struct LogGenerator: Sendable {
                 id: "h\(h)", name: "Habit \(h)", schedule: options.schedules[h % options.schedules.count],
                 policy: options.policies[h % options.policies.count],
                 difficulty: Difficulty.allCases[h % 3])
-            events.append(Event(id: id(), at: instant(first, second: 6 * 3600 + h), timeZone: options.timeZone, payload: .habitCreated(definition)))
+            events.append(
+                Event(
+                    id: id(), at: instant(first, second: 6 * 3600 + h), timeZone: options.timeZone,
+                    payload: .habitCreated(definition)))
         }
         for offset in 0..<options.days {
             let day = first.advanced(by: offset)
@@ -74,16 +77,25 @@ public struct LogGenerator: Sendable {
                 let roll = Double(rng.next() % 1_000_000) / 1_000_000
                 let second = 7 * 3600 + Int(rng.next() % UInt64(14 * 3600))
                 if roll < options.skipRate {
-                    events.append(Event(id: id(), at: instant(day, second: second), timeZone: options.timeZone, payload: .skip(habit: "h\(h)", day: nil, note: nil)))
+                    events.append(
+                        Event(
+                            id: id(), at: instant(day, second: second), timeZone: options.timeZone,
+                            payload: .skip(habit: "h\(h)", day: nil, note: nil)))
                 } else if roll < options.skipRate + options.completionRate {
                     let backfill = offset > 0 && Double(rng.next() % 1000) / 1000 < options.backfillRate
-                    let at = backfill ? instant(day.advanced(by: 1), second: 6 * 3600 + h) : instant(day, second: second)
+                    let at =
+                        backfill ? instant(day.advanced(by: 1), second: 6 * 3600 + h) : instant(day, second: second)
                     events.append(
-                        Event(id: id(), at: at, timeZone: options.timeZone, payload: .completion(habit: "h\(h)", day: backfill ? day : nil, value: 1, note: nil)))
+                        Event(
+                            id: id(), at: at, timeZone: options.timeZone,
+                            payload: .completion(habit: "h\(h)", day: backfill ? day : nil, value: 1, note: nil)))
                 }
             }
             if Double(rng.next() % 1_000_000) / 1_000_000 < options.purchaseRate {
-                events.append(Event(id: id(), at: instant(day, second: 22 * 3600), timeZone: options.timeZone, payload: .purchase(item: "freeze-5", days: nil)))
+                events.append(
+                    Event(
+                        id: id(), at: instant(day, second: 22 * 3600), timeZone: options.timeZone,
+                        payload: .purchase(item: "freeze-5", days: nil)))
             }
         }
         return events.sorted { ($0.at, $0.id) < ($1.at, $1.id) }

@@ -67,7 +67,8 @@ struct Evaluate: ParsableCommand {
             throw fail(
                 status: 65,
                 error.errors.map { "\(name):\($0.description)" }.joined(separator: "\n")
-                    + "\n\(error.errors.count) invalid line\(error.errors.count == 1 ? "" : "s"); nothing was evaluated.")
+                    + "\n\(error.errors.count) invalid line\(error.errors.count == 1 ? "" : "s"); nothing was evaluated."
+            )
         }
         let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
         var output = try MomentumJSON.encoder(pretty: !compact).encode(state)

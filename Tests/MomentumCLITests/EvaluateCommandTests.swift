@@ -14,7 +14,8 @@ struct EvaluateCommandTests {
     }
 
     func momentum(_ arguments: [String], stdin: Data? = nil) throws -> Output {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("momentum")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "momentum")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -31,11 +32,14 @@ struct EvaluateCommandTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func evaluatesTheExampleLog() throws {
-        let output = try momentum(["evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--compact"])
+        let output = try momentum([
+            "evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--compact",
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         let state = try MomentumJSON.decoder().decode(UserState.self, from: output.stdout)
         #expect(state.today.description == "2026-04-30")
@@ -80,7 +84,8 @@ struct EvaluateCommandTests {
 
     @Test func calendarDaysLimitsTheCalendar() throws {
         let output = try momentum([
-            "evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--calendar-days", "90", "--compact",
+            "evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--calendar-days", "90",
+            "--compact",
         ])
         let state = try MomentumJSON.decoder().decode(UserState.self, from: output.stdout)
         #expect(state.habits.allSatisfy { $0.calendar.count == 90 })

@@ -26,7 +26,9 @@ struct DayClockTests {
             let table = ZoneOffsetTable.named(name)!
             let reference = CalendarDayReference(zone: TimeZone(identifier: name)!, dayStartHour: hour)
             let instant = Date(timeIntervalSince1970: Double(seconds))
-            #expect(DayClock(dayStartHour: hour).localDay(of: instant, in: table) == reference.localDay(of: instant), "\(name) \(seconds) h\(hour)")
+            #expect(
+                DayClock(dayStartHour: hour).localDay(of: instant, in: table) == reference.localDay(of: instant),
+                "\(name) \(seconds) h\(hour)")
         }
     }
 

@@ -20,10 +20,14 @@ struct EngineInvariantTests {
         options.purchaseRate = Double(rng.next() % 5) / 100
         options.backfillRate = Double(rng.next() % 20) / 100
         options.timeZone = ["America/New_York", "Asia/Kathmandu", "Australia/Lord_Howe", "UTC"][Int(rng.next() % 4)]
-        options.schedules = [.daily, .weekdays([.monday, .tuesday, .thursday]), .timesPerWeek(3), .everyNDays(2), .timesPerMonth(12)]
-            .shuffled(using: &rng)
-        options.policies = [nil, .strict, .forgiving, StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .automatic)]
-            .shuffled(using: &rng)
+        options.schedules = [
+            .daily, .weekdays([.monday, .tuesday, .thursday]), .timesPerWeek(3), .everyNDays(2), .timesPerMonth(12),
+        ]
+        .shuffled(using: &rng)
+        options.policies = [
+            nil, .strict, .forgiving, StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .automatic),
+        ]
+        .shuffled(using: &rng)
         return options
     }
 
@@ -68,7 +72,8 @@ struct EngineInvariantTests {
 
             var rng = SplitMix64(seed: UInt64(shuffleSeed))
             let creations = events.filter { if case .habitCreated = $0.payload { true } else { false } }
-            let others = events.filter { if case .habitCreated = $0.payload { false } else { true } }.shuffled(using: &rng)
+            let others = events.filter { if case .habitCreated = $0.payload { false } else { true } }.shuffled(
+                using: &rng)
             #expect(try! UserEngine.evaluate((creations + others).shuffled(using: &rng), now: now) == full)
 
             var engine = UserEngine()
@@ -116,7 +121,8 @@ struct EngineInvariantTests {
         var engine = UserEngine()
         for event in log.events { try engine.append(event) }
         #expect(engine.state(at: log.instant(day(13)))[habit: "read"].current == 12)
-        let removal = Event(id: "undo", at: log.instant(day(13), hour: 13), timeZone: "UTC", payload: .removal(event: log.events[3].id))
+        let removal = Event(
+            id: "undo", at: log.instant(day(13), hour: 13), timeZone: "UTC", payload: .removal(event: log.events[3].id))
         try engine.append(removal)
         let state = engine.state(at: log.instant(day(13), hour: 14))
         #expect(state[habit: "read"][day(3)].state == .grace)
@@ -132,7 +138,8 @@ struct EngineInvariantTests {
         log.complete("read", on: day(1))
         var engine = UserEngine()
         try engine.append(log.events[0])
-        try engine.append(Event(id: "undo", at: log.instant(day(1), hour: 10), timeZone: "UTC", payload: .removal(event: "e2")))
+        try engine.append(
+            Event(id: "undo", at: log.instant(day(1), hour: 10), timeZone: "UTC", payload: .removal(event: "e2")))
         #expect(try engine.append(log.events[1]) == .duplicate)
         #expect(engine.state(at: log.instant(day(1), hour: 11))[habit: "read"].today.state == .pending)
     }
@@ -161,7 +168,9 @@ struct EngineInvariantTests {
         var log = Log()
         log.habit("read")
         log.complete("read", days: 1...3)
-        log.add(.habitUpdated(HabitChanges(habit: "read", name: "Read a chapter", difficulty: .hard, policy: .strict)), on: day(4))
+        log.add(
+            .habitUpdated(HabitChanges(habit: "read", name: "Read a chapter", difficulty: .hard, policy: .strict)),
+            on: day(4))
         log.complete("read", on: day(6))
         let read = try log.state(on: day(7))[habit: "read"]
         #expect(read.definition.name == "Read a chapter")

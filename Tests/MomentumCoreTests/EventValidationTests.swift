@@ -49,10 +49,12 @@ struct EventValidationTests {
             #"{"id":"i","type":"completion","at":"2026-01-05T09:00:00Z","tz":"UTC","habit":"read","value":-1}"#,
         ])
         #expect(found.map(\.line) == Array(2...9))
-        #expect(found.map(\.code) == [
-            .unknownTimeZone, .futureTimestamp, .outsideBackfillWindow, .unknownHabit, .unknownStoreItem, .invalidEvent,
-            .duplicateHabit, .malformedEvent,
-        ])
+        #expect(
+            found.map(\.code) == [
+                .unknownTimeZone, .futureTimestamp, .outsideBackfillWindow, .unknownHabit, .unknownStoreItem,
+                .invalidEvent,
+                .duplicateHabit, .malformedEvent,
+            ])
     }
 
     @Test func aBadLogEvaluatesNothing() throws {
@@ -72,15 +74,18 @@ struct EventValidationTests {
 
     @Test func eventsRoundTripThroughJSONL() throws {
         var log = Log(zone: "Asia/Kathmandu")
-        log.habit("water", .timesPerWeek(4), policy: StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .offered),
-                  target: Target(comparison: .atLeast, amount: 8, unit: "glasses"), weekStart: .sunday)
+        log.habit(
+            "water", .timesPerWeek(4), policy: StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .offered),
+            target: Target(comparison: .atLeast, amount: 8, unit: "glasses"), weekStart: .sunday)
         log.complete("water", on: day(1), value: 2.5, note: "ünïcode ✓ \"quoted\"")
         log.skip(nil, on: day(2))
         log.buy("freeze-5", on: day(2))
         log.buy(days: 3, on: day(2))
         log.answer("water", missed: day(1), accept: false, on: day(2))
         log.add(.removal(event: "e2"), on: day(3))
-        log.add(.habitUpdated(HabitChanges(habit: "water", name: "Water", category: "health", difficulty: .hard)), on: day(3))
+        log.add(
+            .habitUpdated(HabitChanges(habit: "water", name: "Water", category: "health", difficulty: .hard)),
+            on: day(3))
         log.add(.habitArchived(habit: "water"), on: day(4))
         let reparsed = try EventLog.parse(EventLog.encode(log.events)).map(\.event)
         #expect(reparsed == log.events)

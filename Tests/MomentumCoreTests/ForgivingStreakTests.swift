@@ -47,7 +47,8 @@ struct ForgivingStreakTests {
         log.habit("read")
         log.complete("read", days: 1...2)
         let read = try log.state(on: day(12))[habit: "read"]
-        #expect(read.calendar.filter { $0.day >= day(3) && $0.day <= day(11) }.map(\.streak) == [2, 1, 0, 0, 0, 0, 0, 0, 0])
+        #expect(
+            read.calendar.filter { $0.day >= day(3) && $0.day <= day(11) }.map(\.streak) == [2, 1, 0, 0, 0, 0, 0, 0, 0])
         #expect(read.current == 0)
         #expect(read.best == 2)
         #expect(read.border == .red)
@@ -157,7 +158,8 @@ struct ForgivingStreakTests {
 
     @Test func storeCatalogMatchesSeed003() throws {
         let store = StoreCatalog.standard
-        #expect(store.items.map { [$0.freezes, $0.diamonds] } == [[5, 50], [10, 100], [20, 200], [30, 300], [50, 500]])
+        #expect(
+            store.items.map { [$0.freezes, $0.diamonds] } == [[5, 50], [10, 100], [20, 200], [30, 300], [50, 500]])
         #expect(try store.quote(item: nil, days: 7) == (7, 70))
         #expect(throws: MomentumError.self) { try store.quote(item: "freeze-6", days: nil) }
         #expect(throws: MomentumError.self) { try store.quote(item: nil, days: 0) }

@@ -38,7 +38,9 @@ struct LocalDayTests {
     @Test func encodesAsISODateString() throws {
         let data = try JSONEncoder().encode([LocalDay(year: 2026, month: 3, day: 14)!])
         #expect(String(decoding: data, as: UTF8.self) == #"["2026-03-14"]"#)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([LocalDay].self, from: Data(#"["2026-02-30"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([LocalDay].self, from: Data(#"["2026-02-30"]"#.utf8))
+        }
     }
 
     @Test func rfc3339ParsesOffsetsAndFractions() {
@@ -46,7 +48,10 @@ struct LocalDayTests {
         #expect(RFC3339.parse("2026-03-14T12:30:00Z")?.timeIntervalSince1970 == 1_773_491_400)
         #expect(RFC3339.parse("2026-03-14T12:30:00.250Z")?.timeIntervalSince1970 == 1_773_491_400.25)
         #expect(RFC3339.parse("2026-03-14T18:15:00+05:45")?.timeIntervalSince1970 == 1_773_491_400)
-        for bad in ["2026-03-14", "2026-03-14T12:30:00", "2026-03-14T25:00:00Z", "2026-02-30T00:00:00Z", "2026-03-14T12:30:00+5:00", "x"] {
+        for bad in [
+            "2026-03-14", "2026-03-14T12:30:00", "2026-03-14T25:00:00Z", "2026-02-30T00:00:00Z",
+            "2026-03-14T12:30:00+5:00", "x",
+        ] {
             #expect(RFC3339.parse(bad) == nil, "\(bad)")
         }
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_773_491_400.25)) == "2026-03-14T12:30:00.250Z")

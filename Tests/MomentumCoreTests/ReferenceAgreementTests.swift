@@ -219,7 +219,8 @@ struct ReferenceAgreementTests {
             NaiveLedgerLine(day: $0.day, source: $0.source, diamonds: $0.diamonds, freezes: $0.freezes)
         }
         if ledger != naive.ledger {
-            let i = zip(ledger, naive.ledger).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let i =
+                zip(ledger, naive.ledger).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(ledger.count, naive.ledger.count)
             let a = i < ledger.count ? "\(ledger[i])" : "end"
             let b = i < naive.ledger.count ? "\(naive.ledger[i])" : "end"

@@ -9,9 +9,10 @@ struct ScheduleTests {
         log.habit("gym", .weekdays([.monday, .wednesday, .friday]), on: day(5))
         for n in [5, 7, 9, 14] { log.complete("gym", on: day(n)) }
         let gym = try log.state(on: day(15))[habit: "gym"]
-        #expect(gym.states(from: day(5), through: day(14)) == [
-            .completed, .notDue, .completed, .notDue, .completed, .notDue, .notDue, .grace, .notDue, .completed,
-        ])
+        #expect(
+            gym.states(from: day(5), through: day(14)) == [
+                .completed, .notDue, .completed, .notDue, .completed, .notDue, .notDue, .grace, .notDue, .completed,
+            ])
         #expect(gym.current == 4)
     }
 
@@ -21,7 +22,9 @@ struct ScheduleTests {
         for n in [5, 6, 7] { log.complete("run", on: day(n)) }
         let run = try log.state(on: day(7), hour: 20)[habit: "run"]
         #expect(run.current == 1)
-        #expect(run.today.period == PeriodProgress(start: day(5), end: day(11), completedDays: 3, requiredDays: 3, fulfilled: true))
+        #expect(
+            run.today.period
+                == PeriodProgress(start: day(5), end: day(11), completedDays: 3, requiredDays: 3, fulfilled: true))
     }
 
     @Test func timesPerWeekMissIsJudgedOnTheLastDayOfTheWeek() throws {

@@ -10,7 +10,8 @@ struct TravelTests {
         log.complete("read", days: 1...5)
         // Monday January 5th, 20:00 in LA; next log Wednesday 7th, 10:00 in Sydney
         // (Tuesday 6th, 15:00 in LA): the calendar jumped one date more than time passed.
-        log.add(.completion(habit: "read", day: nil, value: 1, note: nil), on: day(7), hour: 10, zone: "Australia/Sydney")
+        log.add(
+            .completion(habit: "read", day: nil, value: 1, note: nil), on: day(7), hour: 10, zone: "Australia/Sydney")
         var sydney = log
         sydney.zone = "Australia/Sydney"
         let state = try sydney.state(on: day(8))
@@ -23,8 +24,12 @@ struct TravelTests {
         var log = Log(zone: "Australia/Sydney")
         log.habit("read")
         log.complete("read", days: 1...5)
-        log.add(.completion(habit: "read", day: nil, value: 1, note: nil), on: day(5), hour: 20, zone: "America/Los_Angeles")
-        log.add(.completion(habit: "read", day: nil, value: 1, note: nil), on: day(6), hour: 20, zone: "America/Los_Angeles")
+        log.add(
+            .completion(habit: "read", day: nil, value: 1, note: nil), on: day(5), hour: 20, zone: "America/Los_Angeles"
+        )
+        log.add(
+            .completion(habit: "read", day: nil, value: 1, note: nil), on: day(6), hour: 20, zone: "America/Los_Angeles"
+        )
         var home = log
         home.zone = "America/Los_Angeles"
         let state = try home.state(on: day(7))

@@ -18,13 +18,15 @@ extension UserEngine {
         let details = completionDetails(from: windowStart)
         let travelToday = travelSkipped.contains(today)
         let habits = run.habits.indices.map { h in
-            habitState(h, today: today, windowStart: windowStart, details: details[Int32(h)] ?? [:], travelToday: travelToday)
+            habitState(
+                h, today: today, windowStart: windowStart, details: details[Int32(h)] ?? [:], travelToday: travelToday)
         }
         let openOffers = offers.filter { decisions[$0] == nil && $0.day.number + 1 >= today }.map {
             OpenFreezeOffer(habit: $0.habit, day: $0.day, expires: $0.day.advanced(by: 1))
         }
         return UserState(
-            now: now, today: LocalDay(number: today), timeZone: zoneName, dayStartHour: clock.dayStartHour, pack: pack.name,
+            now: now, today: LocalDay(number: today), timeZone: zoneName, dayStartHour: clock.dayStartHour,
+            pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
             skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger, rejected: rejected)
     }
@@ -37,15 +39,21 @@ extension UserEngine {
         let active = habit.isActive(on: today)
         let due = habit.isDue(today)
         let todayState: DayState =
-            !active ? .beforeStart
-            : habit.dayCompleted ? .completed
-            : habit.daySkipped || travelToday ? .skipped
-            : !due ? .notDue
-            : (habit.multiDay && habit.periodSucceeded) ? .notDue
-            : .pending
+            !active
+            ? .beforeStart
+            : habit.dayCompleted
+                ? .completed
+                : habit.daySkipped || travelToday
+                    ? .skipped
+                    : !due
+                        ? .notDue
+                        : (habit.multiDay && habit.periodSucceeded)
+                            ? .notDue
+                            : .pending
         var remaining: Double?
         if active, !habit.dayCompleted, habit.definition.target.comparison != .atMost, todayState == .pending {
-            remaining = max(0, habit.definition.target.amount - (habit.definition.target.comparison == .check ? 0 : habit.dayTotal))
+            remaining = max(
+                0, habit.definition.target.amount - (habit.definition.target.comparison == .check ? 0 : habit.dayTotal))
         }
         let period =
             habit.multiDay && active
@@ -104,7 +112,8 @@ extension UserEngine {
                 case .completion(_, _, _, let note) = entry.event.payload
             else { continue }
             result[entry.habit, default: [:]][entry.key.day, default: []].append(
-                CompletionDetail(event: entry.event.id, at: entry.event.at, value: value, note: note, backfilled: backfilled))
+                CompletionDetail(
+                    event: entry.event.id, at: entry.event.at, value: value, note: note, backfilled: backfilled))
         }
         return result
     }

@@ -120,7 +120,8 @@ extension UserEngine {
             run.wallet.freezes += freezes
             record(
                 day, at: entry.event.at, .purchase, diamonds: -diamonds, freezes: freezes,
-                reason: "Bought \(freezes) freeze day\(freezes == 1 ? "" : "s") for \(diamonds) 💎", event: entry.event.id)
+                reason: "Bought \(freezes) freeze day\(freezes == 1 ? "" : "s") for \(diamonds) 💎",
+                event: entry.event.id)
         case .decision:
             break
         }
@@ -159,7 +160,8 @@ extension UserEngine {
         if let every = pack.earnedFreezeEvery, streak % every == 0 {
             run.wallet.freezes += 1
             record(
-                day, at: at, .earnedFreeze, diamonds: 0, freezes: 1, reason: "Earned a freeze for a \(streak)-day streak on \(name)",
+                day, at: at, .earnedFreeze, diamonds: 0, freezes: 1,
+                reason: "Earned a freeze for a \(streak)-day streak on \(name)",
                 habit: run.habits[h].definition.id, streak: streak, event: event)
         }
     }

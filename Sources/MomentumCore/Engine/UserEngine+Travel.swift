@@ -32,7 +32,9 @@ extension UserEngine {
 
     /// Recomputes the skipped dates from every event received, in instant order.
     mutating func recomputeTravel() {
-        let ordered = eventsByID.values.map { ($0.at.timeIntervalSince1970, $0.timeZone, $0.id) }.sorted { ($0.0, $0.2) < ($1.0, $1.2) }
+        let ordered = eventsByID.values.map { ($0.at.timeIntervalSince1970, $0.timeZone, $0.id) }.sorted {
+            ($0.0, $0.2) < ($1.0, $1.2)
+        }
         travelSkipped = []
         latest = nil
         for (seconds, zone, _) in ordered {
@@ -43,7 +45,9 @@ extension UserEngine {
         }
     }
 
-    private func skippedDates(from earlier: (seconds: Double, zone: String), to later: (seconds: Double, zone: String)) -> [Int] {
+    private func skippedDates(
+        from earlier: (seconds: Double, zone: String), to later: (seconds: Double, zone: String)
+    ) -> [Int] {
         guard let first = table(for: earlier.zone), let second = table(for: later.zone) else { return [] }
         let t1 = Int64(earlier.seconds.rounded(.down))
         let t2 = Int64(later.seconds.rounded(.down))

@@ -39,7 +39,8 @@ extension UserEngine {
             let target = try loggedDay(day, atDay: atDay, limitedByBackfill: true)
             let meta = try habit(id, on: target)
             return Entry(
-                key: key(target), habit: meta.ordinal, operation: .complete(value, backfilled: target < atDay), event: event)
+                key: key(target), habit: meta.ordinal, operation: .complete(value, backfilled: target < atDay),
+                event: event)
         case .skip(let id, let day, _):
             let target = try loggedDay(day, atDay: atDay, limitedByBackfill: false)
             guard let id else { return Entry(key: key(target), habit: -1, operation: .skipAll, event: event) }
@@ -53,11 +54,13 @@ extension UserEngine {
         case .freezeDecision(let id, let day, _):
             let meta = try habit(id, on: day.number)
             guard day.number < atDay else {
-                throw MomentumError(.invalidEvent, "a freeze offer can only be answered after the missed day \(day)", field: "day")
+                throw MomentumError(
+                    .invalidEvent, "a freeze offer can only be answered after the missed day \(day)", field: "day")
             }
             guard atDay <= day.number + 1 else {
                 throw MomentumError(
-                    .invalidEvent, "the freeze offer for \(day) expired at the end of \(day.advanced(by: 1))", field: "day")
+                    .invalidEvent, "the freeze offer for \(day) expired at the end of \(day.advanced(by: 1))",
+                    field: "day")
             }
             return Entry(key: key(atDay), habit: meta.ordinal, operation: .decision, event: event)
         case .removal(let target):
@@ -89,7 +92,8 @@ extension UserEngine {
         let start = definition.startDay?.number ?? atDay
         guard start <= atDay else {
             throw MomentumError(
-                .invalidEvent, "start \(LocalDay(number: start)) is after the day the habit was created", field: "start")
+                .invalidEvent, "start \(LocalDay(number: start)) is after the day the habit was created", field: "start"
+            )
         }
         let key = EventKey(day: start, rank: 0, at: event.at.timeIntervalSince1970, id: event.id)
         let later = habitMeta.values.filter { key < $0.createdKey }.count
@@ -116,7 +120,8 @@ extension UserEngine {
         }
         guard day >= meta.startDay else {
             throw MomentumError(
-                .invalidEvent, "\(LocalDay(number: day)) is before habit '\(id)' started (\(LocalDay(number: meta.startDay)))",
+                .invalidEvent,
+                "\(LocalDay(number: day)) is before habit '\(id)' started (\(LocalDay(number: meta.startDay)))",
                 field: "day")
         }
         return meta
@@ -126,7 +131,8 @@ extension UserEngine {
         guard let day else { return atDay }
         guard day.number <= atDay else {
             throw MomentumError(
-                .invalidEvent, "day \(day) is after the local day of the event's timestamp (\(LocalDay(number: atDay)))",
+                .invalidEvent,
+                "day \(day) is after the local day of the event's timestamp (\(LocalDay(number: atDay)))",
                 field: "day")
         }
         if limitedByBackfill, let window = pack.backfillDays, atDay - day.number > window {

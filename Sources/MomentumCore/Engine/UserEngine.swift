@@ -97,7 +97,8 @@ public struct UserEngine: Sendable {
     public mutating func append(_ event: Event, now: Date? = nil) throws(MomentumError) -> AppendResult {
         if let existing = eventsByID[event.id] {
             guard existing == event else {
-                throw MomentumError(.conflictingEventID, "event id '\(event.id)' was already used for a different event", field: "id")
+                throw MomentumError(
+                    .conflictingEventID, "event id '\(event.id)' was already used for a different event", field: "id")
             }
             return .duplicate
         }
@@ -123,7 +124,8 @@ public struct UserEngine: Sendable {
             guard offers.contains(offer), decisions[offer] == nil else {
                 eventsByID[event.id] = nil
                 return .rejected(
-                    MomentumError(.noFreezeOffer, "there is no open freeze offer for '\(habit)' on \(day)", field: "day"))
+                    MomentumError(
+                        .noFreezeOffer, "there is no open freeze offer for '\(habit)' on \(day)", field: "day"))
             }
             decisions[offer] = accepted
             insert(entry)
@@ -244,7 +246,9 @@ public struct UserEngine: Sendable {
             if let existing = eventsByID[event.id] {
                 if existing != event {
                     errors.append(
-                        MomentumError(.conflictingEventID, "event id '\(event.id)' is used twice for different events", line: line, field: "id"))
+                        MomentumError(
+                            .conflictingEventID, "event id '\(event.id)' is used twice for different events",
+                            line: line, field: "id"))
                 }
                 continue
             }
@@ -266,7 +270,9 @@ public struct UserEngine: Sendable {
         for target in removals {
             if let event = eventsByID[target], case .habitCreated = event.payload {
                 let line = numbered.first { $0.event.payload == .removal(event: target) }?.line
-                errors.append(MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
+                errors.append(
+                    MomentumError(
+                        .invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
             }
         }
         guard errors.isEmpty else {
@@ -381,6 +387,7 @@ public struct Rejection: Hashable, Sendable, Codable {
 }
 
 extension MomentumError.Code: Codable {
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         let all: [MomentumError.Code] = [
@@ -389,11 +396,13 @@ extension MomentumError.Code: Codable {
             .noFreezeOffer, .invalidPack,
         ]
         guard let code = all.first(where: { $0.description == text }) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown error code '\(text)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown error code '\(text)'"))
         }
         self = code
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(description)

@@ -11,7 +11,9 @@ extension Event: Codable {
 
     /// The fields each type accepts besides `id`, `type`, `at` and `tz`.
     static let fieldsByType: [String: Set<String>] = [
-        "habit.created": ["habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start"],
+        "habit.created": [
+            "habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start",
+        ],
         "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy"],
         "habit.archived": ["habit"],
         "completion": ["habit", "day", "value", "note"],
@@ -22,19 +24,23 @@ extension Event: Codable {
         "removal": ["event"],
     ]
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let type = try c.decode(String.self, forKey: Key("type"))
         guard let allowed = Event.fieldsByType[type] else {
             throw DecodingError.dataCorruptedError(
                 forKey: Key("type"), in: c,
-                debugDescription: "unknown event type '\(type)' (\(Event.fieldsByType.keys.sorted().joined(separator: ", ")))")
+                debugDescription:
+                    "unknown event type '\(type)' (\(Event.fieldsByType.keys.sorted().joined(separator: ", ")))")
         }
         for key in c.allKeys where !["id", "type", "at", "tz"].contains(key.stringValue) {
             guard allowed.contains(key.stringValue) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c,
-                    debugDescription: "'\(key.stringValue)' is not a field of \(type) events (\(allowed.sorted().joined(separator: ", ")))")
+                    debugDescription:
+                        "'\(key.stringValue)' is not a field of \(type) events (\(allowed.sorted().joined(separator: ", ")))"
+                )
             }
         }
         let id = try c.decode(String.self, forKey: Key("id"))
@@ -94,6 +100,7 @@ extension Event: Codable {
         self.init(id: id, at: at, timeZone: zone, payload: payload)
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(id, forKey: Key("id"))

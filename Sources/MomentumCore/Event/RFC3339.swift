@@ -44,7 +44,8 @@ public enum RFC3339 {
         if b[i] == 90 || b[i] == 122 {
             i += 1
         } else if b[i] == 43 || b[i] == 45 {
-            guard let oh = digits(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24, om < 60
+            guard let oh = digits(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24,
+                om < 60
             else { return nil }
             offset = (oh * 3600 + om * 60) * (b[i] == 45 ? -1 : 1)
             i += 6

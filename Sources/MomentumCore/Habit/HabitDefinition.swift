@@ -43,6 +43,7 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
         case id = "habit", name, schedule, target, policy, difficulty, category, weekStart, startDay = "start"
     }
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -57,6 +58,7 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
             startDay: try c.decodeIfPresent(LocalDay.self, forKey: .startDay))
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)

@@ -106,6 +106,7 @@ public enum Schedule: Hashable, Sendable {
 extension Schedule: Codable {
     private enum CodingKeys: String, CodingKey { case kind, days, count, interval, day, month }
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try c.decode(String.self, forKey: .kind)
@@ -116,7 +117,8 @@ extension Schedule: Codable {
         case "timesPerMonth": self = .timesPerMonth(try c.decode(Int.self, forKey: .count))
         case "everyNDays": self = .everyNDays(try c.decode(Int.self, forKey: .interval))
         case "monthly": self = .monthly(day: try c.decode(Int.self, forKey: .day))
-        case "yearly": self = .yearly(month: try c.decode(Int.self, forKey: .month), day: try c.decode(Int.self, forKey: .day))
+        case "yearly":
+            self = .yearly(month: try c.decode(Int.self, forKey: .month), day: try c.decode(Int.self, forKey: .day))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
@@ -129,6 +131,7 @@ extension Schedule: Codable {
         }
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {

@@ -38,10 +38,13 @@ public struct Target: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case atLeast, atMost, unit }
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let unit = try c.decodeIfPresent(String.self, forKey: .unit)
-        switch (try c.decodeIfPresent(Double.self, forKey: .atLeast), try c.decodeIfPresent(Double.self, forKey: .atMost)) {
+        switch (
+            try c.decodeIfPresent(Double.self, forKey: .atLeast), try c.decodeIfPresent(Double.self, forKey: .atMost)
+        ) {
         case (let value?, nil):
             guard value > 0, value.isFinite else {
                 throw DecodingError.dataCorruptedError(
@@ -61,6 +64,7 @@ public struct Target: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch comparison {

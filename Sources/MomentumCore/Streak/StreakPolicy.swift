@@ -60,6 +60,7 @@ extension StreakPolicy: Codable {
     private enum CodingKeys: String, CodingKey { case name, grace, penalty, freezes }
     private enum PenaltyKeys: String, CodingKey { case decrement }
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
             guard let preset = StreakPolicy.presets[name] else {
@@ -85,7 +86,8 @@ extension StreakPolicy: Codable {
             let p = try c.nestedContainer(keyedBy: PenaltyKeys.self, forKey: .penalty)
             let n = try p.decode(Int.self, forKey: .decrement)
             guard n >= 1 else {
-                throw DecodingError.dataCorruptedError(forKey: .decrement, in: p, debugDescription: "decrement must be ≥ 1")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .decrement, in: p, debugDescription: "decrement must be ≥ 1")
             }
             penalty = .decrement(n)
         }
@@ -94,6 +96,7 @@ extension StreakPolicy: Codable {
             freezes: try c.decodeIfPresent(FreezeUse.self, forKey: .freezes) ?? .automatic)
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         if let name, StreakPolicy.presets[name] == self {
             var single = encoder.singleValueContainer()

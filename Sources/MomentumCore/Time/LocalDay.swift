@@ -65,10 +65,13 @@ public struct LocalDay: Hashable, Comparable, Sendable, Strideable, CustomString
         self.init(year: y, month: m, day: d)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.number < rhs.number }
 
+    /// The number of days from this day to `other` (negative if `other` is earlier).
     public func distance(to other: LocalDay) -> Int { other.number - number }
 
+    /// The day `n` days later (earlier for negative `n`).
     public func advanced(by n: Int) -> LocalDay { LocalDay(number: number + n) }
 
     /// The number of days in a month of a year.
@@ -122,6 +125,7 @@ public struct LocalDay: Hashable, Comparable, Sendable, Strideable, CustomString
 }
 
 extension LocalDay: Codable {
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -132,6 +136,7 @@ extension LocalDay: Codable {
         self = day
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

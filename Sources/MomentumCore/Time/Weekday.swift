@@ -26,10 +26,12 @@ public enum Weekday: Int, CaseIterable, Comparable, Sendable {
         self = day
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 extension Weekday: Codable {
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -40,6 +42,7 @@ extension Weekday: Codable {
         self = day
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)

@@ -120,7 +120,8 @@ extension ZoneOffsetTable {
         let first = identifier.unicodeScalars.first!
         guard first.properties.isUppercase else { return false }
         return identifier.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "/_-+".unicodeScalars.contains($0)
+            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
+                || "/_-+".unicodeScalars.contains($0)
         } && !identifier.hasPrefix("GMT+") && !identifier.hasPrefix("GMT-")
     }
 }

@@ -36,6 +36,7 @@ public struct StreakReward: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case every, diamonds }
 
+    /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         every = try c.decode(Int.self, forKey: .every)
@@ -44,7 +45,8 @@ public struct StreakReward: Hashable, Sendable, Codable {
         }
         if let n = try? c.decode(Int.self, forKey: .diamonds) {
             guard n >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: .diamonds, in: c, debugDescription: "diamonds must be ≥ 0")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .diamonds, in: c, debugDescription: "diamonds must be ≥ 0")
             }
             diamonds = .fixed(n)
         } else if try c.decode(String.self, forKey: .diamonds) == "streak" {
@@ -55,6 +57,7 @@ public struct StreakReward: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the value in its JSON form, described in the type's documentation.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(every, forKey: .every)

@@ -28,7 +28,10 @@ struct Log {
 
     mutating func add(_ payload: Event.Payload, on day: LocalDay, hour: Double = 9, zone: String? = nil) {
         serial += 1
-        events.append(Event(id: "e\(serial)", at: instant(day, hour: hour, zone: zone), timeZone: zone ?? self.zone, payload: payload))
+        events.append(
+            Event(
+                id: "e\(serial)", at: instant(day, hour: hour, zone: zone), timeZone: zone ?? self.zone,
+                payload: payload))
     }
 
     mutating func habit(
@@ -36,11 +39,15 @@ struct Log {
         on start: LocalDay = day(1), weekStart: Weekday = .monday
     ) {
         add(
-            .habitCreated(HabitDefinition(id: id, name: id.capitalized, schedule: schedule, target: target, policy: policy, weekStart: weekStart)),
+            .habitCreated(
+                HabitDefinition(
+                    id: id, name: id.capitalized, schedule: schedule, target: target, policy: policy,
+                    weekStart: weekStart)),
             on: start, hour: 7)
     }
 
-    mutating func complete(_ habit: String, on day: LocalDay, value: Double = 1, hour: Double = 9, note: String? = nil) {
+    mutating func complete(_ habit: String, on day: LocalDay, value: Double = 1, hour: Double = 9, note: String? = nil)
+    {
         add(.completion(habit: habit, day: nil, value: value, note: note), on: day, hour: hour)
     }
 
@@ -63,7 +70,8 @@ struct Log {
 
     /// The state at a local hour of a day.
     func state(on day: LocalDay, hour: Double = 12, dayStartHour: Int = 0) throws -> UserState {
-        try UserEngine.evaluate(events, now: instant(day, hour: hour), pack: pack, dayStartHour: dayStartHour, zone: zone)
+        try UserEngine.evaluate(
+            events, now: instant(day, hour: hour), pack: pack, dayStartHour: dayStartHour, zone: zone)
     }
 }
 
