@@ -2,7 +2,7 @@ import Foundation
 import MomentumCore
 
 /// Foundation's answer to "which local day is this instant?", the reference that
-/// ``DayClock`` must agree with on every instant (and the baseline its benchmark beats).
+/// `DayClock` must agree with on every instant (and the baseline its benchmark beats).
 public struct CalendarDayReference: Sendable {
     private let calendar: Calendar
     private let dayStartHour: Int

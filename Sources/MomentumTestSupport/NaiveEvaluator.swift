@@ -2,7 +2,7 @@ import Foundation
 import MomentumCore
 
 /// A deliberately straightforward second implementation of the streak rules, used as an
-/// independent oracle for ``UserEngine`` and as the baseline of the benchmarks.
+/// independent oracle for `UserEngine` and as the baseline of the benchmarks.
 ///
 /// Every local-day computation goes through Foundation's gregorian `Calendar` in the event's
 /// time zone, days are identified by ISO 8601 strings (`"2026-03-14"`), and completions are
