@@ -144,11 +144,17 @@ struct EngineInvariantTests {
         #expect(engine.state(at: log.instant(day(1), hour: 11))[habit: "read"].today.state == .pending)
     }
 
-    @Test func habitsCannotBeRemoved() throws {
+    @Test func habitsAndRemovalsCannotBeRemoved() throws {
         var log = Log()
         log.habit("read")
         log.add(.removal(event: "e1"), on: day(2))
         #expect(throws: EventLogError.self) { try log.state(on: day(3)) }
+        var twice = Log()
+        twice.habit("read")
+        twice.complete("read", on: day(1))
+        twice.add(.removal(event: "e2"), on: day(2))
+        twice.add(.removal(event: "e3"), on: day(2), hour: 10)
+        #expect(throws: EventLogError.self) { try twice.state(on: day(3)) }
     }
 
     @Test func archivedHabitsStopBeingJudged() throws {

@@ -114,4 +114,22 @@ struct StrictStreakTests {
         #expect(yoga.states(from: day(9), through: day(12)) == [.grace, .grace, .missed, .missed])
         #expect(yoga.current == 2)
     }
+
+    @Test func aWithdrawnDeclineRestoresTheFreeze() throws {
+        var log = Log()
+        log.habit("floss", policy: .strict)
+        log.complete("floss", days: 1...10)
+        log.buy(days: 2, on: day(10))
+        log.complete("floss", on: day(12))
+        log.answer("floss", missed: day(11), accept: false, on: day(12))
+        let declineID = log.events.last!.id
+        log.add(.removal(event: declineID), on: day(12), hour: 10)
+        let state = try log.state(on: day(13))
+        #expect(state[habit: "floss"][day(11)].state == .frozen)
+        #expect(state[habit: "floss"].current == 11)
+
+        var engine = UserEngine()
+        for event in log.events { try engine.append(event) }
+        #expect(engine.state(at: log.instant(day(13), hour: 12)) == state)
+    }
 }

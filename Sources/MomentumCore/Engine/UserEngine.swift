@@ -255,24 +255,26 @@ public struct UserEngine: Sendable {
             do {
                 let entry = try validate(event, now: now)
                 eventsByID[event.id] = event
-                switch event.payload {
-                case .removal(let target): removals.append(target)
-                case .freezeDecision(let habit, let day, let accepted):
-                    decisions[FreezeOffer(habit: habit, day: day)] = accepted
-                default: break
+                if case .removal(let target) = event.payload {
+                    removals.append(target)
+                } else {
+                    accepted.append(entry)
                 }
-                if case .removal = event.payload {} else { accepted.append(entry) }
             } catch {
                 errors.append(error.at(line: line))
             }
             if errors.count >= EventLog.errorLimit { break }
         }
         for target in removals {
-            if let event = eventsByID[target], case .habitCreated = event.payload {
-                let line = numbered.first { $0.event.payload == .removal(event: target) }?.line
+            let line = numbered.first { $0.event.payload == .removal(event: target) }?.line
+            switch eventsByID[target]?.payload {
+            case .habitCreated:
                 errors.append(
                     MomentumError(
                         .invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
+            case .removal:
+                errors.append(MomentumError(.invalidEvent, "a removal cannot be removed", line: line, field: "event"))
+            default: break
             }
         }
         guard errors.isEmpty else {
@@ -284,6 +286,11 @@ public struct UserEngine: Sendable {
         }
         tombstones = Set(removals)
         entries = accepted.filter { !tombstones.contains($0.event.id) }.sorted { $0.key < $1.key }
+        for entry in entries {
+            if case .freezeDecision(let habit, let day, let accepted) = entry.event.payload {
+                decisions[FreezeOffer(habit: habit, day: day)] = accepted
+            }
+        }
         recomputeTravel()
         sweep(from: 0)
         // Decisions that answer no offer change nothing; report them.
