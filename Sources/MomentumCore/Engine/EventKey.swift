@@ -16,22 +16,28 @@ struct EventKey: Comparable, Hashable, Sendable {
     }
 }
 
-/// An event as the sweep needs it: sorted key, habit ordinal resolved, payload pre-digested.
+/// An event as the sweep needs it: plain data, no references, so the sweep copies and
+/// checkpoints it for free. The event itself stays in the engine's log at index `event`.
 struct Entry: Sendable {
-    enum Operation: Sendable {
-        case create(HabitDefinition)
-        case update(HabitChanges)
-        case archive
-        case complete(Double, backfilled: Bool)
-        case skip
-        case skipAll
-        case purchase(freezes: Int, diamonds: Int)
-        case decision
+    enum Operation: UInt8, Sendable {
+        case create, update, archive, complete, skip, skipAll, purchase, decision
     }
 
-    var key: EventKey
+    /// The local day the event applies to.
+    var day: Int
+    /// Habit creations sort before everything else on their day.
+    var rank: UInt8
+    var operation: Operation
+    var backfilled: Bool
     /// The habit's ordinal in creation order, or -1.
     var habit: Int32
-    var operation: Operation
-    var event: Event
+    /// The index of the event in the engine's log.
+    var event: Int32
+    /// Seconds since 1970.
+    var at: Double
+    /// A completion's value.
+    var value: Double = 0
+    /// A purchase's freezes and price.
+    var freezes: Int32 = 0
+    var diamonds: Int32 = 0
 }

@@ -1,27 +1,32 @@
-/// One habit's running state inside the sweep: small, copied into checkpoints.
+/// One habit's running state inside the sweep. Plain data only: checkpoints copy it with
+/// a memory copy. The habit's definition lives beside it in `RunState.definitions`.
 struct HabitRun: Sendable {
-    /// When a single-day schedule is due, pre-digested for the per-day loop.
-    enum DueRule: Sendable {
-        case always
-        case weekdays(UInt8)
-        case monthly(Int)
-        case yearly(Int, Int)
-        case period
-    }
+    enum Due: UInt8, Sendable { case always, weekdays, monthly, yearly, week, month, blocks }
 
-    var definition: HabitDefinition
-    var policy: StreakPolicy
     let startDay: Int
-    let multiDay: Bool
-    let due: DueRule
-    var archivedDay: Int?
+    var archivedDay = Int.max
+    let due: Due
+    /// Weekday bit mask (bit n for ISO weekday n), week start, day of month, month, or interval.
+    let dueMask: UInt8
+    let weekStart: Int
+    let dueDay: Int
+    let dueMonth: Int
+    let interval: Int
+    let quota: Int
+
+    var comparison: Target.Comparison
+    var amount: Double
+    var grace: Int
+    var resets: Bool
+    var decrement: Int
+    var freezeUse: StreakPolicy.FreezeUse
 
     var current = 0
     var best = 0
     var highest = 0
     /// Consecutive missed periods in the current gap (for grace).
     var gap = 0
-    /// How many times the streak fell from a positive value (analytics, recovery coaching).
+    /// How many times the streak fell from a positive value to 0.
     var breaks = 0
 
     var periodStart = 0
@@ -37,42 +42,96 @@ struct HabitRun: Sendable {
     var daySkipped = false
 
     init(definition: HabitDefinition, policy: StreakPolicy, startDay: Int) {
-        self.definition = definition
-        self.policy = policy
         self.startDay = startDay
-        self.multiDay = definition.schedule.hasMultiDayPeriods
+        var mask: UInt8 = 0
+        var dueDay = 0
+        var dueMonth = 0
+        var interval = 1
         switch definition.schedule {
         case .daily: due = .always
-        case .weekdays(let days): due = .weekdays(days.reduce(0) { $0 | UInt8(1 << $1.rawValue) })
-        case .monthly(let day): due = .monthly(day)
-        case .yearly(let month, let day): due = .yearly(month, day)
-        case .timesPerWeek, .timesPerMonth, .everyNDays: due = .period
+        case .weekdays(let days):
+            due = .weekdays
+            mask = days.reduce(0) { $0 | UInt8(1 << $1.rawValue) }
+        case .monthly(let day):
+            due = .monthly
+            dueDay = day
+        case .yearly(let month, let day):
+            due = .yearly
+            dueMonth = month
+            dueDay = day
+        case .timesPerWeek: due = .week
+        case .timesPerMonth: due = .month
+        case .everyNDays(let n):
+            due = .blocks
+            interval = n
         }
+        dueMask = mask
+        self.dueDay = dueDay
+        self.dueMonth = dueMonth
+        self.interval = interval
+        weekStart = definition.weekStart.rawValue
+        quota = definition.schedule.quota
+        comparison = definition.target.comparison
+        amount = definition.target.amount
+        grace = 0
+        resets = true
+        decrement = 0
+        freezeUse = .never
+        apply(policy)
         if multiDay { startPeriod(containing: startDay) }
     }
 
-    func isDue(_ day: Int) -> Bool {
-        switch due {
-        case .always, .period: return true
-        case .weekdays(let mask): return mask & UInt8(1 << LocalDay(number: day).weekday.rawValue) != 0
-        case .monthly, .yearly: return definition.schedule.isDue(on: LocalDay(number: day))
+    mutating func apply(_ policy: StreakPolicy) {
+        grace = policy.grace
+        freezeUse = policy.freezes
+        switch policy.penalty {
+        case .reset:
+            resets = true
+            decrement = 0
+        case .decrement(let n):
+            resets = false
+            decrement = n
         }
     }
 
-    func isActive(on day: Int) -> Bool {
-        day >= startDay && (archivedDay.map { day < $0 } ?? true)
+    var multiDay: Bool { due.rawValue >= Due.week.rawValue }
+
+    func isDue(_ day: Int) -> Bool {
+        switch due {
+        case .always, .week, .month, .blocks: return true
+        case .weekdays: return dueMask & UInt8(1 << LocalDay(number: day).weekday.rawValue) != 0
+        case .monthly:
+            let (y, m, d) = LocalDay.civil(fromDayNumber: day)
+            return d == min(dueDay, LocalDay.daysIn(month: m, year: y))
+        case .yearly:
+            let (y, m, d) = LocalDay.civil(fromDayNumber: day)
+            return m == dueMonth && d == min(dueDay, LocalDay.daysIn(month: m, year: y))
+        }
     }
+
+    func isActive(on day: Int) -> Bool { day >= startDay && day < archivedDay }
 
     /// Completed days a period needs, given the days it has left after rest days.
-    var periodRequired: Int {
-        min(definition.schedule.quota, periodLength - periodSkipped)
-    }
+    var periodRequired: Int { min(quota, periodLength - periodSkipped) }
 
     mutating func startPeriod(containing day: Int) {
-        let range = definition.schedule.period(
-            containing: LocalDay(number: day), anchor: LocalDay(number: startDay), weekStart: definition.weekStart)
-        periodStart = range.lowerBound.number
-        periodEnd = range.upperBound.number
+        switch due {
+        case .week:
+            let weekday = ((day + 3) % 7 + 7) % 7 + 1
+            periodStart = day - (weekday - weekStart + 7) % 7
+            periodEnd = periodStart + 6
+        case .month:
+            let (y, m, d) = LocalDay.civil(fromDayNumber: day)
+            periodStart = day - (d - 1)
+            periodEnd = periodStart + LocalDay.daysIn(month: m, year: y) - 1
+        case .blocks:
+            let offset = day - startDay
+            periodStart = startDay + (offset >= 0 ? offset / interval : (offset - interval + 1) / interval) * interval
+            periodEnd = periodStart + interval - 1
+        default:
+            periodStart = day
+            periodEnd = day
+        }
         periodLength = periodEnd - max(periodStart, startDay) + 1
         periodDone = 0
         periodSkipped = 0
@@ -89,17 +148,15 @@ struct HabitRun: Sendable {
     /// Whether the day's total meets the target as soon as it is logged (`atMost` waits for
     /// the day to end).
     var targetMetNow: Bool {
-        switch definition.target.comparison {
+        switch comparison {
         case .check: dayLogged
-        case .atLeast: dayTotal >= definition.target.amount
+        case .atLeast: dayTotal >= amount
         case .atMost: false
         }
     }
 
     /// Whether an `atMost` day that has ended was kept.
-    var atMostKept: Bool {
-        definition.target.comparison == .atMost && dayLogged && dayTotal <= definition.target.amount
-    }
+    var atMostKept: Bool { comparison == .atMost && dayLogged && dayTotal <= amount }
 }
 
 /// One habit's closed days: the state and the streak value after each, from its first day.
@@ -114,4 +171,19 @@ struct HabitHistory: Sendable {
             streaks.removeLast(streaks.count - keep)
         }
     }
+}
+
+/// A movement of the wallet as the sweep records it: plain data; ``LedgerEntry`` with its
+/// sentence is built only when a state is produced.
+struct LedgerRecord: Sendable {
+    var day: Int
+    var at: Double?
+    var source: LedgerEntry.Source
+    var diamonds: Int
+    var freezes: Int
+    var diamondBalance: Int
+    var freezeBalance: Int
+    var habit: Int32
+    var streak: Int
+    var event: Int32
 }

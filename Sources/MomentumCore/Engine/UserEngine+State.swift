@@ -28,13 +28,37 @@ extension UserEngine {
             now: now, today: LocalDay(number: today), timeZone: zoneName, dayStartHour: clock.dayStartHour,
             pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
-            skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger, rejected: rejected)
+            skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger.map(ledgerEntry),
+            rejected: rejected)
+    }
+
+    /// A ledger record with its sentence, naming the habit by its current name.
+    private func ledgerEntry(_ record: LedgerRecord) -> LedgerEntry {
+        let name = record.habit >= 0 ? run.definitions[Int(record.habit)].name : ""
+        let reason =
+            switch record.source {
+            case .reward: "\(record.streak)-day streak on \(name)"
+            case .earnedFreeze: "Earned a freeze for a \(record.streak)-day streak on \(name)"
+            case .purchase:
+                "Bought \(record.freezes) freeze day\(record.freezes == 1 ? "" : "s") for \(-record.diamonds) 💎"
+            case .freezeUsed: "A freeze protected \(name) on \(LocalDay(number: record.day))"
+            }
+        return LedgerEntry(
+            day: LocalDay(number: record.day), at: record.at.map(Date.init(timeIntervalSince1970:)),
+            source: record.source,
+            diamonds: record.diamonds, freezes: record.freezes, diamondBalance: record.diamondBalance,
+            freezeBalance: record.freezeBalance, reason: reason,
+            habit: record.habit >= 0 ? run.definitions[Int(record.habit)].id : nil,
+            streak: record.source == .reward || record.source == .earnedFreeze || record.source == .freezeUsed
+                ? record.streak : nil,
+            event: record.event >= 0 ? log[Int(record.event)].id : nil)
     }
 
     private func habitState(
         _ h: Int, today: Int, windowStart: Int, details: [Int: [CompletionDetail]], travelToday: Bool
     ) -> HabitState {
         let habit = run.habits[h]
+        let definition = run.definitions[h]
         let history = histories[h]
         let active = habit.isActive(on: today)
         let due = habit.isDue(today)
@@ -51,9 +75,8 @@ extension UserEngine {
                             ? .notDue
                             : .pending
         var remaining: Double?
-        if active, !habit.dayCompleted, habit.definition.target.comparison != .atMost, todayState == .pending {
-            remaining = max(
-                0, habit.definition.target.amount - (habit.definition.target.comparison == .check ? 0 : habit.dayTotal))
+        if active, !habit.dayCompleted, habit.comparison != .atMost, todayState == .pending {
+            remaining = max(0, habit.amount - (habit.comparison == .check ? 0 : habit.dayTotal))
         }
         let period =
             habit.multiDay && active
@@ -88,10 +111,12 @@ extension UserEngine {
             streakStart = LocalDay(number: habit.startDay + index + 1)
         }
         return HabitState(
-            definition: habit.definition, policy: habit.policy, startDay: LocalDay(number: habit.startDay),
-            archivedDay: habit.archivedDay.map(LocalDay.init(number:)), current: habit.current, best: habit.best,
+            definition: definition, policy: definition.policy ?? pack.defaultPolicy,
+            startDay: LocalDay(number: habit.startDay),
+            archivedDay: habit.archivedDay == .max ? nil : LocalDay(number: habit.archivedDay), current: habit.current,
+            best: habit.best,
             highestStreakAchieved: habit.highest, breaks: habit.breaks, border: BorderTier(streak: habit.current),
-            shieldActive: active && habit.current > 0 && habit.policy.freezes != .never && run.wallet.freezes > 0,
+            shieldActive: active && habit.current > 0 && habit.freezeUse != .never && run.wallet.freezes > 0,
             currentStreakStart: streakStart,
             today: TodayStatus(
                 state: todayState, due: active && due, logged: habit.dayTotal, remaining: remaining, period: period),
@@ -104,16 +129,16 @@ extension UserEngine {
         var high = entries.count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].key.day < windowStart { low = mid + 1 } else { high = mid }
+            if entries[mid].day < windowStart { low = mid + 1 } else { high = mid }
         }
         var result: [Int32: [Int: [CompletionDetail]]] = [:]
         for entry in entries[low...] {
-            guard case .complete(let value, let backfilled) = entry.operation,
-                case .completion(_, _, _, let note) = entry.event.payload
+            guard entry.operation == .complete, case .completion(_, _, _, let note) = log[Int(entry.event)].payload
             else { continue }
-            result[entry.habit, default: [:]][entry.key.day, default: []].append(
+            let event = log[Int(entry.event)]
+            result[entry.habit, default: [:]][entry.day, default: []].append(
                 CompletionDetail(
-                    event: entry.event.id, at: entry.event.at, value: value, note: note, backfilled: backfilled))
+                    event: event.id, at: event.at, value: entry.value, note: note, backfilled: entry.backfilled))
         }
         return result
     }

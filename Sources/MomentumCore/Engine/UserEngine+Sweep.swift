@@ -5,9 +5,11 @@ extension UserEngine {
     /// Applies entries from an index to the end of the log.
     mutating func sweep(from index: Int) {
         var i = index
-        while i < entries.count {
-            advanceOpenDay(to: entries[i].key.day)
-            apply(entries[i])
+        let count = entries.count
+        while i < count {
+            let entry = entries[i]
+            if entry.day != run.openDay { advanceOpenDay(to: entry.day) }
+            apply(entry)
             i += 1
         }
     }
@@ -54,7 +56,7 @@ extension UserEngine {
             var high = entries.count
             while low < high {
                 let mid = (low + high) / 2
-                if entries[mid].key.day < checkpoint.day { low = mid + 1 } else { high = mid }
+                if entries[mid].day < checkpoint.day { low = mid + 1 } else { high = mid }
             }
             start = low
         } else {
@@ -75,53 +77,64 @@ extension UserEngine {
         let day = run.openDay!
         let h = Int(entry.habit)
         switch entry.operation {
-        case .create(let definition):
+        case .create:
+            guard case .habitCreated(let definition) = log[Int(entry.event)].payload else { return }
             run.habits.append(
                 HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: day))
-            histories.append(HabitHistory())
-        case .update(let changes):
-            if let name = changes.name { run.habits[h].definition.name = name }
-            if let category = changes.category { run.habits[h].definition.category = category }
-            if let difficulty = changes.difficulty { run.habits[h].definition.difficulty = difficulty }
-            if let target = changes.target { run.habits[h].definition.target = target }
+            run.definitions.append(definition)
+            var history = HabitHistory()
+            if let last = entries.last, last.day > day {
+                history.states.reserveCapacity(last.day - day + 1)
+                history.streaks.reserveCapacity(last.day - day + 1)
+            }
+            histories.append(history)
+        case .update:
+            guard case .habitUpdated(let changes) = log[Int(entry.event)].payload else { return }
+            if let name = changes.name { run.definitions[h].name = name }
+            if let category = changes.category { run.definitions[h].category = category }
+            if let difficulty = changes.difficulty { run.definitions[h].difficulty = difficulty }
+            if let target = changes.target {
+                run.definitions[h].target = target
+                run.habits[h].comparison = target.comparison
+                run.habits[h].amount = target.amount
+            }
             if let policy = changes.policy {
-                run.habits[h].definition.policy = policy
-                run.habits[h].policy = policy
+                run.definitions[h].policy = policy
+                run.habits[h].apply(policy)
             }
         case .archive:
-            if run.habits[h].archivedDay == nil { run.habits[h].archivedDay = day }
-        case .complete(let value, _):
+            if run.habits[h].archivedDay == .max { run.habits[h].archivedDay = day }
+        case .complete:
             guard run.habits[h].isActive(on: day) else {
                 rejected.append(
                     Rejection(
-                        event: entry.event.id, code: .habitArchived,
-                        message: "habit '\(run.habits[h].definition.id)' was archived before \(LocalDay(number: day))"))
+                        event: log[Int(entry.event)].id, code: .habitArchived,
+                        message: "habit '\(run.definitions[h].id)' was archived before \(LocalDay(number: day))"))
                 return
             }
-            run.habits[h].dayTotal += value
+            run.habits[h].dayTotal += entry.value
             run.habits[h].dayLogged = true
             if !run.habits[h].dayCompleted, run.habits[h].targetMetNow {
                 run.habits[h].dayCompleted = true
-                completedDay(h, day, at: entry.event.at, event: entry.event.id)
+                completedDay(h, day, at: entry.at, event: entry.event)
             }
         case .skip:
             run.habits[h].daySkipped = true
         case .skipAll:
             for i in run.habits.indices { run.habits[i].daySkipped = true }
-        case .purchase(let freezes, let diamonds):
+        case .purchase:
+            let freezes = Int(entry.freezes)
+            let diamonds = Int(entry.diamonds)
             guard run.wallet.diamonds >= diamonds else {
                 rejected.append(
                     Rejection(
-                        event: entry.event.id, code: .insufficientDiamonds,
+                        event: log[Int(entry.event)].id, code: .insufficientDiamonds,
                         message: "\(freezes) freeze days cost \(diamonds) 💎; the wallet holds \(run.wallet.diamonds)"))
                 return
             }
             run.wallet.diamonds -= diamonds
             run.wallet.freezes += freezes
-            record(
-                day, at: entry.event.at, .purchase, diamonds: -diamonds, freezes: freezes,
-                reason: "Bought \(freezes) freeze day\(freezes == 1 ? "" : "s") for \(diamonds) 💎",
-                event: entry.event.id)
+            record(day, at: entry.at, .purchase, diamonds: -diamonds, freezes: freezes, event: entry.event)
         case .decision:
             break
         }
@@ -129,7 +142,7 @@ extension UserEngine {
 
     /// A day met its target: count it towards the period, and extend the streak when the
     /// period is fulfilled.
-    private mutating func completedDay(_ h: Int, _ day: Int, at: Date?, event: String?) {
+    private mutating func completedDay(_ h: Int, _ day: Int, at: Double?, event: Int32) {
         if run.habits[h].multiDay {
             run.habits[h].periodDone += 1
             if !run.habits[h].periodSucceeded, run.habits[h].periodDone >= run.habits[h].periodRequired {
@@ -141,28 +154,22 @@ extension UserEngine {
         }
     }
 
-    private mutating func succeed(_ h: Int, _ day: Int, at: Date?, event: String?) {
+    private mutating func succeed(_ h: Int, _ day: Int, at: Double?, event: Int32) {
         run.habits[h].current += 1
         run.habits[h].gap = 0
         let streak = run.habits[h].current
         if streak > run.habits[h].best { run.habits[h].best = streak }
         guard streak > run.habits[h].highest else { return }
         run.habits[h].highest = streak
-        let name = run.habits[h].definition.name
         for reward in pack.rewards {
             let payout = reward.payout(at: streak)
             guard payout > 0 else { continue }
             run.wallet.diamonds += payout
-            record(
-                day, at: at, .reward, diamonds: payout, freezes: 0, reason: "\(streak)-day streak on \(name)",
-                habit: run.habits[h].definition.id, streak: streak, event: event)
+            record(day, at: at, .reward, diamonds: payout, freezes: 0, habit: h, streak: streak, event: event)
         }
         if let every = pack.earnedFreezeEvery, streak % every == 0 {
             run.wallet.freezes += 1
-            record(
-                day, at: at, .earnedFreeze, diamonds: 0, freezes: 1,
-                reason: "Earned a freeze for a \(streak)-day streak on \(name)",
-                habit: run.habits[h].definition.id, streak: streak, event: event)
+            record(day, at: at, .earnedFreeze, diamonds: 0, freezes: 1, habit: h, streak: streak, event: event)
         }
     }
 
@@ -171,11 +178,11 @@ extension UserEngine {
     /// Judges every habit's day: successes first (they may earn freezes), then misses in
     /// creation order, drawing on the shared freeze pool.
     mutating func closeDay(_ day: Int) {
-        let travel = !travelSkipped.isEmpty && travelSkipped.contains(day)
         let count = run.habits.count
         guard count > 0 else { return }
-        var states = [DayState](repeating: .beforeStart, count: count)
-        var failing: [Int] = []
+        let travel = !travelSkipped.isEmpty && travelSkipped.contains(day)
+        if scratchStates.count < count { scratchStates = [DayState](repeating: .beforeStart, count: count) }
+        scratchFailing.removeAll(keepingCapacity: true)
         for h in 0..<count where run.habits[h].isActive(on: day) {
             var state: DayState
             if run.habits[h].dayCompleted {
@@ -183,7 +190,7 @@ extension UserEngine {
             } else if run.habits[h].atMostKept {
                 run.habits[h].dayCompleted = true
                 state = .completed
-                completedDay(h, day, at: nil, event: nil)
+                completedDay(h, day, at: nil, event: -1)
             } else if run.habits[h].daySkipped || travel {
                 state = .skipped
                 if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }
@@ -191,27 +198,27 @@ extension UserEngine {
                 state = .notDue
             } else {
                 state = .missed
-                failing.append(h)
+                scratchFailing.append(h)
             }
             if run.habits[h].multiDay, day == run.habits[h].periodEnd, !run.habits[h].periodSucceeded {
                 let required = run.habits[h].periodRequired
                 if required > 0 {
                     if run.habits[h].periodDone >= required {
                         run.habits[h].periodSucceeded = true
-                        succeed(h, day, at: nil, event: nil)
+                        succeed(h, day, at: nil, event: -1)
                     } else {
-                        failing.append(h)
+                        scratchFailing.append(h)
                     }
                 }
             }
-            states[h] = state
+            scratchStates[h] = state
         }
-        for h in failing {
+        for h in scratchFailing {
             let outcome = fail(h, day)
-            if states[h] != .completed, states[h] != .skipped { states[h] = outcome }
+            if scratchStates[h] != .completed, scratchStates[h] != .skipped { scratchStates[h] = outcome }
         }
         for h in 0..<count where run.habits[h].isActive(on: day) {
-            histories[h].states.append(states[h])
+            histories[h].states.append(scratchStates[h])
             histories[h].streaks.append(Int32(clamping: run.habits[h].current))
             run.habits[h].resetDay()
             if run.habits[h].multiDay, day == run.habits[h].periodEnd { run.habits[h].startPeriod(containing: day + 1) }
@@ -221,40 +228,38 @@ extension UserEngine {
     private mutating func fail(_ h: Int, _ day: Int) -> DayState {
         run.habits[h].gap += 1
         guard run.habits[h].current > 0 else { return .missed }
-        let policy = run.habits[h].policy
-        if run.habits[h].gap <= policy.grace { return .grace }
-        if policy.freezes != .never, run.wallet.freezes > 0 {
-            var use = true
-            if policy.freezes == .offered {
-                let offer = FreezeOffer(habit: run.habits[h].definition.id, day: LocalDay(number: day))
+        if run.habits[h].gap <= run.habits[h].grace { return .grace }
+        let use = run.habits[h].freezeUse
+        if use != .never, run.wallet.freezes > 0 {
+            var protect = true
+            if use == .offered {
+                let offer = FreezeOffer(habit: run.definitions[h].id, day: LocalDay(number: day))
                 offers.append(offer)
-                if let decision = decisions[offer] { use = decision }
+                if let decision = decisions[offer] { protect = decision }
             }
-            if use {
+            if protect {
                 run.wallet.freezes -= 1
-                record(
-                    day, at: nil, .freezeUsed, diamonds: 0, freezes: -1,
-                    reason: "A freeze protected \(run.habits[h].definition.name) on \(LocalDay(number: day))",
-                    habit: run.habits[h].definition.id, streak: run.habits[h].current)
+                record(day, at: nil, .freezeUsed, diamonds: 0, freezes: -1, habit: h, streak: run.habits[h].current)
                 return .frozen
             }
         }
-        switch policy.penalty {
-        case .reset: run.habits[h].current = 0
-        case .decrement(let n): run.habits[h].current = max(0, run.habits[h].current - n)
+        if run.habits[h].resets {
+            run.habits[h].current = 0
+        } else {
+            run.habits[h].current = max(0, run.habits[h].current - run.habits[h].decrement)
         }
         if run.habits[h].current == 0 { run.habits[h].breaks += 1 }
         return .missed
     }
 
     private mutating func record(
-        _ day: Int, at: Date?, _ source: LedgerEntry.Source, diamonds: Int, freezes: Int, reason: String,
-        habit: String? = nil, streak: Int? = nil, event: String? = nil
+        _ day: Int, at: Double?, _ source: LedgerEntry.Source, diamonds: Int, freezes: Int, habit: Int = -1,
+        streak: Int = 0, event: Int32 = -1
     ) {
         ledger.append(
-            LedgerEntry(
-                day: LocalDay(number: day), at: at, source: source, diamonds: diamonds, freezes: freezes,
-                diamondBalance: run.wallet.diamonds, freezeBalance: run.wallet.freezes, reason: reason, habit: habit,
+            LedgerRecord(
+                day: day, at: at, source: source, diamonds: diamonds, freezes: freezes,
+                diamondBalance: run.wallet.diamonds, freezeBalance: run.wallet.freezes, habit: Int32(habit),
                 streak: streak, event: event))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Between two consecutive events (by instant) logged in different zones, the dates gained
 /// by the zone change are those the new zone's calendar shows beyond what the old zone's
 /// calendar reached in the same elapsed time: `gain = day(t₂, z₂) − day(t₂, z₁)`. A positive
-/// gain means the user moved east and that many dates went by unlived; they are taken as the
+/// gain means the user moved forward (flying west across the date line, say Los Angeles → Sydney) and that many dates went by unlived; they are taken as the
 /// dates right after the earlier event's day (the user left soon after logging), and never
 /// include the later event's own day. Moving west repeats dates instead, which needs no
 /// special handling: a day completed twice is still one completed day.
@@ -32,16 +32,30 @@ extension UserEngine {
 
     /// Recomputes the skipped dates from every event received, in instant order.
     mutating func recomputeTravel() {
-        let ordered = eventsByID.values.map { ($0.at.timeIntervalSince1970, $0.timeZone, $0.id) }.sorted {
-            ($0.0, $0.2) < ($1.0, $1.2)
-        }
         travelSkipped = []
         latest = nil
-        for (seconds, zone, _) in ordered {
-            if let last = latest, last.zone != zone {
-                travelSkipped.formUnion(skippedDates(from: last, to: (seconds, zone)))
+        guard let first = log.first else { return }
+        var inOrder = true
+        var oneZone = true
+        for i in log.indices.dropFirst() {
+            if oneZone, log[i].timeZone != first.timeZone { oneZone = false }
+            if inOrder, log[i].at < log[i - 1].at { inOrder = false }
+            if !oneZone, !inOrder { break }
+        }
+        if oneZone {
+            // No zone change, no travel: only the latest instant matters.
+            let last = inOrder ? log[log.count - 1] : log.max { $0.at < $1.at }!
+            latest = (last.at.timeIntervalSince1970, last.timeZone)
+            return
+        }
+        let order =
+            inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].at, log[$0].id) < (log[$1].at, log[$1].id) }
+        for i in order {
+            let seconds = log[i].at.timeIntervalSince1970
+            if let last = latest, last.zone != log[i].timeZone {
+                travelSkipped.formUnion(skippedDates(from: last, to: (seconds, log[i].timeZone)))
             }
-            latest = (seconds, zone)
+            latest = (seconds, log[i].timeZone)
         }
     }
 

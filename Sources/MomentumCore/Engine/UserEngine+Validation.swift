@@ -2,7 +2,7 @@ import Foundation
 
 extension UserEngine {
     /// Checks an event against the pack and the habits the log knows, and digests it.
-    mutating func validate(_ event: Event, now: Date?) throws(MomentumError) -> Entry {
+    mutating func validate(_ event: Event, index: Int32, now: Date?) throws(MomentumError) -> Entry {
         guard let table = cachedTable(for: event.timeZone) else {
             throw MomentumError(
                 .unknownTimeZone, "'\(event.timeZone)' is not an IANA time zone such as Europe/Paris", field: "tz")
@@ -15,42 +15,42 @@ extension UserEngine {
         }
         let atDay = clock.localDay(of: event.at, in: table).number
         let at = event.at.timeIntervalSince1970
-        func key(_ day: Int, rank: UInt8 = 1) -> EventKey { EventKey(day: day, rank: rank, at: at, id: event.id) }
+        func entry(_ day: Int, _ operation: Entry.Operation, habit: Int32 = -1) -> Entry {
+            Entry(day: day, rank: 1, operation: operation, backfilled: false, habit: habit, event: index, at: at)
+        }
 
         switch event.payload {
         case .habitCreated(let definition):
-            if let meta = habitMeta[definition.id] {
-                guard meta.createdKey.id == event.id else {
-                    throw MomentumError(.duplicateHabit, "habit '\(definition.id)' already exists", field: "habit")
-                }
-                return Entry(key: meta.createdKey, habit: meta.ordinal, operation: .create(definition), event: event)
-            }
-            try registerHabit(event)
+            if habitMeta[definition.id] == nil { try registerHabit(event) }
             let meta = habitMeta[definition.id]!
-            return Entry(key: meta.createdKey, habit: meta.ordinal, operation: .create(definition), event: event)
+            guard meta.createdKey.id == event.id else {
+                throw MomentumError(.duplicateHabit, "habit '\(definition.id)' already exists", field: "habit")
+            }
+            var created = entry(meta.startDay, .create, habit: meta.ordinal)
+            created.rank = 0
+            return created
         case .habitUpdated(let changes):
             let meta = try habit(changes.habit, on: atDay)
             if let name = changes.name { try Self.checkName(name) }
-            return Entry(key: key(atDay), habit: meta.ordinal, operation: .update(changes), event: event)
+            return entry(atDay, .update, habit: meta.ordinal)
         case .habitArchived(let id):
-            let meta = try habit(id, on: atDay)
-            return Entry(key: key(atDay), habit: meta.ordinal, operation: .archive, event: event)
+            return entry(atDay, .archive, habit: try habit(id, on: atDay).ordinal)
         case .completion(let id, let day, let value, _):
             let target = try loggedDay(day, atDay: atDay, limitedByBackfill: true)
-            let meta = try habit(id, on: target)
-            return Entry(
-                key: key(target), habit: meta.ordinal, operation: .complete(value, backfilled: target < atDay),
-                event: event)
+            var completion = entry(target, .complete, habit: try habit(id, on: target).ordinal)
+            completion.value = value
+            completion.backfilled = target < atDay
+            return completion
         case .skip(let id, let day, _):
             let target = try loggedDay(day, atDay: atDay, limitedByBackfill: false)
-            guard let id else { return Entry(key: key(target), habit: -1, operation: .skipAll, event: event) }
-            let meta = try habit(id, on: target)
-            return Entry(key: key(target), habit: meta.ordinal, operation: .skip, event: event)
+            guard let id else { return entry(target, .skipAll) }
+            return entry(target, .skip, habit: try habit(id, on: target).ordinal)
         case .purchase(let item, let days):
             let quote = try pack.store.quote(item: item, days: days)
-            return Entry(
-                key: key(atDay), habit: -1, operation: .purchase(freezes: quote.freezes, diamonds: quote.diamonds),
-                event: event)
+            var purchase = entry(atDay, .purchase)
+            purchase.freezes = Int32(quote.freezes)
+            purchase.diamonds = Int32(quote.diamonds)
+            return purchase
         case .freezeDecision(let id, let day, _):
             let meta = try habit(id, on: day.number)
             guard day.number < atDay else {
@@ -62,12 +62,12 @@ extension UserEngine {
                     .invalidEvent, "the freeze offer for \(day) expired at the end of \(day.advanced(by: 1))",
                     field: "day")
             }
-            return Entry(key: key(atDay), habit: meta.ordinal, operation: .decision, event: event)
+            return entry(atDay, .decision, habit: meta.ordinal)
         case .removal(let target):
             guard target != event.id else {
                 throw MomentumError(.invalidEvent, "an event cannot remove itself", field: "event")
             }
-            return Entry(key: key(atDay), habit: -1, operation: .decision, event: event)
+            return entry(atDay, .decision)
         }
     }
 
@@ -108,7 +108,7 @@ extension UserEngine {
         let ordered = habitMeta.sorted { $0.value.createdKey < $1.value.createdKey }
         for (ordinal, pair) in ordered.enumerated() { habitMeta[pair.key]?.ordinal = Int32(ordinal) }
         for index in entries.indices {
-            if let id = entries[index].event.payload.habitID, let meta = habitMeta[id] {
+            if let id = log[Int(entries[index].event)].payload.habitID, let meta = habitMeta[id] {
                 entries[index].habit = meta.ordinal
             }
         }

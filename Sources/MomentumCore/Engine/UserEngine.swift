@@ -42,6 +42,7 @@ public struct UserEngine: Sendable {
 
     struct RunState: Sendable {
         var habits: [HabitRun] = []
+        var definitions: [HabitDefinition] = []
         var wallet = Wallet()
         var openDay: Int?
         var ledgerCount = 0
@@ -49,8 +50,12 @@ public struct UserEngine: Sendable {
         var offerCount = 0
     }
 
+    /// Every event received, in arrival order (removed ones too: they are still evidence of
+    /// where the user was). Entries point into it.
+    var log: [Event] = []
+    var indexByID: [String: Int32] = [:]
+    /// The live events, sorted in application order.
     var entries: [Entry] = []
-    var eventsByID: [String: Event] = [:]
     var tombstones: Set<String> = []
     var habitMeta: [String: HabitMeta] = [:]
     var decisions: [FreezeOffer: Bool] = [:]
@@ -59,11 +64,14 @@ public struct UserEngine: Sendable {
 
     var run = RunState()
     var histories: [HabitHistory] = []
-    var ledger: [LedgerEntry] = []
+    var ledger: [LedgerRecord] = []
     var rejected: [Rejection] = []
     var offers: [FreezeOffer] = []
     var checkpoints: [Checkpoint] = []
     var zoneCache: (identifier: String, table: ZoneOffsetTable)?
+    /// Reused by `closeDay` so that closing a day allocates nothing.
+    var scratchStates: [DayState] = []
+    var scratchFailing: [Int] = []
 
     /// Creates an engine with an empty log.
     ///
@@ -79,7 +87,7 @@ public struct UserEngine: Sendable {
     public var eventCount: Int { entries.count }
 
     /// The events in the order the engine applies them (removed events excluded).
-    public var events: [Event] { entries.map(\.event) }
+    public var events: [Event] { entries.map { log[Int($0.event)] } }
 
     // MARK: - Appending
 
@@ -95,72 +103,91 @@ public struct UserEngine: Sendable {
     ///   outside the backfill window, an id reused for a different event, …).
     @discardableResult
     public mutating func append(_ event: Event, now: Date? = nil) throws(MomentumError) -> AppendResult {
-        if let existing = eventsByID[event.id] {
-            guard existing == event else {
+        if let existing = indexByID[event.id] {
+            guard log[Int(existing)] == event else {
                 throw MomentumError(
                     .conflictingEventID, "event id '\(event.id)' was already used for a different event", field: "id")
             }
             return .duplicate
         }
         if tombstones.contains(event.id) {
-            eventsByID[event.id] = event
+            accept(event)
             return .duplicate
         }
         let knownHabits = habitMeta.count
-        let entry = try validate(event, now: now)
-        eventsByID[event.id] = event
+        let entry = try validate(event, index: Int32(log.count), now: now)
         if case .removal(let target) = event.payload {
-            return try remove(target, by: event)
+            try checkRemovable(target)
+            accept(event)
+            remove(target)
+            return .applied
         }
         // The earliest closed day whose evaluation this event changes, if any.
         var rewindDay: Int?
         func needsRewind(from day: Int) { rewindDay = min(rewindDay ?? day, day) }
-        if habitMeta.count > knownHabits, Int(entry.habit) < knownHabits { needsRewind(from: entry.key.day) }
-        if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open { needsRewind(from: skipped) }
+        if habitMeta.count > knownHabits, Int(entry.habit) < knownHabits { needsRewind(from: entry.day) }
 
         if case .freezeDecision(let habit, let day, let accepted) = event.payload {
-            advanceOpenDay(to: entry.key.day)
+            advanceOpenDay(to: entry.day)
             let offer = FreezeOffer(habit: habit, day: day)
             guard offers.contains(offer), decisions[offer] == nil else {
-                eventsByID[event.id] = nil
                 return .rejected(
                     MomentumError(
                         .noFreezeOffer, "there is no open freeze offer for '\(habit)' on \(day)", field: "day"))
             }
+            accept(event)
+            if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open {
+                needsRewind(from: skipped)
+            }
             decisions[offer] = accepted
             insert(entry)
             if !accepted { needsRewind(from: day.number) }
-        } else if rewindDay == nil, entries.last.map({ $0.key <= entry.key }) ?? true,
-            run.openDay.map({ $0 <= entry.key.day }) ?? true
-        {
-            // The common case, O(1): an event at the end of the log, for the open day or later.
-            if case .purchase(let freezes, let diamonds) = entry.operation {
-                advanceOpenDay(to: entry.key.day)
-                guard run.wallet.diamonds >= diamonds else {
-                    eventsByID[event.id] = nil
+        } else {
+            if entry.operation == .purchase, rewindDay == nil, isAtEnd(entry) {
+                advanceOpenDay(to: entry.day)
+                guard run.wallet.diamonds >= Int(entry.diamonds) else {
                     return .rejected(
                         MomentumError(
                             .insufficientDiamonds,
-                            "\(freezes) freeze days cost \(diamonds) 💎; the wallet holds \(run.wallet.diamonds)"))
+                            "\(entry.freezes) freeze days cost \(entry.diamonds) 💎; the wallet holds \(run.wallet.diamonds)"
+                        ))
                 }
             }
-            entries.append(entry)
-            advanceOpenDay(to: entry.key.day)
-            apply(entry)
-        } else {
-            insert(entry)
-            needsRewind(from: entry.key.day)
+            accept(event)
+            if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open {
+                needsRewind(from: skipped)
+            }
+            if rewindDay == nil, isAtEnd(entry) {
+                // The common case, O(1): an event at the end of the log, for the open day or later.
+                entries.append(entry)
+                advanceOpenDay(to: entry.day)
+                apply(entry)
+            } else {
+                insert(entry)
+                needsRewind(from: entry.day)
+            }
         }
         if let rewindDay { rewind(to: rewindDay) }
         if let index = rejected.lastIndex(where: { $0.event == event.id }) {
             // The state refused it (for example too few diamonds at that point): it is not kept.
             let rejection = rejected[index]
-            entries.removeAll { $0.event.id == event.id }
-            eventsByID[event.id] = nil
-            rewind(to: entry.key.day)
+            entries.removeAll { $0.event == entry.event }
+            indexByID[event.id] = nil
+            rewind(to: entry.day)
             return .rejected(MomentumError(rejection.code, rejection.message))
         }
         return .applied
+    }
+
+    /// Whether an entry sorts after every entry in the log and is not for a closed day.
+    private func isAtEnd(_ entry: Entry) -> Bool {
+        (entries.last.map { !precedes(entry, $0) } ?? true) && (run.openDay.map { $0 <= entry.day } ?? true)
+    }
+
+    /// Keeps an event in the log.
+    private mutating func accept(_ event: Event) {
+        indexByID[event.id] = Int32(log.count)
+        log.append(event)
     }
 
     /// Replaces the log with a whole batch of events and evaluates it in one sweep.
@@ -235,47 +262,41 @@ public struct UserEngine: Sendable {
 
     private mutating func bulkLoad(_ numbered: [(line: Int, event: Event)], now: Date?) throws(EventLogError) {
         var errors: [MomentumError] = []
+        log.reserveCapacity(numbered.count)
+        indexByID.reserveCapacity(numbered.count)
+        entries.reserveCapacity(numbered.count)
         // Habits first, so references resolve whatever the order of lines.
-        let creations = numbered.filter { if case .habitCreated = $0.event.payload { true } else { false } }
-        for (line, event) in creations.sorted(by: { ($0.event.at, $0.event.id) < ($1.event.at, $1.event.id) }) {
+        for (line, event) in numbered {
+            guard case .habitCreated = event.payload else { continue }
             do { try registerHabit(event) } catch { errors.append(error.at(line: line)) }
         }
-        var accepted: [Entry] = []
-        var removals: [String] = []
+        var removals: [(line: Int, target: String)] = []
         for (line, event) in numbered {
-            if let existing = eventsByID[event.id] {
-                if existing != event {
+            if let existing = indexByID[event.id] {
+                if log[Int(existing)] != event {
                     errors.append(
                         MomentumError(
                             .conflictingEventID, "event id '\(event.id)' is used twice for different events",
-                            line: line, field: "id"))
+                            line: line,
+                            field: "id"))
                 }
                 continue
             }
             do {
-                let entry = try validate(event, now: now)
-                eventsByID[event.id] = event
+                let entry = try validate(event, index: Int32(log.count), now: now)
                 if case .removal(let target) = event.payload {
-                    removals.append(target)
+                    removals.append((line, target))
                 } else {
-                    accepted.append(entry)
+                    entries.append(entry)
                 }
+                accept(event)
             } catch {
                 errors.append(error.at(line: line))
             }
             if errors.count >= EventLog.errorLimit { break }
         }
-        for target in removals {
-            let line = numbered.first { $0.event.payload == .removal(event: target) }?.line
-            switch eventsByID[target]?.payload {
-            case .habitCreated:
-                errors.append(
-                    MomentumError(
-                        .invalidEvent, "a habit cannot be removed; archive it instead", line: line, field: "event"))
-            case .removal:
-                errors.append(MomentumError(.invalidEvent, "a removal cannot be removed", line: line, field: "event"))
-            default: break
-            }
+        for (line, target) in removals {
+            do { try checkRemovable(target) } catch { errors.append(error.at(line: line)) }
         }
         guard errors.isEmpty else {
             // One error per line, the first found: a line that creates a habit twice with a
@@ -284,56 +305,88 @@ public struct UserEngine: Sendable {
             let unique = errors.filter { seen.insert($0.line ?? -1).inserted }
             throw EventLogError(errors: unique.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
         }
-        tombstones = Set(removals)
-        entries = accepted.filter { !tombstones.contains($0.event.id) }.sorted { $0.key < $1.key }
-        for entry in entries {
-            if case .freezeDecision(let habit, let day, let accepted) = entry.event.payload {
+        if !removals.isEmpty {
+            tombstones = Set(removals.map(\.target))
+            entries.removeAll { tombstones.contains(log[Int($0.event)].id) }
+        }
+        sortEntries()
+        for entry in entries where entry.operation == .decision {
+            if case .freezeDecision(let habit, let day, let accepted) = log[Int(entry.event)].payload {
                 decisions[FreezeOffer(habit: habit, day: day)] = accepted
             }
         }
         recomputeTravel()
         sweep(from: 0)
         // Decisions that answer no offer change nothing; report them.
-        for (offer, _) in decisions where !offers.contains(offer) {
-            decisions[offer] = nil
-            if let entry = entries.first(where: {
-                if case .freezeDecision(offer.habit, offer.day, _) = $0.event.payload { true } else { false }
-            }) {
+        for entry in entries where entry.operation == .decision {
+            guard case .freezeDecision(let habit, let day, _) = log[Int(entry.event)].payload else { continue }
+            let offer = FreezeOffer(habit: habit, day: day)
+            if !offers.contains(offer) {
+                decisions[offer] = nil
                 rejected.append(
                     Rejection(
-                        event: entry.event.id, code: .noFreezeOffer,
-                        message: "there was no freeze offer for '\(offer.habit)' on \(offer.day)"))
+                        event: log[Int(entry.event)].id, code: .noFreezeOffer,
+                        message: "there was no freeze offer for '\(habit)' on \(day)"))
             }
         }
-        let refused = Set(rejected.map(\.event))
-        if !refused.isEmpty { entries.removeAll { refused.contains($0.event.id) } }
+        if !rejected.isEmpty {
+            let refused = Set(rejected.map(\.event))
+            entries.removeAll { refused.contains(log[Int($0.event)].id) }
+            for id in refused { indexByID[id] = nil }
+        }
         run.rejectedCount = rejected.count
     }
 
-    /// Removes an earlier event (or remembers the tombstone if it has not arrived yet).
-    private mutating func remove(_ target: String, by removal: Event) throws(MomentumError) -> AppendResult {
-        if let event = eventsByID[target] {
-            switch event.payload {
-            case .habitCreated:
-                eventsByID[removal.id] = nil
-                throw MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", field: "event")
-            case .removal:
-                eventsByID[removal.id] = nil
-                throw MomentumError(.invalidEvent, "a removal cannot be removed", field: "event")
-            default: break
-            }
+    /// Habits are archived, not removed; a removal cannot itself be removed.
+    private func checkRemovable(_ target: String) throws(MomentumError) {
+        switch indexByID[target].map({ log[Int($0)].payload }) {
+        case .habitCreated:
+            throw MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", field: "event")
+        case .removal:
+            throw MomentumError(.invalidEvent, "a removal cannot be removed", field: "event")
+        default: break
         }
+    }
+
+    /// Withdraws an event (or remembers the tombstone if it has not arrived yet).
+    private mutating func remove(_ target: String) {
         tombstones.insert(target)
-        if let index = entries.firstIndex(where: { $0.event.id == target }) {
-            let day = entries[index].key.day
-            let removed = entries.remove(at: index)
-            if case .freezeDecision(let habit, let day, _) = removed.event.payload {
-                decisions[FreezeOffer(habit: habit, day: day)] = nil
-                rewind(to: day.number)
-            }
-            rewind(to: day)
+        guard let index = indexByID[target], let position = entries.firstIndex(where: { $0.event == index }) else {
+            return
         }
-        return .applied
+        let removed = entries.remove(at: position)
+        if case .freezeDecision(let habit, let day, _) = log[Int(index)].payload {
+            decisions[FreezeOffer(habit: habit, day: day)] = nil
+            rewind(to: min(day.number, removed.day))
+        } else {
+            rewind(to: removed.day)
+        }
+    }
+
+    /// Whether `a` is applied before `b`: by day, creations first, instant, then id.
+    func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        if a.day != b.day { return a.day < b.day }
+        if a.rank != b.rank { return a.rank < b.rank }
+        if a.at != b.at { return a.at < b.at }
+        return log[Int(a.event)].id < log[Int(b.event)].id
+    }
+
+    /// Sorts the entries in application order (usually they nearly are already).
+    private mutating func sortEntries() {
+        var sorted = true
+        for i in entries.indices.dropFirst() where precedes(entries[i], entries[i - 1]) {
+            sorted = false
+            break
+        }
+        if !sorted {
+            let log = self.log
+            entries.sort { a, b in
+                if a.day != b.day { return a.day < b.day }
+                if a.rank != b.rank { return a.rank < b.rank }
+                if a.at != b.at { return a.at < b.at }
+                return log[Int(a.event)].id < log[Int(b.event)].id
+            }
+        }
     }
 
     private mutating func insert(_ entry: Entry) {
@@ -341,7 +394,7 @@ public struct UserEngine: Sendable {
         var high = entries.count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].key <= entry.key { low = mid + 1 } else { high = mid }
+            if !precedes(entry, entries[mid]) { low = mid + 1 } else { high = mid }
         }
         entries.insert(entry, at: low)
     }

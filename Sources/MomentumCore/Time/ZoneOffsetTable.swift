@@ -8,9 +8,9 @@ import Foundation
 /// the instant's 24-day bucket names the last transition before it, and at most a step or
 /// two forward finds the offset in force. Outside 1900–2100 the table defers to Foundation.
 ///
-/// Tables are immutable values and safe to share between tasks; ``ZoneOffsetTable/named(_:)``
+/// Tables are immutable and safe to share between tasks; ``ZoneOffsetTable/named(_:)``
 /// builds each zone's table once per process.
-public struct ZoneOffsetTable: Sendable {
+public final class ZoneOffsetTable: Sendable {
     /// The IANA identifier of the zone, for example `Europe/Lisbon`.
     public let identifier: String
 
