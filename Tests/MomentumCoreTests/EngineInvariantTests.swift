@@ -59,6 +59,10 @@ struct EngineInvariantTests {
             #expect(refused == full.rejected.map(\.event))
             incremental.rejected = full.rejected
             #expect(incremental == full)
+            engine.recompute()
+            var recomputed = engine.state(at: now)
+            recomputed.rejected = full.rejected
+            #expect(recomputed == full)
         }
     }
 

@@ -159,17 +159,19 @@ struct HabitRun: Sendable {
     var atMostKept: Bool { comparison == .atMost && dayLogged && dayTotal <= amount }
 }
 
-/// One habit's closed days: the state and the streak value after each, from its first day.
+/// One closed day of a habit: its state and the streak value after it, packed in 8 bytes.
+struct DayRecord: Sendable {
+    var streak: Int32
+    var state: DayState
+}
+
+/// One habit's closed days, from its first day.
 struct HabitHistory: Sendable {
-    var states: [DayState] = []
-    var streaks: [Int32] = []
+    var days: [DayRecord] = []
 
     mutating func truncate(to count: Int) {
         let keep = max(0, count)
-        if states.count > keep {
-            states.removeLast(states.count - keep)
-            streaks.removeLast(streaks.count - keep)
-        }
+        if days.count > keep { days.removeLast(days.count - keep) }
     }
 }
 

@@ -89,12 +89,12 @@ extension UserEngine {
         let first = max(habit.startDay, windowStart)
         if first <= today {
             calendar.reserveCapacity(today - first + 1)
-            for day in first..<min(today, habit.startDay + history.states.count) {
-                let index = day - habit.startDay
-                let streak = Int(history.streaks[index])
+            for day in first..<min(today, habit.startDay + history.days.count) {
+                let record = history.days[day - habit.startDay]
+                let streak = Int(record.streak)
                 calendar.append(
                     CalendarDay(
-                        day: LocalDay(number: day), state: history.states[index], streak: streak,
+                        day: LocalDay(number: day), state: record.state, streak: streak,
                         border: BorderTier(streak: streak), completions: details[day] ?? []))
             }
             if active {
@@ -106,8 +106,8 @@ extension UserEngine {
         }
         var streakStart: LocalDay?
         if habit.current > 0 {
-            var index = history.streaks.count - 1
-            while index >= 0, history.streaks[index] > 0 { index -= 1 }
+            var index = history.days.count - 1
+            while index >= 0, history.days[index].streak > 0 { index -= 1 }
             streakStart = LocalDay(number: habit.startDay + index + 1)
         }
         return HabitState(

@@ -83,10 +83,7 @@ extension UserEngine {
                 HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: day))
             run.definitions.append(definition)
             var history = HabitHistory()
-            if let last = entries.last, last.day > day {
-                history.states.reserveCapacity(last.day - day + 1)
-                history.streaks.reserveCapacity(last.day - day + 1)
-            }
+            if let last = entries.last, last.day > day { history.days.reserveCapacity(last.day - day + 1) }
             histories.append(history)
         case .update:
             guard case .habitUpdated(let changes) = log[Int(entry.event)].payload else { return }
@@ -181,10 +178,10 @@ extension UserEngine {
         let count = run.habits.count
         guard count > 0 else { return }
         let travel = !travelSkipped.isEmpty && travelSkipped.contains(day)
-        if scratchStates.count < count { scratchStates = [DayState](repeating: .beforeStart, count: count) }
         scratchFailing.removeAll(keepingCapacity: true)
         for h in 0..<count where run.habits[h].isActive(on: day) {
             var state: DayState
+            var failing = false
             if run.habits[h].dayCompleted {
                 state = .completed
             } else if run.habits[h].atMostKept {
@@ -198,7 +195,7 @@ extension UserEngine {
                 state = .notDue
             } else {
                 state = .missed
-                scratchFailing.append(h)
+                failing = true
             }
             if run.habits[h].multiDay, day == run.habits[h].periodEnd, !run.habits[h].periodSucceeded {
                 let required = run.habits[h].periodRequired
@@ -207,22 +204,28 @@ extension UserEngine {
                         run.habits[h].periodSucceeded = true
                         succeed(h, day, at: nil, event: -1)
                     } else {
-                        scratchFailing.append(h)
+                        failing = true
                     }
                 }
             }
-            scratchStates[h] = state
+            if failing {
+                scratchFailing.append((h, state))
+            } else {
+                finish(h, day, state)
+            }
         }
-        for h in scratchFailing {
+        for i in scratchFailing.indices {
+            let (h, provisional) = scratchFailing[i]
             let outcome = fail(h, day)
-            if scratchStates[h] != .completed, scratchStates[h] != .skipped { scratchStates[h] = outcome }
+            finish(h, day, provisional == .completed || provisional == .skipped ? provisional : outcome)
         }
-        for h in 0..<count where run.habits[h].isActive(on: day) {
-            histories[h].states.append(scratchStates[h])
-            histories[h].streaks.append(Int32(clamping: run.habits[h].current))
-            run.habits[h].resetDay()
-            if run.habits[h].multiDay, day == run.habits[h].periodEnd { run.habits[h].startPeriod(containing: day + 1) }
-        }
+    }
+
+    /// Records a habit's closed day and gets it ready for the next.
+    private mutating func finish(_ h: Int, _ day: Int, _ state: DayState) {
+        histories[h].days.append(DayRecord(streak: Int32(clamping: run.habits[h].current), state: state))
+        run.habits[h].resetDay()
+        if run.habits[h].multiDay, day == run.habits[h].periodEnd { run.habits[h].startPeriod(containing: day + 1) }
     }
 
     private mutating func fail(_ h: Int, _ day: Int) -> DayState {

@@ -70,8 +70,7 @@ public struct UserEngine: Sendable {
     var checkpoints: [Checkpoint] = []
     var zoneCache: (identifier: String, table: ZoneOffsetTable)?
     /// Reused by `closeDay` so that closing a day allocates nothing.
-    var scratchStates: [DayState] = []
-    var scratchFailing: [Int] = []
+    var scratchFailing: [(habit: Int, state: DayState)] = []
 
     /// Creates an engine with an empty log.
     ///
@@ -203,7 +202,7 @@ public struct UserEngine: Sendable {
     /// - Throws: ``EventLogError`` listing every invalid event.
     public mutating func load(numbered: [(line: Int, event: Event)], now: Date? = nil) throws(EventLogError) {
         var fresh = UserEngine(pack: pack, dayStartHour: clock.dayStartHour)
-        try fresh.bulkLoad(numbered, now: now)
+        try fresh.bulkLoad(numbered.map(\.event), lines: numbered.map(\.line), now: now)
         self = fresh
     }
 
@@ -227,7 +226,29 @@ public struct UserEngine: Sendable {
     /// Replaces the log with a batch of events; see ``load(numbered:now:)``. Errors name
     /// events by their 1-based position in `events`.
     public mutating func load(_ events: [Event], now: Date? = nil) throws(EventLogError) {
-        try load(numbered: events.enumerated().map { ($0.offset + 1, $0.element) }, now: now)
+        var fresh = UserEngine(pack: pack, dayStartHour: clock.dayStartHour)
+        try fresh.bulkLoad(events, lines: nil, now: now)
+        self = fresh
+    }
+
+    /// Evaluates the whole log again from its first day, as if it had just been loaded.
+    ///
+    /// The result is always the same as the incrementally maintained state; this is what
+    /// a full evaluation of an already validated log costs.
+    public mutating func recompute() {
+        let open = run.openDay
+        run = RunState()
+        histories = []
+        ledger = []
+        rejected = rejected.filter { rejection in
+            // Events refused at load time stay out of the log; keep reporting them.
+            indexByID[rejection.event] == nil
+        }
+        offers = []
+        checkpoints = []
+        sweep(from: 0)
+        run.rejectedCount = rejected.count
+        if let open { advanceOpenDay(to: open) }
     }
 
     /// Evaluates a whole log at an instant.
@@ -260,38 +281,39 @@ public struct UserEngine: Sendable {
 
     // MARK: - Log maintenance
 
-    private mutating func bulkLoad(_ numbered: [(line: Int, event: Event)], now: Date?) throws(EventLogError) {
+    private mutating func bulkLoad(_ events: [Event], lines: [Int]?, now: Date?) throws(EventLogError) {
         var errors: [MomentumError] = []
-        log.reserveCapacity(numbered.count)
-        indexByID.reserveCapacity(numbered.count)
-        entries.reserveCapacity(numbered.count)
+        func line(_ index: Int) -> Int { lines?[index] ?? index + 1 }
+        // The caller's array becomes the log: no event is copied.
+        log = events
+        indexByID.reserveCapacity(events.count)
+        entries.reserveCapacity(events.count)
         // Habits first, so references resolve whatever the order of lines.
-        for (line, event) in numbered {
-            guard case .habitCreated = event.payload else { continue }
-            do { try registerHabit(event) } catch { errors.append(error.at(line: line)) }
+        for index in events.indices {
+            guard case .habitCreated = events[index].payload else { continue }
+            do { try registerHabit(events[index]) } catch { errors.append(error.at(line: line(index))) }
         }
         var removals: [(line: Int, target: String)] = []
-        for (line, event) in numbered {
-            if let existing = indexByID[event.id] {
-                if log[Int(existing)] != event {
+        for index in events.indices {
+            if let existing = indexByID.updateValue(Int32(index), forKey: events[index].id) {
+                indexByID[events[index].id] = existing
+                if events[Int(existing)] != events[index] {
                     errors.append(
                         MomentumError(
-                            .conflictingEventID, "event id '\(event.id)' is used twice for different events",
-                            line: line,
-                            field: "id"))
+                            .conflictingEventID, "event id '\(events[index].id)' is used twice for different events",
+                            line: line(index), field: "id"))
                 }
                 continue
             }
             do {
-                let entry = try validate(event, index: Int32(log.count), now: now)
-                if case .removal(let target) = event.payload {
-                    removals.append((line, target))
+                let entry = try validate(events[index], index: Int32(index), now: now)
+                if entry.operation == .decision, case .removal(let target) = events[index].payload {
+                    removals.append((line(index), target))
                 } else {
                     entries.append(entry)
                 }
-                accept(event)
             } catch {
-                errors.append(error.at(line: line))
+                errors.append(error.at(line: line(index)))
             }
             if errors.count >= EventLog.errorLimit { break }
         }
