@@ -5,7 +5,7 @@ import ArgumentParser
 struct Momentum: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "momentum",
-        abstract: "Streaks, freezes, rewards and habit analytics from an event log.",
+        abstract: "Streaks, freezes and rewards derived from an event log.",
         discussion: """
             Momentum derives every streak, calendar, freeze and diamond from a JSONL event log. \
             See README.md for the event format.

@@ -82,7 +82,7 @@ extension UserEngine {
             habit.multiDay && active
             ? PeriodProgress(
                 start: LocalDay(number: habit.periodStart), end: LocalDay(number: habit.periodEnd),
-                completedDays: habit.periodDone + (habit.dayCompleted ? 0 : 0), requiredDays: habit.periodRequired,
+                completedDays: habit.periodDone, requiredDays: habit.periodRequired,
                 fulfilled: habit.periodSucceeded) : nil
 
         var calendar: [CalendarDay] = []
