@@ -156,6 +156,24 @@ struct ForgivingStreakTests {
         #expect(engine.eventCount == log.events.count - 1)
     }
 
+    @Test func aRefusedPurchaseStaysReportedAfterLaterEdits() throws {
+        var log = Log()
+        log.habit("read")
+        log.complete("read", days: 1...20)
+        log.buy("freeze-5", on: day(3))
+        var engine = UserEngine()
+        try engine.load(log.events)
+        // A backfill for yesterday rewinds past the refused purchase.
+        let backfill = Event(
+            id: "late", at: log.instant(day(22), hour: 8), timeZone: "UTC",
+            payload: .completion(habit: "read", day: day(21), value: 1, note: nil))
+        #expect(try engine.append(backfill) == .applied)
+        let state = engine.state(at: log.instant(day(22), hour: 12))
+        #expect(state.rejected.map(\.code) == [.insufficientDiamonds])
+        #expect(state.wallet == Wallet(diamonds: 40, freezes: 0))
+        #expect(state[habit: "read"].current == 21)
+    }
+
     @Test func storeCatalogMatchesSeed003() throws {
         let store = StoreCatalog.standard
         #expect(

@@ -29,7 +29,7 @@ extension UserEngine {
             pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
             skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger.map(ledgerEntry),
-            rejected: rejected)
+            rejected: refused)
     }
 
     /// A ledger record with its sentence, naming the habit by its current name.

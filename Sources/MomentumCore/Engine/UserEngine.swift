@@ -65,7 +65,10 @@ public struct UserEngine: Sendable {
     var run = RunState()
     var histories: [HabitHistory] = []
     var ledger: [LedgerRecord] = []
+    /// Events the sweep refused during the current operation (they never stay in the log).
     var rejected: [Rejection] = []
+    /// Events refused when the log was loaded, reported in every state.
+    var refused: [Rejection] = []
     var offers: [FreezeOffer] = []
     var checkpoints: [Checkpoint] = []
     var zoneCache: (identifier: String, table: ZoneOffsetTable)?
@@ -240,14 +243,10 @@ public struct UserEngine: Sendable {
         run = RunState()
         histories = []
         ledger = []
-        rejected = rejected.filter { rejection in
-            // Events refused at load time stay out of the log; keep reporting them.
-            indexByID[rejection.event] == nil
-        }
+        rejected = []
         offers = []
         checkpoints = []
         sweep(from: 0)
-        run.rejectedCount = rejected.count
         if let open { advanceOpenDay(to: open) }
     }
 
@@ -352,11 +351,14 @@ public struct UserEngine: Sendable {
             }
         }
         if !rejected.isEmpty {
-            let refused = Set(rejected.map(\.event))
-            entries.removeAll { refused.contains(log[Int($0.event)].id) }
-            for id in refused { indexByID[id] = nil }
+            // Refused events leave the log for good; evaluate once more without them so that
+            // checkpoints never remember them.
+            refused = rejected
+            let ids = Set(refused.map(\.event))
+            entries.removeAll { ids.contains(log[Int($0.event)].id) }
+            for id in ids { indexByID[id] = nil }
+            recompute()
         }
-        run.rejectedCount = rejected.count
     }
 
     /// Habits are archived, not removed; a removal cannot itself be removed.
@@ -386,29 +388,20 @@ public struct UserEngine: Sendable {
     }
 
     /// Whether `a` is applied before `b`: by day, creations first, instant, then id.
-    func precedes(_ a: Entry, _ b: Entry) -> Bool {
+    static func precedes(_ a: Entry, _ b: Entry, in log: [Event]) -> Bool {
         if a.day != b.day { return a.day < b.day }
         if a.rank != b.rank { return a.rank < b.rank }
         if a.at != b.at { return a.at < b.at }
         return log[Int(a.event)].id < log[Int(b.event)].id
     }
 
+    func precedes(_ a: Entry, _ b: Entry) -> Bool { Self.precedes(a, b, in: log) }
+
     /// Sorts the entries in application order (usually they nearly are already).
     private mutating func sortEntries() {
-        var sorted = true
-        for i in entries.indices.dropFirst() where precedes(entries[i], entries[i - 1]) {
-            sorted = false
-            break
-        }
-        if !sorted {
-            let log = self.log
-            entries.sort { a, b in
-                if a.day != b.day { return a.day < b.day }
-                if a.rank != b.rank { return a.rank < b.rank }
-                if a.at != b.at { return a.at < b.at }
-                return log[Int(a.event)].id < log[Int(b.event)].id
-            }
-        }
+        guard entries.indices.dropFirst().contains(where: { precedes(entries[$0], entries[$0 - 1]) }) else { return }
+        let log = self.log
+        entries.sort { Self.precedes($0, $1, in: log) }
     }
 
     private mutating func insert(_ entry: Entry) {
