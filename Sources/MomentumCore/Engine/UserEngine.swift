@@ -239,15 +239,8 @@ public struct UserEngine: Sendable {
     /// The result is always the same as the incrementally maintained state; this is what
     /// a full evaluation of an already validated log costs.
     public mutating func recompute() {
-        let open = run.openDay
-        run = RunState()
-        histories = []
-        ledger = []
-        rejected = []
-        offers = []
-        checkpoints = []
-        sweep(from: 0)
-        if let open { advanceOpenDay(to: open) }
+        // No checkpoint precedes the first day, so the rewind starts from nothing.
+        rewind(to: .min)
     }
 
     /// Evaluates a whole log at an instant.
