@@ -187,6 +187,7 @@ private struct NaiveHabit {
     var schedule: Schedule
     var policy: StreakPolicy
     var startDay: String
+    var difficulty: Difficulty
     var current = 0
     var best = 0
     var highest = 0
@@ -275,7 +276,7 @@ private struct NaiveRun {
             habits.append(
                 NaiveHabit(
                     id: definition.id, schedule: definition.schedule, policy: definition.policy ?? pack.defaultPolicy,
-                    startDay: start))
+                    startDay: start, difficulty: definition.difficulty))
         }
 
         // Walk the days: events first, then (for closed days) judge every started habit.
@@ -340,10 +341,10 @@ private struct NaiveRun {
         guard current > habits[h].highest else { return }
         habits[h].highest = current
         for reward in pack.rewards {
-            let payout = reward.payout(at: current)
+            let payout = reward.payout(at: current, difficulty: habits[h].difficulty)
             if payout > 0 {
                 diamonds += payout
-                record(day, .reward, diamonds: payout, freezes: 0)
+                record(day, reward.difficulty == nil ? .reward : .difficultyBonus, diamonds: payout, freezes: 0)
             }
         }
         if let every = pack.earnedFreezeEvery, current % every == 0 {

@@ -8,7 +8,9 @@ struct Evaluate: ParsableCommand {
         abstract: "Print the complete state derived from an event log as JSON.",
         discussion: """
             Reads a JSONL event log (one event per line; blank lines and lines starting with # \
-            are ignored) and prints habits with their calendars, the wallet and the ledger. If \
+            are ignored) and prints habits with their calendars, the wallet, the ledger and \
+            analytics (rates, history by week and month, trends, habit strength, scores, \
+            coaching, profile statistics). If \
             any line is malformed, every bad line is reported with its number and reason on \
             standard error, nothing is evaluated, and the exit status is 65.
             """
@@ -71,9 +73,24 @@ struct Evaluate: ParsableCommand {
             )
         }
         let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
-        var output = try MomentumJSON.encoder(pretty: !compact).encode(state)
+        let analytics = engine.analytics(at: instant, zone: timeZone)
+        var output = try MomentumJSON.encoder(pretty: !compact).encode(Report(state: state, analytics: analytics))
         output.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(output)
+    }
+}
+
+/// The output of `evaluate`: the state's fields, with `analytics` beside them.
+struct Report: Encodable {
+    var state: UserState
+    var analytics: UserAnalytics
+
+    private enum CodingKeys: String, CodingKey { case analytics }
+
+    func encode(to encoder: any Encoder) throws {
+        try state.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(analytics, forKey: .analytics)
     }
 }
 

@@ -53,6 +53,31 @@ struct EvaluateCommandTests {
         #expect(state.rejected.isEmpty)
     }
 
+    @Test func printsAnalyticsBesideTheState() throws {
+        struct Report: Decodable { var analytics: UserAnalytics }
+        let output = try momentum([
+            "evaluate", "Examples/habits.jsonl", "--now", "2026-04-30T21:00:00-07:00", "--compact",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let analytics = try MomentumJSON.decoder().decode(Report.self, from: output.stdout).analytics
+        #expect(analytics.today.description == "2026-04-30")
+        #expect(analytics.habits.map(\.habit) == ["read", "run", "water", "meditate"])
+        #expect(analytics.habits.map(\.rates.allTime.percent) == [94, 90, 90, 93])
+        #expect(analytics.habits.map(\.months.count) == [4, 4, 4, 4])
+        #expect(analytics.consistency.score == 90)
+        #expect(analytics.profile.totalMilestones == 12)
+        #expect(analytics.profile.habitsActive == 4)
+        let run = analytics.habits[1]
+        #expect(run.difficulty == .hard && run.score.weight == 2)
+        #expect(run.trend.direction == .improving)
+        #expect(run.coaching.encouragement != nil)
+        #expect(run.coaching.recovery?.brokenStreak == 8)
+        #expect(run.coaching.recovery?.brokenOn.description == "2026-04-05")
+        #expect(analytics.comparison.first?.habit == "run")
+        #expect(analytics.habits.allSatisfy { $0.last30Days.count == 30 })
+        #expect(analytics.habits.allSatisfy { (0...1).contains($0.strength.value) })
+    }
+
     @Test func malformedLinesAreReportedAndNothingIsEvaluated() throws {
         let log = """
             {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}

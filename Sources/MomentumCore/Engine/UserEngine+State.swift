@@ -38,6 +38,9 @@ extension UserEngine {
         let reason =
             switch record.source {
             case .reward: "\(record.streak)-day streak on \(name)"
+            case .difficultyBonus:
+                "\(run.definitions[Int(record.habit)].difficulty.rawValue.capitalized)-habit bonus: \(record.streak)-day "
+                    + "streak on \(name)"
             case .earnedFreeze: "Earned a freeze for a \(record.streak)-day streak on \(name)"
             case .purchase:
                 "Bought \(record.freezes) freeze day\(record.freezes == 1 ? "" : "s") for \(-record.diamonds) 💎"
@@ -49,8 +52,7 @@ extension UserEngine {
             diamonds: record.diamonds, freezes: record.freezes, diamondBalance: record.diamondBalance,
             freezeBalance: record.freezeBalance, reason: reason,
             habit: record.habit >= 0 ? run.definitions[Int(record.habit)].id : nil,
-            streak: record.source == .reward || record.source == .earnedFreeze || record.source == .freezeUsed
-                ? record.streak : nil,
+            streak: record.source == .purchase ? nil : record.streak,
             event: record.event >= 0 ? log[Int(record.event)].id : nil)
     }
 
@@ -62,18 +64,7 @@ extension UserEngine {
         let history = histories[h]
         let active = habit.isActive(on: today)
         let due = habit.isDue(today)
-        let todayState: DayState =
-            !active
-            ? .beforeStart
-            : habit.dayCompleted
-                ? .completed
-                : habit.daySkipped || travelToday
-                    ? .skipped
-                    : !due
-                        ? .notDue
-                        : (habit.multiDay && habit.periodSucceeded)
-                            ? .notDue
-                            : .pending
+        let todayState = todayState(h, today: today, travelToday: travelToday)
         var remaining: Double?
         if active, !habit.dayCompleted, habit.comparison != .atMost, todayState == .pending {
             remaining = max(0, habit.amount - (habit.comparison == .check ? 0 : habit.dayTotal))
@@ -121,6 +112,22 @@ extension UserEngine {
             today: TodayStatus(
                 state: todayState, due: active && due, logged: habit.dayTotal, remaining: remaining, period: period),
             calendar: calendar)
+    }
+
+    /// What today shows for a habit.
+    func todayState(_ h: Int, today: Int, travelToday: Bool) -> DayState {
+        let habit = run.habits[h]
+        return !habit.isActive(on: today)
+            ? .beforeStart
+            : habit.dayCompleted
+                ? .completed
+                : habit.daySkipped || travelToday
+                    ? .skipped
+                    : !habit.isDue(today)
+                        ? .notDue
+                        : (habit.multiDay && habit.periodSucceeded)
+                            ? .notDue
+                            : .pending
     }
 
     /// Completions in the window, by habit ordinal and day.

@@ -158,11 +158,14 @@ extension UserEngine {
         if streak > run.habits[h].best { run.habits[h].best = streak }
         guard streak > run.habits[h].highest else { return }
         run.habits[h].highest = streak
+        let difficulty = run.definitions[h].difficulty
         for reward in pack.rewards {
-            let payout = reward.payout(at: streak)
+            let payout = reward.payout(at: streak, difficulty: difficulty)
             guard payout > 0 else { continue }
             run.wallet.diamonds += payout
-            record(day, at: at, .reward, diamonds: payout, freezes: 0, habit: h, streak: streak, event: event)
+            record(
+                day, at: at, reward.difficulty == nil ? .reward : .difficultyBonus, diamonds: payout, freezes: 0,
+                habit: h, streak: streak, event: event)
         }
         if let every = pack.earnedFreezeEvery, streak % every == 0 {
             run.wallet.freezes += 1

@@ -18,12 +18,14 @@ public struct RulePack: Hashable, Sendable, Codable {
     public var earnedFreezeEvery: Int?
     /// The freeze store.
     public var store: StoreCatalog
+    /// Streak values that earn a milestone badge (seed 004: 7, 30, 60, 100 and 365).
+    public var streakMilestones: [Int]
 
     /// Creates a pack.
     public init(
         name: String, defaultPolicy: StreakPolicy = .forgiving, backfillDays: Int? = 1,
         futureToleranceSeconds: Int = 300, rewards: [StreakReward] = [], earnedFreezeEvery: Int? = nil,
-        store: StoreCatalog = .standard
+        store: StoreCatalog = .standard, streakMilestones: [Int] = [7, 30, 60, 100, 365]
     ) {
         self.name = name
         self.defaultPolicy = defaultPolicy
@@ -32,14 +34,19 @@ public struct RulePack: Hashable, Sendable, Codable {
         self.rewards = rewards
         self.earnedFreezeEvery = earnedFreezeEvery
         self.store = store
+        self.streakMilestones = streakMilestones
     }
 
     /// Seeds 003 and 004: forgiving streaks by default, 1 day of backfill, +20 diamonds per
-    /// 10 streak days and +N at every 100th, one earned freeze per 30-day milestone, and
-    /// seed 003's freeze store.
+    /// 10 streak days and +N at every 100th, +30 for every 30 streak periods of a hard habit
+    /// (seed 004's extra recognition for hard habits), one earned freeze per 30-day
+    /// milestone, and seed 003's freeze store.
     public static let habits = RulePack(
         name: "habits", defaultPolicy: .forgiving, backfillDays: 1,
-        rewards: [StreakReward(every: 10, diamonds: .fixed(20)), StreakReward(every: 100, diamonds: .streakValue)],
+        rewards: [
+            StreakReward(every: 10, diamonds: .fixed(20)), StreakReward(every: 100, diamonds: .streakValue),
+            StreakReward(every: 30, diamonds: .fixed(30), difficulty: .hard),
+        ],
         earnedFreezeEvery: 30)
 
     /// The packs that ship with Momentum, by name.

@@ -12,6 +12,9 @@ public struct LedgerEntry: Hashable, Sendable, Codable {
         case freezeUsed
         /// A freeze earned at a streak milestone (every 30 days in the `habits` pack).
         case earnedFreeze
+        /// Extra diamonds for sustaining a habit of a given difficulty (hard habits in the
+        /// `habits` pack).
+        case difficultyBonus
     }
 
     /// The local day the movement belongs to.

@@ -4,7 +4,13 @@
 /// losing and rebuilding a streak never pays twice (seed 003). The `habits` pack has two:
 /// +20 at every multiple of 10, and +N at every multiple N of 100 (90 → 100 pays 120).
 ///
-/// JSON: `{"every": 10, "diamonds": 20}` or `{"every": 100, "diamonds": "streak"}`.
+/// A reward may be limited to habits of one ``Difficulty``: the `habits` pack pays a bonus
+/// of 30 diamonds at every 30 streak periods of a hard habit, the extra recognition seed 004
+/// asks for sustained hard habits (requirement 9.5). Such payouts are ledgered as
+/// ``LedgerEntry/Source/difficultyBonus``.
+///
+/// JSON: `{"every": 10, "diamonds": 20}`, `{"every": 100, "diamonds": "streak"}` or
+/// `{"every": 30, "diamonds": 30, "difficulty": "hard"}`.
 public struct StreakReward: Hashable, Sendable, Codable {
     /// How many diamonds a reward pays.
     public enum Amount: Hashable, Sendable {
@@ -18,23 +24,27 @@ public struct StreakReward: Hashable, Sendable, Codable {
     public var every: Int
     /// How much it pays.
     public var diamonds: Amount
+    /// Only habits of this difficulty earn it; `nil` for every habit.
+    public var difficulty: Difficulty?
 
     /// Creates a reward rule.
-    public init(every: Int, diamonds: Amount) {
+    public init(every: Int, diamonds: Amount, difficulty: Difficulty? = nil) {
         self.every = every
         self.diamonds = diamonds
+        self.difficulty = difficulty
     }
 
-    /// The diamonds paid for reaching `streak`, or 0 if it is not a multiple of ``every``.
-    public func payout(at streak: Int) -> Int {
-        guard streak > 0, streak % every == 0 else { return 0 }
+    /// The diamonds paid for reaching `streak` on a habit of `difficulty`, or 0 if the streak
+    /// is not a multiple of ``every`` or the reward is for another difficulty.
+    public func payout(at streak: Int, difficulty: Difficulty = .medium) -> Int {
+        guard streak > 0, streak % every == 0, self.difficulty == nil || self.difficulty == difficulty else { return 0 }
         switch diamonds {
         case .fixed(let n): return n
         case .streakValue: return streak
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case every, diamonds }
+    private enum CodingKeys: String, CodingKey { case every, diamonds, difficulty }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
@@ -55,6 +65,7 @@ public struct StreakReward: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .diamonds, in: c, debugDescription: "diamonds is a number or \"streak\"")
         }
+        difficulty = try c.decodeIfPresent(Difficulty.self, forKey: .difficulty)
     }
 
     /// Encodes the value in its JSON form, described in the type's documentation.
@@ -65,5 +76,6 @@ public struct StreakReward: Hashable, Sendable, Codable {
         case .fixed(let n): try c.encode(n, forKey: .diamonds)
         case .streakValue: try c.encode("streak", forKey: .diamonds)
         }
+        try c.encodeIfPresent(difficulty, forKey: .difficulty)
     }
 }

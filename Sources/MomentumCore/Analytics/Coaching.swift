@@ -1,0 +1,227 @@
+import Foundation
+
+/// What Momentum says to the user about a habit: encouragement when the trend improves and
+/// recovery coaching after a broken streak (seed 004, requirements 6.5 and 7).
+///
+/// Messages are English sentences with the habit's name and the numbers filled in. Where
+/// several phrasings exist, one is picked deterministically from the habit id and the day,
+/// so a user sees the same sentence all day and a different one on other days.
+public struct Coaching: Hashable, Sendable, Codable {
+    /// Praise for an improving trend; `nil` unless ``Trend/Direction/improving``.
+    public var encouragement: String?
+    /// Coaching after a broken streak; `nil` when none is due.
+    public var recovery: RecoveryCoaching?
+
+    /// Creates coaching.
+    public init(encouragement: String?, recovery: RecoveryCoaching?) {
+        self.encouragement = encouragement
+        self.recovery = recovery
+    }
+}
+
+/// Coaching after a streak broke.
+///
+/// It is offered while the streak is at 0 after a break, and during the first days back
+/// until the restarted streak passes the broken one, as long as the break happened in the
+/// last 30 days.
+public struct RecoveryCoaching: Hashable, Sendable, Codable {
+    /// The length of the streak that broke.
+    public var brokenStreak: Int
+    /// The day it broke (the missed day that reset it).
+    public var brokenOn: LocalDay
+    /// The best streak ever: the target to beat.
+    public var targetToBeat: Int
+    /// The restarted streak so far.
+    public var current: Int
+    /// Breaks in the last 60 days.
+    public var recentBreaks: Int
+    /// A motivating message to restart (or keep going, once restarted).
+    public var restart: String
+    /// The reminder that the past streak still counts.
+    public var stillCounts: String
+    /// Gentler guidance after repeated breaks (2 or more in 60 days); empty otherwise.
+    public var guidance: [Guidance]
+    /// An offer to set a reminder for the next day.
+    public var reminder: ReminderOffer
+}
+
+/// Gentle guidance after repeated breaks.
+public struct Guidance: Hashable, Sendable, Codable {
+    /// The kind of advice.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// Tie the habit to something already done every day.
+        case habitStacking
+        /// Lower the bar: a smaller amount or fewer days a week.
+        case easierTarget
+    }
+
+    /// The kind.
+    public var kind: Kind
+    /// The advice.
+    public var message: String
+    /// For ``Kind/easierTarget``: a suggested target, when the amount can be lowered.
+    public var suggestedTarget: Target?
+    /// For ``Kind/easierTarget``: a suggested schedule, when fewer days would help.
+    public var suggestedSchedule: Schedule?
+}
+
+/// An offer to remind the user the next day.
+public struct ReminderOffer: Hashable, Sendable, Codable {
+    /// The day to remind on.
+    public var day: LocalDay
+    /// The suggested local time, `HH:MM`: the median time of the latest completions, or
+    /// 09:00 without any.
+    public var time: String
+    /// The offer, as shown to the user.
+    public var message: String
+}
+
+extension Coaching {
+    init(_ series: HabitSeries, trend: Trend, archived: Bool) {
+        let name = series.definition.name
+        let today = series.today
+        var encouragement: String?
+        if !archived, trend.direction == .improving, let recent = trend.recent.percent,
+            let earlier = trend.earlier.percent
+        {
+            encouragement = Self.pick(
+                [
+                    "\(name) is trending up: \(recent)% of the last two weeks, up from \(earlier)%. Keep it going!",
+                    "Nice climb on \(name): from \(earlier)% to \(recent)% in two weeks. You're building something.",
+                    "\(name) went from \(earlier)% to \(recent)% over the last two weeks. That's real progress!",
+                ], series.definition.id, today)
+        }
+        self.init(encouragement: encouragement, recovery: archived ? nil : Self.recovery(series))
+    }
+
+    static func recovery(_ series: HabitSeries) -> RecoveryCoaching? {
+        guard series.breaks > 0 else { return nil }
+        let first = series.firstDay.number
+        let today = series.today.number
+        var breakIndex: Int?
+        var recentBreaks = 0
+        var index = series.streaks.count - 1
+        while index > 0 {
+            if series.streaks[index] == 0, series.streaks[index - 1] > 0 {
+                if breakIndex == nil { breakIndex = index }
+                if first + index >= today - 59 { recentBreaks += 1 } else { break }
+            }
+            index -= 1
+        }
+        guard let broke = breakIndex else { return nil }
+        var peak = 0
+        var scan = broke - 1
+        while scan >= 0, series.streaks[scan] > 0 {
+            peak = max(peak, series.streaks[scan])
+            scan -= 1
+        }
+        let brokenOn = LocalDay(number: first + broke)
+        let current = series.current
+        guard current == 0 || (brokenOn.number >= today - 29 && current <= peak) else { return nil }
+
+        let name = series.definition.name
+        let id = series.definition.id
+        let best = series.best
+        let unit = Self.unit(series.definition.schedule)
+        let restart: String
+        if current == 0 {
+            restart = pick(
+                [
+                    "Your \(peak)-\(unit) streak on \(name) ended. Today is a fresh day one: check in and start again.",
+                    "Streaks end; habits don't have to. One check-in today restarts \(name).",
+                    "Every long streak began at 1. Start \(name) again today — your best is \(best).",
+                ], id, series.today)
+        } else {
+            let toGo = best - current + 1
+            restart = pick(
+                [
+                    "\(current) \(unit)\(current == 1 ? "" : "s") back in on \(name). \(toGo) more to beat your best "
+                        + "of \(best).",
+                    "You're rebuilding: \(current) down on \(name), \(toGo) to go to set a new record of \(best + 1).",
+                    "Back on track with \(name): \(current) so far. Your best, \(best), is within reach.",
+                ], id, series.today)
+        }
+        let stillCounts =
+            "Your \(peak)-\(unit) streak still counts: \(peak == 1 ? "that \(unit)" : "those \(peak) \(unit)s") "
+            + "happened, and your best of \(best) stays on your record."
+
+        var guidance: [Guidance] = []
+        if recentBreaks >= 2 {
+            guidance.append(
+                Guidance(
+                    kind: .habitStacking,
+                    message:
+                        "Try habit stacking: do \(name) right after something you already do every day, like your "
+                        + "morning coffee or brushing your teeth.",
+                    suggestedTarget: nil, suggestedSchedule: nil))
+            let target = series.definition.target
+            if target.comparison == .atLeast, target.amount > 1 {
+                let lower = (target.amount / 2).rounded(.up)
+                let amount = lower == lower.rounded() ? String(Int(lower)) : String(lower)
+                let unitName = target.unit.map { " \($0)" } ?? ""
+                guidance.append(
+                    Guidance(
+                        kind: .easierTarget,
+                        message: "Make it easier for a while: aim for \(amount)\(unitName) instead of "
+                            + "\(Self.format(target.amount))\(unitName). Small wins rebuild the chain.",
+                        suggestedTarget: Target(comparison: .atLeast, amount: lower, unit: target.unit),
+                        suggestedSchedule: nil))
+            } else if series.definition.schedule == .daily {
+                guidance.append(
+                    Guidance(
+                        kind: .easierTarget,
+                        message: "Make it easier for a while: aim for \(name) 4 times a week instead of every day.",
+                        suggestedTarget: nil, suggestedSchedule: .timesPerWeek(4)))
+            } else {
+                guidance.append(
+                    Guidance(
+                        kind: .easierTarget,
+                        message: "Make it easier for a while: a smaller version of \(name) still counts as showing "
+                            + "up.", suggestedTarget: nil, suggestedSchedule: nil))
+            }
+        }
+        let time = reminderTime(series.completionMinutes)
+        let tomorrow = series.today.advanced(by: 1)
+        return RecoveryCoaching(
+            brokenStreak: peak, brokenOn: brokenOn, targetToBeat: best, current: current,
+            recentBreaks: recentBreaks, restart: restart, stillCounts: stillCounts, guidance: guidance,
+            reminder: ReminderOffer(
+                day: tomorrow, time: time, message: "Want a reminder for \(name) tomorrow at \(time)?"))
+    }
+
+    /// The median of the latest completion times, as `HH:MM`, or 09:00 without any.
+    static func reminderTime(_ minutes: [Int]) -> String {
+        guard !minutes.isEmpty else { return "09:00" }
+        let sorted = minutes.sorted()
+        let median = sorted[(sorted.count - 1) / 2]
+        let hh = median / 60
+        let mm = median % 60
+        return (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
+    }
+
+    static func unit(_ schedule: Schedule) -> String {
+        switch schedule {
+        case .timesPerWeek: "week"
+        case .timesPerMonth, .monthly: "month"
+        case .yearly: "year"
+        case .everyNDays: "period"
+        case .daily, .weekdays: "day"
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// A phrasing chosen by a stable hash (FNV-1a) of the habit id and the day.
+    static func pick(_ options: [String], _ id: String, _ day: LocalDay) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        hash ^= UInt64(bitPattern: Int64(day.number))
+        hash = hash &* 0x100_0000_01b3
+        return options[Int(hash % UInt64(options.count))]
+    }
+}

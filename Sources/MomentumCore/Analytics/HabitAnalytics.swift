@@ -1,0 +1,371 @@
+import Foundation
+
+/// Every analytic of one habit (seed 004, requirements 5, 6, 7 and 9).
+public struct HabitAnalytics: Hashable, Sendable, Codable {
+    /// The habit's id.
+    public var habit: String
+    /// The habit's name.
+    public var name: String
+    /// Its difficulty.
+    public var difficulty: Difficulty
+    /// Whether the habit is still tracked (not archived).
+    public var active: Bool
+    /// Days whose state is `completed`, scheduled or not.
+    public var totalDaysCompleted: Int
+    /// Completion rates for the usual periods.
+    public var rates: CompletionRates
+    /// History by calendar week (starting on the habit's week start), oldest first.
+    public var weeks: [PeriodSummary]
+    /// History by calendar month, oldest first.
+    public var months: [PeriodSummary]
+    /// The last 30 days, ending today.
+    public var last30Days: [DailyPoint]
+    /// How the last 15 days compare with the 15 before.
+    public var trend: Trend
+    /// The completion rate on each weekday, Monday first.
+    public var weekdays: [WeekdayRate]
+    /// The weekday with the best completion rate (ties: more units due, then the earlier
+    /// weekday); `nil` until some weekday has been due at least twice.
+    public var mostConsistentWeekday: Weekday?
+    /// Streak runs: how many, their average and longest length.
+    public var streaks: StreakStatistics
+    /// Loop Habit Tracker's habit strength.
+    public var strength: StrengthSummary
+    /// Raw and difficulty-adjusted scores.
+    public var score: DifficultyScore
+    /// Streak milestones reached, with the day each was first reached.
+    public var milestones: [MilestoneBadge]
+    /// Encouragement and recovery coaching.
+    public var coaching: Coaching
+}
+
+/// Completion rates of a habit.
+public struct CompletionRates: Hashable, Sendable, Codable {
+    /// The calendar week holding today (starting on the habit's week start).
+    public var thisWeek: CompletionRate
+    /// The calendar month holding today.
+    public var thisMonth: CompletionRate
+    /// The 30 days ending today.
+    public var last30Days: CompletionRate
+    /// Since the habit started.
+    public var allTime: CompletionRate
+}
+
+/// A week or a month of a habit's history.
+public struct PeriodSummary: Hashable, Sendable, Codable {
+    /// The first day.
+    public var start: LocalDay
+    /// The last day.
+    public var end: LocalDay
+    /// Days completed in it.
+    public var completedDays: Int
+    /// The completion rate of the units judged in it.
+    public var rate: CompletionRate
+}
+
+/// One day of the 30-day series.
+public struct DailyPoint: Hashable, Sendable, Codable {
+    /// The day.
+    public var day: LocalDay
+    /// Its state.
+    public var state: DayState
+    /// Whether it was completed.
+    public var completed: Bool
+    /// The completion rate of the 7 days ending on it (the trend line); `nil` when nothing
+    /// was due in them.
+    public var rate7Days: Double?
+}
+
+/// The direction of a habit's completion rate.
+///
+/// Definition: the rate of the 15 days ending today is compared with the rate of the 15
+/// days before them. A change of 10 percentage points or more is `improving` or
+/// `declining`; less is `steady`. When either half has fewer than 3 units due, there is
+/// too little data to tell.
+public struct Trend: Hashable, Sendable, Codable {
+    /// Which way the rate moves.
+    public enum Direction: String, Hashable, Sendable, Codable {
+        /// Up by at least 10 points.
+        case improving
+        /// Within 10 points.
+        case steady
+        /// Down by at least 10 points.
+        case declining
+        /// Too few units due to tell.
+        case insufficientData
+    }
+
+    /// The direction.
+    public var direction: Direction
+    /// The rate of the last 15 days.
+    public var recent: CompletionRate
+    /// The rate of the 15 days before.
+    public var earlier: CompletionRate
+    /// `recent − earlier`, in percentage points; `nil` when either rate is undefined.
+    public var change: Double?
+}
+
+/// A weekday's completion rate.
+public struct WeekdayRate: Hashable, Sendable, Codable {
+    /// The weekday.
+    public var weekday: Weekday
+    /// Days completed on it, of the days it counted (due days for day schedules; every
+    /// closed day that was neither skipped nor before the start for quotas).
+    public var rate: CompletionRate
+}
+
+/// Statistics of a habit's streak runs.
+///
+/// A run starts when the streak leaves 0 and ends when it returns to 0; its length is the
+/// highest value it reached. The running streak is a run too.
+public struct StreakStatistics: Hashable, Sendable, Codable {
+    /// How many runs there were.
+    public var runs: Int
+    /// Their average length, in periods; 0 without runs.
+    public var average: Double
+    /// The longest.
+    public var longest: Int
+
+    /// Creates statistics.
+    public init(runs: Int, average: Double, longest: Int) {
+        self.runs = runs
+        self.average = average
+        self.longest = longest
+    }
+}
+
+/// Habit strength now and a month ago.
+public struct StrengthSummary: Hashable, Sendable, Codable {
+    /// Loop's score after today, 0…1.
+    public var value: Double
+    /// The score as a whole percentage.
+    public var percent: Int
+    /// The score 30 days ago (0 before the habit existed).
+    public var thirtyDaysAgo: Double
+}
+
+/// A habit's scores, raw and weighted by difficulty (seed 004, requirement 9).
+///
+/// The raw score is habit strength as a percentage (0–100). The adjusted score multiplies
+/// it by the difficulty weight (easy 1×, medium 1.5×, hard 2×), so it runs from 0 to 200;
+/// the normalized score divides that by the heaviest weight, putting every habit on one
+/// 0–100 scale where only a hard habit at full strength reaches 100.
+public struct DifficultyScore: Hashable, Sendable, Codable {
+    /// The difficulty weight.
+    public var weight: Double
+    /// The current streak.
+    public var streak: Int
+    /// The current streak times the weight.
+    public var adjustedStreak: Double
+    /// The best streak.
+    public var best: Int
+    /// The best streak times the weight.
+    public var adjustedBest: Double
+    /// Habit strength, 0–100.
+    public var raw: Double
+    /// `raw × weight`, 0–200.
+    public var adjusted: Double
+    /// `adjusted / 2`, 0–100, comparable across habits.
+    public var normalized: Double
+
+    /// Scores for a streak, a best and a strength (0…1) at a difficulty.
+    public init(difficulty: Difficulty, streak: Int, best: Int, strength: Double) {
+        weight = difficulty.weight
+        self.streak = streak
+        adjustedStreak = Double(streak) * weight
+        self.best = best
+        adjustedBest = Double(best) * weight
+        raw = (strength * 1000).rounded() / 10
+        adjusted = (raw * weight * 10).rounded() / 10
+        normalized = (adjusted / Difficulty.hard.weight * 10).rounded() / 10
+    }
+}
+
+/// A streak milestone a habit reached.
+public struct MilestoneBadge: Hashable, Sendable, Codable {
+    /// The streak value (7, 30, 60, 100, 365 in the `habits` pack).
+    public var streak: Int
+    /// The day the streak first reached it.
+    public var day: LocalDay
+
+    /// Creates a badge.
+    public init(streak: Int, day: LocalDay) {
+        self.streak = streak
+        self.day = day
+    }
+}
+
+extension HabitAnalytics {
+    /// Computes every analytic of a habit.
+    ///
+    /// - Parameters:
+    ///   - series: The habit's history.
+    ///   - milestones: The streak values that earn a badge.
+    ///   - archived: Whether the habit is archived.
+    public init(_ series: HabitSeries, milestones: [Int] = RulePack.habits.streakMilestones, archived: Bool = false) {
+        let units = Opportunities(series)
+        let today = series.today.number
+        let first = series.firstDay.number
+        let definition = series.definition
+        let count = series.states.count
+
+        // Weeks and months, with days completed and the rate of the units judged in them.
+        var weeks: [PeriodSummary] = []
+        var months: [PeriodSummary] = []
+        var completedDays = 0
+        var weekdayDone = [Int](repeating: 0, count: 8)
+        var weekdayDue = [Int](repeating: 0, count: 8)
+        let weekOffset = definition.weekStart.rawValue
+        let multiDay = definition.schedule.hasMultiDayPeriods
+        if count > 0 {
+            var weekStart = first - Self.weekdayIndex(first, from: weekOffset)
+            var monthStart = first - (LocalDay(number: first).civil.day - 1)
+            var weekDone = 0
+            var monthDone = 0
+            var weekday = LocalDay(number: first).weekday.rawValue
+            for index in 0..<count {
+                let day = first + index
+                let state = series.states[index]
+                let done = state == .completed
+                if done {
+                    completedDays += 1
+                    weekDone += 1
+                    monthDone += 1
+                }
+                let counted: Bool
+                switch state {
+                case .completed: counted = multiDay || definition.schedule.isDue(on: LocalDay(number: day))
+                case .missed, .grace, .frozen:
+                    counted = day < today && (multiDay || definition.schedule.isDue(on: LocalDay(number: day)))
+                case .notDue: counted = multiDay && day < today
+                default: counted = false
+                }
+                if counted {
+                    weekdayDue[weekday] += 1
+                    if done { weekdayDone[weekday] += 1 }
+                }
+                weekday = weekday == 7 ? 1 : weekday + 1
+                let last = index == count - 1
+                if day == weekStart + 6 || last {
+                    weeks.append(
+                        PeriodSummary(
+                            start: LocalDay(number: weekStart), end: LocalDay(number: weekStart + 6),
+                            completedDays: weekDone, rate: units.rate(from: weekStart, to: weekStart + 6)))
+                    weekStart += 7
+                    weekDone = 0
+                }
+                let (y, m, _) = LocalDay(number: monthStart).civil
+                let monthEnd = monthStart + LocalDay.daysIn(month: m, year: y) - 1
+                if day == monthEnd || last {
+                    months.append(
+                        PeriodSummary(
+                            start: LocalDay(number: monthStart), end: LocalDay(number: monthEnd),
+                            completedDays: monthDone, rate: units.rate(from: monthStart, to: monthEnd)))
+                    monthStart = monthEnd + 1
+                    monthDone = 0
+                }
+            }
+        }
+
+        let weekStartToday = today - Self.weekdayIndex(today, from: weekOffset)
+        let monthStartToday = today - (LocalDay(number: today).civil.day - 1)
+        let rates = CompletionRates(
+            thisWeek: units.rate(from: weekStartToday, to: today),
+            thisMonth: units.rate(from: monthStartToday, to: today),
+            last30Days: units.rate(from: today - 29, to: today), allTime: units.rate(from: Int.min, to: today))
+
+        // The last 30 days with the 7-day rolling rate.
+        var points: [DailyPoint] = []
+        points.reserveCapacity(30)
+        for day in max(first, today - 29)...max(first, today) where day - first < count {
+            let state = series.states[day - first]
+            points.append(
+                DailyPoint(
+                    day: LocalDay(number: day), state: state, completed: state == .completed,
+                    rate7Days: units.rate(from: day - 6, to: day).rate))
+        }
+        let recent = units.rate(from: today - 14, to: today)
+        let earlier = units.rate(from: today - 29, to: today - 15)
+        let trend = Self.trend(recent: recent, earlier: earlier)
+
+        let weekdayRates = Weekday.allCases.map {
+            WeekdayRate(weekday: $0, rate: CompletionRate(done: weekdayDone[$0.rawValue], due: weekdayDue[$0.rawValue]))
+        }
+        let best = weekdayRates.filter { $0.rate.due >= 2 }.max { a, b in
+            let ra = a.rate.rate ?? 0
+            let rb = b.rate.rate ?? 0
+            if ra != rb { return ra < rb }
+            if a.rate.due != b.rate.due { return a.rate.due < b.rate.due }
+            return a.weekday > b.weekday
+        }
+
+        // Streak runs and milestones.
+        var runs = 0
+        var runTotal = 0
+        var runPeak = 0
+        var longest = 0
+        var badges: [MilestoneBadge] = []
+        var nextMilestone = 0
+        let sortedMilestones = milestones.sorted()
+        var previous = 0
+        for index in 0..<count {
+            let streak = series.streaks[index]
+            if streak > 0 {
+                if previous == 0 { runs += 1 }
+                runPeak = max(runPeak, streak)
+                while nextMilestone < sortedMilestones.count, streak >= sortedMilestones[nextMilestone] {
+                    badges.append(
+                        MilestoneBadge(streak: sortedMilestones[nextMilestone], day: LocalDay(number: first + index)))
+                    nextMilestone += 1
+                }
+            } else if previous > 0 {
+                runTotal += runPeak
+                longest = max(longest, runPeak)
+                runPeak = 0
+            }
+            previous = streak
+        }
+        if runPeak > 0 {
+            runTotal += runPeak
+            longest = max(longest, runPeak)
+        }
+
+        // Strength now and 30 days ago.
+        var strengthNow = 0.0
+        var strengthThen = 0.0
+        let thenIndex = today - 30 - first
+        HabitStrength.scores(of: series) { index, score in
+            if index == thenIndex { strengthThen = score }
+            strengthNow = score
+        }
+
+        self.init(
+            habit: definition.id, name: definition.name, difficulty: definition.difficulty, active: !archived,
+            totalDaysCompleted: completedDays, rates: rates, weeks: weeks, months: months, last30Days: points,
+            trend: trend, weekdays: weekdayRates, mostConsistentWeekday: best?.weekday,
+            streaks: StreakStatistics(
+                runs: runs, average: runs > 0 ? Double(runTotal) / Double(runs) : 0, longest: longest),
+            strength: StrengthSummary(
+                value: strengthNow, percent: Int((strengthNow * 100).rounded()), thirtyDaysAgo: strengthThen),
+            score: DifficultyScore(
+                difficulty: definition.difficulty, streak: series.current, best: series.best, strength: strengthNow),
+            milestones: badges,
+            coaching: Coaching(series, trend: trend, archived: archived))
+    }
+
+    /// Days from the week's first day to `day` (0…6).
+    static func weekdayIndex(_ day: Int, from weekStart: Int) -> Int {
+        (LocalDay(number: day).weekday.rawValue - weekStart + 7) % 7
+    }
+
+    static func trend(recent: CompletionRate, earlier: CompletionRate) -> Trend {
+        guard let r = recent.rate, let e = earlier.rate else {
+            return Trend(direction: .insufficientData, recent: recent, earlier: earlier, change: nil)
+        }
+        let change = ((r - e) * 1000).rounded() / 10
+        let direction: Trend.Direction =
+            recent.due < 3 || earlier.due < 3
+            ? .insufficientData : change >= 10 ? .improving : change <= -10 ? .declining : .steady
+        return Trend(direction: direction, recent: recent, earlier: earlier, change: change)
+    }
+}

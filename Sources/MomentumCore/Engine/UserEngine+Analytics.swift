@@ -1,0 +1,83 @@
+import Foundation
+
+extension UserEngine {
+    /// Every habit's history as analytics read it, after closing every day before `now`.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
+    public mutating func series(at now: Date, zone: String? = nil) -> [HabitSeries] {
+        series(today: advanceToToday(now, zone: zone))
+    }
+
+    /// Closes every day before `now` and returns today's number.
+    private mutating func advanceToToday(_ now: Date, zone: String?) -> Int {
+        let zoneName = zone.flatMap { ZoneOffsetTable.named($0) != nil ? $0 : nil } ?? latest?.zone ?? "UTC"
+        let table = table(for: zoneName) ?? ZoneOffsetTable.named("UTC")!
+        advance(to: now, zone: zoneName)
+        return max(clock.localDay(of: now, in: table).number, run.openDay ?? Int.min)
+    }
+
+    private func series(today: Int) -> [HabitSeries] {
+        let travelToday = travelSkipped.contains(today)
+        let count = run.habits.count
+
+        // Day totals, and the local minute of each habit's latest completions.
+        var totals = run.habits.indices.map { h in
+            [Double](
+                repeating: 0, count: max(0, min(today, run.habits[h].archivedDay - 1) - run.habits[h].startDay + 1))
+        }
+        var minutes = [[Int]](repeating: [], count: count)
+        var zones: [String: ZoneOffsetTable] = [:]
+        for entry in entries.reversed() where entry.operation == .complete && entry.habit >= 0 {
+            let h = Int(entry.habit)
+            let index = entry.day - run.habits[h].startDay
+            if totals[h].indices.contains(index) { totals[h][index] += entry.value }
+            guard minutes[h].count < 60 else { continue }
+            let event = log[Int(entry.event)]
+            if zones[event.timeZone] == nil { zones[event.timeZone] = ZoneOffsetTable.named(event.timeZone) }
+            guard let zoneTable = zones[event.timeZone] else { continue }
+            let seconds = Int64(entry.at.rounded(.down))
+            let local = seconds + Int64(zoneTable.offset(atSecond: seconds))
+            minutes[h].append(Int(((local % 86_400) + 86_400) % 86_400 / 60))
+        }
+
+        return (0..<count).map { h in
+            let habit = run.habits[h]
+            let days = histories[h].days
+            let length = totals[h].count
+            var states = [DayState](repeating: .pending, count: length)
+            var streaks = [Int](repeating: 0, count: length)
+            let closed = min(days.count, length)
+            for i in 0..<closed {
+                states[i] = days[i].state
+                streaks[i] = Int(days[i].streak)
+            }
+            if habit.isActive(on: today), length > closed {
+                states[length - 1] = todayState(h, today: today, travelToday: travelToday)
+                streaks[length - 1] = habit.current
+            }
+            return HabitSeries(
+                definition: run.definitions[h], startDay: LocalDay(number: habit.startDay),
+                firstDay: LocalDay(number: habit.startDay), today: LocalDay(number: today),
+                states: states, streaks: streaks, totals: totals[h],
+                completionMinutes: minutes[h].reversed(), current: habit.current, best: habit.best,
+                breaks: habit.breaks)
+        }
+    }
+
+    /// Every analytic of the user at an instant: rates, history by week and month, trends,
+    /// habit strength, difficulty-adjusted scores, coaching and profile statistics.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
+    public mutating func analytics(at now: Date, zone: String? = nil) -> UserAnalytics {
+        let today = advanceToToday(now, zone: zone)
+        let archived = Set(
+            run.habits.indices.filter { run.habits[$0].archivedDay != .max }.map { run.definitions[$0].id })
+        return UserAnalytics(
+            series: series(today: today), archived: archived, milestones: pack.streakMilestones,
+            today: LocalDay(number: today))
+    }
+}
