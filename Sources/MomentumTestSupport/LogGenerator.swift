@@ -31,6 +31,8 @@ public struct LogGenerator: Sendable {
         public var policies: [StreakPolicy?] = [nil]
         /// The RNG seed.
         public var seed: UInt64 = 1
+        /// The habits' week start.
+        public var weekStart: Weekday = .monday
 
         /// Default options: 10 daily habits for five years.
         public init() {}
@@ -65,7 +67,7 @@ public struct LogGenerator: Sendable {
             let definition = HabitDefinition(
                 id: "h\(h)", name: "Habit \(h)", schedule: options.schedules[h % options.schedules.count],
                 policy: options.policies[h % options.policies.count],
-                difficulty: Difficulty.allCases[h % 3])
+                difficulty: Difficulty.allCases[h % 3], weekStart: options.weekStart)
             events.append(
                 Event(
                     id: id(), at: instant(first, second: 6 * 3600 + h), timeZone: options.timeZone,

@@ -378,3 +378,52 @@ private func series(
         }
     }
 }
+
+/// The analytics agree with ``NaiveAnalytics``, an independent Foundation-based reference,
+/// on generated 1-year logs with daily and weekday schedules and a Sunday week start.
+@Suite struct AnalyticsReferenceTests {
+    @Test(arguments: UInt64(1)...6) func agreesWithTheNaiveReference(seed: UInt64) throws {
+        var options = LogGenerator.Options()
+        options.seed = seed
+        options.habits = 4
+        options.days = 365
+        options.skipRate = 0.05
+        options.completionRate = 0.8
+        options.schedules = [.daily, .weekdays([.monday, .wednesday, .friday]), .weekdays([.saturday, .sunday])]
+        options.weekStart = .sunday
+        options.policies = [nil, .strict]
+        let now = EngineInvariantTests.now(after: options)
+        var engine = UserEngine()
+        try engine.load(LogGenerator(options).events())
+        let state = engine.state(at: now)
+        let analytics = engine.analytics(at: now)
+        func same(_ rate: CompletionRate, _ naive: NaiveAnalytics.Rate) -> Bool {
+            rate.done == naive.done && rate.due == naive.due
+        }
+        for (habit, stats) in zip(state.habits, analytics.habits) {
+            let naive = NaiveAnalytics(habit, today: state.today)
+            let label = "seed \(seed) \(habit.definition.id)"
+            #expect(same(stats.rates.allTime, naive.allTime), "\(label)")
+            #expect(same(stats.rates.thisWeek, naive.thisWeek), "\(label)")
+            #expect(same(stats.rates.thisMonth, naive.thisMonth), "\(label)")
+            #expect(same(stats.rates.last30Days, naive.last30Days), "\(label)")
+            #expect(same(stats.trend.recent, naive.recent) && same(stats.trend.earlier, naive.earlier), "\(label)")
+            #expect(stats.weeks.count == naive.weeks.count, "\(label)")
+            for week in stats.weeks {
+                let reference = naive.weeks[week.start.description] ?? .init(done: 0, due: 0)
+                #expect(same(week.rate, reference), "\(label) week \(week.start)")
+            }
+            #expect(stats.months.count == naive.months.count, "\(label)")
+            for month in stats.months {
+                let reference = naive.months[String(month.start.description.prefix(7))] ?? .init(done: 0, due: 0)
+                #expect(same(month.rate, reference), "\(label) month \(month.start)")
+            }
+            #expect(zip(stats.weekdays, naive.weekdays).allSatisfy { same($0.rate, $1) }, "\(label)")
+            #expect(stats.totalDaysCompleted == naive.totalDaysCompleted, "\(label)")
+            #expect(stats.streaks.runs == naive.runs && stats.streaks.longest == naive.longestRun, "\(label)")
+            #expect(abs(stats.streaks.average - naive.averageRun) < 1e-9, "\(label)")
+            #expect(abs(stats.strength.value - naive.strength) < 1e-9, "\(label)")
+            #expect(stats.milestones.count == naive.milestones, "\(label)")
+        }
+    }
+}
