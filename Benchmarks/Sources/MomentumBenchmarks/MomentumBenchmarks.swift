@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
-/// any of them (`day-conversion`, `evaluation`, `append`, `memory`).
+/// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`).
 @main
 struct MomentumBenchmarks {
     /// A benchmark's name and entry point.
@@ -19,6 +19,7 @@ struct MomentumBenchmarks {
         Benchmark(name: "evaluation", title: "2. Full evaluation", run: EvaluationBenchmark.run),
         Benchmark(name: "append", title: "3. Append", run: AppendBenchmark.run),
         Benchmark(name: "memory", title: "4. Memory per user state", run: MemoryBenchmark.run),
+        Benchmark(name: "analytics", title: "5. Analytics", run: AnalyticsBenchmark.run),
     ]
 
     static func main() {
