@@ -220,6 +220,7 @@ extension HabitAnalytics {
         if count > 0 {
             var weekStart = first - Self.weekdayIndex(first, from: weekOffset)
             var monthStart = first - (LocalDay(number: first).civil.day - 1)
+            var monthEnd = Self.monthEnd(monthStart)
             var weekDone = 0
             var monthDone = 0
             var weekday = LocalDay(number: first).weekday.rawValue
@@ -254,14 +255,13 @@ extension HabitAnalytics {
                     weekStart += 7
                     weekDone = 0
                 }
-                let (y, m, _) = LocalDay(number: monthStart).civil
-                let monthEnd = monthStart + LocalDay.daysIn(month: m, year: y) - 1
                 if day == monthEnd || last {
                     months.append(
                         PeriodSummary(
                             start: LocalDay(number: monthStart), end: LocalDay(number: monthEnd),
                             completedDays: monthDone, rate: units.rate(from: monthStart, to: monthEnd)))
                     monthStart = monthEnd + 1
+                    monthEnd = Self.monthEnd(monthStart)
                     monthDone = 0
                 }
             }
@@ -351,6 +351,12 @@ extension HabitAnalytics {
                 difficulty: definition.difficulty, streak: series.current, best: series.best, strength: strengthNow),
             milestones: badges,
             coaching: Coaching(series, trend: trend, archived: archived))
+    }
+
+    /// The last day of the month that starts on `start`.
+    static func monthEnd(_ start: Int) -> Int {
+        let (y, m, _) = LocalDay(number: start).civil
+        return start + LocalDay.daysIn(month: m, year: y) - 1
     }
 
     /// Days from the week's first day to `day` (0…6).

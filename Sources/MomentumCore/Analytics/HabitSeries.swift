@@ -160,7 +160,12 @@ struct Opportunities {
         let first = series.firstDay.number
         let today = series.today.number
         let count = series.states.count
-        days.reserveCapacity(schedule.hasMultiDayPeriods ? count / 7 + 2 : count)
+        let capacity = schedule.hasMultiDayPeriods ? count / 7 + 2 : count
+        days.reserveCapacity(capacity)
+        due.reserveCapacity(capacity)
+        done.reserveCapacity(capacity)
+        dueSums.reserveCapacity(capacity + 1)
+        doneSums.reserveCapacity(capacity + 1)
         if schedule.hasMultiDayPeriods {
             let quota = schedule.quota
             let anchor = series.startDay

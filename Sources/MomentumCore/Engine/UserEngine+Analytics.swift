@@ -28,15 +28,15 @@ extension UserEngine {
                 repeating: 0, count: max(0, min(today, run.habits[h].archivedDay - 1) - run.habits[h].startDay + 1))
         }
         var minutes = [[Int]](repeating: [], count: count)
-        var zones: [String: ZoneOffsetTable] = [:]
+        var zone: (name: String, table: ZoneOffsetTable?)?
         for entry in entries.reversed() where entry.operation == .complete && entry.habit >= 0 {
             let h = Int(entry.habit)
             let index = entry.day - run.habits[h].startDay
             if totals[h].indices.contains(index) { totals[h][index] += entry.value }
             guard minutes[h].count < 60 else { continue }
-            let event = log[Int(entry.event)]
-            if zones[event.timeZone] == nil { zones[event.timeZone] = ZoneOffsetTable.named(event.timeZone) }
-            guard let zoneTable = zones[event.timeZone] else { continue }
+            let name = log[Int(entry.event)].timeZone
+            if zone?.name != name { zone = (name, ZoneOffsetTable.named(name)) }
+            guard let zoneTable = zone?.table else { continue }
             let seconds = Int64(entry.at.rounded(.down))
             let local = seconds + Int64(zoneTable.offset(atSecond: seconds))
             minutes[h].append(Int(((local % 86_400) + 86_400) % 86_400 / 60))
