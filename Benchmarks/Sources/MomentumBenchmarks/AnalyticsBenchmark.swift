@@ -22,6 +22,11 @@ enum AnalyticsBenchmark {
             for i in engines.indices { sum &+= digest(engines[i].analytics(at: nows[i])) }
             return sum
         }
+        let seriesOnly = Rounds.measure(count: settings.engineRounds, checksum: &checksum) {
+            var sum: UInt64 = 0
+            for i in engines.indices { sum &+= UInt64(engines[i].series(at: nows[i]).count) }
+            return sum
+        }
         let naive = Rounds.measure(count: settings.naiveRounds, warmup: 0, checksum: &checksum) {
             var sum: UInt64 = 0
             for state in states {
@@ -51,6 +56,7 @@ enum AnalyticsBenchmark {
         let perUser = fast.median / users
         let naivePerUser = naive.median / users
         print("  analytics: median \(Format.duration(perUser)) / user (\(settings.engineRounds) rounds)")
+        print("  of which series: median \(Format.duration(seriesOnly.median / users)) / user")
         print("  naive:     median \(Format.duration(naivePerUser)) / user (\(settings.naiveRounds) rounds)")
         print("  analytics and naive agree for \(agreeing) of \(engines.count) users")
         print("  checksum \(checksum)")

@@ -217,12 +217,16 @@ extension HabitAnalytics {
         var weekdayDue = [Int](repeating: 0, count: 8)
         let weekOffset = definition.weekStart.rawValue
         let multiDay = definition.schedule.hasMultiDayPeriods
+        let due = DueCheck(definition.schedule)
         if count > 0 {
             var weekStart = first - Self.weekdayIndex(first, from: weekOffset)
             var monthStart = first - (LocalDay(number: first).civil.day - 1)
             var monthEnd = Self.monthEnd(monthStart)
             var weekDone = 0
             var monthDone = 0
+            var unit = 0
+            var weekUnits = (done: 0, due: 0)
+            var monthUnits = (done: 0, due: 0)
             var weekday = LocalDay(number: first).weekday.rawValue
             for index in 0..<count {
                 let day = first + index
@@ -233,11 +237,18 @@ extension HabitAnalytics {
                     weekDone += 1
                     monthDone += 1
                 }
+                while unit < units.days.count, units.days[unit] == day {
+                    weekUnits.done += units.done[unit]
+                    weekUnits.due += units.due[unit]
+                    monthUnits.done += units.done[unit]
+                    monthUnits.due += units.due[unit]
+                    unit += 1
+                }
                 let counted: Bool
                 switch state {
-                case .completed: counted = multiDay || definition.schedule.isDue(on: LocalDay(number: day))
+                case .completed: counted = multiDay || due.isDue(day, weekday: weekday)
                 case .missed, .grace, .frozen:
-                    counted = day < today && (multiDay || definition.schedule.isDue(on: LocalDay(number: day)))
+                    counted = day < today && (multiDay || due.isDue(day, weekday: weekday))
                 case .notDue: counted = multiDay && day < today
                 default: counted = false
                 }
@@ -251,18 +262,20 @@ extension HabitAnalytics {
                     weeks.append(
                         PeriodSummary(
                             start: LocalDay(number: weekStart), end: LocalDay(number: weekStart + 6),
-                            completedDays: weekDone, rate: units.rate(from: weekStart, to: weekStart + 6)))
+                            completedDays: weekDone, rate: CompletionRate(done: weekUnits.done, due: weekUnits.due)))
                     weekStart += 7
                     weekDone = 0
+                    weekUnits = (0, 0)
                 }
                 if day == monthEnd || last {
                     months.append(
                         PeriodSummary(
                             start: LocalDay(number: monthStart), end: LocalDay(number: monthEnd),
-                            completedDays: monthDone, rate: units.rate(from: monthStart, to: monthEnd)))
+                            completedDays: monthDone, rate: CompletionRate(done: monthUnits.done, due: monthUnits.due)))
                     monthStart = monthEnd + 1
                     monthEnd = Self.monthEnd(monthStart)
                     monthDone = 0
+                    monthUnits = (0, 0)
                 }
             }
         }

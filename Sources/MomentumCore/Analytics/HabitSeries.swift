@@ -132,6 +132,42 @@ public struct CompletionRate: Hashable, Sendable, Codable {
     }
 }
 
+/// `Schedule.isDue(on:)` without touching the schedule's payload in a loop.
+struct DueCheck {
+    private let always: Bool
+    private let mask: UInt8
+    private let schedule: Schedule?
+
+    init(_ schedule: Schedule) {
+        switch schedule {
+        case .daily, .timesPerWeek, .timesPerMonth, .everyNDays:
+            always = true
+            mask = 0
+            self.schedule = nil
+        case .weekdays(let days):
+            always = false
+            mask = days.reduce(0) { $0 | UInt8(1 << $1.rawValue) }
+            self.schedule = nil
+        case .monthly, .yearly:
+            always = false
+            mask = 0
+            self.schedule = schedule
+        }
+    }
+
+    /// Whether the schedule is due on a day whose ISO weekday (1…7) is `weekday`.
+    @inline(__always)
+    func isDue(_ day: Int, weekday: Int) -> Bool {
+        if always { return true }
+        if let schedule { return schedule.isDue(on: LocalDay(number: day)) }
+        return mask & UInt8(1 << weekday) != 0
+    }
+}
+
+/// The ISO weekday (1 = Monday … 7 = Sunday) of a day number.
+@inline(__always)
+func isoWeekday(_ day: Int) -> Int { ((day + 3) % 7 + 7) % 7 + 1 }
+
 /// The units a habit was due, each judged on one day: what completion rates count.
 ///
 /// - Day schedules (daily, weekdays, monthly, yearly): every day the schedule was due whose
@@ -196,6 +232,8 @@ struct Opportunities {
                 }
             }
         } else {
+            let due = DueCheck(schedule)
+            var weekday = isoWeekday(first)
             for index in 0..<count {
                 let day = first + index
                 let state = series.states[index]
@@ -205,7 +243,9 @@ struct Opportunities {
                 case .missed, .grace, .frozen: counted = day < today
                 default: counted = false
                 }
-                guard counted, schedule.isDue(on: LocalDay(number: day)) else { continue }
+                let thisWeekday = weekday
+                weekday = weekday == 7 ? 1 : weekday + 1
+                guard counted, due.isDue(day, weekday: thisWeekday) else { continue }
                 append(day, due: 1, done: state == .completed ? 1 : 0)
             }
         }

@@ -46,16 +46,18 @@ extension UserEngine {
             let habit = run.habits[h]
             let days = histories[h].days
             let length = totals[h].count
-            var states = [DayState](repeating: .pending, count: length)
-            var streaks = [Int](repeating: 0, count: length)
             let closed = min(days.count, length)
-            for i in 0..<closed {
-                states[i] = days[i].state
-                streaks[i] = Int(days[i].streak)
-            }
+            var states = days[..<closed].map(\.state)
+            var streaks = days[..<closed].map { Int($0.streak) }
+            states.reserveCapacity(length)
+            streaks.reserveCapacity(length)
             if habit.isActive(on: today), length > closed {
-                states[length - 1] = todayState(h, today: today, travelToday: travelToday)
-                streaks[length - 1] = habit.current
+                states.append(todayState(h, today: today, travelToday: travelToday))
+                streaks.append(habit.current)
+            }
+            while states.count < length {
+                states.append(.pending)
+                streaks.append(0)
             }
             return HabitSeries(
                 definition: run.definitions[h], startDay: LocalDay(number: habit.startDay),
