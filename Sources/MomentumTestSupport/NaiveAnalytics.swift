@@ -2,7 +2,7 @@ import Foundation
 import MomentumCore
 
 /// A straightforward reference for the analytics of a habit on a day schedule (daily or
-/// weekdays), written independently of ``HabitAnalytics``: Foundation `Calendar` for weeks
+/// weekdays), written independently of `HabitAnalytics`: Foundation `Calendar` for weeks
 /// and months, one filter over the calendar per figure, `pow` for every day of the strength.
 /// It is the baseline of the analytics benchmark and the reference of its agreement tests.
 public struct NaiveAnalytics: Equatable, Sendable {

@@ -3,7 +3,7 @@ import Foundation
 /// One habit's day-by-day history, the input of every analytic.
 ///
 /// ``UserEngine/analytics(at:zone:)`` builds series straight from the engine's compact
-/// history; ``init(_:zone:)`` builds one from a ``HabitState`` whose calendar holds the
+/// history; ``init(_:today:zone:)`` builds one from a ``HabitState`` whose calendar holds the
 /// habit's whole history (a shorter calendar limits every analytic to its window).
 public struct HabitSeries: Hashable, Sendable {
     /// The habit's definition.
@@ -85,7 +85,7 @@ public struct HabitSeries: Hashable, Sendable {
         return states.indices.contains(index) ? states[index] : nil
     }
 
-    /// The completion rate over a range of days; see ``Opportunities`` for what counts.
+    /// The completion rate over a range of days; a unit is a due day, or a quota period judged on its last day (see ``CompletionRate``).
     ///
     /// - Parameters:
     ///   - first: The range's first day.
@@ -96,6 +96,18 @@ public struct HabitSeries: Hashable, Sendable {
 }
 
 /// A completion rate: how much of what was due got done.
+///
+/// What counts as a unit:
+/// - Day schedules (daily, weekdays, monthly, yearly): every day the schedule was due whose
+///   state is `completed`, `missed`, `grace` or `frozen` is one unit, done when completed.
+///   Rest days, travel-skipped dates, unscheduled days and days before the habit started
+///   are not units. Today counts only once it is completed: an open day is never held
+///   against the user. A completion on an unscheduled day is not a unit (it still counts
+///   in the total of days completed).
+/// - Quotas (N per week or month, every N days): each period is judged on its last day, with
+///   as many units as it required (the quota, fewer when rest days left too few days) and
+///   done units equal to its completed days, capped at the quota. The running period counts
+///   only once fulfilled, on today.
 public struct CompletionRate: Hashable, Sendable, Codable {
     /// Units done (days for day schedules; completed days, capped at the quota, for quotas).
     public var done: Int

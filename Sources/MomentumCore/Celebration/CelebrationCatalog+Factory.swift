@@ -81,7 +81,7 @@ extension CelebrationCatalog {
                 hidesOverlayFromAccessibility: true, announcement: announcement(for: message)))
     }
 
-    /// ``config(category:tier:style:accessibility:message:)`` of the ``standard`` catalog.
+    /// ``config(category:tier:style:accessibility:message:)-swift.method`` of the ``standard`` catalog.
     ///
     /// - Parameters:
     ///   - category: The goal's category.
@@ -97,7 +97,7 @@ extension CelebrationCatalog {
         standard.config(category: category, tier: tier, style: style, accessibility: accessibility, message: message)
     }
 
-    /// ``config(milestone:tier:style:accessibility:message:)`` of the ``standard`` catalog.
+    /// ``config(milestone:tier:style:accessibility:message:)-swift.method`` of the ``standard`` catalog.
     ///
     /// - Parameters:
     ///   - milestone: The milestone tier.

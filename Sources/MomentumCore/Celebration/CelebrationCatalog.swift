@@ -4,8 +4,8 @@
 /// ``standard`` holds seed 002's tables and seed 000's tiers as literal values. A rule pack
 /// may replace it with its own catalog decoded from JSON; categories are objects keyed by
 /// name, milestones by tier name and tiers by number (`"1"`, `"2"`, `"3"`). Build configs
-/// with ``config(category:tier:style:accessibility:message:)`` and
-/// ``config(milestone:tier:style:accessibility:message:)``.
+/// with ``config(category:tier:style:accessibility:message:)-swift.method`` and
+/// ``config(milestone:tier:style:accessibility:message:)-swift.method``.
 public struct CelebrationCatalog: Hashable, Sendable, Codable {
     /// The theme of each category that has its own.
     public var categories: [CelebrationCategory: CelebrationTheme]
