@@ -22,7 +22,7 @@ struct Evaluate: ParsableCommand {
     @Option(help: "The instant to evaluate at, in RFC 3339 (default: the current time).")
     var now: String?
 
-    @Option(help: "The rule pack: \(RulePack.bundled.keys.sorted().joined(separator: ", ")).")
+    @Option(help: "The rule pack: \(RulePack.bundled.keys.sorted().joined(separator: ", ")), or a pack file (.json).")
     var pack: String = "habits"
 
     @Option(name: .customLong("tz"), help: "The user's current IANA time zone (default: the latest event's).")
@@ -46,8 +46,27 @@ struct Evaluate: ParsableCommand {
         if let timeZone, ZoneOffsetTable.named(timeZone) == nil {
             throw ValidationError("--tz '\(timeZone)' is not an IANA time zone such as Europe/Paris")
         }
-        guard RulePack.bundled[pack] != nil else {
-            throw ValidationError("unknown pack '\(pack)' (\(RulePack.bundled.keys.sorted().joined(separator: ", ")))")
+    }
+
+    /// The bundled pack of that name, or the pack file at that path.
+    func loadPack() throws -> RulePack {
+        if let bundled = RulePack.bundled[pack] { return bundled }
+        guard pack.hasSuffix(".json") || pack.contains("/") else {
+            throw fail(
+                status: 64,
+                "unknown pack '\(pack)': a bundled pack (\(RulePack.bundled.keys.sorted().joined(separator: ", "))) "
+                    + "or the path of a pack file (.json)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: pack))
+        } catch {
+            throw fail(status: 66, "cannot read pack \(pack): \(error.localizedDescription)")
+        }
+        do {
+            return try RulePack.decode(data, source: pack)
+        } catch {
+            throw fail(status: 65, error.message)
         }
     }
 
@@ -61,7 +80,8 @@ struct Evaluate: ParsableCommand {
             throw fail(status: 66, "cannot read \(events): \(error.localizedDescription)")
         }
         let instant = now.flatMap(RFC3339.parse) ?? Date()
-        var engine = UserEngine(pack: RulePack.bundled[pack]!, dayStartHour: dayStart)
+        let rulePack = try loadPack()
+        var engine = UserEngine(pack: rulePack, dayStartHour: dayStart)
         do {
             try engine.load(jsonl: data, now: instant)
         } catch {
@@ -74,7 +94,10 @@ struct Evaluate: ParsableCommand {
         }
         let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
         let analytics = engine.analytics(at: instant, zone: timeZone)
-        var output = try MomentumJSON.encoder(pretty: !compact).encode(Report(state: state, analytics: analytics))
+        var user = MomentumUser(pack: rulePack, dayStartHour: dayStart)
+        let unlocks = user.replay(engine.events, now: instant)
+        var output = try MomentumJSON.encoder(pretty: !compact).encode(
+            Report(state: state, analytics: analytics, unlocks: unlocks))
         output.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(output)
     }
@@ -84,13 +107,15 @@ struct Evaluate: ParsableCommand {
 struct Report: Encodable {
     var state: UserState
     var analytics: UserAnalytics
+    var unlocks: [Unlock]
 
-    private enum CodingKeys: String, CodingKey { case analytics }
+    private enum CodingKeys: String, CodingKey { case analytics, unlocks }
 
     func encode(to encoder: any Encoder) throws {
         try state.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(analytics, forKey: .analytics)
+        try container.encode(unlocks, forKey: .unlocks)
     }
 }
 

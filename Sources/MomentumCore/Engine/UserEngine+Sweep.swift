@@ -132,7 +132,7 @@ extension UserEngine {
             run.wallet.diamonds -= diamonds
             run.wallet.freezes += freezes
             record(day, at: entry.at, .purchase, diamonds: -diamonds, freezes: freezes, event: entry.event)
-        case .decision:
+        case .decision, .record:
             break
         }
     }

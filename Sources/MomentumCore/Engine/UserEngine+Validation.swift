@@ -68,6 +68,22 @@ extension UserEngine {
                 throw MomentumError(.invalidEvent, "an event cannot remove itself", field: "event")
             }
             return entry(atDay, .decision)
+        case .subject(let subject):
+            guard !subject.id.isEmpty, subject.id.utf8.count <= 128 else {
+                throw MomentumError(.invalidEvent, "a subject id is 1…128 bytes", field: "subject")
+            }
+            return entry(atDay, .record)
+        case .activity(let activity):
+            return entry(try loggedDay(activity.day, atDay: atDay, limitedByBackfill: true), .record)
+        case .goal(let goal):
+            guard !goal.id.isEmpty, goal.id.utf8.count <= 128 else {
+                throw MomentumError(.invalidEvent, "a goal id is 1…128 bytes", field: "goal")
+            }
+            return entry(atDay, .record)
+        case .contribution(_, _, let day, _):
+            return entry(try loggedDay(day, atDay: atDay, limitedByBackfill: true), .record)
+        case .stage:
+            return entry(atDay, .record)
         }
     }
 

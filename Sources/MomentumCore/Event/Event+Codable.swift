@@ -22,6 +22,11 @@ extension Event: Codable {
         "freeze.accepted": ["habit", "day"],
         "freeze.declined": ["habit", "day"],
         "removal": ["event"],
+        "subject": ["subject", "name", "kind", "dates"],
+        "log": ["kind", "item", "group", "value", "subject", "day", "note"],
+        "goal": ["goal", "name", "category", "target"],
+        "contribution": ["goal", "amount", "day", "note"],
+        "stage": ["method", "from", "to", "note"],
     ]
 
     /// Decodes the value from its JSON form, described in the type's documentation.
@@ -95,6 +100,56 @@ extension Event: Codable {
                     Key("day"), .init(codingPath: c.codingPath, debugDescription: "the missed day the offer was for"))
             }
             payload = .freezeDecision(habit: try habit(), day: day, accepted: type == "freeze.accepted")
+        case "subject":
+            payload = .subject(
+                Subject(
+                    id: try c.decode(String.self, forKey: Key("subject")),
+                    name: try c.decode(String.self, forKey: Key("name")),
+                    kind: try c.decodeIfPresent(String.self, forKey: Key("kind")) ?? "user",
+                    dates: try c.decodeIfPresent([String: LocalDay].self, forKey: Key("dates")) ?? [:]))
+        case "log":
+            let value = try c.decodeIfPresent(Double.self, forKey: Key("value"))
+            if let value, !value.isFinite {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("value"), in: c, debugDescription: "value must be a finite number")
+            }
+            let kind = try c.decode(String.self, forKey: Key("kind"))
+            guard !kind.isEmpty, kind.utf8.count <= 64 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("kind"), in: c, debugDescription: "kind is 1…64 bytes")
+            }
+            payload = .activity(
+                Activity(
+                    kind: kind, item: try c.decodeIfPresent(String.self, forKey: Key("item")),
+                    group: try c.decodeIfPresent(String.self, forKey: Key("group")), value: value,
+                    subject: try c.decodeIfPresent(String.self, forKey: Key("subject")), day: try day(),
+                    note: try c.decodeIfPresent(String.self, forKey: Key("note"))))
+        case "goal":
+            let target = try c.decode(Double.self, forKey: Key("target"))
+            guard target.isFinite, target > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("target"), in: c, debugDescription: "target must be a finite number > 0")
+            }
+            payload = .goal(
+                SavingsGoal(
+                    id: try c.decode(String.self, forKey: Key("goal")),
+                    name: try c.decode(String.self, forKey: Key("name")),
+                    category: try c.decodeIfPresent(String.self, forKey: Key("category")) ?? "other", target: target))
+        case "contribution":
+            let amount = try c.decode(Double.self, forKey: Key("amount"))
+            guard amount.isFinite, amount > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("amount"), in: c, debugDescription: "amount must be a finite number > 0")
+            }
+            payload = .contribution(
+                goal: try c.decode(String.self, forKey: Key("goal")), amount: amount, day: try day(),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "stage":
+            payload = .stage(
+                method: try c.decode(String.self, forKey: Key("method")),
+                from: try c.decodeIfPresent(String.self, forKey: Key("from")),
+                to: try c.decode(String.self, forKey: Key("to")),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
         default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
         }
         self.init(id: id, at: at, timeZone: zone, payload: payload)
@@ -133,6 +188,34 @@ extension Event: Codable {
             try c.encode(habit, forKey: Key("habit"))
             try c.encode(day, forKey: Key("day"))
         case .removal(let event): try c.encode(event, forKey: Key("event"))
+        case .subject(let subject):
+            try c.encode(subject.id, forKey: Key("subject"))
+            try c.encode(subject.name, forKey: Key("name"))
+            try c.encode(subject.kind, forKey: Key("kind"))
+            if !subject.dates.isEmpty { try c.encode(subject.dates, forKey: Key("dates")) }
+        case .activity(let activity):
+            try c.encode(activity.kind, forKey: Key("kind"))
+            try c.encodeIfPresent(activity.item, forKey: Key("item"))
+            try c.encodeIfPresent(activity.group, forKey: Key("group"))
+            try c.encodeIfPresent(activity.value, forKey: Key("value"))
+            try c.encodeIfPresent(activity.subject, forKey: Key("subject"))
+            try c.encodeIfPresent(activity.day, forKey: Key("day"))
+            try c.encodeIfPresent(activity.note, forKey: Key("note"))
+        case .goal(let goal):
+            try c.encode(goal.id, forKey: Key("goal"))
+            try c.encode(goal.name, forKey: Key("name"))
+            try c.encode(goal.category, forKey: Key("category"))
+            try c.encode(goal.target, forKey: Key("target"))
+        case .contribution(let goal, let amount, let day, let note):
+            try c.encode(goal, forKey: Key("goal"))
+            try c.encode(amount, forKey: Key("amount"))
+            try c.encodeIfPresent(day, forKey: Key("day"))
+            try c.encodeIfPresent(note, forKey: Key("note"))
+        case .stage(let method, let from, let to, let note):
+            try c.encode(method, forKey: Key("method"))
+            try c.encodeIfPresent(from, forKey: Key("from"))
+            try c.encode(to, forKey: Key("to"))
+            try c.encodeIfPresent(note, forKey: Key("note"))
         }
     }
 }

@@ -48,6 +48,18 @@ public struct Event: Hashable, Sendable {
         case freezeDecision(habit: String, day: LocalDay, accepted: Bool)
         /// `removal`: withdraws an earlier event (a tombstone).
         case removal(event: String)
+        /// `subject`: creates or updates a subject (the puppy, the saver) with its name, kind
+        /// and named dates (`born`, `gotcha`).
+        case subject(Subject)
+        /// `log`: something happened that achievements count — a potty break, a command
+        /// learned, a dog met, a vaccination, a walk (fields of ``Activity``).
+        case activity(Activity)
+        /// `goal`: creates or updates a savings goal with its category and target amount.
+        case goal(SavingsGoal)
+        /// `contribution`: money put towards a goal.
+        case contribution(goal: String, amount: Double, day: LocalDay?, note: String?)
+        /// `stage`: advancement to a stage of a progression method (seed 001).
+        case stage(method: String, from: String?, to: String, note: String?)
 
         /// The `type` string on the wire.
         public var type: String {
@@ -60,6 +72,11 @@ public struct Event: Hashable, Sendable {
             case .purchase: "purchase"
             case .freezeDecision(_, _, let accepted): accepted ? "freeze.accepted" : "freeze.declined"
             case .removal: "removal"
+            case .subject: "subject"
+            case .activity: "log"
+            case .goal: "goal"
+            case .contribution: "contribution"
+            case .stage: "stage"
             }
         }
 
@@ -70,7 +87,7 @@ public struct Event: Hashable, Sendable {
             case .habitUpdated(let changes): changes.habit
             case .habitArchived(let habit), .completion(let habit, _, _, _), .freezeDecision(let habit, _, _): habit
             case .skip(let habit, _, _): habit
-            case .purchase, .removal: nil
+            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage: nil
             }
         }
     }
@@ -102,5 +119,61 @@ public struct HabitChanges: Hashable, Sendable {
         self.difficulty = difficulty
         self.target = target
         self.policy = policy
+    }
+}
+
+/// Something that happened, logged for achievements: `{"type": "log", "kind": "potty",
+/// "item": "outdoor"}`, `{"kind": "command", "item": "sit"}`, `{"kind": "social", "group":
+/// "vehicles", "item": "bus"}`, `{"kind": "weight", "value": 12.5}`.
+public struct Activity: Hashable, Sendable {
+    /// What kind of thing happened (`potty`, `command`, `social`, `vaccination`, `walk`, …).
+    public var kind: String
+    /// Which one (`outdoor`, `sit`, `bus`, `rabies`), if it matters.
+    public var item: String?
+    /// A group of items (`vehicles`, `surfaces`, `dogs`), if any.
+    public var group: String?
+    /// A number (a weight, a distance), if any.
+    public var value: Double?
+    /// The subject it concerns, if any.
+    public var subject: String?
+    /// An earlier local day it happened on (journals accept any past day).
+    public var day: LocalDay?
+    /// The user's note.
+    public var note: String?
+
+    /// Creates an activity.
+    public init(
+        kind: String, item: String? = nil, group: String? = nil, value: Double? = nil, subject: String? = nil,
+        day: LocalDay? = nil, note: String? = nil
+    ) {
+        self.kind = kind
+        self.item = item
+        self.group = group
+        self.value = value
+        self.subject = subject
+        self.day = day
+        self.note = note
+    }
+}
+
+/// A savings goal (seed 002): `{"type": "goal", "goal": "hawaii", "name": "Hawaii",
+/// "category": "vacation", "target": 5000}`.
+public struct SavingsGoal: Hashable, Sendable {
+    /// The client-chosen id.
+    public var id: String
+    /// The name shown to the user.
+    public var name: String
+    /// Seed 002's goal category (`vacation`, `house`, `wedding`, `retirement`, `education`,
+    /// `car`, `investment`, `emergency`, `other`).
+    public var category: String
+    /// The amount that completes the goal.
+    public var target: Double
+
+    /// Creates a goal.
+    public init(id: String, name: String, category: String = "other", target: Double) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.target = target
     }
 }

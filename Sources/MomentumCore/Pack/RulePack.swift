@@ -1,14 +1,38 @@
+import Foundation
+
 /// The data that configures the engine for one kind of app.
 ///
 /// A pack holds everything an app may tune without code: the default streak policy, the
-/// backfill window, diamond rewards, earned freezes and the store. Later parts of the
-/// engine add achievements, celebrations and messages to the same document.
-public struct RulePack: Hashable, Sendable, Codable {
+/// backfill window, diamond rewards, earned freezes, the store, streak milestones, the
+/// achievements and the progression methods. Packs are JSON documents; every field but
+/// `name` is optional:
+///
+/// ```json
+/// {
+///   "name": "ollie",
+///   "defaultPolicy": "forgiving",
+///   "backfillDays": null,
+///   "futureToleranceSeconds": 300,
+///   "rewards": [{"every": 10, "diamonds": 20}],
+///   "earnedFreezeEvery": 30,
+///   "store": {"items": [{"id": "5", "freezes": 5, "diamonds": 50}], "customPricePerFreeze": 10},
+///   "streakMilestones": [7, 30, 60, 100, 365],
+///   "achievements": [{"id": "first-walk", "kind": "first", "title": "First walk",
+///                     "category": "lifestyle", "tier": 2, "match": {"kind": "walk"}}],
+///   "methods": [{"id": "reading", "name": "Reading", "stages": [{"id": "a", "name": "A", "order": 1}]}]
+/// }
+/// ```
+///
+/// ``decode(_:source:)`` checks a document and names the file, the field and the reason of
+/// the first problem. The bundled packs are `habits` (seeds 003 and 004), `ollie` (seed
+/// 000), `savings` (seed 002) and `growth` (seed 001); see ``bundled``.
+public struct RulePack: Hashable, Sendable {
     /// The pack's name (`habits`, `ollie`, …).
     public var name: String
     /// The policy for habits that do not name one.
     public var defaultPolicy: StreakPolicy
-    /// How many days back a completion may be logged; `nil` for no limit (journals).
+    /// How many days back a completion or activity may be logged; `nil` for no limit
+    /// (journals).
     public var backfillDays: Int?
     /// How far in the future, in seconds, a timestamp may lie (clock skew between devices).
     public var futureToleranceSeconds: Int
@@ -20,12 +44,17 @@ public struct RulePack: Hashable, Sendable, Codable {
     public var store: StoreCatalog
     /// Streak values that earn a milestone badge (seed 004: 7, 30, 60, 100 and 365).
     public var streakMilestones: [Int]
+    /// The achievements.
+    public var achievements: [AchievementRule]
+    /// The progression methods (seed 001).
+    public var methods: [ProgressionMethod]
 
     /// Creates a pack.
     public init(
         name: String, defaultPolicy: StreakPolicy = .forgiving, backfillDays: Int? = 1,
         futureToleranceSeconds: Int = 300, rewards: [StreakReward] = [], earnedFreezeEvery: Int? = nil,
-        store: StoreCatalog = .standard, streakMilestones: [Int] = [7, 30, 60, 100, 365]
+        store: StoreCatalog = .standard, streakMilestones: [Int] = [7, 30, 60, 100, 365],
+        achievements: [AchievementRule] = [], methods: [ProgressionMethod] = []
     ) {
         self.name = name
         self.defaultPolicy = defaultPolicy
@@ -35,20 +64,111 @@ public struct RulePack: Hashable, Sendable, Codable {
         self.earnedFreezeEvery = earnedFreezeEvery
         self.store = store
         self.streakMilestones = streakMilestones
+        self.achievements = achievements
+        self.methods = methods
     }
 
-    /// Seeds 003 and 004: forgiving streaks by default, 1 day of backfill, +20 diamonds per
-    /// 10 streak days and +N at every 100th, +30 for every 30 streak periods of a hard habit
-    /// (seed 004's extra recognition for hard habits), one earned freeze per 30-day
-    /// milestone, and seed 003's freeze store.
-    public static let habits = RulePack(
-        name: "habits", defaultPolicy: .forgiving, backfillDays: 1,
-        rewards: [
-            StreakReward(every: 10, diamonds: .fixed(20)), StreakReward(every: 100, diamonds: .streakValue),
-            StreakReward(every: 30, diamonds: .fixed(30), difficulty: .hard),
-        ],
-        earnedFreezeEvery: 30)
-
     /// The packs that ship with Momentum, by name.
-    public static let bundled: [String: RulePack] = ["habits": .habits]
+    public static let bundled: [String: RulePack] = [
+        "habits": .habits, "ollie": .ollie, "savings": .savings, "growth": .growth,
+    ]
+
+    /// Decodes and checks a pack document.
+    ///
+    /// - Parameters:
+    ///   - data: The JSON document.
+    ///   - source: The file name, for messages.
+    /// - Throws: ``MomentumError`` with code `invalid_pack`, naming the file, the field and
+    ///   the reason.
+    public static func decode(_ data: Data, source: String) throws(MomentumError) -> RulePack {
+        let pack: RulePack
+        do {
+            pack = try JSONDecoder().decode(RulePack.self, from: data)
+        } catch let error as DecodingError {
+            let (path, reason) = Self.describe(error)
+            throw MomentumError(.invalidPack, "\(source): \(path.isEmpty ? "" : "\(path): ")\(reason)", field: path)
+        } catch {
+            throw MomentumError(.invalidPack, "\(source): \(error)")
+        }
+        var ids: Set<String> = []
+        for (index, rule) in pack.achievements.enumerated() {
+            let at = "achievements[\(index)]"
+            if let problem = rule.problem {
+                throw MomentumError(
+                    .invalidPack, "\(source): \(at).\(problem.field): \(problem.reason) (rule '\(rule.id)')",
+                    field: "\(at).\(problem.field)")
+            }
+            guard ids.insert(rule.id).inserted else {
+                throw MomentumError(
+                    .invalidPack, "\(source): \(at).id: '\(rule.id)' is used twice", field: "\(at).id")
+            }
+            if rule.kind == .stageReached, let method = rule.method, !pack.methods.contains(where: { $0.id == method })
+            {
+                throw MomentumError(
+                    .invalidPack, "\(source): \(at).method: no method '\(method)' in this pack", field: "\(at).method")
+            }
+        }
+        return pack
+    }
+
+    private static func describe(_ error: DecodingError) -> (String, String) {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+                in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (path(context.codingPath + [key]), "is required")
+        case .typeMismatch(let type, let context):
+            return (path(context.codingPath), "expected \(type)")
+        case .valueNotFound(let type, let context):
+            return (path(context.codingPath), "expected \(type), found null")
+        case .dataCorrupted(let context):
+            return (path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return ("", "\(error)")
+        }
+    }
+}
+
+extension RulePack: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, defaultPolicy, backfillDays, futureToleranceSeconds, rewards, earnedFreezeEvery, store
+        case streakMilestones, achievements, methods
+    }
+
+    /// Decodes a pack; absent fields take the defaults of ``init(name:defaultPolicy:backfillDays:futureToleranceSeconds:rewards:earnedFreezeEvery:store:streakMilestones:achievements:methods:)``.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name),
+            defaultPolicy: try c.decodeIfPresent(StreakPolicy.self, forKey: .defaultPolicy) ?? .forgiving,
+            backfillDays: c.contains(.backfillDays) ? try c.decodeIfPresent(Int.self, forKey: .backfillDays) : 1,
+            futureToleranceSeconds: try c.decodeIfPresent(Int.self, forKey: .futureToleranceSeconds) ?? 300,
+            rewards: try c.decodeIfPresent([StreakReward].self, forKey: .rewards) ?? [],
+            earnedFreezeEvery: try c.decodeIfPresent(Int.self, forKey: .earnedFreezeEvery),
+            store: try c.decodeIfPresent(StoreCatalog.self, forKey: .store) ?? .standard,
+            streakMilestones: try c.decodeIfPresent([Int].self, forKey: .streakMilestones) ?? [7, 30, 60, 100, 365],
+            achievements: try c.decodeIfPresent([AchievementRule].self, forKey: .achievements) ?? [],
+            methods: try c.decodeIfPresent([ProgressionMethod].self, forKey: .methods) ?? [])
+        if let days = backfillDays, days < 0 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .backfillDays, in: c, debugDescription: "must be ≥ 0 or null")
+        }
+    }
+
+    /// Encodes every field.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(defaultPolicy, forKey: .defaultPolicy)
+        try c.encode(backfillDays, forKey: .backfillDays)
+        try c.encode(futureToleranceSeconds, forKey: .futureToleranceSeconds)
+        try c.encode(rewards, forKey: .rewards)
+        try c.encodeIfPresent(earnedFreezeEvery, forKey: .earnedFreezeEvery)
+        try c.encode(store, forKey: .store)
+        try c.encode(streakMilestones, forKey: .streakMilestones)
+        try c.encode(achievements, forKey: .achievements)
+        try c.encode(methods, forKey: .methods)
+    }
 }

@@ -1,0 +1,541 @@
+import Foundation
+
+/// Evaluates a rule pack's achievements over a user's events and habit streaks.
+///
+/// Events are processed in the order they happened (local day, instant, id). An event that
+/// arrives in order costs only the rules that watch its kind. An event that happened before
+/// one already processed (a backfill, an import) makes the engine replay every event from
+/// the start; unlocks found by the replay that were not granted before are granted then,
+/// dated when the milestone really happened and marked retroactive. Nothing granted is ever
+/// revoked, and each occurrence (``Unlock/id``) is granted once.
+///
+/// Time-based rules (ages, birthdays, anniversaries, the socialization window) fire as time
+/// passes: ``advance(to:zone:)`` moves the clock.
+public struct AchievementEngine: Sendable {
+    /// The rules, in pack order.
+    public let rules: [AchievementRule]
+    /// The user's day boundary.
+    public let clock: DayClock
+
+    /// Every unlock granted, in the order granted.
+    public private(set) var unlocks: [Unlock] = []
+    /// Subjects by id, as the latest `subject` event left them.
+    public private(set) var subjects: [String: Subject] = [:]
+    /// Savings goals by id.
+    public private(set) var goals: [String: SavingsGoal] = [:]
+
+    var granted: Set<String> = []
+    var events: [Keyed] = []
+    var states: [RuleState]
+    var subjectOrder: [String] = []
+    var subjectAdded: [String: Int] = [:]
+    var goalSums: [String: Double] = [:]
+    var rulesByKind: [String: [Int]] = [:]
+    var stageRules: [Int] = []
+    var goalRules: [Int] = []
+    var timeRules: [Int] = []
+    var habitRules: [Int] = []
+    var clockDay = Int.min
+    var zone = "UTC"
+
+    struct Keyed: Sendable {
+        var day: Int
+        var at: Double
+        var event: Event
+    }
+
+    struct RuleState: Sendable {
+        var count = 0.0
+        var values: Set<String> = []
+        var sum = 0.0
+        var fired = false
+        // Log streaks.
+        var lastGood = Int.min
+        var current = 0
+        var best = 0
+        var runStart = 0
+        var hadBreak = false
+        var runFired = false
+        // Log consistency.
+        var day = Int.min
+        var kinds: Set<String> = []
+        var completeRun = 0
+        var lastComplete = Int.min
+        // Ages: the next multiple to check, per subject.
+        var nextAge: [String: Int] = [:]
+    }
+
+    /// The progression methods, for stage names in titles and messages.
+    public let methods: [ProgressionMethod]
+
+    /// Creates an engine for a pack's rules.
+    ///
+    /// - Parameters:
+    ///   - rules: The pack's achievements.
+    ///   - methods: The pack's progression methods.
+    ///   - dayStartHour: The local hour at which the user's day begins.
+    public init(rules: [AchievementRule], methods: [ProgressionMethod] = [], dayStartHour: Int = 0) {
+        self.rules = rules
+        self.methods = methods
+        clock = DayClock(dayStartHour: dayStartHour)
+        states = Array(repeating: RuleState(), count: rules.count)
+        for (index, rule) in rules.enumerated() {
+            switch rule.kind {
+            case .age, .combination:
+                timeRules.append(index)
+                if rule.kind == .combination {
+                    rulesByKind[rule.coverage?.match.kind ?? "*", default: []].append(index)
+                }
+            case .goalCompleted: goalRules.append(index)
+            case .stageReached: stageRules.append(index)
+            case .amount where rule.match == nil || rule.match?.type == "contribution":
+                rulesByKind["contribution", default: []].append(index)
+            case .streak, .personalBest, .recovery, .consistency:
+                if (rule.source ?? Self.defaultSource(rule)) == .habit {
+                    habitRules.append(index)
+                } else if rule.kind == .consistency {
+                    for kind in rule.require ?? [] { rulesByKind[kind, default: []].append(index) }
+                } else {
+                    rulesByKind[rule.match?.kind ?? "*", default: []].append(index)
+                    if let breaks = rule.breaks?.kind, breaks != rule.match?.kind {
+                        rulesByKind[breaks, default: []].append(index)
+                    }
+                }
+            default:
+                rulesByKind[rule.match?.kind ?? "*", default: []].append(index)
+                if let breaks = rule.breaks?.kind, breaks != rule.match?.kind {
+                    rulesByKind[breaks, default: []].append(index)
+                }
+            }
+        }
+    }
+
+    private static func defaultSource(_ rule: AchievementRule) -> AchievementRule.Source {
+        rule.kind == .consistency ? (rule.require == nil ? .habit : .log) : (rule.match == nil ? .habit : .log)
+    }
+
+    /// Whether the pack has rules that read habit streaks.
+    public var watchesHabits: Bool { !habitRules.isEmpty }
+
+    // MARK: - Events
+
+    /// Processes one event and returns the unlocks it caused.
+    ///
+    /// - Parameters:
+    ///   - event: Any event; those achievements do not read are ignored.
+    ///   - detectedAt: When the event reached Momentum (now, on a server; the event's own
+    ///     instant when replaying a journal as if live).
+    @discardableResult
+    public mutating func process(_ event: Event, detectedAt: Date) -> [Unlock] {
+        guard let table = ZoneOffsetTable.named(event.timeZone) else { return [] }
+        zone = event.timeZone
+        var day = clock.localDay(of: event.at, in: table).number
+        switch event.payload {
+        case .activity(let activity): if let d = activity.day { day = min(day, d.number) }
+        case .contribution(_, _, let d, _): if let d { day = min(day, d.number) }
+        case .subject, .goal, .stage: break
+        case .removal(let target):
+            // A withdrawn event stops counting; what it unlocked stays unlocked.
+            guard let index = events.firstIndex(where: { $0.event.id == target }) else { return [] }
+            let before = unlocks.count
+            events.remove(at: index)
+            replay(detectedAt: detectedAt)
+            return Array(unlocks[before...])
+        default: return []
+        }
+        let keyed = Keyed(day: day, at: event.at.timeIntervalSince1970, event: event)
+        let before = unlocks.count
+        if let last = events.last, Self.precedes(keyed, last) {
+            let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
+            events.insert(keyed, at: index)
+            replay(detectedAt: detectedAt)
+        } else {
+            events.append(keyed)
+            advance(toDay: day, detectedAt: detectedAt)
+            apply(keyed, detectedAt: detectedAt)
+        }
+        advance(toDay: clock.localDay(of: detectedAt, in: table).number, detectedAt: detectedAt)
+        return Array(unlocks[before...])
+    }
+
+    /// Moves the clock to `now`: fires ages, birthdays and anniversaries reached by then.
+    @discardableResult
+    public mutating func advance(to now: Date, zone: String? = nil) -> [Unlock] {
+        if let zone { self.zone = zone }
+        guard let table = ZoneOffsetTable.named(self.zone) else { return [] }
+        let before = unlocks.count
+        advance(toDay: clock.localDay(of: now, in: table).number, detectedAt: now)
+        return Array(unlocks[before...])
+    }
+
+    static func precedes(_ a: Keyed, _ b: Keyed) -> Bool {
+        (a.day, a.at, a.event.id) < (b.day, b.at, b.event.id)
+    }
+
+    /// Forgets every derived value and processes the events again from the start.
+    mutating func replay(detectedAt: Date) {
+        states = Array(repeating: RuleState(), count: rules.count)
+        subjects = [:]
+        subjectOrder = []
+        subjectAdded = [:]
+        goals = [:]
+        goalSums = [:]
+        let target = clockDay
+        clockDay = Int.min
+        for keyed in events {
+            advance(toDay: keyed.day, detectedAt: detectedAt)
+            apply(keyed, detectedAt: detectedAt)
+        }
+        advance(toDay: target, detectedAt: detectedAt)
+    }
+
+    private mutating func apply(_ keyed: Keyed, detectedAt: Date) {
+        let event = keyed.event
+        switch event.payload {
+        case .subject(let subject):
+            if subjects[subject.id] == nil {
+                subjectOrder.append(subject.id)
+                subjectAdded[subject.id] = keyed.day
+            }
+            subjects[subject.id] = subject
+        case .goal(let goal):
+            goals[goal.id] = goal
+            for r in goalRules { checkGoal(r, goal.id, keyed, detectedAt) }
+        case .contribution(let goal, let amount, _, _):
+            goalSums[goal, default: 0] += amount
+            let activity = Activity(kind: "contribution", item: goal, value: amount)
+            if let indices = rulesByKind["contribution"] { for r in indices { apply(r, activity, keyed, detectedAt) } }
+            for r in goalRules { checkGoal(r, goal, keyed, detectedAt) }
+        case .stage(let method, _, let to, _):
+            // A rule for this very stage wins over the method's rule for any stage.
+            let specific = stageRules.filter { rules[$0].method == method && rules[$0].stage == to }
+            let chosen =
+                specific.isEmpty ? stageRules.filter { rules[$0].method == method && rules[$0].stage == nil } : specific
+            let definition = methods.first { $0.id == method }
+            for r in chosen {
+                grant(
+                    r, id: "\(rules[r].id)#\(method)#\(to)", keyed, detectedAt, type: "stage_reached",
+                    value: definition?.stageNumber(of: to).map(Double.init),
+                    context: ["method": definition?.name ?? method, "stage": definition?.stage(id: to)?.name ?? to])
+            }
+        case .activity(let activity):
+            if let indices = rulesByKind[activity.kind] { for r in indices { apply(r, activity, keyed, detectedAt) } }
+            if let indices = rulesByKind["*"] { for r in indices { apply(r, activity, keyed, detectedAt) } }
+        default: break
+        }
+    }
+
+    // MARK: - Rules over activities
+
+    private mutating func apply(_ r: Int, _ activity: Activity, _ keyed: Keyed, _ detectedAt: Date) {
+        let rule = rules[r]
+        let matches =
+            rule.match?.matches(activity) ?? (rule.kind == .amount && activity.kind == "contribution")
+        var context: [String: String] = [:]
+        if let item = activity.item {
+            if activity.kind == "contribution" {
+                context["goal"] = goals[item]?.name ?? item
+            } else {
+                context["item"] = item
+            }
+        }
+        if let group = activity.group { context["group"] = group }
+        switch rule.kind {
+        case .first:
+            guard matches else { return }
+            grant(r, id: rule.id, keyed, detectedAt, type: "first", context: context)
+        case .count:
+            guard matches else { return }
+            states[r].count += 1
+            crossed(r, value: states[r].count, keyed, detectedAt, type: "count", context: context)
+        case .distinctCount, .setCompleted:
+            guard matches, let value = rule.field == "group" ? activity.group : activity.item,
+                states[r].values.insert(value).inserted
+            else { return }
+            if rule.kind == .distinctCount {
+                crossed(
+                    r, value: Double(states[r].values.count), keyed, detectedAt, type: "count", context: context)
+            } else if !states[r].fired, let items = rule.items, items.allSatisfy(states[r].values.contains) {
+                states[r].fired = true
+                grant(
+                    r, id: rule.id, keyed, detectedAt, type: "set_completed", value: Double(items.count),
+                    context: context)
+            }
+        case .amount:
+            guard matches, let value = activity.value else { return }
+            crossAmount(r, by: value, keyed, detectedAt, context: context)
+        case .streak, .personalBest, .recovery:
+            if let breaks = rule.breaks, breaks.matches(activity) {
+                if states[r].current > 0 {
+                    states[r].hadBreak = true
+                    states[r].current = 0
+                }
+                states[r].lastGood = Int.min
+                return
+            }
+            guard matches else { return }
+            let day = keyed.day
+            if day == states[r].lastGood { return }
+            if states[r].lastGood == day - 1 {
+                states[r].current += 1
+            } else {
+                if states[r].current > 0 { states[r].hadBreak = true }
+                states[r].current = 1
+                states[r].runStart = day
+                states[r].runFired = false
+            }
+            if states[r].current == 1 {
+                states[r].runStart = day
+                states[r].runFired = false
+            }
+            states[r].lastGood = day
+            streakReached(r, states[r].current, keyed, detectedAt, context: context)
+        case .consistency:
+            if keyed.day != states[r].day {
+                states[r].day = keyed.day
+                states[r].kinds = []
+            }
+            guard let required = rule.require, required.contains(activity.kind),
+                states[r].kinds.insert(activity.kind).inserted, states[r].kinds.count == Set(required).count
+            else { return }
+            if states[r].lastComplete == keyed.day - 1 {
+                states[r].completeRun += 1
+            } else {
+                states[r].completeRun = 1
+                states[r].runStart = keyed.day
+            }
+            states[r].lastComplete = keyed.day
+            if states[r].completeRun == rule.days {
+                grant(
+                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt, type: "consistency",
+                    value: Double(rule.days ?? 0), context: [:])
+            }
+        default: break
+        }
+    }
+
+    /// Thresholds and every-N for a value that grows by steps of 1.
+    private mutating func crossed(
+        _ r: Int, value: Double, _ keyed: Keyed, _ detectedAt: Date, type: String, context: [String: String]
+    ) {
+        let rule = rules[r]
+        if let at = rule.at, at.contains(value) {
+            grant(
+                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value, context: context
+            )
+        }
+        if let every = rule.every, value >= (rule.minimum ?? every), value.truncatingRemainder(dividingBy: every) == 0 {
+            grant(
+                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value, context: context
+            )
+        }
+    }
+
+    /// Thresholds crossed by a total growing by `amount`.
+    private mutating func crossAmount(
+        _ r: Int, by amount: Double, _ keyed: Keyed, _ detectedAt: Date, context: [String: String]
+    ) {
+        let rule = rules[r]
+        let before = states[r].sum
+        states[r].sum += amount
+        let after = states[r].sum
+        var values = (rule.at ?? []).filter { before < $0 && $0 <= after }
+        if let every = rule.every {
+            var next = (before / every).rounded(.down) * every + every
+            while next <= after {
+                values.append(next)
+                next += every
+            }
+        }
+        for value in Set(values).sorted() {
+            grant(
+                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: "amount", value: value,
+                context: context)
+        }
+    }
+
+    private mutating func checkGoal(_ r: Int, _ goalID: String, _ keyed: Keyed, _ detectedAt: Date) {
+        guard let goal = goals[goalID], goalSums[goalID, default: 0] >= goal.target,
+            rules[r].goalCategory == nil || rules[r].goalCategory == goal.category
+        else { return }
+        grant(
+            r, id: "\(rules[r].id)#\(goalID)", keyed, detectedAt, type: "goal_completed", value: goal.target,
+            category: goal.category, context: ["goal": goal.name])
+    }
+
+    private mutating func streakReached(
+        _ r: Int, _ streak: Int, _ keyed: Keyed, _ detectedAt: Date, context: [String: String]
+    ) {
+        let rule = rules[r]
+        let value = Double(streak)
+        switch rule.kind {
+        case .streak:
+            crossed(r, value: value, keyed, detectedAt, type: "streak", context: context)
+        case .personalBest:
+            if streak > states[r].best {
+                if !states[r].runFired, Double(states[r].best) >= (rule.minimum ?? 1), states[r].best > 0 {
+                    states[r].runFired = true
+                    grant(
+                        r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
+                        type: "streak_record", value: value, context: context)
+                }
+                states[r].best = streak
+            }
+        case .recovery:
+            if states[r].hadBreak, !states[r].runFired, let target = rule.at?.first, value == target {
+                states[r].runFired = true
+                grant(
+                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt, type: "recovery",
+                    value: value, context: context)
+            }
+        default: break
+        }
+        if streak > states[r].best { states[r].best = streak }
+    }
+
+    // MARK: - Time
+
+    private mutating func advance(toDay day: Int, detectedAt: Date) {
+        guard day > clockDay else { return }
+        clockDay = day
+        guard !timeRules.isEmpty, !subjects.isEmpty else { return }
+        for r in timeRules { fireAges(r, upTo: day, detectedAt: detectedAt) }
+    }
+
+    private mutating func fireAges(_ r: Int, upTo today: Int, detectedAt: Date) {
+        let rule = rules[r]
+        guard let unit = rule.unit, let dateName = rule.date else { return }
+        for id in rule.subject.map({ [$0] }) ?? subjectOrder.prefix(1).map({ $0 }) {
+            guard let subject = subjects[id], let origin = subject.dates[dateName] else { continue }
+            let added = subjectAdded[id] ?? origin.number
+            var n = states[r].nextAge[id] ?? 1
+            let limit = rule.maximum.map { Int($0) } ?? (rule.every == nil ? Int(rule.at?.max() ?? 0) : 1200)
+            while n <= limit {
+                let reached = Self.add(n, unit, to: origin).number
+                guard reached <= today else { break }
+                defer { n += 1 }
+                let wanted: Bool
+                if let at = rule.at {
+                    wanted = at.contains(Double(n))
+                } else if let every = rule.every {
+                    wanted =
+                        Double(n) >= (rule.minimum ?? every) && Double(n).truncatingRemainder(dividingBy: every) == 0
+                } else {
+                    wanted = false
+                }
+                guard wanted, reached >= added || (rule.includePast ?? false) else { continue }
+                if rule.kind == .combination {
+                    guard let coverage = rule.coverage, coverageHolds(coverage, through: reached) else { continue }
+                }
+                let achievedAt = Date(
+                    timeIntervalSince1970: Double(clock.start(of: LocalDay(number: reached), in: table)))
+                grant(
+                    r, id: "\(rule.id)#\(id)#\(n)", achievedAt: achievedAt, day: reached, detectedAt: detectedAt,
+                    event: nil,
+                    type: rule.kind == .combination ? "combination" : dateName == "born" ? "age" : "anniversary",
+                    value: Double(n), subject: id,
+                    context: ["name": subject.name, "age": Self.ageText(n, unit)])
+            }
+            states[r].nextAge[id] = n
+        }
+    }
+
+    private var table: ZoneOffsetTable { ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")! }
+
+    private func coverageHolds(_ coverage: AchievementRule.Coverage, through day: Int) -> Bool {
+        var seen: Set<String> = []
+        for keyed in events where keyed.day <= day {
+            guard case .activity(let activity) = keyed.event.payload, coverage.match.matches(activity),
+                let value = coverage.field == "group" ? activity.group : activity.item
+            else { continue }
+            seen.insert(value)
+        }
+        let share: Double
+        if let items = coverage.items {
+            share = items.isEmpty ? 0 : Double(items.filter(seen.contains).count) / Double(items.count)
+        } else {
+            share = Double(seen.count) / Double(max(1, coverage.total ?? 1))
+        }
+        return share >= coverage.atLeast
+    }
+
+    /// The day `n` units after `origin` (months and years keep the day of the month, or the
+    /// month's last day when it is shorter).
+    static func add(_ n: Int, _ unit: AchievementRule.Unit, to origin: LocalDay) -> LocalDay {
+        switch unit {
+        case .days: return origin.advanced(by: n)
+        case .weeks: return origin.advanced(by: 7 * n)
+        case .months, .years:
+            let months = unit == .months ? n : 12 * n
+            let (y, m, d) = origin.civil
+            let total = y * 12 + (m - 1) + months
+            let year = total / 12
+            let month = total % 12 + 1
+            return LocalDay(year: year, month: month, day: min(d, LocalDay.daysIn(month: month, year: year)))!
+        }
+    }
+
+    static func ageText(_ n: Int, _ unit: AchievementRule.Unit) -> String {
+        let name = String(unit.rawValue.dropLast())
+        return "\(n) \(name)\(n == 1 ? "" : "s")"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    // MARK: - Granting
+
+    private mutating func grant(
+        _ r: Int, id: String, _ keyed: Keyed, _ detectedAt: Date, type: String, value: Double? = nil,
+        category: String? = nil, context: [String: String]
+    ) {
+        var achievedAt = keyed.event.at
+        if let table = ZoneOffsetTable.named(keyed.event.timeZone),
+            clock.localDay(of: achievedAt, in: table).number > keyed.day
+        {
+            // Logged for an earlier day: it happened by the end of that day at the latest.
+            achievedAt = Date(
+                timeIntervalSince1970: Double(clock.start(of: LocalDay(number: keyed.day + 1), in: table) - 1))
+        }
+        var subject: String?
+        if case .activity(let activity) = keyed.event.payload { subject = activity.subject }
+        grant(
+            r, id: id, achievedAt: achievedAt, day: keyed.day, detectedAt: max(detectedAt, keyed.event.at),
+            event: keyed.event.id, type: type, value: value, subject: subject ?? subjectOrder.first,
+            category: category, context: context)
+    }
+
+    mutating func grant(
+        _ r: Int, id: String, achievedAt: Date, day: Int, detectedAt: Date, event: String?, type: String,
+        value: Double? = nil, subject: String? = nil, habit: String? = nil, category: String? = nil,
+        context: [String: String]
+    ) {
+        guard granted.insert(id).inserted else { return }
+        let rule = rules[r]
+        var context = context
+        if let subject, let name = subjects[subject]?.name, context["name"] == nil { context["name"] = name }
+        if let value { context["value"] = Self.number(value) }
+        let detectedDay = clock.localDay(of: detectedAt, in: table).number
+        unlocks.append(
+            Unlock(
+                id: id, rule: rule.id, title: Self.fill(rule.title, context), category: category ?? rule.category,
+                tier: rule.tier, milestoneType: type, value: value, achievedAt: achievedAt,
+                achievedDay: LocalDay(number: day), detectedAt: detectedAt, retroactive: detectedDay > day,
+                subject: subject, habit: habit, event: event, badge: rule.badge, context: context))
+    }
+
+    /// Fills `{placeholders}` from the context; unknown ones are left out.
+    static func fill(_ template: String, _ context: [String: String]) -> String {
+        guard template.contains("{") else { return template }
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let key = String(rest[rest.index(after: open)..<close])
+            result += context[key] ?? ""
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// One user's engines together: streaks and wallet (``UserEngine``) and achievements
+/// (``AchievementEngine``), fed from the same event log.
+public struct MomentumUser: Sendable {
+    /// Streaks, calendars, freezes and the wallet.
+    public private(set) var streaks: UserEngine
+    /// Achievements and unlocks.
+    public private(set) var achievements: AchievementEngine
+
+    /// Creates a user with an empty log.
+    public init(pack: RulePack = .habits, dayStartHour: Int = 0) {
+        streaks = UserEngine(pack: pack, dayStartHour: dayStartHour)
+        achievements = AchievementEngine(rules: pack.achievements, methods: pack.methods, dayStartHour: dayStartHour)
+    }
+
+    /// Every unlock granted so far.
+    public var unlocks: [Unlock] { achievements.unlocks }
+
+    /// Appends one event as it arrives and returns what it unlocked.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - now: When given, timestamps later than `now` plus the pack's tolerance are refused.
+    ///   - detectedAt: When the event reached Momentum; by default `now`, or the event's
+    ///     own instant.
+    /// - Throws: ``MomentumError`` when the event is invalid (see ``UserEngine/append(_:now:)``).
+    @discardableResult
+    public mutating func append(
+        _ event: Event, now: Date? = nil, detectedAt: Date? = nil
+    ) throws(MomentumError) -> (result: AppendResult, unlocks: [Unlock]) {
+        let result = try streaks.append(event, now: now)
+        guard result == .applied else { return (result, []) }
+        let detected = detectedAt ?? now ?? event.at
+        var unlocks = achievements.process(event, detectedAt: detected)
+        if achievements.watchesHabits, Self.touchesHabits(event) {
+            streaks.advance(to: max(detected, event.at), zone: event.timeZone)
+            unlocks += achievements.evaluateHabits(in: streaks, detectedAt: detected)
+        }
+        return (result, unlocks)
+    }
+
+    /// Replays a log as if each event had arrived when it was recorded (its `at`), in that
+    /// order, then moves the clock to `now`. Events the engine refuses are skipped (load the
+    /// log with ``UserEngine/load(_:now:)`` first to report them).
+    ///
+    /// - Returns: Every unlock, in the order granted.
+    @discardableResult
+    public mutating func replay(_ events: [Event], now: Date) -> [Unlock] {
+        let ordered = events.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        for event in ordered { _ = try? append(event, now: now, detectedAt: event.at) }
+        advance(to: now)
+        return unlocks
+    }
+
+    /// Moves the clock: closes days and fires time-based achievements reached by `now`.
+    @discardableResult
+    public mutating func advance(to now: Date, zone: String? = nil) -> [Unlock] {
+        var unlocks = achievements.advance(to: now, zone: zone ?? streaks.latest?.zone)
+        if achievements.watchesHabits {
+            streaks.advance(to: now, zone: zone ?? streaks.latest?.zone ?? "UTC")
+            unlocks += achievements.evaluateHabits(in: streaks, detectedAt: now)
+        }
+        return unlocks
+    }
+
+    private static func touchesHabits(_ event: Event) -> Bool {
+        switch event.payload {
+        case .subject, .activity, .goal, .contribution, .stage, .purchase: false
+        default: true
+        }
+    }
+}
