@@ -53,6 +53,7 @@ public struct AchievementEngine: Sendable {
         var lastGood = Int.min
         var current = 0
         var best = 0
+        var runPeak = 0
         var runStart = 0
         var hadBreak = false
         var runFired = false
@@ -102,7 +103,8 @@ public struct AchievementEngine: Sendable {
                     }
                 }
             default:
-                rulesByKind[rule.match?.kind ?? "*", default: []].append(index)
+                let key = rule.match?.type == "contribution" ? "contribution" : rule.match?.kind ?? "*"
+                rulesByKind[key, default: []].append(index)
                 if let breaks = rule.breaks?.kind, breaks != rule.match?.kind {
                     rulesByKind[breaks, default: []].append(index)
                 }
@@ -281,13 +283,15 @@ public struct AchievementEngine: Sendable {
             } else {
                 if states[r].current > 0 { states[r].hadBreak = true }
                 states[r].current = 1
-                states[r].runStart = day
-                states[r].runFired = false
             }
             if states[r].current == 1 {
+                // A new run: the best so far becomes the record to beat.
+                states[r].best = max(states[r].best, states[r].runPeak)
+                states[r].runPeak = 0
                 states[r].runStart = day
                 states[r].runFired = false
             }
+            states[r].runPeak = max(states[r].runPeak, states[r].current)
             states[r].lastGood = day
             streakReached(r, states[r].current, keyed, detectedAt, context: context)
         case .consistency:
@@ -372,14 +376,14 @@ public struct AchievementEngine: Sendable {
         case .streak:
             crossed(r, value: value, keyed, detectedAt, type: "streak", context: context)
         case .personalBest:
-            if streak > states[r].best {
-                if !states[r].runFired, Double(states[r].best) >= (rule.minimum ?? 1), states[r].best > 0 {
-                    states[r].runFired = true
-                    grant(
-                        r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
-                        type: "streak_record", value: value, context: context)
-                }
-                states[r].best = streak
+            // `best` is the best of earlier runs; the running one must pass it.
+            if streak > states[r].best, !states[r].runFired, states[r].best > 0,
+                Double(states[r].best) >= (rule.minimum ?? 1)
+            {
+                states[r].runFired = true
+                grant(
+                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
+                    type: "streak_record", value: value, context: context)
             }
         case .recovery:
             if states[r].hadBreak, !states[r].runFired, let target = rule.at?.first, value == target {
@@ -390,7 +394,6 @@ public struct AchievementEngine: Sendable {
             }
         default: break
         }
-        if streak > states[r].best { states[r].best = streak }
     }
 
     // MARK: - Time
