@@ -82,7 +82,7 @@ while day <= end:
 events.sort(key=lambda e: (e["at"], e["id"]))
 with open("Examples/ollie.jsonl", "w") as out:
     out.write("# Ollie's puppy journal (seed 000), written by Examples/make-ollie-journal.py.\n")
-    out.write("# momentum evaluate Examples/ollie.jsonl --pack ollie --now 2026-06-12T21:00:00+02:00\n")
+    out.write("# momentum evaluate Examples/ollie.jsonl --pack ollie --now 2026-06-12T23:30:00+02:00\n")
     for event in events:
         out.write(json.dumps(event, ensure_ascii=False) + "\n")
 print(len(events), "events")

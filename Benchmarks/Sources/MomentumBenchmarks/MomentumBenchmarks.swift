@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
-/// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`).
+/// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`).
 @main
 struct MomentumBenchmarks {
     /// A benchmark's name and entry point.
@@ -20,6 +20,7 @@ struct MomentumBenchmarks {
         Benchmark(name: "append", title: "3. Append", run: AppendBenchmark.run),
         Benchmark(name: "memory", title: "4. Memory per user state", run: MemoryBenchmark.run),
         Benchmark(name: "analytics", title: "5. Analytics", run: AnalyticsBenchmark.run),
+        Benchmark(name: "unlocks", title: "6. Unlock evaluation", run: UnlockBenchmark.run),
     ]
 
     static func main() {

@@ -34,9 +34,14 @@ public struct AchievementEngine: Sendable {
     var stageRules: [Int] = []
     var goalRules: [Int] = []
     var timeRules: [Int] = []
+    var anyKindRules: [Int] = []
     var habitRules: [Int] = []
     var clockDay = Int.min
     var zone = "UTC"
+    var zoneCache: ZoneOffsetTable?
+    /// Benchmarks only: check every rule against every activity, without the index by kind
+    /// (the straightforward implementation the index is measured against).
+    @_spi(Benchmarks) public var checksEveryRule = false
 
     struct Keyed: Sendable {
         var day: Int
@@ -62,8 +67,9 @@ public struct AchievementEngine: Sendable {
         var kinds: Set<String> = []
         var completeRun = 0
         var lastComplete = Int.min
-        // Ages: the next multiple to check, per subject.
+        // Ages: the next multiple to check, per subject, and the first day anything may fire.
         var nextAge: [String: Int] = [:]
+        var nextDueDay = Int.min
     }
 
     /// The progression methods, for stage names in titles and messages.
@@ -80,6 +86,7 @@ public struct AchievementEngine: Sendable {
         self.methods = methods
         clock = DayClock(dayStartHour: dayStartHour)
         states = Array(repeating: RuleState(), count: rules.count)
+        defer { anyKindRules = rulesByKind.removeValue(forKey: "*") ?? [] }
         for (index, rule) in rules.enumerated() {
             switch rule.kind {
             case .age, .combination:
@@ -129,7 +136,7 @@ public struct AchievementEngine: Sendable {
     ///     instant when replaying a journal as if live).
     @discardableResult
     public mutating func process(_ event: Event, detectedAt: Date) -> [Unlock] {
-        guard let table = ZoneOffsetTable.named(event.timeZone) else { return [] }
+        guard let table = cachedTable(event.timeZone) else { return [] }
         zone = event.timeZone
         var day = clock.localDay(of: event.at, in: table).number
         switch event.payload {
@@ -200,6 +207,9 @@ public struct AchievementEngine: Sendable {
                 subjectAdded[subject.id] = keyed.day
             }
             subjects[subject.id] = subject
+            // Ages the new dates have already reached today fire now, not tomorrow.
+            for r in timeRules { states[r].nextDueDay = Int.min }
+            if clockDay != Int.min { for r in timeRules { fireAges(r, upTo: clockDay, detectedAt: detectedAt) } }
         case .goal(let goal):
             goals[goal.id] = goal
             for r in goalRules { checkGoal(r, goal.id, keyed, detectedAt) }
@@ -218,11 +228,21 @@ public struct AchievementEngine: Sendable {
                 grant(
                     r, id: "\(rules[r].id)#\(method)#\(to)", keyed, detectedAt, type: "stage_reached",
                     value: definition?.stageNumber(of: to).map(Double.init),
+                    activity: nil,
                     context: ["method": definition?.name ?? method, "stage": definition?.stage(id: to)?.name ?? to])
             }
         case .activity(let activity):
+            if checksEveryRule {
+                for r in rules.indices
+                where ![.age, .combination, .goalCompleted, .stageReached].contains(rules[r].kind)
+                    && !habitRules.contains(r)
+                {
+                    apply(r, activity, keyed, detectedAt)
+                }
+                return
+            }
             if let indices = rulesByKind[activity.kind] { for r in indices { apply(r, activity, keyed, detectedAt) } }
-            if let indices = rulesByKind["*"] { for r in indices { apply(r, activity, keyed, detectedAt) } }
+            for r in anyKindRules { apply(r, activity, keyed, detectedAt) }
         default: break
         }
     }
@@ -230,44 +250,36 @@ public struct AchievementEngine: Sendable {
     // MARK: - Rules over activities
 
     private mutating func apply(_ r: Int, _ activity: Activity, _ keyed: Keyed, _ detectedAt: Date) {
-        let rule = rules[r]
+        // Fields are read through `rules[r]` rather than a copy of the rule: this runs for
+        // every event, and copying a rule retains all its arrays and strings.
         let matches =
-            rule.match?.matches(activity) ?? (rule.kind == .amount && activity.kind == "contribution")
-        var context: [String: String] = [:]
-        if let item = activity.item {
-            if activity.kind == "contribution" {
-                context["goal"] = goals[item]?.name ?? item
-            } else {
-                context["item"] = item
-            }
-        }
-        if let group = activity.group { context["group"] = group }
-        switch rule.kind {
+            rules[r].match?.matches(activity) ?? (rules[r].kind == .amount && activity.kind == "contribution")
+        switch rules[r].kind {
         case .first:
             guard matches else { return }
-            grant(r, id: rule.id, keyed, detectedAt, type: "first", context: context)
+            grant(r, id: rules[r].id, keyed, detectedAt, type: "first", activity: activity)
         case .count:
             guard matches else { return }
             states[r].count += 1
-            crossed(r, value: states[r].count, keyed, detectedAt, type: "count", context: context)
+            crossed(r, value: states[r].count, keyed, detectedAt, type: "count", activity: activity)
         case .distinctCount, .setCompleted:
-            guard matches, let value = rule.field == "group" ? activity.group : activity.item,
+            guard matches, let value = rules[r].field == "group" ? activity.group : activity.item,
                 states[r].values.insert(value).inserted
             else { return }
-            if rule.kind == .distinctCount {
+            if rules[r].kind == .distinctCount {
                 crossed(
-                    r, value: Double(states[r].values.count), keyed, detectedAt, type: "count", context: context)
-            } else if !states[r].fired, let items = rule.items, items.allSatisfy(states[r].values.contains) {
+                    r, value: Double(states[r].values.count), keyed, detectedAt, type: "count", activity: activity)
+            } else if !states[r].fired, let items = rules[r].items, items.allSatisfy(states[r].values.contains) {
                 states[r].fired = true
                 grant(
-                    r, id: rule.id, keyed, detectedAt, type: "set_completed", value: Double(items.count),
-                    context: context)
+                    r, id: rules[r].id, keyed, detectedAt, type: "set_completed", value: Double(items.count),
+                    activity: activity)
             }
         case .amount:
             guard matches, let value = activity.value else { return }
-            crossAmount(r, by: value, keyed, detectedAt, context: context)
+            crossAmount(r, by: value, keyed, detectedAt, activity: activity)
         case .streak, .personalBest, .recovery:
-            if let breaks = rule.breaks, breaks.matches(activity) {
+            if let breaks = rules[r].breaks, breaks.matches(activity) {
                 if states[r].current > 0 {
                     states[r].hadBreak = true
                     states[r].current = 0
@@ -293,13 +305,13 @@ public struct AchievementEngine: Sendable {
             }
             states[r].runPeak = max(states[r].runPeak, states[r].current)
             states[r].lastGood = day
-            streakReached(r, states[r].current, keyed, detectedAt, context: context)
+            streakReached(r, states[r].current, keyed, detectedAt, activity: activity)
         case .consistency:
             if keyed.day != states[r].day {
                 states[r].day = keyed.day
                 states[r].kinds = []
             }
-            guard let required = rule.require, required.contains(activity.kind),
+            guard let required = rules[r].require, required.contains(activity.kind),
                 states[r].kinds.insert(activity.kind).inserted, states[r].kinds.count == Set(required).count
             else { return }
             if states[r].lastComplete == keyed.day - 1 {
@@ -309,10 +321,11 @@ public struct AchievementEngine: Sendable {
                 states[r].runStart = keyed.day
             }
             states[r].lastComplete = keyed.day
-            if states[r].completeRun == rule.days {
+            if states[r].completeRun == rules[r].days {
                 grant(
-                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt, type: "consistency",
-                    value: Double(rule.days ?? 0), context: [:])
+                    r, id: "\(rules[r].id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
+                    type: "consistency",
+                    value: Double(rules[r].days ?? 0), activity: nil)
             }
         default: break
         }
@@ -320,31 +333,33 @@ public struct AchievementEngine: Sendable {
 
     /// Thresholds and every-N for a value that grows by steps of 1.
     private mutating func crossed(
-        _ r: Int, value: Double, _ keyed: Keyed, _ detectedAt: Date, type: String, context: [String: String]
+        _ r: Int, value: Double, _ keyed: Keyed, _ detectedAt: Date, type: String, activity: Activity
     ) {
-        let rule = rules[r]
-        if let at = rule.at, at.contains(value) {
+        if let at = rules[r].at, at.contains(value) {
             grant(
-                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value, context: context
+                r, id: "\(rules[r].id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value,
+                activity: activity
             )
         }
-        if let every = rule.every, value >= (rule.minimum ?? every), value.truncatingRemainder(dividingBy: every) == 0 {
+        if let every = rules[r].every, value >= (rules[r].minimum ?? every),
+            value.truncatingRemainder(dividingBy: every) == 0
+        {
             grant(
-                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value, context: context
+                r, id: "\(rules[r].id)#\(Self.number(value))", keyed, detectedAt, type: type, value: value,
+                activity: activity
             )
         }
     }
 
     /// Thresholds crossed by a total growing by `amount`.
     private mutating func crossAmount(
-        _ r: Int, by amount: Double, _ keyed: Keyed, _ detectedAt: Date, context: [String: String]
+        _ r: Int, by amount: Double, _ keyed: Keyed, _ detectedAt: Date, activity: Activity
     ) {
-        let rule = rules[r]
         let before = states[r].sum
         states[r].sum += amount
         let after = states[r].sum
-        var values = (rule.at ?? []).filter { before < $0 && $0 <= after }
-        if let every = rule.every {
+        var values = (rules[r].at ?? []).filter { before < $0 && $0 <= after }
+        if let every = rules[r].every {
             var next = (before / every).rounded(.down) * every + every
             while next <= after {
                 values.append(next)
@@ -353,8 +368,8 @@ public struct AchievementEngine: Sendable {
         }
         for value in Set(values).sorted() {
             grant(
-                r, id: "\(rule.id)#\(Self.number(value))", keyed, detectedAt, type: "amount", value: value,
-                context: context)
+                r, id: "\(rules[r].id)#\(Self.number(value))", keyed, detectedAt, type: "amount", value: value,
+                activity: activity)
         }
     }
 
@@ -364,33 +379,33 @@ public struct AchievementEngine: Sendable {
         else { return }
         grant(
             r, id: "\(rules[r].id)#\(goalID)", keyed, detectedAt, type: "goal_completed", value: goal.target,
-            category: goal.category, context: ["goal": goal.name])
+            category: goal.category, activity: nil, context: ["goal": goal.name])
     }
 
     private mutating func streakReached(
-        _ r: Int, _ streak: Int, _ keyed: Keyed, _ detectedAt: Date, context: [String: String]
+        _ r: Int, _ streak: Int, _ keyed: Keyed, _ detectedAt: Date, activity: Activity
     ) {
-        let rule = rules[r]
         let value = Double(streak)
-        switch rule.kind {
+        switch rules[r].kind {
         case .streak:
-            crossed(r, value: value, keyed, detectedAt, type: "streak", context: context)
+            crossed(r, value: value, keyed, detectedAt, type: "streak", activity: activity)
         case .personalBest:
             // `best` is the best of earlier runs; the running one must pass it.
             if streak > states[r].best, !states[r].runFired, states[r].best > 0,
-                Double(states[r].best) >= (rule.minimum ?? 1)
+                Double(states[r].best) >= (rules[r].minimum ?? 1)
             {
                 states[r].runFired = true
                 grant(
-                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
-                    type: "streak_record", value: value, context: context)
+                    r, id: "\(rules[r].id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
+                    type: "streak_record", value: value, activity: activity)
             }
         case .recovery:
-            if states[r].hadBreak, !states[r].runFired, let target = rule.at?.first, value == target {
+            if states[r].hadBreak, !states[r].runFired, let target = rules[r].at?.first, value == target {
                 states[r].runFired = true
                 grant(
-                    r, id: "\(rule.id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt, type: "recovery",
-                    value: value, context: context)
+                    r, id: "\(rules[r].id)#\(LocalDay(number: states[r].runStart))", keyed, detectedAt,
+                    type: "recovery",
+                    value: value, activity: activity)
             }
         default: break
         }
@@ -402,7 +417,7 @@ public struct AchievementEngine: Sendable {
         guard day > clockDay else { return }
         clockDay = day
         guard !timeRules.isEmpty, !subjects.isEmpty else { return }
-        for r in timeRules { fireAges(r, upTo: day, detectedAt: detectedAt) }
+        for r in timeRules where states[r].nextDueDay <= day { fireAges(r, upTo: day, detectedAt: detectedAt) }
     }
 
     private mutating func fireAges(_ r: Int, upTo today: Int, detectedAt: Date) {
@@ -441,9 +456,28 @@ public struct AchievementEngine: Sendable {
             }
             states[r].nextAge[id] = n
         }
+        // Nothing can fire before the earliest next age of any subject.
+        var earliest = Int.max
+        for id in rule.subject.map({ [$0] }) ?? subjectOrder.prefix(1).map({ $0 }) {
+            guard let origin = subjects[id]?.dates[dateName] else { continue }
+            let n = states[r].nextAge[id] ?? 1
+            let limit = rule.maximum.map { Int($0) } ?? (rule.every == nil ? Int(rule.at?.max() ?? 0) : 1200)
+            if n <= limit { earliest = min(earliest, Self.add(n, unit, to: origin).number) }
+        }
+        states[r].nextDueDay = earliest
     }
 
-    private var table: ZoneOffsetTable { ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")! }
+    private var table: ZoneOffsetTable {
+        if let zoneCache, zoneCache.identifier == zone { return zoneCache }
+        return ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
+    }
+
+    /// The zone table, remembered for the next event (most users stay in one zone).
+    private mutating func cachedTable(_ identifier: String) -> ZoneOffsetTable? {
+        if let zoneCache, zoneCache.identifier == identifier { return zoneCache }
+        zoneCache = ZoneOffsetTable.named(identifier)
+        return zoneCache
+    }
 
     private func coverageHolds(_ coverage: AchievementRule.Coverage, through day: Int) -> Bool {
         var seen: Set<String> = []
@@ -491,10 +525,22 @@ public struct AchievementEngine: Sendable {
 
     private mutating func grant(
         _ r: Int, id: String, _ keyed: Keyed, _ detectedAt: Date, type: String, value: Double? = nil,
-        category: String? = nil, context: [String: String]
+        category: String? = nil, activity: Activity?, context extra: [String: String] = [:]
     ) {
+        var context = extra
+        if let activity {
+            if let item = activity.item {
+                if activity.kind == "contribution" {
+                    context["goal"] = goals[item]?.name ?? item
+                } else {
+                    context["item"] = item
+                }
+            }
+            if let group = activity.group { context["group"] = group }
+        }
         var achievedAt = keyed.event.at
-        if let table = ZoneOffsetTable.named(keyed.event.timeZone),
+        if let table = keyed.event.timeZone == zoneCache?.identifier
+            ? zoneCache : ZoneOffsetTable.named(keyed.event.timeZone),
             clock.localDay(of: achievedAt, in: table).number > keyed.day
         {
             // Logged for an earlier day: it happened by the end of that day at the latest.
@@ -530,15 +576,17 @@ public struct AchievementEngine: Sendable {
 
     /// Fills `{placeholders}` from the context; unknown ones are left out.
     static func fill(_ template: String, _ context: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        let utf8 = template.utf8
+        guard utf8.contains(UInt8(ascii: "{")) else { return template }
         var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            let key = String(rest[rest.index(after: open)..<close])
-            result += context[key] ?? ""
-            rest = rest[rest.index(after: close)...]
+        var rest = utf8[...]
+        while let open = rest.firstIndex(of: UInt8(ascii: "{")),
+            let close = rest[open...].firstIndex(of: UInt8(ascii: "}"))
+        {
+            result += String(Substring(rest[..<open]))
+            result += context[String(Substring(rest[utf8.index(after: open)..<close]))] ?? ""
+            rest = rest[utf8.index(after: close)...]
         }
-        return result + rest
+        return result + String(Substring(rest))
     }
 }

@@ -239,8 +239,9 @@ extension AchievementRule.Match {
     /// Whether an activity matches; contributions arrive as activities of kind
     /// `contribution` with the goal as `item` and the amount as `value`.
     func matches(_ activity: Activity) -> Bool {
-        (type ?? "log") == (activity.kind == "contribution" ? "contribution" : "log")
-            && (kind == nil || kind == activity.kind)
+        (kind == nil || kind == activity.kind)
+            && (type == nil
+                ? activity.kind != "contribution" : (type == "contribution") == (activity.kind == "contribution"))
             && (item == nil || item == activity.item) && (group == nil || group == activity.group)
             && (subject == nil || subject == activity.subject)
     }

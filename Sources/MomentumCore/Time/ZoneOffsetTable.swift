@@ -116,12 +116,19 @@ extension ZoneOffsetTable {
 
     static func isPlausibleIANAName(_ identifier: String) -> Bool {
         if identifier == "UTC" || identifier == "GMT" { return true }
-        guard !identifier.isEmpty, identifier.count <= 64 else { return false }
-        let first = identifier.unicodeScalars.first!
-        guard first.properties.isUppercase else { return false }
-        return identifier.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
-                || "/_-+".unicodeScalars.contains($0)
-        } && !identifier.hasPrefix("GMT+") && !identifier.hasPrefix("GMT-")
+        let bytes = identifier.utf8
+        guard let first = bytes.first, bytes.count <= 64, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+        else { return false }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                UInt8(ascii: "+"):
+                continue
+            default:
+                return false
+            }
+        }
+        return !identifier.hasPrefix("GMT+") && !identifier.hasPrefix("GMT-")
     }
 }

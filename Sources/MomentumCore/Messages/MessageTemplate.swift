@@ -1,0 +1,120 @@
+/// A celebration message with placeholders, and the unlocks it suits.
+///
+/// Placeholders are names in braces, filled from the unlock, its context and the subject:
+/// `{name}` (the subject's name), `{value}` (the milestone's number, `1,000`), `{habit}`,
+/// `{item}`, `{goal}`, `{stage}`, `{duration}` (context values), `{title}` (the
+/// achievement's title) and, in retroactive templates, `{when}` ("last week"). A template is
+/// only used when every placeholder it contains has a value. Braces around anything else are
+/// plain text and left as written.
+///
+/// JSON: `{"id": "potty.streak.1", "category": "potty", "tiers": [2, 3], "milestoneTypes":
+/// ["streak"], "text": "{value} days of outdoor potty in a row! 🎉"}`. `tiers` defaults to
+/// all three, `retroactive` to `false`; `milestoneTypes` and `amountTier` are optional.
+public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
+    /// The category of the fallback templates, used when no template of the unlock's own
+    /// category fits.
+    public static let genericCategory = "generic"
+
+    /// The template's id, unique within its catalog; recorded to avoid repeating it.
+    public var id: String
+    /// The achievement category it is written for, or ``genericCategory``. A category also
+    /// fits its subcategories: `potty` fits `potty_outdoor`.
+    public var category: String
+    /// The celebration tiers it suits.
+    public var tiers: [CelebrationTier]
+    /// The milestone types it is written for (`streak`, `first`, …); `nil` for any.
+    public var milestoneTypes: [String]?
+    /// For amount milestones, the only savings tier it suits (seed 002's "First milestone! ✨"
+    /// is for `$1k`); `nil` for any.
+    public var amountTier: MilestoneTier?
+    /// Whether it is for retroactive unlocks ("Looks like …"), which use only these.
+    public var retroactive: Bool
+    /// The text with placeholders.
+    public var text: String
+
+    /// Creates a template.
+    ///
+    /// - Parameters:
+    ///   - id: The template's id, unique within its catalog.
+    ///   - category: The achievement category, or ``genericCategory``.
+    ///   - tiers: The celebration tiers it suits.
+    ///   - milestoneTypes: The milestone types it is written for; `nil` for any.
+    ///   - amountTier: For amount milestones, the savings tier it suits; `nil` for any.
+    ///   - retroactive: Whether it is for retroactive unlocks.
+    ///   - text: The text with placeholders.
+    public init(
+        id: String, category: String, tiers: [CelebrationTier] = CelebrationTier.allCases,
+        milestoneTypes: [String]? = nil, amountTier: MilestoneTier? = nil, retroactive: Bool = false, text: String
+    ) {
+        self.id = id
+        self.category = category
+        self.tiers = tiers
+        self.milestoneTypes = milestoneTypes
+        self.amountTier = amountTier
+        self.retroactive = retroactive
+        self.text = text
+    }
+
+    /// The placeholder names a template may use.
+    public static let placeholderNames: Set<String> = [
+        "name", "value", "habit", "item", "goal", "stage", "duration", "title", "when",
+    ]
+
+    /// The names of the placeholders in ``text``.
+    public var placeholders: Set<String> {
+        Set(Self.segments(of: text).compactMap(\.placeholder))
+    }
+
+    /// The text with each placeholder that has a value replaced by it.
+    ///
+    /// - Parameter values: Values by placeholder name (`["name": "Ollie"]`).
+    /// - Returns: The text; placeholders without a value are left as written.
+    public func render(_ values: [String: String]) -> String {
+        Self.segments(of: text).map { segment in
+            segment.placeholder.flatMap { values[$0] } ?? segment.text
+        }.joined()
+    }
+
+    /// Whether it is written for a category: the same, or a subcategory of it.
+    func fits(category unlockCategory: String) -> Bool {
+        unlockCategory == category || unlockCategory.hasPrefix(category + "_")
+    }
+
+    /// `text` cut into literal runs and `{placeholder}`s named in ``placeholderNames``.
+    private static func segments(of text: String) -> [(text: String, placeholder: String?)] {
+        var result: [(text: String, placeholder: String?)] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "}"),
+                placeholderNames.contains(String(rest[afterOpen..<close]))
+            else {
+                result.append((String(rest[...open]), nil))
+                rest = rest[afterOpen...]
+                continue
+            }
+            result.append((String(rest[..<open]), nil))
+            result.append((String(rest[open...close]), String(rest[afterOpen..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        result.append((String(rest), nil))
+        return result
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, category, tiers, milestoneTypes, amountTier, retroactive, text
+    }
+
+    /// Decodes a template; `tiers` defaults to all three and `retroactive` to `false`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            category: try container.decode(String.self, forKey: .category),
+            tiers: try container.decodeIfPresent([CelebrationTier].self, forKey: .tiers) ?? CelebrationTier.allCases,
+            milestoneTypes: try container.decodeIfPresent([String].self, forKey: .milestoneTypes),
+            amountTier: try container.decodeIfPresent(MilestoneTier.self, forKey: .amountTier),
+            retroactive: try container.decodeIfPresent(Bool.self, forKey: .retroactive) ?? false,
+            text: try container.decode(String.self, forKey: .text))
+    }
+}
