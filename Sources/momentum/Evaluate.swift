@@ -8,9 +8,10 @@ struct Evaluate: ParsableCommand {
         abstract: "Print the complete state derived from an event log as JSON.",
         discussion: """
             Reads a JSONL event log (one event per line; blank lines and lines starting with # \
-            are ignored) and prints habits with their calendars, the wallet, the ledger and \
-            analytics (rates, history by week and month, trends, habit strength, scores, \
-            coaching, profile statistics). If \
+            are ignored) and prints habits with their calendars, the wallet, the ledger, the \
+            unlocks of the pack's achievements with their messages, the celebration queue, \
+            memories, progression, and analytics (rates, history by week and month, trends, \
+            habit strength, scores, coaching, profile statistics). If \
             any line is malformed, every bad line is reported with its number and reason on \
             standard error, nothing is evaluated, and the exit status is 65.
             """
@@ -95,9 +96,10 @@ struct Evaluate: ParsableCommand {
         let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
         let analytics = engine.analytics(at: instant, zone: timeZone)
         var user = MomentumUser(pack: rulePack, dayStartHour: dayStart)
-        let unlocks = user.replay(engine.events, now: instant)
+        user.replay(engine.events, now: instant)
+        let summary = user.summary(at: instant, zone: timeZone)
         var output = try MomentumJSON.encoder(pretty: !compact).encode(
-            Report(state: state, analytics: analytics, unlocks: unlocks))
+            Report(state: state, analytics: analytics, engagement: summary))
         output.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(output)
     }
@@ -107,15 +109,15 @@ struct Evaluate: ParsableCommand {
 struct Report: Encodable {
     var state: UserState
     var analytics: UserAnalytics
-    var unlocks: [Unlock]
+    var engagement: EngagementSummary
 
-    private enum CodingKeys: String, CodingKey { case analytics, unlocks }
+    private enum CodingKeys: String, CodingKey { case analytics }
 
     func encode(to encoder: any Encoder) throws {
         try state.encode(to: encoder)
+        try engagement.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(analytics, forKey: .analytics)
-        try container.encode(unlocks, forKey: .unlocks)
     }
 }
 

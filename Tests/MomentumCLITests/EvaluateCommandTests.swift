@@ -78,6 +78,47 @@ struct EvaluateCommandTests {
         #expect(analytics.habits.allSatisfy { (0...1).contains($0.strength.value) })
     }
 
+    @Test func evaluatesOlliesJournalWithUnlocksMemoriesAndMessages() throws {
+        struct Report: Decodable {
+            var unlocks: [Unlock]
+            var memories: [Memory]
+            var messages: [String: Message]
+        }
+        let output = try momentum([
+            "evaluate", "Examples/ollie.jsonl", "--pack", "ollie", "--now", "2026-06-12T23:30:00+02:00",
+            "--calendar-days", "1", "--compact",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try MomentumJSON.decoder().decode(Report.self, from: output.stdout)
+        let rules = Set(report.unlocks.map(\.rule))
+        for rule in [
+            "potty-first-outdoor", "potty-trained", "command-first", "commands-10", "social-window",
+            "health-vaccinations", "walks", "first-birthday",
+        ] where rule != "first-birthday" {
+            #expect(rules.contains(rule), "\(rule)")
+        }
+        #expect(!rules.contains("first-birthday"))  // Ollie turns one in December
+        #expect(report.memories.count == report.unlocks.filter { $0.tier != .acknowledgment }.count)
+        let retroactive = try #require(report.unlocks.first { $0.retroactive })
+        #expect(report.messages[retroactive.id]?.text.hasPrefix("Looks like Ollie") == true)
+    }
+
+    @Test func aBadPackFileIsReportedWithTheFieldAndReason() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-pack-\(UUID()).json")
+        try Data(
+            #"{"name": "x", "achievements": [{"id": "a", "kind": "first", "title": "t", "category": "c", "tier": 2}]}"#
+                .utf8
+        )
+        .write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try momentum(["evaluate", "Examples/habits.jsonl", "--pack", file.path])
+        #expect(output.status == 65)
+        #expect(output.stderr.contains("achievements[0].match: a first rule needs a match (rule 'a')"))
+        let unknown = try momentum(["evaluate", "Examples/habits.jsonl", "--pack", "puppies"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown pack 'puppies'"))
+    }
+
     @Test func malformedLinesAreReportedAndNothingIsEvaluated() throws {
         let log = """
             {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}

@@ -392,3 +392,43 @@ private func ids(_ unlocks: [Unlock]) -> [String] { unlocks.map(\.id) }
         #expect(unlocks[1].value == 2)
     }
 }
+
+@Suite struct EngagementSummaryTests {
+    @Test func memoriesForTier2And3MessagesAndTodaysCelebrationQueue() {
+        var journal = Journal()
+        for n in 0..<7 { journal.log("potty", "outdoor", on: d(n)) }
+        var user = MomentumUser(pack: .ollie)
+        let now = journal.instant(d(6), hour: 23)
+        user.replay(journal.events, now: now)
+        let summary = user.summary(at: now)
+        // Tier 2 and 3 unlocks make memories; tier 1 do not.
+        let memorable = summary.unlocks.filter { $0.tier != .acknowledgment }
+        #expect(summary.memories.map(\.unlockID).sorted() == memorable.map(\.id).sorted())
+        #expect(summary.messages.count == summary.unlocks.count)
+        // Today (d6): the 7-day streak (tier 2) and the daily tier-1 streak note are queued.
+        #expect(summary.celebrations.enqueued.map(\.unlockID).contains("potty-streak-7#7"))
+        #expect(summary.celebrations.next != nil)
+    }
+
+    @Test func progressionTimelineAndAffirmations() {
+        var user = MomentumUser(pack: .growth)
+        let events = [
+            Event(
+                id: "s1", at: Log().instant(day(1)), timeZone: "UTC",
+                payload: .stage(method: "meditation", from: nil, to: "beginner", note: nil)),
+            Event(
+                id: "s2", at: Log().instant(day(24)), timeZone: "UTC",
+                payload: .stage(method: "meditation", from: "beginner", to: "steady", note: nil)),
+            Event(
+                id: "s3", at: Log().instant(day(30)), timeZone: "UTC",
+                payload: .stage(method: "meditation", from: "deepening", to: "master", note: nil)),
+        ]
+        for event in events { _ = try? user.append(event) }
+        let summary = user.summary(at: Log().instant(day(30), hour: 20))
+        let timeline = summary.progression.timelines["meditation"] ?? []
+        #expect(timeline.map(\.toStageName) == ["Beginner", "Steady Sitter"])
+        #expect(timeline.last?.timeAtPreviousStage?.description == "3 weeks, 2 days")
+        #expect(summary.progression.rejected.map(\.event) == ["s3"])  // from the wrong stage
+        #expect(summary.progression.celebrations["s2"]?.affirmation.text.isEmpty == false)
+    }
+}
