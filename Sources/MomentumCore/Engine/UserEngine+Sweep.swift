@@ -158,9 +158,10 @@ extension UserEngine {
         if streak > run.habits[h].best { run.habits[h].best = streak }
         guard streak > run.habits[h].highest else { return }
         run.habits[h].highest = streak
-        let difficulty = run.definitions[h].difficulty
-        for reward in pack.rewards {
-            let payout = reward.payout(at: streak, difficulty: difficulty)
+        for reward in pack.rewards where streak % reward.every == 0 {
+            let payout =
+                reward.difficulty == nil
+                ? reward.payout(at: streak) : reward.payout(at: streak, difficulty: run.definitions[h].difficulty)
             guard payout > 0 else { continue }
             run.wallet.diamonds += payout
             record(
