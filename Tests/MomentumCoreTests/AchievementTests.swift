@@ -212,6 +212,17 @@ private func ids(_ unlocks: [Unlock]) -> [String] { unlocks.map(\.id) }
         #expect(gotcha?.title == "Gotcha day: 1 year together")
     }
 
+    @Test func oneWeekOldWhenTheBirthDateWasEnteredFromTheStart() {
+        var journal = Journal(subject: false)
+        let born = LocalDay(year: 2026, month: 1, day: 5)!
+        journal.add(.subject(Subject(id: "ollie", name: "Ollie", kind: "puppy", dates: ["born": born])), on: born)
+        let unlocks = journal.unlocks(until: born.advanced(by: 8))
+        let week = unlocks.first { $0.id == "weeks-old#ollie#1" }
+        #expect(week?.title == "Ollie is 1 week old!")
+        #expect(week?.achievedDay == born.advanced(by: 7))
+        #expect(week?.retroactive == true)  // detected when the clock moved to day 8 (nothing was logged on day 7)
+    }
+
     @Test func fiveDaysOfCompleteLogs() {
         var journal = Journal()
         for n in 0..<5 {
