@@ -576,17 +576,6 @@ public struct AchievementEngine: Sendable {
 
     /// Fills `{placeholders}` from the context; unknown ones are left out.
     static func fill(_ template: String, _ context: [String: String]) -> String {
-        let utf8 = template.utf8
-        guard utf8.contains(UInt8(ascii: "{")) else { return template }
-        var result = ""
-        var rest = utf8[...]
-        while let open = rest.firstIndex(of: UInt8(ascii: "{")),
-            let close = rest[open...].firstIndex(of: UInt8(ascii: "}"))
-        {
-            result += String(Substring(rest[..<open]))
-            result += context[String(Substring(rest[utf8.index(after: open)..<close]))] ?? ""
-            rest = rest[utf8.index(after: close)...]
-        }
-        return result + String(Substring(rest))
+        TemplateText.render(template, context, keepMissing: false)
     }
 }

@@ -62,7 +62,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
 
     /// The names of the placeholders in ``text``.
     public var placeholders: Set<String> {
-        Set(Self.segments(of: text).compactMap(\.placeholder))
+        Set(Self.segments(of: text).compactMap { $0.placeholder.map(String.init) })
     }
 
     /// The text with each placeholder that has a value replaced by it.
@@ -70,9 +70,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     /// - Parameter values: Values by placeholder name (`["name": "Ollie"]`).
     /// - Returns: The text; placeholders without a value are left as written.
     public func render(_ values: [String: String]) -> String {
-        Self.segments(of: text).map { segment in
-            segment.placeholder.flatMap { values[$0] } ?? segment.text
-        }.joined()
+        TemplateText.render(text, values) { Self.placeholderNames.contains(String($0)) }
     }
 
     /// Whether it is written for a category: the same, or a subcategory of it.
@@ -81,24 +79,8 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     }
 
     /// `text` cut into literal runs and `{placeholder}`s named in ``placeholderNames``.
-    private static func segments(of text: String) -> [(text: String, placeholder: String?)] {
-        var result: [(text: String, placeholder: String?)] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}"),
-                placeholderNames.contains(String(rest[afterOpen..<close]))
-            else {
-                result.append((String(rest[...open]), nil))
-                rest = rest[afterOpen...]
-                continue
-            }
-            result.append((String(rest[..<open]), nil))
-            result.append((String(rest[open...close]), String(rest[afterOpen..<close])))
-            rest = rest[rest.index(after: close)...]
-        }
-        result.append((String(rest), nil))
-        return result
+    private static func segments(of text: String) -> [(text: Substring, placeholder: Substring?)] {
+        TemplateText.segments(of: text) { placeholderNames.contains(String($0)) }
     }
 
     private enum CodingKeys: String, CodingKey {

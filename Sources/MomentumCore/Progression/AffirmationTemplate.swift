@@ -50,7 +50,7 @@ public struct AffirmationTemplate: Hashable, Sendable, Codable, Identifiable {
 
     /// The names of the placeholders in ``text`` (`["method", "to"]`).
     public var placeholders: Set<String> {
-        Set(Self.segments(of: text).compactMap(\.placeholder))
+        Set(Self.segments(of: text).compactMap { $0.placeholder.map(String.init) })
     }
 
     /// The text with each placeholder that has a value replaced by it.
@@ -63,29 +63,11 @@ public struct AffirmationTemplate: Hashable, Sendable, Codable, Identifiable {
 
     /// Replaces the placeholders of `text` that have a value.
     static func render(_ text: String, _ values: [String: String]) -> String {
-        Self.segments(of: text).map { segment in
-            segment.placeholder.flatMap { values[$0] } ?? segment.text
-        }.joined()
+        TemplateText.render(text, values) { Self.placeholderNames.contains(String($0)) }
     }
 
     /// `text` cut into literal runs and `{placeholder}`s named in ``placeholderNames``.
-    private static func segments(of text: String) -> [(text: String, placeholder: String?)] {
-        var result: [(text: String, placeholder: String?)] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}"),
-                placeholderNames.contains(String(rest[afterOpen..<close]))
-            else {
-                result.append((String(rest[...open]), nil))
-                rest = rest[afterOpen...]
-                continue
-            }
-            result.append((String(rest[..<open]), nil))
-            result.append((String(rest[open...close]), String(rest[afterOpen..<close])))
-            rest = rest[rest.index(after: close)...]
-        }
-        result.append((String(rest), nil))
-        return result
+    private static func segments(of text: String) -> [(text: Substring, placeholder: Substring?)] {
+        TemplateText.segments(of: text) { placeholderNames.contains(String($0)) }
     }
 }
