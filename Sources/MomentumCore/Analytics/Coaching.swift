@@ -215,11 +215,7 @@ extension Coaching {
 
     /// A phrasing chosen by a stable hash (FNV-1a) of the habit id and the day.
     static func pick(_ options: [String], _ id: String, _ day: LocalDay) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
+        var hash = AffirmationCatalog.stableHash(id)
         hash ^= UInt64(bitPattern: Int64(day.number))
         hash = hash &* 0x100_0000_01b3
         return options[Int(hash % UInt64(options.count))]
