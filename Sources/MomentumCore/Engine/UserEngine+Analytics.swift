@@ -7,15 +7,7 @@ extension UserEngine {
     ///   - now: The current instant.
     ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
     public mutating func series(at now: Date, zone: String? = nil) -> [HabitSeries] {
-        series(today: advanceToToday(now, zone: zone))
-    }
-
-    /// Closes every day before `now` and returns today's number.
-    private mutating func advanceToToday(_ now: Date, zone: String?) -> Int {
-        let zoneName = zone.flatMap { ZoneOffsetTable.named($0) != nil ? $0 : nil } ?? latest?.zone ?? "UTC"
-        let table = table(for: zoneName) ?? ZoneOffsetTable.named("UTC")!
-        advance(to: now, zone: zoneName)
-        return max(clock.localDay(of: now, in: table).number, run.openDay ?? Int.min)
+        series(today: advanceToToday(now, zone: zone).today)
     }
 
     private func series(today: Int) -> [HabitSeries] {
@@ -75,7 +67,7 @@ extension UserEngine {
     ///   - now: The current instant.
     ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
     public mutating func analytics(at now: Date, zone: String? = nil) -> UserAnalytics {
-        let today = advanceToToday(now, zone: zone)
+        let today = advanceToToday(now, zone: zone).today
         let archived = Set(
             run.habits.indices.filter { run.habits[$0].archivedDay != .max }.map { run.definitions[$0].id })
         return UserAnalytics(

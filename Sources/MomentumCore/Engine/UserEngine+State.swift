@@ -10,10 +10,7 @@ extension UserEngine {
     ///     its whole history.
     /// - Returns: Habits with streaks and calendars, the wallet, the ledger and open offers.
     public mutating func state(at now: Date, zone: String? = nil, calendarDays: Int? = nil) -> UserState {
-        let zoneName = zone.flatMap { ZoneOffsetTable.named($0) != nil ? $0 : nil } ?? latest?.zone ?? "UTC"
-        let table = table(for: zoneName) ?? ZoneOffsetTable.named("UTC")!
-        advance(to: now, zone: zoneName)
-        let today = max(clock.localDay(of: now, in: table).number, run.openDay ?? Int.min)
+        let (today, zoneName) = advanceToToday(now, zone: zone)
         let windowStart = calendarDays.map { today - max(1, $0) + 1 } ?? Int.min
         let details = completionDetails(from: windowStart)
         let travelToday = travelSkipped.contains(today)
@@ -30,6 +27,15 @@ extension UserEngine {
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
             skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger.map(ledgerEntry),
             rejected: refused)
+    }
+
+    /// Closes every day before `now` in the user's zone (the given one if valid, else the
+    /// latest event's, else UTC) and returns today's day number with that zone's name.
+    mutating func advanceToToday(_ now: Date, zone: String?) -> (today: Int, zone: String) {
+        let zoneName = zone.flatMap { ZoneOffsetTable.named($0) != nil ? $0 : nil } ?? latest?.zone ?? "UTC"
+        let table = table(for: zoneName) ?? ZoneOffsetTable.named("UTC")!
+        advance(to: now, zone: zoneName)
+        return (max(clock.localDay(of: now, in: table).number, run.openDay ?? Int.min), zoneName)
     }
 
     /// A ledger record with its sentence, naming the habit by its current name.
