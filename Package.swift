@@ -13,20 +13,36 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "MomentumCore", targets: ["MomentumCore"]),
+        .library(name: "MomentumStore", targets: ["MomentumStore"]),
+        .library(name: "MomentumSQLite", targets: ["MomentumSQLite"]),
+        .library(name: "MomentumPostgres", targets: ["MomentumPostgres"]),
         .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
         .executable(name: "momentum", targets: ["momentum"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "MomentumCore", swiftSettings: strict),
+        .target(name: "MomentumStore", dependencies: ["MomentumCore"], swiftSettings: strict),
+        .target(
+            name: "MomentumSQLite",
+            dependencies: ["MomentumStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MomentumPostgres",
+            dependencies: ["MomentumStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: strict
+        ),
         .target(name: "MomentumTestSupport", dependencies: ["MomentumCore"], swiftSettings: strict),
         .executableTarget(
             name: "momentum",
             dependencies: [
-                "MomentumCore",
+                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -37,6 +53,11 @@ let package = Package(
                 "MomentumCore", "MomentumTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MomentumStoreTests",
+            dependencies: ["MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

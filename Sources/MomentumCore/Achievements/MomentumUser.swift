@@ -64,6 +64,17 @@ public struct MomentumUser: Sendable {
         return unlocks
     }
 
+    /// The streak engine's state at `now` (see ``UserEngine/state(at:zone:calendarDays:)``),
+    /// computed in place so that a long log is not copied.
+    ///
+    /// - Parameters:
+    ///   - now: The current instant.
+    ///   - zone: The user's current zone; by default the latest event's.
+    ///   - calendarDays: How many days each habit's calendar holds; `nil` for all.
+    public mutating func state(at now: Date, zone: String? = nil, calendarDays: Int? = nil) -> UserState {
+        streaks.state(at: now, zone: zone, calendarDays: calendarDays)
+    }
+
     private static func touchesHabits(_ event: Event) -> Bool {
         switch event.payload {
         case .subject, .activity, .goal, .contribution, .stage, .purchase: false

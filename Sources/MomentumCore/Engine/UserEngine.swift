@@ -85,6 +85,9 @@ public struct UserEngine: Sendable {
         self.clock = DayClock(dayStartHour: dayStartHour)
     }
 
+    /// The zone of the latest event, the user's current zone.
+    public var latestZone: String? { latest?.zone }
+
     /// The number of events in the log (removed events excluded).
     public var eventCount: Int { entries.count }
 

@@ -1,0 +1,81 @@
+import Foundation
+import MomentumCore
+
+/// An event as the log holds it: its position in the user's log and when it arrived.
+public struct StoredEvent: Hashable, Sendable {
+    /// The position in the user's log, from 1; the sync cursor.
+    public var seq: Int64
+    /// The event.
+    public var event: Event
+    /// When the server received it.
+    public var receivedAt: Date
+    /// The device that sent it, if known.
+    public var device: String?
+
+    /// Creates a stored event.
+    public init(seq: Int64, event: Event, receivedAt: Date, device: String? = nil) {
+        self.seq = seq
+        self.event = event
+        self.receivedAt = receivedAt
+        self.device = device
+    }
+}
+
+/// What happened to one event of an append.
+public struct EventOutcome: Hashable, Sendable {
+    /// The kinds of outcome.
+    public enum Status: Hashable, Sendable {
+        /// Stored at this position of the log.
+        case applied(seq: Int64)
+        /// Already in the log (a retry); nothing changed.
+        case duplicate
+        /// Well-formed, but the state refused it (too few diamonds, no freeze offer); not stored.
+        case rejected(MomentumError)
+        /// Invalid (unknown habit, outside the backfill window, an id reused); not stored.
+        case invalid(MomentumError)
+    }
+
+    /// The event's id.
+    public var id: String
+    /// What happened.
+    public var status: Status
+
+    /// Creates an outcome.
+    public init(id: String, status: Status) {
+        self.id = id
+        self.status = status
+    }
+
+    /// Whether the event is now in the log (stored now or before).
+    public var isStored: Bool {
+        switch status {
+        case .applied, .duplicate: true
+        case .rejected, .invalid: false
+        }
+    }
+}
+
+/// The result of ``MomentumStore/append(_:for:receivedAt:device:)``.
+public struct AppendResult: Hashable, Sendable {
+    /// One outcome per event, in the order given.
+    public var outcomes: [EventOutcome]
+    /// The unlocks this append granted (new ones only).
+    public var unlocks: [Unlock]
+    /// The position of the last event in the user's log.
+    public var headSeq: Int64
+    /// The wallet after the append.
+    public var wallet: Wallet
+
+    /// Creates a result.
+    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet) {
+        self.outcomes = outcomes
+        self.unlocks = unlocks
+        self.headSeq = headSeq
+        self.wallet = wallet
+    }
+
+    /// How many events were stored by this append.
+    public var appliedCount: Int {
+        outcomes.count { if case .applied = $0.status { true } else { false } }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import MomentumCore
+
+/// Everything Momentum persists: accounts and device sessions, profiles, the event log,
+/// the projections derived from it, photos and idempotency records.
+///
+/// Appending is idempotent by the client-generated event id, and an append and the update
+/// of that user's projections happen in one transaction. Writes of one user are
+/// serialized; different users never wait on each other's locks. Every method that takes a
+/// user id treats a user that does not exist like one that has no data, except where a
+/// ``StoreError/Code/notFound`` is documented.
+///
+/// Two backends implement it: `SQLiteStore` (GRDB, the embedded default) and
+/// `PostgresStore` (PostgresNIO). Both pass one conformance suite.
+public protocol MomentumStore: Sendable {
+    // MARK: Schema
+
+    /// Brings the schema to ``Schema/latestVersion``, one migration per transaction.
+    ///
+    /// - Throws: ``StoreError/Code/migration`` naming the migration that failed.
+    func migrate() async throws(StoreError)
+
+    /// The versions of the migrations applied, in order.
+    func appliedMigrations() async throws(StoreError) -> [Int]
+
+    // MARK: Accounts and profiles
+
+    /// Creates an account with its profile.
+    ///
+    /// - Throws: ``StoreError/Code/emailTaken``, ``StoreError/Code/userExists`` or
+    ///   ``StoreError/Code/invalidInput``.
+    func createAccount(_ account: Account, profile: Profile) async throws(StoreError)
+
+    /// The account with this user id, if any.
+    func account(id: String) async throws(StoreError) -> Account?
+
+    /// The account with this email address (compared case-insensitively), if any.
+    func account(email: String) async throws(StoreError) -> Account?
+
+    /// Deletes an account and every row of its user.
+    ///
+    /// - Returns: Whether there was such an account.
+    @discardableResult
+    func deleteAccount(id: String) async throws(StoreError) -> Bool
+
+    /// The user's profile, if the account exists.
+    func profile(of user: String) async throws(StoreError) -> Profile?
+
+    /// Replaces the user's profile. A change of pack or day-start hour re-evaluates the log
+    /// and rewrites the projections in the same transaction.
+    ///
+    /// - Throws: ``StoreError/Code/notFound`` or ``StoreError/Code/invalidInput``.
+    func updateProfile(_ profile: Profile, for user: String) async throws(StoreError)
+
+    // MARK: Device sessions
+
+    /// Stores a new device session (or replaces one with the same token hash).
+    func saveSession(_ session: DeviceSession) async throws(StoreError)
+
+    /// The session with this token hash, if any.
+    func session(of user: String, tokenHash: String) async throws(StoreError) -> DeviceSession?
+
+    /// Every session of the user, newest first.
+    func sessions(of user: String) async throws(StoreError) -> [DeviceSession]
+
+    /// Records that a session was used.
+    func touchSession(of user: String, tokenHash: String, at instant: Date) async throws(StoreError)
+
+    /// Deletes a session (sign-out).
+    ///
+    /// - Returns: Whether there was such a session.
+    @discardableResult
+    func deleteSession(of user: String, tokenHash: String) async throws(StoreError) -> Bool
+
+    // MARK: Event log
+
+    /// Appends events to the user's log and updates their projections, in one transaction.
+    ///
+    /// Each event is judged on its own: an event already in the log is a ``EventOutcome/Status/duplicate``
+    /// (retries are safe), one the engine refuses is reported and not stored, and the rest
+    /// are stored in order.
+    ///
+    /// - Parameters:
+    ///   - events: The events, in the order the device recorded them.
+    ///   - user: The user.
+    ///   - receivedAt: When the server received them (the engine's `now`).
+    ///   - device: The device that sent them, if known.
+    /// - Returns: An outcome per event, the unlocks granted, and the new head of the log.
+    /// - Throws: ``StoreError/Code/notFound`` when the account does not exist.
+    func append(_ events: [Event], for user: String, receivedAt: Date, device: String?) async throws(StoreError)
+        -> AppendResult
+
+    /// Events of the user's log after a position, oldest first (the sync cursor).
+    ///
+    /// - Parameters:
+    ///   - user: The user.
+    ///   - seq: The last position the client has; 0 for the whole log.
+    ///   - limit: The most events to return.
+    func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent]
+
+    // MARK: Projections
+
+    /// Everything the projections hold for the user.
+    ///
+    /// - Throws: ``StoreError/Code/notFound`` when the account does not exist.
+    func projection(of user: String) async throws(StoreError) -> UserProjection
+
+    /// Sets or clears a memory's note and photo.
+    ///
+    /// - Returns: The memory as it now is.
+    /// - Throws: ``StoreError/Code/notFound`` when the user has no such memory.
+    @discardableResult
+    func updateMemory(of user: String, id: String, note: String?, photo: MemoryPhoto?) async throws(StoreError)
+        -> Memory
+
+    /// Changes the user's celebration planner in one transaction (delivering a celebration,
+    /// starting a session, Do Not Disturb).
+    ///
+    /// - Parameters:
+    ///   - user: The user.
+    ///   - now: The current instant.
+    ///   - change: Changes the planner and returns a value.
+    /// - Returns: What `change` returned.
+    func updateCelebrations<Result: Sendable>(
+        of user: String, now: Date, _ change: @escaping @Sendable (inout CelebrationPlanner) -> Result
+    ) async throws(StoreError) -> Result
+
+    // MARK: Photos
+
+    /// Stores a memory photo (replacing one at the same path).
+    ///
+    /// - Throws: ``StoreError/Code/invalidInput`` when the path is not under `memories/`.
+    func savePhoto(_ photo: StoredPhoto, for user: String) async throws(StoreError)
+
+    /// The photo at a path, if any.
+    func photo(of user: String, path: String) async throws(StoreError) -> StoredPhoto?
+
+    /// Every photo of the user, by path.
+    func photos(of user: String) async throws(StoreError) -> [StoredPhoto]
+
+    // MARK: Idempotency
+
+    /// The record stored for an idempotency key, if any.
+    func idempotencyRecord(of user: String, key: String) async throws(StoreError) -> IdempotencyRecord?
+
+    /// Stores a record unless one with the same key exists.
+    ///
+    /// - Returns: The record now stored: `record`, or the earlier one.
+    /// - Throws: ``StoreError/Code/idempotencyConflict`` when the key was used for a
+    ///   different request.
+    @discardableResult
+    func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) async throws(StoreError)
+        -> IdempotencyRecord
+
+    /// Deletes records created before an instant.
+    ///
+    /// - Returns: How many were deleted.
+    @discardableResult
+    func deleteIdempotencyRecords(before instant: Date) async throws(StoreError) -> Int
+
+    // MARK: Import and export
+
+    /// Everything needed to move the account elsewhere.
+    ///
+    /// - Throws: ``StoreError/Code/notFound`` when the account does not exist.
+    func exportAccount(_ user: String) async throws(StoreError) -> AccountArchive
+
+    /// Creates an account from an archive, in one transaction: its events are replayed and
+    /// its projections built, then its memories' notes and photos restored.
+    ///
+    /// - Parameters:
+    ///   - archive: A checked archive.
+    ///   - now: The instant to evaluate the projections at.
+    /// - Throws: ``StoreError/Code/userExists`` or ``StoreError/Code/emailTaken``; nothing is
+    ///   written.
+    func importAccount(_ archive: AccountArchive, now: Date) async throws(StoreError)
+
+    /// Closes connections; the store must not be used afterwards.
+    func close() async
+}

@@ -1,0 +1,143 @@
+import Foundation
+import MomentumCore
+
+/// The programs that change a user's log or the settings it is evaluated with, and bring
+/// the projections along in the same transaction.
+enum AppendPrograms {
+    static func append(
+        _ events: [Event], for user: String, receivedAt: Date, device: String?, cache: EngineCache
+    ) -> StoreProgram<AppendResult> {
+        let events = events.map(StoreJSON.canonical)
+        let now = StoreJSON.canonical(receivedAt)
+        return StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
+            let slot = Slot<EngineEntry?>(nil)
+            return .lock(user) { () throws(StoreError) in
+                EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
+                    try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<AppendResult> in
+                        guard var current = entry.take() else { throw .corrupt("engine missing") }
+                        var outcomes: [EventOutcome] = []
+                        var unlocks: [Unlock] = []
+                        var inserts: [SQLStatement] = []
+                        var seq = current.headSeq
+                        var stagesChanged = false
+                        for event in events {
+                            do throws(MomentumError) {
+                                let (result, granted) = try current.user.append(event, now: now, detectedAt: now)
+                                switch result {
+                                case .applied:
+                                    seq += 1
+                                    inserts.append(insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
+                                    outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
+                                    unlocks += granted
+                                    if case .stage = event.payload { stagesChanged = true }
+                                case .duplicate:
+                                    outcomes.append(EventOutcome(id: event.id, status: .duplicate))
+                                case .rejected(let error):
+                                    outcomes.append(EventOutcome(id: event.id, status: .rejected(error)))
+                                }
+                            } catch {
+                                outcomes.append(EventOutcome(id: event.id, status: .invalid(error)))
+                            }
+                        }
+                        if inserts.isEmpty, !rebuilt {
+                            let result = AppendResult(
+                                outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet)
+                            cache.put(user, current)
+                            return .done(result)
+                        }
+                        unlocks += current.user.advance(to: now)
+                        let output = ProjectionWriter(user: user, now: now).statements(
+                            for: &current, rewrite: rebuilt, newUnlocks: unlocks, stagesChanged: stagesChanged,
+                            headSeq: seq)
+                        current.headSeq = seq
+                        entry = current
+                        let finalOutcomes = outcomes
+                        let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) {
+                            entry, stored in
+                            AppendResult(
+                                outcomes: finalOutcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet)
+                        }
+                        let eventCount = inserts.count
+                        return .execute(inserts + output.statements, { counts throws(StoreError) in
+                            try finish(Array(counts.dropFirst(eventCount)))
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rewrites a user's projections with a new profile (a different pack or day start
+    /// changes what the log means).
+    static func updateProfile(_ profile: Profile, for user: String, cache: EngineCache) -> StoreProgram<Bool> {
+        StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
+            let slot = Slot<EngineEntry?>(nil)
+            return .lock(user) { () throws(StoreError) in
+                .execute([AccountPrograms.insertProfile(profile, for: user)]) { _ throws(StoreError) in
+                    EngineLoader.load(user, cache: cache, into: slot, profile: profile) { _ throws(StoreError) in
+                        try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Bool> in
+                            guard var current = entry.take() else { throw .corrupt("engine missing") }
+                            let now = StoreJSON.canonical(profile.updatedAt)
+                            let output = ProjectionWriter(user: user, now: now).statements(
+                                for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
+                                headSeq: current.headSeq)
+                            entry = current
+                            let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) { _, _ in
+                                true
+                            }
+                            let statements = output.statements + [savePlanner(current.planner, user: user, now: now)]
+                            return .execute(statements, { counts throws(StoreError) in try finish(counts) })
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// After the projection statements ran: queues the unlocks that were new for
+    /// celebration, stores the planner, and puts the engine back in the cache.
+    static func finishing<R: Sendable>(
+        _ user: String, slot: Slot<EngineEntry?>, cache: EngineCache, output: ProjectionWriter.Output, now: Date,
+        _ result: @escaping @Sendable (EngineEntry, [Unlock]) -> R
+    ) -> @Sendable ([Int]) throws(StoreError) -> StoreStep<R> {
+        let inserts = output.unlockInserts.map { (unlock: $0.unlock, statement: $0.statement) }
+        return { counts throws(StoreError) in
+            try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<R> in
+                guard var current = entry.take() else { throw .corrupt("engine missing") }
+                let stored = inserts.filter { counts[$0.statement] > 0 }.map(\.unlock)
+                current.version += 1
+                var statements: [SQLStatement] = []
+                if !stored.isEmpty {
+                    let messages = Messages.messages(
+                        for: stored, engine: current.user, profile: current.profile, recent: &current.recentTemplates)
+                    current.planner.zone = Messages.zone(of: current.user, profile: current.profile)
+                    current.planner.enqueue(stored, messages: messages.mapValues(\.text), at: now)
+                    statements.append(savePlanner(current.planner, user: user, now: now))
+                }
+                cache.put(user, current)
+                let value = result(current, stored)
+                return try .then(statements) { () throws(StoreError) in .done(value) }
+            }
+        }
+    }
+
+    static func savePlanner(_ planner: CelebrationPlanner, user: String, now: Date) -> SQLStatement {
+        SQLStatement(
+            """
+            INSERT INTO celebration_planners (user_id, planner, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET planner = excluded.planner, updated_at = excluded.updated_at
+            """, [.text(user), .text(StoreJSON.encode(planner)), .date(now)])
+    }
+
+    static func insertEvent(_ event: Event, user: String, seq: Int64, receivedAt: Date, device: String?) -> SQLStatement {
+        SQLStatement(
+            """
+            INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(user), .integer(seq), .text(event.id), .text(event.payload.type), .date(event.at),
+                .text(event.timeZone), .text(StoreJSON.encode(event)), .date(receivedAt), .optional(device),
+            ])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MomentumCore
+import Synchronization
+
+/// One user's engine as of a projection version, with what was last written to the
+/// projections, so that an append only writes what changed.
+struct EngineEntry: Sendable {
+    var version: Int64
+    var headSeq: Int64
+    var user: MomentumUser
+    var profile: Profile
+    var habits: [String: HabitState] = [:]
+    var ledger: [LedgerEntry] = []
+    var subjects: [String: Subject] = [:]
+    var wallet: Wallet
+    var planner: CelebrationPlanner
+    /// The message templates used last, so that phrasings do not repeat.
+    var recentTemplates: [String] = []
+}
+
+/// Recently used engines, by user: a warm user's append replays nothing.
+///
+/// An entry is valid only for the projection version it was taken at; a writer takes the
+/// entry out (so that it is mutated in place, without copying the log) and puts it back
+/// after its write. Any failure simply drops the entry, and the next append rebuilds it
+/// from the log. The cache holds at most ``capacity`` users and forgets the least
+/// recently used.
+public final class EngineCache: Sendable {
+    private struct State {
+        var entries: [String: (entry: EngineEntry, tick: UInt64)] = [:]
+        var tick: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// The most users kept.
+    public let capacity: Int
+
+    /// Creates a cache.
+    ///
+    /// - Parameter capacity: The most users kept (0 disables caching).
+    public init(capacity: Int = 2_000) {
+        self.capacity = capacity
+    }
+
+    /// Takes a user's entry out if it is at `version`.
+    func take(_ user: String, version: Int64) -> EngineEntry? {
+        state.withLock { state in
+            guard let cached = state.entries.removeValue(forKey: user) else { return nil }
+            return cached.entry.version == version ? cached.entry : nil
+        }
+    }
+
+    /// Puts an entry back.
+    func put(_ user: String, _ entry: EngineEntry) {
+        guard capacity > 0 else { return }
+        state.withLock { state in
+            state.tick += 1
+            state.entries[user] = (entry, state.tick)
+            if state.entries.count > capacity,
+                let oldest = state.entries.min(by: { $0.value.tick < $1.value.tick })?.key
+            {
+                state.entries[oldest] = nil
+            }
+        }
+    }
+
+    /// Forgets a user's entry.
+    func forget(_ user: String) {
+        _ = state.withLock { $0.entries.removeValue(forKey: user) }
+    }
+
+    /// Forgets every entry.
+    public func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+}
+
+/// A mutable slot a program's steps share (they run one after another, never at once).
+final class Slot<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+
+    func with<R>(_ body: (inout Value) throws(StoreError) -> R) throws(StoreError) -> R {
+        try storage.withLock { (value: inout Value) throws(StoreError) -> R in try body(&value) }
+    }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

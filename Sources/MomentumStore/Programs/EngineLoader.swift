@@ -1,0 +1,109 @@
+import Foundation
+import MomentumCore
+
+/// Loads a user's engine inside a write transaction: from the cache when it is at the
+/// stored projection version, otherwise by replaying the user's log from the database.
+enum EngineLoader {
+    static let headAndProfile = """
+        SELECT h.version, h.head_seq, p.display_name, p.time_zone, p.day_start_hour, p.pack, p.preferences,
+          p.updated_at, h.diamonds, h.freezes
+        FROM user_heads h JOIN profiles p ON p.user_id = h.user_id WHERE h.user_id = ?
+        """
+
+    /// Continues with the user's engine in `slot` and whether it was rebuilt (in which case
+    /// every projection must be rewritten).
+    ///
+    /// - Parameters:
+    ///   - user: The user, already locked.
+    ///   - cache: The engine cache.
+    ///   - slot: Receives the engine.
+    ///   - profile: A profile to evaluate with instead of the stored one (forces a rebuild).
+    ///   - next: The rest of the program.
+    static func load<R: Sendable>(
+        _ user: String, cache: EngineCache, into slot: Slot<EngineEntry?>, profile override: Profile? = nil,
+        _ next: @escaping @Sendable (_ rebuilt: Bool) throws(StoreError) -> StoreStep<R>
+    ) -> StoreStep<R> {
+        .query(SQLStatement(headAndProfile, [.text(user)])) { rows throws(StoreError) in
+            guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
+            let version = try row.int(0, "version")
+            let headSeq = try row.int(1, "head_seq")
+            let stored = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...7])))
+            if override == nil, let entry = cache.take(user, version: version) {
+                slot.value = entry
+                return try next(false)
+            }
+            let profile = override ?? stored
+            let pack = try profile.rulePack()
+            return .query([
+                SQLStatement("SELECT body, received_at FROM events WHERE user_id = ? ORDER BY seq", [.text(user)]),
+                SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [.text(user)]),
+            ]) { results throws(StoreError) in
+                var engine = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)
+                for row in results[0] {
+                    let event = try StoreJSON.decode(Event.self, try row.text(0, "body"), "event")
+                    let receivedAt = try row.date(1, "received_at")
+                    // Stored events were valid when they arrived; one that a changed pack
+                    // now refuses stays in the log but counts for nothing.
+                    _ = try? engine.append(event, detectedAt: receivedAt)
+                }
+                var planner: CelebrationPlanner
+                if let text = results[1].first?[0].string {
+                    planner = try StoreJSON.decode(CelebrationPlanner.self, text, "celebration planner")
+                } else {
+                    planner = CelebrationPlanner(
+                        preferences: profile.preferences, zone: ZoneOffsetTable.named(profile.timeZone) ?? .utc,
+                        clock: DayClock(dayStartHour: profile.dayStartHour))
+                }
+                planner.preferences = profile.preferences
+                planner.clock = DayClock(dayStartHour: profile.dayStartHour)
+                var entry = EngineEntry(
+                    version: version, headSeq: headSeq, user: engine, profile: profile,
+                    wallet: Wallet(), planner: planner)
+                entry.recentTemplates = Messages.recentTemplates(for: engine, profile: profile)
+                slot.value = entry
+                return try next(true)
+            }
+        }
+    }
+}
+
+extension ZoneOffsetTable {
+    /// Coordinated Universal Time.
+    static var utc: ZoneOffsetTable {
+        // UTC is always available: the table is built in, not read from the system.
+        ZoneOffsetTable.named("UTC")!
+    }
+}
+
+/// Celebration messages for new unlocks, phrased as the app shows them.
+enum Messages {
+    static func zone(of engine: MomentumUser, profile: Profile) -> ZoneOffsetTable {
+        ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone) ?? .utc
+    }
+
+    /// The templates of the last few messages, replaying every unlock in order.
+    static func recentTemplates(for engine: MomentumUser, profile: Profile) -> [String] {
+        var recent: [String] = []
+        _ = messages(for: engine.unlocks, engine: engine, profile: profile, recent: &recent)
+        return recent
+    }
+
+    /// The message for each unlock, by unlock id; `recent` is updated as they are chosen.
+    static func messages(
+        for unlocks: [Unlock], engine: MomentumUser, profile: Profile, recent: inout [String]
+    ) -> [String: Message] {
+        let table = zone(of: engine, profile: profile)
+        let clock = engine.streaks.clock
+        let subjects = engine.achievements.subjects
+        var messages: [String: Message] = [:]
+        for unlock in unlocks {
+            let message = MessageCatalog.standard.message(
+                for: unlock, subject: unlock.subject.flatMap { subjects[$0] },
+                today: clock.localDay(of: unlock.detectedAt, in: table), recentTemplateIDs: recent)
+            messages[unlock.id] = message
+            recent.append(message.templateID)
+            if recent.count > MessageCatalog.defaultRecentLimit { recent.removeFirst() }
+        }
+        return messages
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import MomentumCore
+
+/// JSON for the documents the projections hold, in Momentum's canonical form.
+enum StoreJSON {
+    static func encode<T: Encodable>(_ value: T) -> String {
+        // Momentum's own types always encode: their doubles are finite by validation.
+        let data = (try? MomentumJSON.encoder().encode(value)) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws(StoreError) -> T {
+        do {
+            return try MomentumJSON.decoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw .corrupt("\(what): \(error)")
+        }
+    }
+
+    /// An instant as Momentum writes it (millisecond precision), so that what is stored and
+    /// what the engine saw are the same.
+    static func canonical(_ date: Date) -> Date {
+        RFC3339.parse(RFC3339.format(date)) ?? date
+    }
+
+    /// An event with its instant in canonical form.
+    static func canonical(_ event: Event) -> Event {
+        var event = event
+        event.at = canonical(event.at)
+        return event
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import MomentumCore
+
+extension SQLBackend {
+    public func createAccount(_ account: Account, profile: Profile) async throws(StoreError) {
+        try Validate.userID(account.id)
+        try Validate.email(account.email)
+        try profile.validate()
+        var account = account
+        account.createdAt = StoreJSON.canonical(account.createdAt)
+        var profile = profile
+        profile.updatedAt = StoreJSON.canonical(profile.updatedAt)
+        _ = try await run(AccountPrograms.create(account, profile: profile))
+    }
+
+    public func account(id: String) async throws(StoreError) -> Account? {
+        try await run(AccountPrograms.account(where: "user_id", equals: id))
+    }
+
+    public func account(email: String) async throws(StoreError) -> Account? {
+        try await run(AccountPrograms.account(where: "email", equals: Account.normalize(email: email)))
+    }
+
+    @discardableResult
+    public func deleteAccount(id: String) async throws(StoreError) -> Bool {
+        engines.forget(id)
+        let deleted = try await run(
+            StoreProgram(writes: true, user: id) { () throws(StoreError) in
+                .lock(id) { () throws(StoreError) in
+                    // Tables without a foreign key to `accounts` first, then the account,
+                    // which cascades to every per-user table.
+                    .execute([
+                        SQLStatement("DELETE FROM account_emails WHERE user_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM accounts WHERE user_id = ?", [.text(id)]),
+                    ]) { counts throws(StoreError) in .done(counts[1] > 0) }
+                }
+            })
+        engines.forget(id)
+        return deleted
+    }
+
+    public func profile(of user: String) async throws(StoreError) -> Profile? {
+        try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query(
+                    SQLStatement(
+                        "SELECT display_name, time_zone, day_start_hour, pack, preferences, updated_at FROM profiles WHERE user_id = ?",
+                        [.text(user)])
+                ) { rows throws(StoreError) in .done(try rows.first.map(AccountPrograms.profile(from:))) }
+            })
+    }
+
+    public func updateProfile(_ profile: Profile, for user: String) async throws(StoreError) {
+        try profile.validate()
+        var profile = profile
+        profile.updatedAt = StoreJSON.canonical(profile.updatedAt)
+        _ = try await run(AppendPrograms.updateProfile(profile, for: user, cache: engines))
+    }
+
+    // MARK: Sessions
+
+    public func saveSession(_ session: DeviceSession) async throws(StoreError) {
+        guard !session.tokenHash.isEmpty, session.tokenHash.count <= 256 else {
+            throw StoreError(.invalidInput, "a session needs a token hash of 1 to 256 characters")
+        }
+        let user = session.userID
+        try await requireWrite(
+            user,
+            SQLStatement(
+                """
+                INSERT INTO device_sessions (user_id, token_hash, device_name, created_at, last_seen_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, token_hash) DO UPDATE SET device_name = excluded.device_name,
+                  created_at = excluded.created_at, last_seen_at = excluded.last_seen_at, expires_at = excluded.expires_at
+                """,
+                [
+                    .text(user), .text(session.tokenHash), .text(session.deviceName), .date(session.createdAt),
+                    .date(session.lastSeenAt), session.expiresAt.map(SQLValue.date) ?? .null,
+                ]))
+    }
+
+    public func session(of user: String, tokenHash: String) async throws(StoreError) -> DeviceSession? {
+        try await sessions(
+            SQLStatement(
+                "\(AccountPrograms.sessionColumns) WHERE user_id = ? AND token_hash = ?", [.text(user), .text(tokenHash)])
+        ).first
+    }
+
+    public func sessions(of user: String) async throws(StoreError) -> [DeviceSession] {
+        try await sessions(
+            SQLStatement(
+                "\(AccountPrograms.sessionColumns) WHERE user_id = ? ORDER BY created_at DESC, token_hash", [.text(user)]))
+    }
+
+    private func sessions(_ statement: SQLStatement) async throws(StoreError) -> [DeviceSession] {
+        try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query(statement) { rows throws(StoreError) in
+                    .done(try rows.map(AccountPrograms.session(from:)))
+                }
+            })
+    }
+
+    public func touchSession(of user: String, tokenHash: String, at instant: Date) async throws(StoreError) {
+        _ = try await write(
+            user,
+            SQLStatement(
+                "UPDATE device_sessions SET last_seen_at = ? WHERE user_id = ? AND token_hash = ?",
+                [.date(instant), .text(user), .text(tokenHash)]))
+    }
+
+    @discardableResult
+    public func deleteSession(of user: String, tokenHash: String) async throws(StoreError) -> Bool {
+        try await write(
+            user,
+            SQLStatement("DELETE FROM device_sessions WHERE user_id = ? AND token_hash = ?", [.text(user), .text(tokenHash)])
+        ) > 0
+    }
+
+    // MARK: Photos
+
+    public func savePhoto(_ photo: StoredPhoto, for user: String) async throws(StoreError) {
+        do throws(MomentumError) {
+            try MemoryPhoto.validate(photo.path)
+        } catch {
+            throw StoreError(.invalidInput, error.message)
+        }
+        try await requireWrite(
+            user,
+            SQLStatement(
+                """
+                INSERT INTO photos (user_id, path, content_type, bytes, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, path) DO UPDATE SET content_type = excluded.content_type,
+                  bytes = excluded.bytes, created_at = excluded.created_at
+                """,
+                [
+                    .text(user), .text(photo.path), .text(photo.contentType), .blob(photo.bytes),
+                    .date(StoreJSON.canonical(photo.createdAt)),
+                ]))
+    }
+
+    public func photo(of user: String, path: String) async throws(StoreError) -> StoredPhoto? {
+        try await photos(
+            SQLStatement(
+                "SELECT path, content_type, bytes, created_at FROM photos WHERE user_id = ? AND path = ?",
+                [.text(user), .text(path)])
+        ).first
+    }
+
+    public func photos(of user: String) async throws(StoreError) -> [StoredPhoto] {
+        try await photos(
+            SQLStatement(
+                "SELECT path, content_type, bytes, created_at FROM photos WHERE user_id = ? ORDER BY path",
+                [.text(user)]))
+    }
+
+    private func photos(_ statement: SQLStatement) async throws(StoreError) -> [StoredPhoto] {
+        try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query(statement) { rows throws(StoreError) in
+                    .done(
+                        try rows.map { row throws(StoreError) in
+                            StoredPhoto(
+                                path: try row.text(0, "path"), contentType: try row.text(1, "content_type"),
+                                bytes: row[2].bytes ?? [], createdAt: try row.date(3, "created_at"))
+                        })
+                }
+            })
+    }
+
+    // MARK: Idempotency
+
+    public func idempotencyRecord(of user: String, key: String) async throws(StoreError) -> IdempotencyRecord? {
+        try await run(AccountPrograms.idempotencyRecord(of: user, key: key))
+    }
+
+    @discardableResult
+    public func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) async throws(StoreError)
+        -> IdempotencyRecord
+    {
+        guard !record.key.isEmpty, record.key.count <= 255 else {
+            throw StoreError(.invalidInput, "an idempotency key must have 1 to 255 characters")
+        }
+        return try await run(AccountPrograms.saveIdempotencyRecord(record, for: user))
+    }
+
+    @discardableResult
+    public func deleteIdempotencyRecords(before instant: Date) async throws(StoreError) -> Int {
+        try await write(nil, SQLStatement("DELETE FROM idempotency_keys WHERE created_at < ?", [.date(instant)]))
+    }
+
+    // MARK: Helpers
+
+    /// Runs one statement in a write transaction and returns the rows it changed.
+    func write(_ user: String?, _ statement: SQLStatement) async throws(StoreError) -> Int {
+        try await run(
+            StoreProgram(writes: true, user: user) { () throws(StoreError) in
+                .execute([statement]) { counts throws(StoreError) in .done(counts[0]) }
+            })
+    }
+
+    /// Runs one statement for a user that must exist.
+    func requireWrite(_ user: String, _ statement: SQLStatement) async throws(StoreError) {
+        guard try await account(id: user) != nil else { throw StoreError(.notFound, "no account '\(user)'") }
+        _ = try await write(user, statement)
+    }
+}
+
+/// Checks of identifiers before they reach the database.
+enum Validate {
+    static func userID(_ id: String) throws(StoreError) {
+        guard !id.isEmpty, id.utf8.count <= 128,
+            id.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 })
+        else {
+            throw StoreError(.invalidInput, "a user id must be 1 to 128 printable ASCII characters without spaces")
+        }
+    }
+
+    static func email(_ email: String) throws(StoreError) {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 254,
+            !email.contains(where: \.isWhitespace)
+        else {
+            throw StoreError(.invalidInput, "'\(email)' is not an email address")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import MomentumCore
+
+extension SQLBackend {
+    public func exportAccount(_ user: String) async throws(StoreError) -> AccountArchive {
+        guard let account = try await account(id: user), let profile = try await profile(of: user) else {
+            throw StoreError(.notFound, "no account '\(user)'")
+        }
+        let events = try await events(of: user, after: 0, limit: Int.max)
+        let projection = try await projection(of: user)
+        let photos = try await photos(of: user)
+        return AccountArchive(
+            account: account, profile: profile, events: events, memories: projection.memories, photos: photos,
+            celebrations: projection.celebrations)
+    }
+
+    public func importAccount(_ archive: AccountArchive, now: Date) async throws(StoreError) {
+        try Validate.userID(archive.account.id)
+        try Validate.email(archive.account.email)
+        try archive.profile.validate()
+        try await run(ArchivePrograms.importing(archive, now: now, cache: engines))
+    }
+}
+
+enum ArchivePrograms {
+    static func importing(_ archive: AccountArchive, now: Date, cache: EngineCache) -> StoreProgram<Void> {
+        let user = archive.account.id
+        let create = AccountPrograms.create(archive.account, profile: archive.profile)
+        let now = StoreJSON.canonical(now)
+        return StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
+            let slot = Slot<EngineEntry?>(nil)
+            // Create the account exactly as a sign-up does, then continue with the log.
+            return try chain(try create.start()) { () throws(StoreError) in
+                let inserts = archive.events.map {
+                    AppendPrograms.insertEvent(
+                        $0.event, user: user, seq: $0.seq, receivedAt: $0.receivedAt, device: $0.device)
+                }
+                return try .then(inserts) { () throws(StoreError) in
+                    EngineLoader.load(user, cache: cache, into: slot, profile: archive.profile) {
+                        _ throws(StoreError) in
+                        try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Void> in
+                            guard var current = entry.take() else { throw .corrupt("engine missing") }
+                            current.headSeq = archive.events.last?.seq ?? 0
+                            let output = ProjectionWriter(user: user, now: now).statements(
+                                for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
+                                headSeq: current.headSeq)
+                            let planner = archive.celebrations ?? current.planner
+                            let edits = archive.memories.map { memory in
+                                SQLStatement(
+                                    "UPDATE memories SET note = ?, photo = ?, share_photo = ? WHERE user_id = ? AND memory_id = ?",
+                                    [
+                                        .optional(memory.note), .optional(memory.photo?.original),
+                                        .optional(memory.photo?.shareCopy), .text(user), .text(memory.id),
+                                    ])
+                            }
+                            let photos = archive.photos.map { photo in
+                                SQLStatement(
+                                    "INSERT INTO photos (user_id, path, content_type, bytes, created_at) VALUES (?, ?, ?, ?, ?)",
+                                    [
+                                        .text(user), .text(photo.path), .text(photo.contentType), .blob(photo.bytes),
+                                        .date(photo.createdAt),
+                                    ])
+                            }
+                            let statements =
+                                output.statements + [AppendPrograms.savePlanner(planner, user: user, now: now)]
+                                + edits
+                            return .execute(statements + photos) { counts throws(StoreError) in
+                                let base = output.statements.count + 1
+                                var problems: [StoreError.Problem] = []
+                                for (index, memory) in archive.memories.enumerated() where counts[base + index] != 1 {
+                                    problems.append(
+                                        StoreError.Problem(
+                                            file: AccountArchive.memoriesFile, line: archive.memoryLines[memory.id],
+                                            reason: "memory '\(memory.id)' matches no unlock of the log"))
+                                }
+                                guard problems.isEmpty else {
+                                    throw StoreError(
+                                        .invalidArchive, "the archive's memories do not match its log; nothing was imported",
+                                        problems: problems)
+                                }
+                                // Import is rare: let the next append load the engine afresh.
+                                cache.forget(user)
+                                return .done(())
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `first` to its end, then continues with `next`.
+    static func chain<A: Sendable, B: Sendable>(
+        _ first: StoreStep<A>, _ next: @escaping @Sendable () throws(StoreError) -> StoreStep<B>
+    ) throws(StoreError) -> StoreStep<B> {
+        switch first {
+        case .done: return try next()
+        case .lock(let name, let rest):
+            return .lock(name) { () throws(StoreError) in try chain(try rest(), next) }
+        case .query(let statements, let rest):
+            return .query(statements) { rows throws(StoreError) in try chain(try rest(rows), next) }
+        case .execute(let statements, let rest):
+            return .execute(statements) { counts throws(StoreError) in try chain(try rest(counts), next) }
+        }
+    }
+}

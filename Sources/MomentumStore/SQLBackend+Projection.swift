@@ -1,0 +1,160 @@
+import Foundation
+import MomentumCore
+
+extension SQLBackend {
+    public func append(_ events: [Event], for user: String, receivedAt: Date, device: String? = nil)
+        async throws(StoreError) -> AppendResult
+    {
+        try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
+    }
+
+    public func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        return try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query(
+                    SQLStatement(
+                        "SELECT seq, body, received_at, device FROM events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                        [.text(user), .integer(seq), .int(limit)])
+                ) { rows throws(StoreError) in
+                    .done(
+                        try rows.map { row throws(StoreError) in
+                            StoredEvent(
+                                seq: try row.int(0, "seq"),
+                                event: try StoreJSON.decode(Event.self, try row.text(1, "body"), "event"),
+                                receivedAt: try row.date(2, "received_at"), device: row.optionalText(3))
+                        })
+                }
+            })
+    }
+
+    public func projection(of user: String) async throws(StoreError) -> UserProjection {
+        try await run(ProjectionReader.projection(of: user))
+    }
+
+    @discardableResult
+    public func updateMemory(of user: String, id: String, note: String?, photo: MemoryPhoto?) async throws(StoreError)
+        -> Memory
+    {
+        if let note, note.count > 2_000 { throw StoreError(.invalidInput, "a note may have at most 2,000 characters") }
+        return try await run(
+            StoreProgram(writes: true, user: user) { () throws(StoreError) in
+                .lock(user) { () throws(StoreError) in
+                    .execute([
+                        SQLStatement(
+                            "UPDATE memories SET note = ?, photo = ?, share_photo = ? WHERE user_id = ? AND memory_id = ?",
+                            [
+                                .optional(note), .optional(photo?.original), .optional(photo?.shareCopy), .text(user),
+                                .text(id),
+                            ])
+                    ]) { counts throws(StoreError) in
+                        guard counts[0] == 1 else { throw StoreError(.notFound, "no memory '\(id)'") }
+                        return .query(
+                            SQLStatement(
+                                "\(ProjectionReader.memoryColumns) WHERE user_id = ? AND memory_id = ?",
+                                [.text(user), .text(id)])
+                        ) { rows throws(StoreError) in
+                            guard let row = rows.first else { throw StoreError(.notFound, "no memory '\(id)'") }
+                            return .done(try ProjectionReader.memory(from: row))
+                        }
+                    }
+                }
+            })
+    }
+
+    public func updateCelebrations<Result: Sendable>(
+        of user: String, now: Date, _ change: @escaping @Sendable (inout CelebrationPlanner) -> Result
+    ) async throws(StoreError) -> Result {
+        let cache = engines
+        return try await run(
+            StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
+                .lock(user) { () throws(StoreError) in
+                    .query([
+                        SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [.text(user)]),
+                        SQLStatement(
+                            "SELECT time_zone, day_start_hour, preferences FROM profiles WHERE user_id = ?", [.text(user)]),
+                    ]) { results throws(StoreError) in
+                        guard let profile = results[1].first else { throw StoreError(.notFound, "no account '\(user)'") }
+                        var planner: CelebrationPlanner
+                        if let text = results[0].first?[0].string {
+                            planner = try StoreJSON.decode(CelebrationPlanner.self, text, "celebration planner")
+                        } else {
+                            planner = CelebrationPlanner(
+                                preferences: try StoreJSON.decode(
+                                    CelebrationPreferences.self, try profile.text(2, "preferences"), "preferences"),
+                                zone: ZoneOffsetTable.named(try profile.text(0, "time_zone")) ?? .utc,
+                                clock: DayClock(dayStartHour: Int(try profile.int(1, "day_start_hour"))))
+                        }
+                        let value = change(&planner)
+                        // The cached engine holds a copy of the planner: drop it.
+                        cache.forget(user)
+                        return .execute([AppendPrograms.savePlanner(planner, user: user, now: now)]) {
+                            _ throws(StoreError) in .done(value)
+                        }
+                    }
+                }
+            })
+    }
+}
+
+/// Reads a user's projections back into Momentum's types.
+enum ProjectionReader {
+    static let memoryColumns = "SELECT body, note, photo, share_photo FROM memories"
+
+    static func memory(from row: SQLRow) throws(StoreError) -> Memory {
+        var memory = try StoreJSON.decode(Memory.self, try row.text(0, "body"), "memory")
+        memory.note = row.optionalText(1)
+        if let original = row.optionalText(2) {
+            do throws(MomentumError) {
+                memory.photo = try MemoryPhoto(original: original, shareCopy: row.optionalText(3))
+            } catch {
+                throw .corrupt("memory photo: \(error.message)")
+            }
+        } else {
+            memory.photo = nil
+        }
+        return memory
+    }
+
+    static func projection(of user: String) -> StoreProgram<UserProjection> {
+        let u = SQLValue.text(user)
+        return StoreProgram(writes: false) { () throws(StoreError) in
+            .query([
+                SQLStatement(
+                    "SELECT head_seq, version, evaluated_at, diamonds, freezes FROM user_heads WHERE user_id = ?", [u]),
+                SQLStatement("SELECT state FROM habits WHERE user_id = ? ORDER BY ordinal", [u]),
+                SQLStatement("SELECT body FROM ledger WHERE user_id = ? ORDER BY position", [u]),
+                SQLStatement("SELECT body FROM unlocks WHERE user_id = ? ORDER BY achieved_at, unlock_id", [u]),
+                SQLStatement("\(memoryColumns) WHERE user_id = ? ORDER BY day, memory_id", [u]),
+                SQLStatement("SELECT body FROM subjects WHERE user_id = ? ORDER BY subject_id", [u]),
+                SQLStatement("SELECT method_id, body FROM progression WHERE user_id = ? ORDER BY method_id, position", [u]),
+                SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [u]),
+            ]) { r throws(StoreError) in
+                guard let head = r[0].first else { throw StoreError(.notFound, "no account '\(user)'") }
+                func bodies<T: Decodable>(_ rows: [SQLRow], _ type: T.Type, _ what: String) throws(StoreError) -> [T] {
+                    try rows.map { row throws(StoreError) in try StoreJSON.decode(type, try row.text(0, what), what) }
+                }
+                var progression: [String: [ProgressionTimelineItem]] = [:]
+                for row in r[6] {
+                    progression[try row.text(0, "method_id"), default: []].append(
+                        try StoreJSON.decode(ProgressionTimelineItem.self, try row.text(1, "body"), "progression"))
+                }
+                return .done(
+                    UserProjection(
+                        headSeq: try head.int(0, "head_seq"), version: try head.int(1, "version"),
+                        evaluatedAt: try head.date(2, "evaluated_at"),
+                        wallet: Wallet(
+                            diamonds: Int(try head.int(3, "diamonds")), freezes: Int(try head.int(4, "freezes"))),
+                        habits: try bodies(r[1], HabitState.self, "habit state"),
+                        ledger: try bodies(r[2], LedgerEntry.self, "ledger entry"),
+                        unlocks: try bodies(r[3], Unlock.self, "unlock"),
+                        memories: try r[4].map(memory(from:)),
+                        subjects: try bodies(r[5], Subject.self, "subject"),
+                        progression: progression,
+                        celebrations: try r[7].first.map { row throws(StoreError) in
+                            try StoreJSON.decode(CelebrationPlanner.self, try row.text(0, "planner"), "planner")
+                        }))
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MomentumCore
+
+/// A database that can run ``StoreProgram``s. A type that conforms gets the whole of
+/// ``MomentumStore`` from the shared programs, so that every backend behaves the same.
+public protocol SQLBackend: MomentumStore {
+    /// The backend's SQL dialect.
+    var dialect: SQLDialect { get }
+    /// The engines of recently active users.
+    var engines: EngineCache { get }
+    /// Runs a program: a writing program in one transaction (retried from the start when
+    /// the database asks for it), a reading one on a consistent snapshot.
+    func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result
+}
+
+extension SQLBackend {
+    public func migrate() async throws(StoreError) {
+        _ = try await run(Migrator.createTrackingTable(dialect))
+        for migration in Schema.migrations {
+            do {
+                _ = try await run(Migrator.apply(migration, dialect: dialect, now: Date()))
+            } catch {
+                throw StoreError(
+                    .migration, "migration \(migration.version) (\(migration.name)) failed: \(error.message)")
+            }
+        }
+    }
+
+    public func appliedMigrations() async throws(StoreError) -> [Int] {
+        try await run(Migrator.applied())
+    }
+
+    /// Brings the schema to `version` and no further (for tests of upgrades).
+    ///
+    /// - Parameter version: The last migration to apply.
+    public func migrate(upTo version: Int) async throws(StoreError) {
+        _ = try await run(Migrator.createTrackingTable(dialect))
+        for migration in Schema.migrations where migration.version <= version {
+            _ = try await run(Migrator.apply(migration, dialect: dialect, now: Date()))
+        }
+    }
+}
+
+/// The programs that create and record schema versions.
+enum Migrator {
+    static func createTrackingTable(_ dialect: SQLDialect) -> StoreProgram<Bool> {
+        let integer = dialect.type(of: .integer)
+        let real = dialect.type(of: .real)
+        return StoreProgram(writes: true) { () throws(StoreError) in
+            .execute([
+                SQLStatement(
+                    """
+                    CREATE TABLE IF NOT EXISTS \(Schema.migrationsTable) (
+                      version \(integer) NOT NULL PRIMARY KEY, name TEXT NOT NULL, applied_at \(real) NOT NULL)
+                    """)
+            ]) { _ throws(StoreError) in .done(true) }
+        }
+    }
+
+    static func applied() -> StoreProgram<[Int]> {
+        StoreProgram(writes: false) { () throws(StoreError) in
+            .query(SQLStatement("SELECT version FROM \(Schema.migrationsTable) ORDER BY version")) {
+                rows throws(StoreError) in
+                .done(try rows.map { row throws(StoreError) in Int(try row.int(0, "version")) })
+            }
+        }
+    }
+
+    /// Applies one migration unless it already ran; the check and the change share one
+    /// transaction, under a lock, so that two servers starting at once apply it once.
+    static func apply(_ migration: Migration, dialect: SQLDialect, now: Date) -> StoreProgram<Bool> {
+        StoreProgram(writes: true) { () throws(StoreError) in
+            .lock("momentum:migrations") { () throws(StoreError) in
+                .query(
+                    SQLStatement(
+                        "SELECT COUNT(*) FROM \(Schema.migrationsTable) WHERE version = ?", [.int(migration.version)])
+                ) { rows throws(StoreError) in
+                    if try rows[0].int(0, "count") > 0 { return .done(false) }
+                    let statements =
+                        migration.sql(dialect).map { SQLStatement($0) } + [
+                            SQLStatement(
+                                "INSERT INTO \(Schema.migrationsTable) (version, name, applied_at) VALUES (?, ?, ?)",
+                                [.int(migration.version), .text(migration.name), .date(now)])
+                        ]
+                    return .execute(statements) { _ throws(StoreError) in .done(true) }
+                }
+            }
+        }
+    }
+}

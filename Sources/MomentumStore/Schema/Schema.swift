@@ -1,0 +1,156 @@
+/// Momentum's database schema: every table, and the migrations that create them.
+///
+/// Every per-user table's primary key and unique keys begin with `user_id`, so the schema
+/// can later be distributed by user (Citus) without a redesign. The one global table is
+/// `account_emails`, the lookup from an email address to its account.
+public enum Schema {
+    /// The table that records which migrations ran.
+    public static let migrationsTable = "momentum_migrations"
+
+    /// Every migration, in order. Append new ones; never edit one that shipped.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "create_accounts_and_event_log", tables: [accounts, accountEmails, profiles, deviceSessions, events, userHeads]),
+        Migration(
+            version: 2, name: "create_projections",
+            tables: [habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression],
+            statements: { _ in
+                [
+                    "CREATE INDEX unlocks_by_achieved ON unlocks (user_id, achieved_at)",
+                    "CREATE INDEX memories_by_day ON memories (user_id, day)",
+                ]
+            }),
+        Migration(version: 3, name: "create_idempotency_and_photos", tables: [idempotencyKeys, photos]),
+    ]
+
+    /// The newest schema version.
+    public static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Every table the migrations create, in creation order.
+    public static var tables: [TableSpec] { migrations.flatMap(\.tables) }
+
+    // MARK: - Version 1
+
+    static let accounts = TableSpec(
+        "accounts",
+        columns: [
+            .init("user_id", .text), .init("email", .text), .init("password_hash", .text),
+            .init("created_at", .real),
+        ],
+        primaryKey: ["user_id"], userReference: nil)
+
+    static let accountEmails = TableSpec(
+        "account_emails", columns: [.init("email", .text), .init("user_id", .text)],
+        primaryKey: ["email"], global: true)
+
+    static let profiles = TableSpec(
+        "profiles",
+        columns: [
+            .init("user_id", .text), .init("display_name", .text), .init("time_zone", .text),
+            .init("day_start_hour", .integer), .init("pack", .text), .init("preferences", .text),
+            .init("updated_at", .real),
+        ],
+        primaryKey: ["user_id"])
+
+    static let deviceSessions = TableSpec(
+        "device_sessions",
+        columns: [
+            .init("user_id", .text), .init("token_hash", .text), .init("device_name", .text),
+            .init("created_at", .real), .init("last_seen_at", .real), .init("expires_at", .real, nullable: true),
+        ],
+        primaryKey: ["user_id", "token_hash"])
+
+    static let events = TableSpec(
+        "events",
+        columns: [
+            .init("user_id", .text), .init("seq", .integer), .init("event_id", .text), .init("type", .text),
+            .init("at", .real), .init("time_zone", .text), .init("body", .text), .init("received_at", .real),
+            .init("device", .text, nullable: true),
+        ],
+        primaryKey: ["user_id", "seq"], uniqueKeys: [["user_id", "event_id"]])
+
+    static let userHeads = TableSpec(
+        "user_heads",
+        columns: [
+            .init("user_id", .text), .init("version", .integer), .init("head_seq", .integer),
+            .init("diamonds", .integer), .init("freezes", .integer), .init("evaluated_at", .real),
+        ],
+        primaryKey: ["user_id"])
+
+    // MARK: - Version 2
+
+    static let habits = TableSpec(
+        "habits",
+        columns: [
+            .init("user_id", .text), .init("habit_id", .text), .init("ordinal", .integer), .init("name", .text),
+            .init("archived", .integer), .init("current_streak", .integer), .init("best_streak", .integer),
+            .init("state", .text),
+        ],
+        primaryKey: ["user_id", "habit_id"])
+
+    static let subjects = TableSpec(
+        "subjects",
+        columns: [
+            .init("user_id", .text), .init("subject_id", .text), .init("kind", .text), .init("name", .text),
+            .init("body", .text),
+        ],
+        primaryKey: ["user_id", "subject_id"])
+
+    static let ledger = TableSpec(
+        "ledger",
+        columns: [
+            .init("user_id", .text), .init("position", .integer), .init("day", .integer), .init("source", .text),
+            .init("diamonds", .integer), .init("freezes", .integer), .init("diamond_balance", .integer),
+            .init("freeze_balance", .integer), .init("reason", .text), .init("body", .text),
+        ],
+        primaryKey: ["user_id", "position"])
+
+    static let unlocks = TableSpec(
+        "unlocks",
+        columns: [
+            .init("user_id", .text), .init("unlock_id", .text), .init("rule", .text), .init("title", .text),
+            .init("category", .text), .init("tier", .integer), .init("achieved_at", .real),
+            .init("detected_at", .real), .init("retroactive", .integer), .init("body", .text),
+        ],
+        primaryKey: ["user_id", "unlock_id"])
+
+    static let celebrationPlanners = TableSpec(
+        "celebration_planners",
+        columns: [.init("user_id", .text), .init("planner", .text), .init("updated_at", .real)],
+        primaryKey: ["user_id"])
+
+    static let memories = TableSpec(
+        "memories",
+        columns: [
+            .init("user_id", .text), .init("memory_id", .text), .init("unlock_id", .text), .init("day", .integer),
+            .init("category", .text), .init("caption", .text), .init("note", .text, nullable: true),
+            .init("photo", .text, nullable: true), .init("share_photo", .text, nullable: true),
+            .init("body", .text),
+        ],
+        primaryKey: ["user_id", "memory_id"])
+
+    static let progression = TableSpec(
+        "progression",
+        columns: [
+            .init("user_id", .text), .init("method_id", .text), .init("position", .integer),
+            .init("event_id", .text), .init("body", .text),
+        ],
+        primaryKey: ["user_id", "method_id", "position"])
+
+    // MARK: - Version 3
+
+    static let idempotencyKeys = TableSpec(
+        "idempotency_keys",
+        columns: [
+            .init("user_id", .text), .init("idempotency_key", .text), .init("request_hash", .text),
+            .init("status", .integer), .init("response", .blob), .init("created_at", .real),
+        ],
+        primaryKey: ["user_id", "idempotency_key"])
+
+    static let photos = TableSpec(
+        "photos",
+        columns: [
+            .init("user_id", .text), .init("path", .text), .init("content_type", .text), .init("bytes", .blob),
+            .init("created_at", .real),
+        ],
+        primaryKey: ["user_id", "path"])
+}
