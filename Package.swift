@@ -57,12 +57,15 @@ let package = Package(
         ),
         .testTarget(
             name: "MomentumStoreTests",
-            dependencies: ["MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport"],
+            dependencies: [
+                "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MomentumCLITests",
-            dependencies: ["momentum", "MomentumCore"],
+            dependencies: ["momentum", "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumTestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -87,7 +87,9 @@ public protocol MomentumStore: Sendable {
     ///   - device: The device that sent them, if known.
     /// - Returns: An outcome per event, the unlocks granted, and the new head of the log.
     /// - Throws: ``StoreError/Code/notFound`` when the account does not exist.
-    func append(_ events: [Event], for user: String, receivedAt: Date, device: String?) async throws(StoreError)
+    func append(
+        _ events: [Event], for user: String, receivedAt: Date, device: String?
+    ) async throws(StoreError)
         -> AppendResult
 
     /// Events of the user's log after a position, oldest first (the sync cursor).
@@ -110,7 +112,9 @@ public protocol MomentumStore: Sendable {
     /// - Returns: The memory as it now is.
     /// - Throws: ``StoreError/Code/notFound`` when the user has no such memory.
     @discardableResult
-    func updateMemory(of user: String, id: String, note: String?, photo: MemoryPhoto?) async throws(StoreError)
+    func updateMemory(
+        of user: String, id: String, note: String?, photo: MemoryPhoto?
+    ) async throws(StoreError)
         -> Memory
 
     /// Changes the user's celebration planner in one transaction (delivering a celebration,
@@ -149,7 +153,9 @@ public protocol MomentumStore: Sendable {
     /// - Throws: ``StoreError/Code/idempotencyConflict`` when the key was used for a
     ///   different request.
     @discardableResult
-    func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) async throws(StoreError)
+    func saveIdempotencyRecord(
+        _ record: IdempotencyRecord, for user: String
+    ) async throws(StoreError)
         -> IdempotencyRecord
 
     /// Deletes records created before an instant.

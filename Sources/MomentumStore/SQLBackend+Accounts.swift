@@ -82,14 +82,16 @@ extension SQLBackend {
     public func session(of user: String, tokenHash: String) async throws(StoreError) -> DeviceSession? {
         try await sessions(
             SQLStatement(
-                "\(AccountPrograms.sessionColumns) WHERE user_id = ? AND token_hash = ?", [.text(user), .text(tokenHash)])
+                "\(AccountPrograms.sessionColumns) WHERE user_id = ? AND token_hash = ?",
+                [.text(user), .text(tokenHash)])
         ).first
     }
 
     public func sessions(of user: String) async throws(StoreError) -> [DeviceSession] {
         try await sessions(
             SQLStatement(
-                "\(AccountPrograms.sessionColumns) WHERE user_id = ? ORDER BY created_at DESC, token_hash", [.text(user)]))
+                "\(AccountPrograms.sessionColumns) WHERE user_id = ? ORDER BY created_at DESC, token_hash",
+                [.text(user)]))
     }
 
     private func sessions(_ statement: SQLStatement) async throws(StoreError) -> [DeviceSession] {
@@ -113,7 +115,8 @@ extension SQLBackend {
     public func deleteSession(of user: String, tokenHash: String) async throws(StoreError) -> Bool {
         try await write(
             user,
-            SQLStatement("DELETE FROM device_sessions WHERE user_id = ? AND token_hash = ?", [.text(user), .text(tokenHash)])
+            SQLStatement(
+                "DELETE FROM device_sessions WHERE user_id = ? AND token_hash = ?", [.text(user), .text(tokenHash)])
         ) > 0
     }
 
@@ -175,7 +178,9 @@ extension SQLBackend {
     }
 
     @discardableResult
-    public func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) async throws(StoreError)
+    public func saveIdempotencyRecord(
+        _ record: IdempotencyRecord, for user: String
+    ) async throws(StoreError)
         -> IdempotencyRecord
     {
         guard !record.key.isEmpty, record.key.count <= 255 else {

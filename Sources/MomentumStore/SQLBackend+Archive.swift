@@ -44,13 +44,24 @@ enum ArchivePrograms {
                             let output = ProjectionWriter(user: user, now: now).statements(
                                 for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
                                 headSeq: current.headSeq)
-                            let planner = archive.celebrations ?? current.planner
+                            // The archive's planner, if it had one; an import queues no
+                            // celebrations of its own for a history the user already lived.
+                            let planner =
+                                archive.celebrations.map {
+                                    [AppendPrograms.savePlanner($0, user: user, now: now)]
+                                } ?? []
                             let edits = archive.memories.map { memory in
+                                // The archived memory is kept as it was (its caption was
+                                // written when it happened), with its note and photo.
                                 SQLStatement(
-                                    "UPDATE memories SET note = ?, photo = ?, share_photo = ? WHERE user_id = ? AND memory_id = ?",
+                                    """
+                                    UPDATE memories SET note = ?, photo = ?, share_photo = ?, caption = ?, body = ?
+                                    WHERE user_id = ? AND memory_id = ?
+                                    """,
                                     [
                                         .optional(memory.note), .optional(memory.photo?.original),
-                                        .optional(memory.photo?.shareCopy), .text(user), .text(memory.id),
+                                        .optional(memory.photo?.shareCopy), .text(memory.caption),
+                                        .text(StoreJSON.encode(memory)), .text(user), .text(memory.id),
                                     ])
                             }
                             let photos = archive.photos.map { photo in
@@ -61,11 +72,9 @@ enum ArchivePrograms {
                                         .date(photo.createdAt),
                                     ])
                             }
-                            let statements =
-                                output.statements + [AppendPrograms.savePlanner(planner, user: user, now: now)]
-                                + edits
+                            let statements = output.statements + planner + edits
                             return .execute(statements + photos) { counts throws(StoreError) in
-                                let base = output.statements.count + 1
+                                let base = output.statements.count + planner.count
                                 var problems: [StoreError.Problem] = []
                                 for (index, memory) in archive.memories.enumerated() where counts[base + index] != 1 {
                                     problems.append(
@@ -75,7 +84,8 @@ enum ArchivePrograms {
                                 }
                                 guard problems.isEmpty else {
                                     throw StoreError(
-                                        .invalidArchive, "the archive's memories do not match its log; nothing was imported",
+                                        .invalidArchive,
+                                        "the archive's memories do not match its log; nothing was imported",
                                         problems: problems)
                                 }
                                 // Import is rare: let the next append load the engine afresh.

@@ -2,7 +2,9 @@ import Foundation
 import MomentumCore
 
 extension SQLBackend {
-    public func append(_ events: [Event], for user: String, receivedAt: Date, device: String? = nil)
+    public func append(
+        _ events: [Event], for user: String, receivedAt: Date, device: String? = nil
+    )
         async throws(StoreError) -> AppendResult
     {
         try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
@@ -33,7 +35,9 @@ extension SQLBackend {
     }
 
     @discardableResult
-    public func updateMemory(of user: String, id: String, note: String?, photo: MemoryPhoto?) async throws(StoreError)
+    public func updateMemory(
+        of user: String, id: String, note: String?, photo: MemoryPhoto?
+    ) async throws(StoreError)
         -> Memory
     {
         if let note, note.count > 2_000 { throw StoreError(.invalidInput, "a note may have at most 2,000 characters") }
@@ -72,9 +76,12 @@ extension SQLBackend {
                     .query([
                         SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [.text(user)]),
                         SQLStatement(
-                            "SELECT time_zone, day_start_hour, preferences FROM profiles WHERE user_id = ?", [.text(user)]),
+                            "SELECT time_zone, day_start_hour, preferences FROM profiles WHERE user_id = ?",
+                            [.text(user)]),
                     ]) { results throws(StoreError) in
-                        guard let profile = results[1].first else { throw StoreError(.notFound, "no account '\(user)'") }
+                        guard let profile = results[1].first else {
+                            throw StoreError(.notFound, "no account '\(user)'")
+                        }
                         var planner: CelebrationPlanner
                         if let text = results[0].first?[0].string {
                             planner = try StoreJSON.decode(CelebrationPlanner.self, text, "celebration planner")
@@ -127,7 +134,8 @@ enum ProjectionReader {
                 SQLStatement("SELECT body FROM unlocks WHERE user_id = ? ORDER BY achieved_at, unlock_id", [u]),
                 SQLStatement("\(memoryColumns) WHERE user_id = ? ORDER BY day, memory_id", [u]),
                 SQLStatement("SELECT body FROM subjects WHERE user_id = ? ORDER BY subject_id", [u]),
-                SQLStatement("SELECT method_id, body FROM progression WHERE user_id = ? ORDER BY method_id, position", [u]),
+                SQLStatement(
+                    "SELECT method_id, body FROM progression WHERE user_id = ? ORDER BY method_id, position", [u]),
                 SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [u]),
             ]) { r throws(StoreError) in
                 guard let head = r[0].first else { throw StoreError(.notFound, "no account '\(user)'") }

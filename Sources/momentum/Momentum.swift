@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `momentum` command: a thin shell over MomentumCore.
 @main
-struct Momentum: ParsableCommand {
+struct Momentum: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "momentum",
         abstract: "Streaks, freezes and rewards derived from an event log.",
@@ -11,6 +11,6 @@ struct Momentum: ParsableCommand {
             See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [Evaluate.self]
+        subcommands: [Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self]
     )
 }

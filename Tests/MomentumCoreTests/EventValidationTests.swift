@@ -91,3 +91,32 @@ struct EventValidationTests {
         #expect(reparsed == log.events)
     }
 }
+
+/// Regression: a purchase checked against the wallet before it is kept in the log.
+struct SimultaneousPurchaseTests {
+    @Test func aSecondPurchaseAtTheSameInstantIsRefusedNotCrashing() throws {
+        var engine = UserEngine(pack: .habits)
+        let zone = "UTC"
+        let start = Date(timeIntervalSince1970: 1_767_225_600)
+        try engine.append(
+            Event(id: "h", at: start, timeZone: zone, payload: .habitCreated(HabitDefinition(id: "read", name: "Read")))
+        )
+        for day in 0..<30 {
+            try engine.append(
+                Event(
+                    id: "c\(day)", at: start.addingTimeInterval(Double(day) * 86_400 + 72_000), timeZone: zone,
+                    payload: .completion(habit: "read", day: nil, value: 1, note: nil)))
+        }
+        let instant = start.addingTimeInterval(29 * 86_400 + 79_200)
+        let first = try engine.append(
+            Event(id: "b1", at: instant, timeZone: zone, payload: .purchase(item: "freeze-5", days: nil)))
+        let second = try engine.append(
+            Event(id: "b2", at: instant, timeZone: zone, payload: .purchase(item: "freeze-5", days: nil)))
+        #expect(first == .applied)
+        guard case .rejected(let error) = second else {
+            Issue.record("expected the second purchase to be refused, got \(second)")
+            return
+        }
+        #expect(error.code == .insufficientDiamonds)
+    }
+}

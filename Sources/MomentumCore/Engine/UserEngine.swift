@@ -148,7 +148,7 @@ public struct UserEngine: Sendable {
             insert(entry)
             if !accepted { needsRewind(from: day.number) }
         } else {
-            if entry.operation == .purchase, rewindDay == nil, isAtEnd(entry) {
+            if entry.operation == .purchase, rewindDay == nil, isAtEnd(entry, id: event.id) {
                 advanceOpenDay(to: entry.day)
                 guard run.wallet.diamonds >= Int(entry.diamonds) else {
                     return .rejected(
@@ -162,7 +162,7 @@ public struct UserEngine: Sendable {
             if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open {
                 needsRewind(from: skipped)
             }
-            if rewindDay == nil, isAtEnd(entry) {
+            if rewindDay == nil, isAtEnd(entry, id: event.id) {
                 // The common case, O(1): an event at the end of the log, for the open day or later.
                 entries.append(entry)
                 advanceOpenDay(to: entry.day)
@@ -185,8 +185,17 @@ public struct UserEngine: Sendable {
     }
 
     /// Whether an entry sorts after every entry in the log and is not for a closed day.
-    private func isAtEnd(_ entry: Entry) -> Bool {
-        (entries.last.map { !precedes(entry, $0) } ?? true) && (run.openDay.map { $0 <= entry.day } ?? true)
+    ///
+    /// The entry's event may not be in the log yet (a purchase is checked before it is
+    /// kept), so its id is passed in rather than looked up.
+    private func isAtEnd(_ entry: Entry, id: String) -> Bool {
+        let afterLast = entries.last.map { last -> Bool in
+            if entry.day != last.day { return entry.day > last.day }
+            if entry.rank != last.rank { return entry.rank > last.rank }
+            if entry.at != last.at { return entry.at > last.at }
+            return id >= log[Int(last.event)].id
+        }
+        return (afterLast ?? true) && (run.openDay.map { $0 <= entry.day } ?? true)
     }
 
     /// Keeps an event in the log.

@@ -50,7 +50,8 @@ extension AccountArchive {
                 try Data(photo.bytes).write(to: url, options: .atomic)
             }
         } catch {
-            throw StoreError(.invalidInput, "cannot write the archive to \(directory.path): \(error.localizedDescription)")
+            throw StoreError(
+                .invalidInput, "cannot write the archive to \(directory.path): \(error.localizedDescription)")
         }
     }
 
@@ -90,6 +91,7 @@ extension AccountArchive {
         var eventLines: [Int] = []
         var photos: [StoredPhoto] = []
         var celebrations: CelebrationPlanner?
+        var unreadable = 0
         let decoder = MomentumJSON.decoder()
         let text = String(decoding: accountData, as: UTF8.self)
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -100,6 +102,7 @@ extension AccountArchive {
                 line = try decoder.decode(ArchiveLine.self, from: Data(raw.utf8))
             } catch {
                 problem(accountFile, number, "not a valid archive line: \(Self.describe(error))")
+                unreadable += 1
                 continue
             }
             switch line.type {
@@ -135,8 +138,13 @@ extension AccountArchive {
                     problem(accountFile, number, "an event line needs seq, received_at and event")
                     continue
                 }
-                let expected = Int64(events.count + 1)
-                if seq != expected { problem(accountFile, number, "event position \(seq) where \(expected) was expected") }
+                // Positions count up by one; after a line that could not be read, any higher
+                // position is accepted so that one bad line is reported once.
+                let previous = events.last?.seq ?? 0
+                if seq <= previous || (seq != previous + 1 && unreadable == 0) {
+                    problem(accountFile, number, "event position \(seq) where \(previous + 1) was expected")
+                }
+                unreadable = 0
                 events.append(StoredEvent(seq: seq, event: event, receivedAt: received, device: line.device))
                 eventLines.append(number)
             case "photo":
@@ -198,7 +206,9 @@ extension AccountArchive {
                 where !photoPaths.contains(path) {
                     problem(memoriesFile, number, "photo '\(path)' is not in the archive")
                 }
-                if memoryLines[memory.id] != nil { problem(memoriesFile, number, "memory '\(memory.id)' appears twice") }
+                if memoryLines[memory.id] != nil {
+                    problem(memoriesFile, number, "memory '\(memory.id)' appears twice")
+                }
                 memoryLines[memory.id] = number
                 memories.append(memory)
             } catch {
@@ -208,7 +218,8 @@ extension AccountArchive {
 
         guard problems.isEmpty, let account, let profile else {
             throw StoreError(
-                .invalidArchive, "the archive in \(directory.path) has \(problems.count) problem(s); nothing was imported",
+                .invalidArchive,
+                "the archive in \(directory.path) has \(problems.count) problem(s); nothing was imported",
                 problems: problems)
         }
         var archive = AccountArchive(

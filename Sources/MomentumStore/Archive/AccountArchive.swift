@@ -71,4 +71,3 @@ struct ArchiveLine: Codable {
 
     init(type: String) { self.type = type }
 }
-

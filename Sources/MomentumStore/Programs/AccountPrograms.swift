@@ -80,7 +80,8 @@ enum AccountPrograms {
         Profile(
             displayName: try row.text(0, "display_name"), timeZone: try row.text(1, "time_zone"),
             dayStartHour: Int(try row.int(2, "day_start_hour")), pack: try row.text(3, "pack"),
-            preferences: try StoreJSON.decode(CelebrationPreferences.self, try row.text(4, "preferences"), "preferences"),
+            preferences: try StoreJSON.decode(
+                CelebrationPreferences.self, try row.text(4, "preferences"), "preferences"),
             updatedAt: try row.date(5, "updated_at"))
     }
 
@@ -97,7 +98,8 @@ enum AccountPrograms {
         }
     }
 
-    static func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) -> StoreProgram<IdempotencyRecord> {
+    static func saveIdempotencyRecord(_ record: IdempotencyRecord, for user: String) -> StoreProgram<IdempotencyRecord>
+    {
         StoreProgram(writes: true, user: user) { () throws(StoreError) in
             .execute([
                 SQLStatement(
@@ -136,6 +138,7 @@ enum AccountPrograms {
     private static func record(from row: SQLRow) throws(StoreError) -> IdempotencyRecord {
         IdempotencyRecord(
             key: try row.text(0, "idempotency_key"), requestHash: try row.text(1, "request_hash"),
-            status: Int(try row.int(2, "status")), response: row[3].bytes ?? [], createdAt: try row.date(4, "created_at"))
+            status: Int(try row.int(2, "status")), response: row[3].bytes ?? [],
+            createdAt: try row.date(4, "created_at"))
     }
 }

@@ -26,7 +26,8 @@ enum AppendPrograms {
                                 switch result {
                                 case .applied:
                                     seq += 1
-                                    inserts.append(insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
+                                    inserts.append(
+                                        insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
                                     outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
                                     unlocks += granted
                                     if case .stage = event.payload { stagesChanged = true }
@@ -58,9 +59,11 @@ enum AppendPrograms {
                                 outcomes: finalOutcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet)
                         }
                         let eventCount = inserts.count
-                        return .execute(inserts + output.statements, { counts throws(StoreError) in
-                            try finish(Array(counts.dropFirst(eventCount)))
-                        })
+                        return .execute(
+                            inserts + output.statements,
+                            { counts throws(StoreError) in
+                                try finish(Array(counts.dropFirst(eventCount)))
+                            })
                     }
                 }
             }
@@ -129,7 +132,8 @@ enum AppendPrograms {
             """, [.text(user), .text(StoreJSON.encode(planner)), .date(now)])
     }
 
-    static func insertEvent(_ event: Event, user: String, seq: Int64, receivedAt: Date, device: String?) -> SQLStatement {
+    static func insertEvent(_ event: Event, user: String, seq: Int64, receivedAt: Date, device: String?) -> SQLStatement
+    {
         SQLStatement(
             """
             INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)

@@ -111,7 +111,8 @@ struct ProjectionWriter {
                         .bool(unlock.retroactive), .text(StoreJSON.encode(unlock)),
                     ]))
             let offset = table.offset(atSecond: Int64(unlock.achievedAt.timeIntervalSince1970.rounded(.down)))
-            if let memory = Memory(unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: offset)
+            if let memory = Memory(
+                unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: offset)
             {
                 out.statements.append(
                     SQLStatement(
@@ -136,7 +137,10 @@ struct ProjectionWriter {
                     out.statements.append(
                         SQLStatement(
                             "INSERT INTO progression (user_id, method_id, position, event_id, body) VALUES (?, ?, ?, ?, ?)",
-                            [u, .text(method), .int(position), .text(item.advance.eventID), .text(StoreJSON.encode(item))]))
+                            [
+                                u, .text(method), .int(position), .text(item.advance.eventID),
+                                .text(StoreJSON.encode(item)),
+                            ]))
                 }
             }
         }

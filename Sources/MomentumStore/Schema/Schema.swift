@@ -9,7 +9,9 @@ public enum Schema {
 
     /// Every migration, in order. Append new ones; never edit one that shipped.
     public static let migrations: [Migration] = [
-        Migration(version: 1, name: "create_accounts_and_event_log", tables: [accounts, accountEmails, profiles, deviceSessions, events, userHeads]),
+        Migration(
+            version: 1, name: "create_accounts_and_event_log",
+            tables: [accounts, accountEmails, profiles, deviceSessions, events, userHeads]),
         Migration(
             version: 2, name: "create_projections",
             tables: [habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression],

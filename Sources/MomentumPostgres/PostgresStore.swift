@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import MomentumCore
+import MomentumStore
+import NIOCore
+import PostgresNIO
+
+/// Momentum's production store: PostgreSQL through PostgresNIO's connection pool.
+///
+/// Several stateless server instances can share one database. Each writing program runs
+/// in one transaction that first takes a transaction-scoped advisory lock on its user, so
+/// the writes of one user are serialized across every instance while other users proceed
+/// in parallel; inside one process, writes of a user also queue before taking a
+/// connection. A transaction that fails with a serialization failure or a deadlock is
+/// retried from the start (up to ``maximumAttempts`` times). Reads run in a read-only,
+/// repeatable-read transaction, so a projection is read from one snapshot.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgres://momentum@localhost:5432/momentum")
+/// try await store.migrate()
+/// ```
+public final class PostgresStore: SQLBackend {
+    /// The SQL dialect.
+    public let dialect = SQLDialect.postgres
+    /// The engines of recently active users.
+    public let engines: EngineCache
+    /// How many times a transaction is tried before its error is reported.
+    public let maximumAttempts = 5
+
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let locks = UserLocks()
+    private let logger: Logger
+
+    /// Connects with a PostgresNIO configuration.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and how to connect; its pool options set the pool size.
+    ///   - engineCacheCapacity: How many users' engines to keep warm.
+    public init(configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000) {
+        var logger = Logger(label: "momentum.postgres")
+        logger.logLevel = .error
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+        engines = EngineCache(capacity: engineCacheCapacity)
+    }
+
+    /// Connects with a URL: `postgres://user:password@host:port/database`.
+    ///
+    /// `?sslmode=disable` turns TLS off, `require` insists on it; the default, `prefer`,
+    /// uses TLS when the server offers it. `?pool=N` sets the most connections (20).
+    ///
+    /// - Throws: ``StoreError/Code/invalidInput`` for a URL that is not a PostgreSQL URL.
+    public convenience init(url: String, engineCacheCapacity: Int = 2_000) throws(StoreError) {
+        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
+            let host = parts.host, !host.isEmpty
+        else {
+            throw StoreError(.invalidInput, "'\(url)' is not a postgres://user@host:port/database URL")
+        }
+        let query = Dictionary(
+            (parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        let tls: PostgresClient.Configuration.TLS
+        switch query["sslmode"] ?? "prefer" {
+        case "disable": tls = .disable
+        case "require", "verify-full", "verify-ca": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
+            database: database.isEmpty ? nil : database, tls: tls)
+        if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
+        self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity)
+    }
+
+    public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
+        guard program.writes else {
+            do {
+                return try await transaction(program, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(
+                    .unavailable, "PostgreSQL refused the read: \((error as? RetryableError)?.message ?? "\(error)")")
+            }
+        }
+        guard let user = program.user else { return try await retrying(program) }
+        return try await locks.withLock(user) { () async throws(StoreError) -> Result in try await retrying(program) }
+    }
+
+    private func retrying<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await transaction(program, begin: "BEGIN")
+            } catch let error as RetryableError where attempt < maximumAttempts {
+                _ = error
+                attempt += 1
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            } catch let error as RetryableError {
+                throw StoreError(.unavailable, "PostgreSQL kept refusing the transaction: \(error.message)")
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(.unavailable, "PostgreSQL refused the operation: \(error)")
+            }
+        }
+    }
+
+    /// Runs a program in one transaction on a pooled connection.
+    private func transaction<Result: Sendable>(
+        _ program: StoreProgram<Result>, begin: String
+    )
+        async throws -> Result
+    {
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).get()
+                do {
+                    let result = try await program.run(
+                        lock: { name in
+                            _ = try await connection.query(
+                                "SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger
+                            ).get()
+                        },
+                        query: { statements in
+                            var results: [[SQLRow]] = []
+                            for statement in statements {
+                                let result = try await connection.query(Self.query(statement), logger: logger).get()
+                                results.append(result.rows.map(Self.row))
+                            }
+                            return results
+                        },
+                        execute: { statements in
+                            var counts: [Int] = []
+                            for statement in statements {
+                                let result = try await connection.query(Self.query(statement), logger: logger).get()
+                                counts.append(result.metadata.rows ?? result.rows.count)
+                            }
+                            return counts
+                        })
+                    _ = try await connection.query("COMMIT", logger: logger).get()
+                    return result
+                } catch {
+                    program.rollback()
+                    _ = try? await connection.query("ROLLBACK", logger: logger).get()
+                    throw error
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError {
+            program.rollback()
+            let state = error.serverInfo?[.sqlState]
+            if state == "40001" || state == "40P01" {
+                throw RetryableError(message: error.serverInfo?[.message] ?? "\(error)")
+            }
+            throw StoreError(
+                .unavailable,
+                "PostgreSQL refused the operation: \(error.serverInfo?[.message] ?? String(reflecting: error))")
+        } catch {
+            program.rollback()
+            throw StoreError(.unavailable, "PostgreSQL refused the operation: \(error)")
+        }
+    }
+
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    private static func query(_ statement: SQLStatement) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: binds.appendNull()
+            case .integer(let value): binds.append(value)
+            case .real(let value): binds.append(value)
+            case .text(let value): binds.append(value)
+            case .blob(let value): binds.append(ByteBuffer(bytes: value))
+            }
+        }
+        return PostgresQuery(unsafeSQL: statement.numberedSQL, binds: binds)
+    }
+
+    private static func row(_ row: PostgresRow) -> SQLRow {
+        SQLRow(
+            row.map { cell -> SQLValue in
+                guard var bytes = cell.bytes else { return .null }
+                switch cell.dataType {
+                case .int8, .int4, .int2:
+                    return (try? cell.decode(Int64.self)).map(SQLValue.integer) ?? .null
+                case .float8, .float4, .numeric:
+                    return (try? cell.decode(Double.self)).map(SQLValue.real) ?? .null
+                case .bool:
+                    return (try? cell.decode(Bool.self)).map(SQLValue.bool) ?? .null
+                case .bytea:
+                    return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
+                case .void:
+                    return .null
+                default:
+                    return (try? cell.decode(String.self)).map(SQLValue.text) ?? .null
+                }
+            })
+    }
+}
+
+/// A transaction the database asked to retry (serialization failure, deadlock).
+struct RetryableError: Error {
+    var message: String
+}

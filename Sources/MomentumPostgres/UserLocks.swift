@@ -1,0 +1,55 @@
+import MomentumStore
+import Synchronization
+
+/// In-process, per-key mutual exclusion for async code.
+///
+/// Writes of one user wait here, in arrival order, instead of each holding a pooled
+/// connection while blocked on the database lock; writes of different users never wait
+/// on each other. Across server instances the database's advisory lock does the same job.
+final class UserLocks: Sendable {
+    private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
+
+    func withLock<R: Sendable>(
+        _ key: String, _ body: () async throws(StoreErrorBox) -> R
+    ) async throws(StoreErrorBox) -> R {
+        await acquire(key)
+        defer { release(key) }
+        return try await body()
+    }
+
+    private func acquire(_ key: String) async {
+        let free = waiters.withLock { waiters -> Bool in
+            guard waiters[key] == nil else { return false }
+            waiters[key] = []
+            return true
+        }
+        if free { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = waiters.withLock { waiters -> Bool in
+                if waiters[key] == nil {
+                    waiters[key] = []
+                    return true
+                }
+                waiters[key]!.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func release(_ key: String) {
+        let next = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
+            guard var queue = waiters[key], !queue.isEmpty else {
+                waiters[key] = nil
+                return nil
+            }
+            let next = queue.removeFirst()
+            waiters[key] = queue
+            return next
+        }
+        next?.resume()
+    }
+}
+
+/// `StoreError` as the thrown type of ``UserLocks/withLock(_:_:)``.
+typealias StoreErrorBox = StoreError

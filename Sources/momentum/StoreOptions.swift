@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MomentumCore
+import MomentumPostgres
+import MomentumSQLite
+import MomentumStore
+
+/// Where the data lives: a SQLite file (the default) or a PostgreSQL URL.
+struct StoreOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A SQLite file, or a postgres://user@host:port/database URL (default: $MOMENTUM_DATABASE or momentum.sqlite).",
+            valueName: "path-or-url"))
+    var database: String?
+
+    var location: String {
+        database ?? ProcessInfo.processInfo.environment["MOMENTUM_DATABASE"] ?? "momentum.sqlite"
+    }
+
+    /// Opens the store and brings its schema up to date.
+    func open() async throws -> any MomentumStore {
+        let location = self.location
+        let store: any MomentumStore
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            store = try PostgresStore(url: location)
+        } else {
+            let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
+            store = try SQLiteStore(path: path)
+        }
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+}
+
+/// Prints a store error the way every command does and picks the exit code.
+func fail(_ error: any Error) -> ExitCode {
+    FileHandle.standardError.write(Data("momentum: \(error)\n".utf8))
+    if let error = error as? StoreError {
+        switch error.code {
+        case .invalidArchive, .invalidInput: return ExitCode(65)
+        case .notFound: return ExitCode(66)
+        case .userExists, .emailTaken: return ExitCode(73)
+        default: return ExitCode(74)
+        }
+    }
+    if error is EventLogError { return ExitCode(65) }
+    return ExitCode(74)
+}

@@ -1,0 +1,389 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+import MomentumTestSupport
+import Testing
+
+/// One suite, run unchanged against every backend.
+@Suite(.serialized)
+struct StoreConformanceTests {
+    @Test(arguments: Backend.allCases)
+    func migratesFromAnEmptyDatabaseAndAgainIsANoOp(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            #expect(try await store.appliedMigrations() == Schema.migrations.map(\.version))
+            try await store.migrate()
+            #expect(try await store.appliedMigrations() == Schema.migrations.map(\.version))
+            // Every table and column of the schema exists under its name.
+            for table in Schema.tables {
+                let columns = table.columns.map(\.name).joined(separator: ", ")
+                _ = try await store.run(
+                    StoreProgram(writes: false) { () throws(StoreError) in
+                        .query([SQLStatement("SELECT \(columns) FROM \(table.name) WHERE 1 = 0")]) { _ in .done(true) }
+                    })
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func upgradesAnOlderSchemaKeepingItsData(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend, migrate: false) { store in
+            // Given a database at version 1 holding an account, …
+            try await store.migrate(upTo: 1)
+            #expect(try await store.appliedMigrations() == [1])
+            _ = try await store.run(
+                StoreProgram(writes: true) { () throws(StoreError) in
+                    .execute([
+                        SQLStatement(
+                            "INSERT INTO accounts (user_id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                            [.text("ada"), .text("ada@example.com"), .text("hash"), .real(0)])
+                    ]) { _ in .done(true) }
+                })
+            // … migrating to the latest version keeps it.
+            try await store.migrate()
+            #expect(try await store.appliedMigrations() == Schema.migrations.map(\.version))
+            #expect(try await store.account(id: "ada")?.email == "ada@example.com")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func accountsAreUniqueByIdAndCaseInsensitiveEmail(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(
+                Fixtures.account("ada", email: "Ada@Example.com"), profile: Fixtures.profile())
+            #expect(try await store.account(email: "ADA@example.COM")?.id == "ada")
+            await #expect(throws: StoreError.self) {
+                try await store.createAccount(
+                    Fixtures.account("bob", email: "ada@example.com"), profile: Fixtures.profile())
+            }
+            do {
+                try await store.createAccount(
+                    Fixtures.account("bob", email: "ada@example.com"), profile: Fixtures.profile())
+            } catch let error as StoreError {
+                #expect(error.code == .emailTaken)
+            }
+            do {
+                try await store.createAccount(
+                    Fixtures.account("ada", email: "other@example.com"), profile: Fixtures.profile())
+            } catch let error as StoreError {
+                #expect(error.code == .userExists)
+            }
+            // The failed sign-ups left nothing behind: the email is still free for another id.
+            #expect(try await store.account(id: "bob") == nil)
+            try await store.createAccount(
+                Fixtures.account("bob", email: "bob@example.com"), profile: Fixtures.profile())
+            do {
+                try await store.createAccount(Fixtures.account("", email: "x@example.com"), profile: Fixtures.profile())
+                Issue.record("an empty id was accepted")
+            } catch let error as StoreError {
+                #expect(error.code == .invalidInput)
+            }
+            do {
+                var profile = Fixtures.profile()
+                profile.pack = "nope"
+                try await store.createAccount(Fixtures.account("cy"), profile: profile)
+                Issue.record("an unknown pack was accepted")
+            } catch let error as StoreError {
+                #expect(error.code == .unknownPack)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func deletingAnAccountRemovesEveryRowOfItsUser(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            _ = try await store.append(
+                [try Fixtures.createHabit()], for: "ada", receivedAt: Fixtures.day(1), device: nil)
+            try await store.saveSession(
+                DeviceSession(userID: "ada", tokenHash: "h1", deviceName: "phone", createdAt: Fixtures.start))
+            #expect(try await store.deleteAccount(id: "ada"))
+            #expect(try await store.account(id: "ada") == nil)
+            #expect(try await store.account(email: "ada@example.com") == nil)
+            #expect(try await store.events(of: "ada", after: 0, limit: 10).isEmpty)
+            #expect(try await store.sessions(of: "ada").isEmpty)
+            #expect(try await store.deleteAccount(id: "ada") == false)
+            // The email can be used again.
+            try await store.createAccount(
+                Fixtures.account("ada2", email: "ada@example.com"), profile: Fixtures.profile())
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func sessionsAreStoredByTokenHashAndCanBeRevoked(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            let session = DeviceSession(
+                userID: "ada", tokenHash: "abc", deviceName: "Ada's phone", createdAt: Fixtures.start,
+                expiresAt: Fixtures.day(30))
+            try await store.saveSession(session)
+            try await store.saveSession(
+                DeviceSession(userID: "ada", tokenHash: "def", deviceName: "laptop", createdAt: Fixtures.day(2)))
+            #expect(try await store.session(of: "ada", tokenHash: "abc") == session)
+            #expect(try await store.session(of: "bob", tokenHash: "abc") == nil)
+            try await store.touchSession(of: "ada", tokenHash: "abc", at: Fixtures.day(3))
+            #expect(try await store.session(of: "ada", tokenHash: "abc")?.lastSeenAt == Fixtures.day(3))
+            #expect(try await store.sessions(of: "ada").map(\.tokenHash) == ["def", "abc"])
+            #expect(try await store.deleteSession(of: "ada", tokenHash: "abc"))
+            #expect(try await store.deleteSession(of: "ada", tokenHash: "abc") == false)
+            do {
+                try await store.saveSession(
+                    DeviceSession(userID: "ghost", tokenHash: "x", deviceName: "d", createdAt: Fixtures.start))
+                Issue.record("a session for a missing account was stored")
+            } catch let error as StoreError {
+                #expect(error.code == .notFound)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theSameCompletionSentTwiceIsStoredOnce(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            let create = try Fixtures.createHabit()
+            let done = try Fixtures.completion("c1", day: 1)
+            let first = try await store.append(
+                [create, done], for: "ada", receivedAt: Fixtures.day(1, hour: 21), device: "phone")
+            #expect(first.outcomes.map(\.status) == [.applied(seq: 1), .applied(seq: 2)])
+            let again = try await store.append(
+                [done], for: "ada", receivedAt: Fixtures.day(1, hour: 22), device: "tablet")
+            #expect(again.outcomes.map(\.status) == [.duplicate])
+            #expect(again.headSeq == 2)
+            let events = try await store.events(of: "ada", after: 0, limit: 100)
+            #expect(events.map(\.event.id) == ["create-read", "c1"])
+            #expect(events.map(\.seq) == [1, 2])
+            #expect(events[1].device == "phone")
+            #expect(try await store.events(of: "ada", after: 1, limit: 100).map(\.seq) == [2])
+            // The same id for a different event is refused, and not stored.
+            let reused = try Fixtures.completion("c1", day: 1, hour: 9)
+            let conflict = try await store.append(
+                [reused], for: "ada", receivedAt: Fixtures.day(1, hour: 22), device: nil)
+            guard case .invalid(let error) = conflict.outcomes[0].status else {
+                Issue.record("expected an invalid outcome, got \(conflict.outcomes)")
+                return
+            }
+            #expect(error.code == .conflictingEventID)
+            #expect(try await store.events(of: "ada", after: 0, limit: 100).count == 2)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func appendingForAMissingAccountIsNotFound(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            do {
+                _ = try await store.append(
+                    [try Fixtures.createHabit()], for: "ghost", receivedAt: Fixtures.day(1), device: nil)
+                Issue.record("append for a missing account succeeded")
+            } catch let error as StoreError {
+                #expect(error.code == .notFound)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func projectionsEqualAFreshEvaluationWarmOrCold(_ backend: Backend) async throws {
+        // Given a generated year of events for three habits, appended in chunks, …
+        var options = LogGenerator.Options()
+        options.days = 120
+        options.habits = 3
+        options.seed = 7
+        options.timeZone = "Europe/Berlin"
+        options.purchaseRate = 0.05
+        options.backfillRate = 0.1
+        let events = LogGenerator(options).events()
+        for capacity in [2_000, 0] {
+            try await StoreFixture.withStore(backend, cacheCapacity: capacity) { store in
+                try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+                var index = 0
+                var applied: [Event] = []
+                while index < events.count {
+                    let chunk = Array(events[index..<min(events.count, index + 7)])
+                    let now = chunk.map(\.at).max()!.addingTimeInterval(60)
+                    let result = try await store.append(chunk, for: "ada", receivedAt: now, device: nil)
+                    for (event, outcome) in zip(chunk, result.outcomes) where outcome.isStored { applied.append(event) }
+                    index += 7
+                }
+                // … the projections equal what the engine computes from the stored log.
+                let now = events.map(\.at).max()!.addingTimeInterval(60)
+                let projection = try await store.projection(of: "ada")
+                var engine = MomentumUser(pack: .habits)
+                for stored in try await store.events(of: "ada", after: 0, limit: 100_000) {
+                    _ = try engine.append(stored.event, detectedAt: stored.receivedAt)
+                }
+                let state = engine.state(at: now, calendarDays: 90)
+                #expect(projection.wallet == state.wallet)
+                #expect(projection.ledger == state.ledger)
+                #expect(projection.habits.map(\.definition.id) == state.habits.map(\.definition.id))
+                #expect(projection.habits.map(\.current) == state.habits.map(\.current))
+                #expect(projection.habits.map(\.best) == state.habits.map(\.best))
+                #expect(projection.headSeq == Int64(applied.count))
+                #expect(Set(projection.unlocks.map(\.id)) == Set(engine.unlocks.map(\.id)))
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func twoDevicesRacingToBuyFreezesBuyOnlyWhatTheWalletHolds(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 1...30 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            _ = try await store.append(events, for: "ada", receivedAt: Fixtures.day(30, hour: 21), device: nil)
+            let before = try await store.projection(of: "ada").wallet
+            // Enough for one freeze-5 (50 💎), not for two.
+            #expect(before.diamonds >= 50 && before.diamonds < 100)
+            async let phone = store.append(
+                [try Fixtures.purchase("buy-phone", item: "freeze-5", day: 30)], for: "ada",
+                receivedAt: Fixtures.day(30, hour: 22), device: "phone")
+            async let tablet = store.append(
+                [try Fixtures.purchase("buy-tablet", item: "freeze-5", day: 30)], for: "ada",
+                receivedAt: Fixtures.day(30, hour: 22), device: "tablet")
+            let results = try await [phone, tablet]
+            let applied = results.filter { $0.outcomes[0].isStored }
+            #expect(applied.count == 1)
+            for result in results where !result.outcomes[0].isStored {
+                guard case .rejected(let error) = result.outcomes[0].status else {
+                    Issue.record("expected a rejection, got \(result.outcomes[0].status)")
+                    continue
+                }
+                #expect(error.code == .insufficientDiamonds)
+            }
+            let after = try await store.projection(of: "ada")
+            #expect(after.wallet.diamonds == before.diamonds - 50)
+            #expect(after.wallet.diamonds >= 0)
+            #expect(after.ledger.allSatisfy { $0.diamondBalance >= 0 })
+            #expect(after.ledger.filter { $0.source == .purchase }.count == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func fiftyConcurrentAppendsCrossingARewardThresholdGrantItOnce(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 1...9 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            _ = try await store.append(events, for: "ada", receivedAt: Fixtures.day(9, hour: 21), device: nil)
+            #expect(try await store.projection(of: "ada").wallet.diamonds == 0)
+            // 50 devices complete day 10 at once: the 10-day reward of +20 💎 is due.
+            let results = try await withThrowingTaskGroup(of: AppendResult.self) { group in
+                for device in 0..<50 {
+                    let event = try Fixtures.completion("d10-\(device)", day: 10, hour: 18)
+                    group.addTask {
+                        try await store.append(
+                            [event], for: "ada", receivedAt: Fixtures.day(10, hour: 19), device: "d\(device)")
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 50)
+            #expect(results.allSatisfy { $0.outcomes[0].isStored })
+            let projection = try await store.projection(of: "ada")
+            let rewards = projection.ledger.filter { $0.source == .reward }
+            #expect(rewards.count == 1)
+            #expect(rewards.first?.diamonds == 20)
+            #expect(projection.wallet.diamonds == 20)
+            #expect(projection.headSeq == 60)
+            let seqs = try await store.events(of: "ada", after: 0, limit: 1_000).map(\.seq)
+            #expect(seqs == Array(1...60))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func unlocksBecomeMemoriesAndCelebrationsOnce(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 1...7 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            let result = try await store.append(events, for: "ada", receivedAt: Fixtures.day(7, hour: 21), device: nil)
+            #expect(result.unlocks.contains { $0.rule == "streak-7" })
+            let again = try await store.append(events, for: "ada", receivedAt: Fixtures.day(7, hour: 22), device: nil)
+            #expect(again.unlocks.isEmpty)
+            let projection = try await store.projection(of: "ada")
+            let memory = try #require(projection.memories.first { $0.rule == "streak-7" })
+            let queued = projection.celebrations?.pending.map(\.id) ?? []
+            #expect(queued.contains(memory.unlockID))
+            #expect(Set(queued).count == queued.count)
+
+            // The user adds a note and a photo; later appends keep them.
+            let photo = StoredPhoto(
+                path: "memories/week.jpg", contentType: "image/jpeg", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3],
+                createdAt: Fixtures.day(7))
+            try await store.savePhoto(photo, for: "ada")
+            let updated = try await store.updateMemory(
+                of: "ada", id: memory.id, note: "First week!", photo: try MemoryPhoto(original: photo.path))
+            #expect(updated.note == "First week!")
+            _ = try await store.append(
+                [try Fixtures.completion("c8", day: 8)], for: "ada", receivedAt: Fixtures.day(8, hour: 21), device: nil)
+            let later = try await store.projection(of: "ada")
+            #expect(later.memories.first { $0.id == memory.id }?.note == "First week!")
+            #expect(try await store.photo(of: "ada", path: photo.path) == photo)
+            #expect(try await store.photo(of: "bob", path: photo.path) == nil)
+            do {
+                try await store.updateMemory(of: "ada", id: "memory:nope", note: nil, photo: nil)
+                Issue.record("a missing memory was updated")
+            } catch let error as StoreError {
+                #expect(error.code == .notFound)
+            }
+            do {
+                try await store.savePhoto(
+                    StoredPhoto(
+                        path: "../etc/passwd", contentType: "image/jpeg", bytes: [1], createdAt: Fixtures.day(7)),
+                    for: "ada")
+                Issue.record("a path outside memories/ was accepted")
+            } catch let error as StoreError {
+                #expect(error.code == .invalidInput)
+            }
+
+            // Delivering a celebration is one transaction on the planner.
+            let delivered = try await store.updateCelebrations(of: "ada", now: Fixtures.day(8, hour: 22)) { planner in
+                planner.pending.count
+            }
+            #expect(delivered == queued.count)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func changingThePackRewritesTheProjections(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 1...10 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            _ = try await store.append(events, for: "ada", receivedAt: Fixtures.day(10, hour: 21), device: nil)
+            #expect(try await store.projection(of: "ada").wallet.diamonds == 20)
+            var profile = Fixtures.profile(pack: "growth")
+            profile.updatedAt = Fixtures.day(10, hour: 22)
+            try await store.updateProfile(profile, for: "ada")
+            #expect(try await store.profile(of: "ada")?.pack == "growth")
+            let growth = try await store.projection(of: "ada")
+            var engine = MomentumUser(pack: .growth)
+            for event in events { _ = try engine.append(event) }
+            #expect(growth.wallet == engine.state(at: Fixtures.day(10, hour: 22)).wallet)
+            #expect(growth.habits.first?.current == 10)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func idempotencyKeysReturnTheFirstResponseAndRefuseAnotherRequest(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            let record = IdempotencyRecord(
+                key: "k1", requestHash: "h1", status: 201, response: Array("{\"ok\":true}".utf8),
+                createdAt: Fixtures.day(1))
+            #expect(try await store.saveIdempotencyRecord(record, for: "ada") == record)
+            var retry = record
+            retry.createdAt = Fixtures.day(2)
+            #expect(try await store.saveIdempotencyRecord(retry, for: "ada") == record)
+            var other = record
+            other.requestHash = "h2"
+            do {
+                try await store.saveIdempotencyRecord(other, for: "ada")
+                Issue.record("a key reused for another request was accepted")
+            } catch let error as StoreError {
+                #expect(error.code == .idempotencyConflict)
+            }
+            #expect(try await store.idempotencyRecord(of: "ada", key: "k1") == record)
+            #expect(try await store.idempotencyRecord(of: "bob", key: "k1") == nil)
+            #expect(try await store.deleteIdempotencyRecords(before: Fixtures.day(3)) == 1)
+            #expect(try await store.idempotencyRecord(of: "ada", key: "k1") == nil)
+        }
+    }
+}
