@@ -8,7 +8,9 @@ let package = Package(
     name: "MomentumBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "Momentum", path: "..")
+        .package(name: "Momentum", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .executableTarget(
@@ -16,6 +18,11 @@ let package = Package(
             dependencies: [
                 .product(name: "MomentumCore", package: "Momentum"),
                 .product(name: "MomentumTestSupport", package: "Momentum"),
+                .product(name: "MomentumStore", package: "Momentum"),
+                .product(name: "MomentumSQLite", package: "Momentum"),
+                .product(name: "MomentumPostgres", package: "Momentum"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Sources/MomentumBenchmarks",
             swiftSettings: [

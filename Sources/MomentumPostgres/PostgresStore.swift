@@ -75,6 +75,7 @@ public final class PostgresStore: SQLBackend {
         self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity)
     }
 
+    /// Implements ``MomentumStore`` `run`; see the protocol for its contract.
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             do {
@@ -167,6 +168,7 @@ public final class PostgresStore: SQLBackend {
         }
     }
 
+    /// Implements ``MomentumStore`` `close`; see the protocol for its contract.
     public func close() async {
         runner.cancel()
         _ = await runner.value

@@ -54,6 +54,7 @@ public final class SQLiteStore: SQLBackend {
         committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch)
     }
 
+    /// Implements ``MomentumStore`` `run`; see the protocol for its contract.
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             do {
@@ -91,6 +92,7 @@ public final class SQLiteStore: SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `close`; see the protocol for its contract.
     public func close() async {
         try? pool.close()
     }

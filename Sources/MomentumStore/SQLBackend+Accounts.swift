@@ -2,6 +2,7 @@ import Foundation
 import MomentumCore
 
 extension SQLBackend {
+    /// Implements ``MomentumStore`` `createAccount`; see the protocol for its contract.
     public func createAccount(_ account: Account, profile: Profile) async throws(StoreError) {
         try Validate.userID(account.id)
         try Validate.email(account.email)
@@ -13,14 +14,17 @@ extension SQLBackend {
         _ = try await run(AccountPrograms.create(account, profile: profile))
     }
 
+    /// Implements ``MomentumStore`` `account`; see the protocol for its contract.
     public func account(id: String) async throws(StoreError) -> Account? {
         try await run(AccountPrograms.account(where: "user_id", equals: id))
     }
 
+    /// Implements ``MomentumStore`` `account`; see the protocol for its contract.
     public func account(email: String) async throws(StoreError) -> Account? {
         try await run(AccountPrograms.account(where: "email", equals: Account.normalize(email: email)))
     }
 
+    /// Implements ``MomentumStore`` `deleteAccount`; see the protocol for its contract.
     @discardableResult
     public func deleteAccount(id: String) async throws(StoreError) -> Bool {
         engines.forget(id)
@@ -39,6 +43,7 @@ extension SQLBackend {
         return deleted
     }
 
+    /// Implements ``MomentumStore`` `profile`; see the protocol for its contract.
     public func profile(of user: String) async throws(StoreError) -> Profile? {
         try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
@@ -50,6 +55,7 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `updateProfile`; see the protocol for its contract.
     public func updateProfile(_ profile: Profile, for user: String) async throws(StoreError) {
         try profile.validate()
         var profile = profile
@@ -59,6 +65,7 @@ extension SQLBackend {
 
     // MARK: Sessions
 
+    /// Implements ``MomentumStore`` `saveSession`; see the protocol for its contract.
     public func saveSession(_ session: DeviceSession) async throws(StoreError) {
         guard !session.tokenHash.isEmpty, session.tokenHash.count <= 256 else {
             throw StoreError(.invalidInput, "a session needs a token hash of 1 to 256 characters")
@@ -79,6 +86,7 @@ extension SQLBackend {
                 ]))
     }
 
+    /// Implements ``MomentumStore`` `session`; see the protocol for its contract.
     public func session(of user: String, tokenHash: String) async throws(StoreError) -> DeviceSession? {
         try await sessions(
             SQLStatement(
@@ -87,6 +95,7 @@ extension SQLBackend {
         ).first
     }
 
+    /// Implements ``MomentumStore`` `sessions`; see the protocol for its contract.
     public func sessions(of user: String) async throws(StoreError) -> [DeviceSession] {
         try await sessions(
             SQLStatement(
@@ -103,6 +112,7 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `touchSession`; see the protocol for its contract.
     public func touchSession(of user: String, tokenHash: String, at instant: Date) async throws(StoreError) {
         _ = try await write(
             user,
@@ -111,6 +121,7 @@ extension SQLBackend {
                 [.date(instant), .text(user), .text(tokenHash)]))
     }
 
+    /// Implements ``MomentumStore`` `deleteSession`; see the protocol for its contract.
     @discardableResult
     public func deleteSession(of user: String, tokenHash: String) async throws(StoreError) -> Bool {
         try await write(
@@ -122,6 +133,7 @@ extension SQLBackend {
 
     // MARK: Photos
 
+    /// Implements ``MomentumStore`` `savePhoto`; see the protocol for its contract.
     public func savePhoto(_ photo: StoredPhoto, for user: String) async throws(StoreError) {
         do throws(MomentumError) {
             try MemoryPhoto.validate(photo.path)
@@ -142,6 +154,7 @@ extension SQLBackend {
                 ]))
     }
 
+    /// Implements ``MomentumStore`` `photo`; see the protocol for its contract.
     public func photo(of user: String, path: String) async throws(StoreError) -> StoredPhoto? {
         try await photos(
             SQLStatement(
@@ -150,6 +163,7 @@ extension SQLBackend {
         ).first
     }
 
+    /// Implements ``MomentumStore`` `photos`; see the protocol for its contract.
     public func photos(of user: String) async throws(StoreError) -> [StoredPhoto] {
         try await photos(
             SQLStatement(
@@ -173,10 +187,12 @@ extension SQLBackend {
 
     // MARK: Idempotency
 
+    /// Implements ``MomentumStore`` `idempotencyRecord`; see the protocol for its contract.
     public func idempotencyRecord(of user: String, key: String) async throws(StoreError) -> IdempotencyRecord? {
         try await run(AccountPrograms.idempotencyRecord(of: user, key: key))
     }
 
+    /// Implements ``MomentumStore`` `saveIdempotencyRecord`; see the protocol for its contract.
     @discardableResult
     public func saveIdempotencyRecord(
         _ record: IdempotencyRecord, for user: String
@@ -189,6 +205,7 @@ extension SQLBackend {
         return try await run(AccountPrograms.saveIdempotencyRecord(record, for: user))
     }
 
+    /// Implements ``MomentumStore`` `deleteIdempotencyRecords`; see the protocol for its contract.
     @discardableResult
     public func deleteIdempotencyRecords(before instant: Date) async throws(StoreError) -> Int {
         try await write(nil, SQLStatement("DELETE FROM idempotency_keys WHERE created_at < ?", [.date(instant)]))

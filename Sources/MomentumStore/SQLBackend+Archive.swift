@@ -2,6 +2,7 @@ import Foundation
 import MomentumCore
 
 extension SQLBackend {
+    /// Implements ``MomentumStore`` `exportAccount`; see the protocol for its contract.
     public func exportAccount(_ user: String) async throws(StoreError) -> AccountArchive {
         guard let account = try await account(id: user), let profile = try await profile(of: user) else {
             throw StoreError(.notFound, "no account '\(user)'")
@@ -14,6 +15,7 @@ extension SQLBackend {
             celebrations: projection.celebrations)
     }
 
+    /// Implements ``MomentumStore`` `importAccount`; see the protocol for its contract.
     public func importAccount(_ archive: AccountArchive, now: Date) async throws(StoreError) {
         try Validate.userID(archive.account.id)
         try Validate.email(archive.account.email)

@@ -2,6 +2,7 @@ import Foundation
 import MomentumCore
 
 extension SQLBackend {
+    /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
     public func append(
         _ events: [Event], for user: String, receivedAt: Date, device: String? = nil
     )
@@ -10,6 +11,7 @@ extension SQLBackend {
         try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
     }
 
+    /// Implements ``MomentumStore`` `events`; see the protocol for its contract.
     public func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent] {
         guard limit > 0 else { return [] }
         return try await run(
@@ -30,10 +32,12 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `projection`; see the protocol for its contract.
     public func projection(of user: String) async throws(StoreError) -> UserProjection {
         try await run(ProjectionReader.projection(of: user))
     }
 
+    /// Implements ``MomentumStore`` `updateMemory`; see the protocol for its contract.
     @discardableResult
     public func updateMemory(
         of user: String, id: String, note: String?, photo: MemoryPhoto?
@@ -66,6 +70,7 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `updateCelebrations`; see the protocol for its contract.
     public func updateCelebrations<Result: Sendable>(
         of user: String, now: Date, _ change: @escaping @Sendable (inout CelebrationPlanner) -> Result
     ) async throws(StoreError) -> Result {

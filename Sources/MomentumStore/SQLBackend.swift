@@ -14,6 +14,7 @@ public protocol SQLBackend: MomentumStore {
 }
 
 extension SQLBackend {
+    /// Implements ``MomentumStore`` `migrate`; see the protocol for its contract.
     public func migrate() async throws(StoreError) {
         _ = try await run(Migrator.createTrackingTable(dialect))
         for migration in Schema.migrations {
@@ -26,6 +27,7 @@ extension SQLBackend {
         }
     }
 
+    /// Implements ``MomentumStore`` `appliedMigrations`; see the protocol for its contract.
     public func appliedMigrations() async throws(StoreError) -> [Int] {
         try await run(Migrator.applied())
     }

@@ -124,7 +124,7 @@ public final class PostgresTestCluster: Sendable {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] =
             ["/bin/sh", "-c", command].map { (word: String) in strdup(word) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for word in argv { free(word) } }
         let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
         guard spawned == 0 else { throw ClusterError(message: "cannot start \(tool): error \(spawned)") }
         var status: Int32 = 0

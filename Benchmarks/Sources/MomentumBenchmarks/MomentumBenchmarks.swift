@@ -21,6 +21,7 @@ struct MomentumBenchmarks {
         Benchmark(name: "memory", title: "4. Memory per user state", run: MemoryBenchmark.run),
         Benchmark(name: "analytics", title: "5. Analytics", run: AnalyticsBenchmark.run),
         Benchmark(name: "unlocks", title: "6. Unlock evaluation", run: UnlockBenchmark.run),
+        Benchmark(name: "storage", title: "7. Durable appends (SQLite, PostgreSQL)", run: StorageBenchmark.run),
     ]
 
     static func main() {
