@@ -4,7 +4,7 @@ import MomentumCore
 ///
 /// Callers match on ``code`` (`catch let error as StoreError where error.code == .emailTaken`);
 /// ``message`` is a sentence for people. Errors about an imported archive list every bad
-/// line in ``problems``; errors caused by an event the engine refused carry it in ``event``.
+/// line in ``problems``.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable, machine-readable error code (`snake_case` on the wire).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
