@@ -119,4 +119,31 @@ struct SimultaneousPurchaseTests {
         }
         #expect(error.code == .insufficientDiamonds)
     }
+
+    @Test func aLaterPurchaseThatSortsFirstDoesNotDisplaceAnAcceptedOne() throws {
+        var engine = UserEngine(pack: .habits)
+        let start = Date(timeIntervalSince1970: 1_767_225_600)
+        try engine.append(
+            Event(id: "h", at: start, timeZone: "UTC", payload: .habitCreated(HabitDefinition(id: "read", name: "Read"))))
+        for day in 0..<30 {
+            try engine.append(
+                Event(
+                    id: "c\(day)", at: start.addingTimeInterval(Double(day) * 86_400 + 72_000), timeZone: "UTC",
+                    payload: .completion(habit: "read", day: nil, value: 1, note: nil)))
+        }
+        let instant = start.addingTimeInterval(29 * 86_400 + 79_200)
+        // "z" arrives first; "a" arrives second but sorts before it at the same instant.
+        let first = try engine.append(
+            Event(id: "z", at: instant, timeZone: "UTC", payload: .purchase(item: "freeze-5", days: nil)))
+        let second = try engine.append(
+            Event(id: "a", at: instant, timeZone: "UTC", payload: .purchase(item: "freeze-5", days: nil)))
+        #expect(first == .applied)
+        guard case .rejected = second else {
+            Issue.record("the later purchase displaced the accepted one: \(second)")
+            return
+        }
+        let state = engine.state(at: instant.addingTimeInterval(60))
+        #expect(state.rejected.isEmpty)
+        #expect(state.ledger.filter { $0.source == .purchase }.map(\.event) == ["z"])
+    }
 }

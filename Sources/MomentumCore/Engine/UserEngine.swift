@@ -148,7 +148,10 @@ public struct UserEngine: Sendable {
             insert(entry)
             if !accepted { needsRewind(from: day.number) }
         } else {
-            if entry.operation == .purchase, rewindDay == nil, isAtEnd(entry, id: event.id) {
+            // A purchase for the open day is judged against the wallet as the user sees it
+            // now, whatever its place among today's entries: a purchase that sorts before one
+            // already accepted (same instant, smaller id) must not displace it.
+            if entry.operation == .purchase, rewindDay == nil, run.openDay.map({ $0 <= entry.day }) ?? true {
                 advanceOpenDay(to: entry.day)
                 guard run.wallet.diamonds >= Int(entry.diamonds) else {
                     return .rejected(
