@@ -124,7 +124,8 @@ struct SimultaneousPurchaseTests {
         var engine = UserEngine(pack: .habits)
         let start = Date(timeIntervalSince1970: 1_767_225_600)
         try engine.append(
-            Event(id: "h", at: start, timeZone: "UTC", payload: .habitCreated(HabitDefinition(id: "read", name: "Read"))))
+            Event(
+                id: "h", at: start, timeZone: "UTC", payload: .habitCreated(HabitDefinition(id: "read", name: "Read"))))
         for day in 0..<30 {
             try engine.append(
                 Event(
