@@ -120,12 +120,19 @@ public final class PostgresTestCluster: Sendable {
         func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var words = [tool] + arguments
         if let user { words = ["/usr/sbin/runuser", "-u", user, "--"] + words }
-        let command = words.map(quote).joined(separator: " ") + " < /dev/null > \(quote(log.path)) 2>&1"
+        // The server must not inherit this process's other descriptors: a test running at
+        // the same time may hold a pipe to a child, and a server keeping its write end open
+        // would keep that child from ever seeing the end of its input. The shell closes
+        // every descriptor above 2 before it starts the tool.
+        let closeInherited =
+            #"for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; "#
+        let command =
+            closeInherited + words.map(quote).joined(separator: " ") + " < /dev/null > \(quote(log.path)) 2>&1"
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] =
-            ["/bin/sh", "-c", command].map { (word: String) in strdup(word) } + [nil]
+            ["/bin/bash", "-c", command].map { (word: String) in strdup(word) } + [nil]
         defer { for word in argv { free(word) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
         guard spawned == 0 else { throw ClusterError(message: "cannot start \(tool): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
