@@ -10,8 +10,8 @@ final class UserLocks: Sendable {
     private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
 
     func withLock<R: Sendable>(
-        _ key: String, _ body: () async throws(StoreErrorBox) -> R
-    ) async throws(StoreErrorBox) -> R {
+        _ key: String, _ body: () async throws(StoreError) -> R
+    ) async throws(StoreError) -> R {
         await acquire(key)
         defer { release(key) }
         return try await body()
@@ -50,6 +50,3 @@ final class UserLocks: Sendable {
         next?.resume()
     }
 }
-
-/// `StoreError` as the thrown type of ``UserLocks/withLock(_:_:)``.
-typealias StoreErrorBox = StoreError

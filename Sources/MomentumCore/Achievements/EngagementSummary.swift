@@ -58,19 +58,14 @@ extension MomentumUser {
         let subjects = achievements.subjects
         let unlocks = achievements.unlocks
 
-        var messages: [String: Message] = [:]
         var recent: [String] = []
+        let messages = MessageCatalog.standard.messages(
+            for: unlocks, subjects: subjects, clock: clock, zone: table, recentTemplateIDs: &recent)
         var book = MemoryBook()
         for unlock in unlocks {
-            let subject = unlock.subject.flatMap { subjects[$0] }
-            let message = MessageCatalog.standard.message(
-                for: unlock, subject: subject, today: clock.localDay(of: unlock.detectedAt, in: table),
-                recentTemplateIDs: recent)
-            messages[unlock.id] = message
-            recent.append(message.templateID)
-            if recent.count > MessageCatalog.defaultRecentLimit { recent.removeFirst() }
-            let offset = table.offset(atSecond: Int64(unlock.achievedAt.timeIntervalSince1970.rounded(.down)))
-            book.record(unlock, subject: subject, offsetSeconds: offset)
+            book.record(
+                unlock, subject: unlock.subject.flatMap { subjects[$0] },
+                offsetSeconds: table.offset(at: unlock.achievedAt))
         }
 
         var planner = CelebrationPlanner(preferences: preferences, zone: table, clock: clock)

@@ -37,6 +37,32 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
         self.templates = templates
     }
 
+    /// Chooses the message of each unlock in turn, as the app shows them one after another:
+    /// each one avoids the phrasings of the last ``defaultRecentLimit`` chosen before it.
+    ///
+    /// - Parameters:
+    ///   - unlocks: The unlocks, in the order they are shown.
+    ///   - subjects: The user's subjects, by id, for names in messages.
+    ///   - clock: The user's day clock.
+    ///   - zone: The user's zone (which decides "today" and "last week").
+    ///   - recent: The template ids chosen most recently; updated as messages are chosen.
+    /// - Returns: The message of each unlock, by unlock id.
+    public func messages(
+        for unlocks: [Unlock], subjects: [String: Subject], clock: DayClock, zone: ZoneOffsetTable,
+        recentTemplateIDs recent: inout [String]
+    ) -> [String: Message] {
+        var messages: [String: Message] = [:]
+        for unlock in unlocks {
+            let message = message(
+                for: unlock, subject: unlock.subject.flatMap { subjects[$0] },
+                today: clock.localDay(of: unlock.detectedAt, in: zone), recentTemplateIDs: recent)
+            messages[unlock.id] = message
+            recent.append(message.templateID)
+            if recent.count > Self.defaultRecentLimit { recent.removeFirst() }
+        }
+        return messages
+    }
+
     /// The message for an unlock, chosen by the rules in the type's documentation.
     ///
     /// - Parameters:

@@ -57,6 +57,11 @@ public final class ZoneOffsetTable: Sendable {
         self.buckets = buckets
     }
 
+    /// The UTC offset, in seconds, at an instant (its whole second).
+    public func offset(at instant: Date) -> Int {
+        offset(atSecond: Int64(instant.timeIntervalSince1970.rounded(.down)))
+    }
+
     /// The offset from UTC, in seconds, in force at an instant.
     ///
     /// - Parameter seconds: Seconds since 1970-01-01T00:00:00Z, rounded down.

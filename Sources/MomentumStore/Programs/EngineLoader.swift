@@ -92,18 +92,8 @@ enum Messages {
     static func messages(
         for unlocks: [Unlock], engine: MomentumUser, profile: Profile, recent: inout [String]
     ) -> [String: Message] {
-        let table = zone(of: engine, profile: profile)
-        let clock = engine.streaks.clock
-        let subjects = engine.achievements.subjects
-        var messages: [String: Message] = [:]
-        for unlock in unlocks {
-            let message = MessageCatalog.standard.message(
-                for: unlock, subject: unlock.subject.flatMap { subjects[$0] },
-                today: clock.localDay(of: unlock.detectedAt, in: table), recentTemplateIDs: recent)
-            messages[unlock.id] = message
-            recent.append(message.templateID)
-            if recent.count > MessageCatalog.defaultRecentLimit { recent.removeFirst() }
-        }
-        return messages
+        MessageCatalog.standard.messages(
+            for: unlocks, subjects: engine.achievements.subjects, clock: engine.streaks.clock,
+            zone: zone(of: engine, profile: profile), recentTemplateIDs: &recent)
     }
 }

@@ -110,7 +110,7 @@ struct ProjectionWriter {
                         .int(unlock.tier.rawValue), .date(unlock.achievedAt), .date(unlock.detectedAt),
                         .bool(unlock.retroactive), .text(StoreJSON.encode(unlock)),
                     ]))
-            let offset = table.offset(atSecond: Int64(unlock.achievedAt.timeIntervalSince1970.rounded(.down)))
+            let offset = table.offset(at: unlock.achievedAt)
             if let memory = Memory(
                 unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: offset)
             {
