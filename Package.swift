@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MomentumStore", targets: ["MomentumStore"]),
         .library(name: "MomentumSQLite", targets: ["MomentumSQLite"]),
         .library(name: "MomentumPostgres", targets: ["MomentumPostgres"]),
+        .library(name: "MomentumServer", targets: ["MomentumServer"]),
         .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
         .executable(name: "momentum", targets: ["momentum"]),
     ],
@@ -24,6 +25,12 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "MomentumCore", swiftSettings: strict),
@@ -38,11 +45,26 @@ let package = Package(
             dependencies: ["MomentumStore", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
+        .target(
+            name: "MomentumServer",
+            dependencies: [
+                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
         .target(name: "MomentumTestSupport", dependencies: ["MomentumCore"], swiftSettings: strict),
         .executableTarget(
             name: "momentum",
             dependencies: [
-                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -60,6 +82,15 @@ let package = Package(
             dependencies: [
                 "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MomentumServerTests",
+            dependencies: [
+                "MomentumServer", "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                "MomentumTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -214,3 +214,35 @@ public final class PostgresStore: SQLBackend {
 struct RetryableError: Error {
     var message: String
 }
+
+extension PostgresStore {
+    /// Sends `payload` on a notification channel (`pg_notify`), outside any transaction.
+    ///
+    /// - Throws: ``StoreError/Code/unavailable`` when PostgreSQL refuses.
+    public func notify(channel: String, payload: String) async throws(StoreError) {
+        do {
+            try await client.query("SELECT pg_notify(\(channel), \(payload))")
+        } catch {
+            throw StoreError(.unavailable, "PostgreSQL refused the notification: \(error)")
+        }
+    }
+
+    /// Listens on a notification channel on one pooled connection, calling `receive` with
+    /// each payload, until the task is cancelled or the connection is lost.
+    ///
+    /// - Throws: ``StoreError/Code/unavailable`` when the connection fails.
+    public func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws(StoreError) {
+        do {
+            try await client.withConnection { connection in
+                try await connection.listen(on: channel) { notifications in
+                    for try await notification in notifications {
+                        receive(notification.payload)
+                    }
+                }
+            }
+        } catch {
+            if Task.isCancelled { return }
+            throw StoreError(.unavailable, "PostgreSQL listening on '\(channel)' failed: \(error)")
+        }
+    }
+}

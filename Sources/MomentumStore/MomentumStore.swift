@@ -129,6 +129,26 @@ public protocol MomentumStore: Sendable {
         of user: String, now: Date, _ change: @escaping @Sendable (inout CelebrationPlanner) -> Result
     ) async throws(StoreError) -> Result
 
+    /// Runs `body` on the user's engine as of their latest append (from the engine cache
+    /// when current, else replayed from the log), without writing anything.
+    ///
+    /// The body gets a copy: it may advance it to a later instant (to read today's state,
+    /// for example) without affecting what is stored.
+    ///
+    /// - Throws: ``StoreError/Code/notFound`` for an unknown user, or whatever `body` throws.
+    func evaluate<Result: Sendable>(
+        _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result
+
+    // MARK: Review
+
+    /// Records suspicious activity for review; the user's data is not touched. A flag
+    /// with an id already recorded for the user is ignored.
+    func flag(_ flag: ReviewFlag) async throws(StoreError)
+
+    /// The most recent review flags of every user, newest first.
+    func reviewFlags(limit: Int) async throws(StoreError) -> [ReviewFlag]
+
     // MARK: Photos
 
     /// Stores a memory photo (replacing one at the same path).

@@ -44,15 +44,17 @@ enum AccountPrograms {
     static func insertProfile(_ profile: Profile, for user: String) -> SQLStatement {
         SQLStatement(
             """
-            INSERT INTO profiles (user_id, display_name, time_zone, day_start_hour, pack, preferences, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO profiles (user_id, display_name, time_zone, day_start_hour, pack, preferences, updated_at,
+              notifications)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, time_zone = excluded.time_zone,
               day_start_hour = excluded.day_start_hour, pack = excluded.pack, preferences = excluded.preferences,
-              updated_at = excluded.updated_at
+              updated_at = excluded.updated_at, notifications = excluded.notifications
             """,
             [
                 .text(user), .text(profile.displayName), .text(profile.timeZone), .int(profile.dayStartHour),
                 .text(profile.pack), .text(StoreJSON.encode(profile.preferences)), .date(profile.updatedAt),
+                .text(StoreJSON.encode(profile.notifications)),
             ])
     }
 
@@ -75,13 +77,15 @@ enum AccountPrograms {
         }
     }
 
-    /// Decodes `display_name, time_zone, day_start_hour, pack, preferences, updated_at`.
+    /// Decodes `display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications`.
     static func profile(from row: SQLRow) throws(StoreError) -> Profile {
         Profile(
             displayName: try row.text(0, "display_name"), timeZone: try row.text(1, "time_zone"),
             dayStartHour: Int(try row.int(2, "day_start_hour")), pack: try row.text(3, "pack"),
             preferences: try StoreJSON.decode(
                 CelebrationPreferences.self, try row.text(4, "preferences"), "preferences"),
+            notifications: try StoreJSON.decode(
+                NotificationPreferences.self, try row.text(6, "notifications"), "notifications"),
             updatedAt: try row.date(5, "updated_at"))
     }
 

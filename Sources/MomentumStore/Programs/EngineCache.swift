@@ -51,6 +51,19 @@ public final class EngineCache: Sendable {
     }
 
     /// Puts an entry back.
+    func peek(_ user: String, version: Int64) -> EngineEntry? {
+        state.withLock { state in
+            guard let cached = state.entries[user], cached.entry.version == version else { return nil }
+            return cached.entry
+        }
+    }
+
+    /// Caches an engine a reader rebuilt, unless a writer has cached a newer one meanwhile.
+    func offer(_ user: String, _ entry: EngineEntry) {
+        let newer = state.withLock { state in (state.entries[user]?.entry.version ?? -1) >= entry.version }
+        if !newer { put(user, entry) }
+    }
+
     func put(_ user: String, _ entry: EngineEntry) {
         guard capacity > 0 else { return }
         state.withLock { state in

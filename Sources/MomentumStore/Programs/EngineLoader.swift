@@ -6,7 +6,7 @@ import MomentumCore
 enum EngineLoader {
     static let headAndProfile = """
         SELECT h.version, h.head_seq, p.display_name, p.time_zone, p.day_start_hour, p.pack, p.preferences,
-          p.updated_at, h.diamonds, h.freezes
+          p.updated_at, p.notifications, h.diamonds, h.freezes
         FROM user_heads h JOIN profiles p ON p.user_id = h.user_id WHERE h.user_id = ?
         """
 
@@ -19,16 +19,19 @@ enum EngineLoader {
     ///   - slot: Receives the engine.
     ///   - profile: A profile to evaluate with instead of the stored one (forces a rebuild).
     ///   - next: The rest of the program.
+    /// Loads a user's engine into `slot`: the cached one when it is current, else one
+    /// replayed from the log. A writer takes the cached engine out (it puts it back after
+    /// its commit); a reader (`peek`) leaves it in place and works on a copy.
     static func load<R: Sendable>(
         _ user: String, cache: EngineCache, into slot: Slot<EngineEntry?>, profile override: Profile? = nil,
-        _ next: @escaping @Sendable (_ rebuilt: Bool) throws(StoreError) -> StoreStep<R>
+        peek: Bool = false, _ next: @escaping @Sendable (_ rebuilt: Bool) throws(StoreError) -> StoreStep<R>
     ) -> StoreStep<R> {
         .query(SQLStatement(headAndProfile, [.text(user)])) { rows throws(StoreError) in
             guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
             let version = try row.int(0, "version")
             let headSeq = try row.int(1, "head_seq")
-            let stored = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...7])))
-            if override == nil, let entry = cache.take(user, version: version) {
+            let stored = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])))
+            if override == nil, let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version) {
                 slot.value = entry
                 return try next(false)
             }

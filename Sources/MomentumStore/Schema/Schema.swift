@@ -22,6 +22,14 @@ public enum Schema {
                 ]
             }),
         Migration(version: 3, name: "create_idempotency_and_photos", tables: [idempotencyKeys, photos]),
+        Migration(
+            version: 4, name: "add_notifications_and_review_flags", tables: [reviewFlags],
+            statements: { _ in
+                [
+                    "ALTER TABLE profiles ADD COLUMN notifications TEXT NOT NULL DEFAULT '{}'",
+                    "CREATE INDEX review_flags_by_time ON review_flags (created_at)",
+                ]
+            }),
     ]
 
     /// The newest schema version.
@@ -155,4 +163,14 @@ public enum Schema {
             .init("created_at", .real),
         ],
         primaryKey: ["user_id", "path"])
+
+    // MARK: - Version 4
+
+    static let reviewFlags = TableSpec(
+        "review_flags",
+        columns: [
+            .init("user_id", .text), .init("flag_id", .text), .init("kind", .text), .init("detail", .text),
+            .init("events", .text), .init("created_at", .real),
+        ],
+        primaryKey: ["user_id", "flag_id"])
 }

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+
+/// Reading JSON requests with field-level errors, and writing JSON responses.
+enum JSONIO {
+    /// Decodes the request body as `T`.
+    ///
+    /// - Throws: 413 when the body exceeds `limit`, 415 for a body that is not JSON, 400
+    ///   for malformed JSON, and 422 with the failing field for wrong types or missing fields.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
+            throw APIError(
+                .unsupportedMediaType, "unsupported_media_type", "send JSON with 'Content-Type: application/json'")
+        }
+        let buffer = try await request.body.collect(upTo: limit)
+        return try decode(type, from: Data(buffer: buffer))
+    }
+
+    /// Decodes `data` as `T`, with the same errors as ``decode(_:from:limit:)``.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if data.isEmpty { throw APIError(.badRequest, "invalid_json", "the request body is empty; send a JSON object") }
+        do {
+            return try MomentumJSON.decoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw apiError(error)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
+        }
+    }
+
+    /// The field path of a coding path: `events[2].at`.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text.isEmpty ? "body" : text
+    }
+
+    static func apiError(_ error: DecodingError) -> APIError {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
+        case .dataCorrupted(let context):
+            return invalid(path(context.codingPath), context.debugDescription)
+        case .keyNotFound(let key, let context):
+            return invalid(path(context.codingPath + [key]), "is required")
+        case .typeMismatch(let type, let context):
+            return invalid(path(context.codingPath), "must be \(describe(type))")
+        case .valueNotFound(let type, let context):
+            return invalid(path(context.codingPath), "must be \(describe(type)), not null")
+        @unknown default:
+            return APIError(.badRequest, "invalid_json", "the request body could not be read")
+        }
+    }
+
+    private static func invalid(_ field: String, _ issue: String) -> APIError {
+        APIError(
+            .unprocessableContent, "invalid_input", "\(field): \(issue)", details: [.init(field: field, issue: issue)])
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    /// A JSON response.
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+        throws -> Response
+    {
+        var data = try MomentumJSON.encoder().encode(value)
+        data.append(UInt8(ascii: "\n"))
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

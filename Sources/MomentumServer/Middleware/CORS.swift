@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Cross-origin access for the configured origins (`*` for any): preflight answers and
+/// `Access-Control-Allow-Origin` on responses to allowed origins only.
+struct CORS: RouterMiddleware {
+    typealias Context = MomentumContext
+    let origins: Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
+            return try await next(request, context)
+        }
+        let allowed = origins.contains("*") ? "*" : origin
+        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+            return Response(
+                status: .noContent,
+                headers: [
+                    .accessControlAllowOrigin: allowed, .vary: "Origin",
+                    .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+                    .accessControlAllowHeaders: "Authorization, Content-Type, Idempotency-Key, X-Request-ID",
+                    .accessControlMaxAge: "600",
+                ])
+        }
+        var response = try await next(request, context)
+        response.headers[.accessControlAllowOrigin] = allowed
+        response.headers[.vary] = "Origin"
+        response.headers[.accessControlExposeHeaders] = "X-Request-ID, Idempotent-Replayed, Retry-After"
+        return response
+    }
+}

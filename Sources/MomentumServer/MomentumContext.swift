@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The signed-in device a request comes from.
+public struct Caller: Sendable, Hashable {
+    /// The user's id.
+    public var user: String
+    /// The SHA-256 of the device's bearer token.
+    public var tokenHash: String
+    /// The device's name.
+    public var deviceName: String
+}
+
+/// The request context of every Momentum route: the caller once authenticated, the
+/// client's address and the request id.
+public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
+    /// Hummingbird's own per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The client's address, when the connection has one.
+    public let remoteAddress: SocketAddress?
+    /// The signed-in caller, set by the authentication middleware.
+    public var caller: Caller?
+    /// The request id, echoed in `X-Request-ID` and every log line.
+    public var requestID: String = ""
+
+    /// Creates the context of a new request.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The address used for per-address rate limits.
+    var addressKey: String { remoteAddress?.ipAddress ?? "local" }
+
+    /// The signed-in caller; throws 401 when the route ran without authentication.
+    func requireCaller() throws -> Caller {
+        guard let caller else { throw APIError.unauthorized }
+        return caller
+    }
+}

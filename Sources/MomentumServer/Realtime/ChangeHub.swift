@@ -1,0 +1,72 @@
+import Foundation
+import MomentumCore
+import Synchronization
+
+/// A change to a user's data, as sent to their other devices over server-sent events.
+public struct Change: Sendable, Codable, Hashable {
+    /// What changed: `events`, `profile`, `memories` or `celebrations`.
+    public var kind: String
+    /// The user's newest event sequence number after the change (pull from your cursor).
+    public var headSeq: Int64?
+    /// The device that made the change.
+    public var device: String?
+    /// When the change was made.
+    public var at: Date
+}
+
+/// The open event streams of this instance, by user.
+final class ChangeHub: Sendable {
+    enum Item: Sendable {
+        case change(Change)
+        case heartbeat
+    }
+
+    private let subscribers = Mutex([String: [UUID: AsyncStream<Item>.Continuation]]())
+
+    /// Opens a stream of the user's changes; it ends when `close` is called.
+    func subscribe(_ user: String) -> (id: UUID, stream: AsyncStream<Item>) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        subscribers.withLock { $0[user, default: [:]][id] = continuation }
+        return (id, stream)
+    }
+
+    func close(_ user: String, id: UUID) {
+        let continuation = subscribers.withLock { subscribers -> AsyncStream<Item>.Continuation? in
+            let removed = subscribers[user]?.removeValue(forKey: id)
+            if subscribers[user]?.isEmpty == true { subscribers[user] = nil }
+            return removed
+        }
+        continuation?.finish()
+    }
+
+    func deliver(_ change: Change, to user: String) {
+        let continuations = subscribers.withLock { Array(($0[user] ?? [:]).values) }
+        for continuation in continuations { continuation.yield(.change(change)) }
+    }
+
+    func heartbeat(_ user: String, id: UUID) {
+        let continuation = subscribers.withLock { $0[user]?[id] }
+        continuation?.yield(.heartbeat)
+    }
+
+    var count: Int { subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+}
+
+/// A change on its way between server instances.
+public struct RelayMessage: Sendable, Codable, Hashable {
+    /// The instance that made the change.
+    public var instance: String
+    /// Whose data changed.
+    public var user: String
+    /// The change.
+    public var change: Change
+}
+
+/// Carries changes between server instances that share one database.
+public protocol ChangeRelay: Sendable {
+    /// Sends a change to every instance.
+    func publish(_ message: RelayMessage) async throws
+    /// Receives every instance's changes until the task is cancelled.
+    func listen(_ receive: @escaping @Sendable (RelayMessage) -> Void) async throws
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// What a client sends to register.
+struct RegisterRequest: Codable {
+    var email: String
+    var password: String
+    var displayName: String
+    var timeZone: String?
+    var dayStartHour: Int?
+    var pack: String?
+    var deviceName: String?
+}
+
+/// What a client sends to sign in.
+struct SignInRequest: Codable {
+    var email: String
+    var password: String
+    var deviceName: String?
+}
+
+/// A device's session as listed to its owner.
+struct DeviceView: Codable {
+    var id: String
+    var name: String
+    var createdAt: Date
+    var lastSeenAt: Date
+    var expiresAt: Date?
+    var current: Bool
+
+    init(_ session: DeviceSession, current: String?) {
+        id = Tokens.deviceID(session.tokenHash)
+        name = session.deviceName
+        createdAt = session.createdAt
+        lastSeenAt = session.lastSeenAt
+        expiresAt = session.expiresAt
+        self.current = session.tokenHash == current
+    }
+}
+
+/// The answer to registering or signing in: the new device's bearer token.
+struct SessionResponse: Codable {
+    var userID: String
+    var email: String
+    var token: String
+    var device: DeviceView
+    var profile: ProfileView
+}
+
+/// A profile as the API shows it.
+struct ProfileView: Codable {
+    var displayName: String
+    var timeZone: String
+    var dayStartHour: Int
+    var pack: String
+    var celebrationStyle: CelebrationStyle
+    var reduceMotion: Bool
+    var doNotDisturb: Bool
+    var notifications: NotificationPreferences
+    var updatedAt: Date
+
+    init(_ profile: Profile) {
+        displayName = profile.displayName
+        timeZone = profile.timeZone
+        dayStartHour = profile.dayStartHour
+        pack = profile.pack
+        celebrationStyle = profile.preferences.style
+        reduceMotion = profile.preferences.accessibility.reduceMotion
+        doNotDisturb = profile.preferences.doNotDisturb
+        notifications = profile.notifications
+        updatedAt = profile.updatedAt
+    }
+}
+
+/// A partial profile change: absent fields stay as they are.
+struct ProfilePatch: Codable {
+    var displayName: String?
+    var timeZone: String?
+    var dayStartHour: Int?
+    var pack: String?
+    var celebrationStyle: CelebrationStyle?
+    var reduceMotion: Bool?
+    var doNotDisturb: Bool?
+    var notifications: NotificationPreferences?
+}
+
+extension Routes {
+    func addAccountRoutes(public group: RouterGroup<MomentumContext>, authenticated: RouterGroup<MomentumContext>) {
+        group.post("accounts") { request, context in try await register(request, context) }
+        group.post("sessions") { request, context in try await signIn(request, context) }
+        authenticated.delete("sessions/current") { _, context in
+            let caller = try context.requireCaller()
+            try await server.store.deleteSession(of: caller.user, tokenHash: caller.tokenHash)
+            return Response(status: .noContent)
+        }
+        authenticated.get("devices") { _, context in
+            let caller = try context.requireCaller()
+            let sessions = try await server.store.sessions(of: caller.user)
+            return try JSONIO.response(["devices": sessions.map { DeviceView($0, current: caller.tokenHash) }])
+        }
+        authenticated.delete("devices/:device") { _, context in
+            let caller = try context.requireCaller()
+            let id = try context.parameters.require("device")
+            let sessions = try await server.store.sessions(of: caller.user)
+            guard let session = sessions.first(where: { Tokens.deviceID($0.tokenHash) == id }) else {
+                throw APIError.notFound("device '\(id)'")
+            }
+            try await server.store.deleteSession(of: caller.user, tokenHash: session.tokenHash)
+            return Response(status: .noContent)
+        }
+        authenticated.delete("account") { _, context in
+            let caller = try context.requireCaller()
+            try await server.store.deleteAccount(id: caller.user)
+            return Response(status: .noContent)
+        }
+        authenticated.get("profile") { _, context in
+            let caller = try context.requireCaller()
+            guard let profile = try await server.store.profile(of: caller.user) else { throw APIError.notFound("profile") }
+            return try JSONIO.response(ProfileView(profile))
+        }
+        authenticated.patch("profile") { request, context in
+            let caller = try context.requireCaller()
+            let patch = try await JSONIO.decode(ProfilePatch.self, from: request, limit: server.configuration.maxBodyBytes)
+            guard var profile = try await server.store.profile(of: caller.user) else {
+                throw APIError.notFound("profile")
+            }
+            if let value = patch.displayName { profile.displayName = value.trimmingCharacters(in: .whitespaces) }
+            if let value = patch.timeZone { profile.timeZone = value }
+            if let value = patch.dayStartHour { profile.dayStartHour = value }
+            if let value = patch.pack { profile.pack = value }
+            if let value = patch.celebrationStyle { profile.preferences.style = value }
+            if let value = patch.reduceMotion { profile.preferences.accessibility.reduceMotion = value }
+            if let value = patch.doNotDisturb { profile.preferences.doNotDisturb = value }
+            if let value = patch.notifications { profile.notifications = value }
+            profile.updatedAt = server.now()
+            try validate(profile)
+            try await server.store.updateProfile(profile, for: caller.user)
+            await server.publish(
+                Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt), to: caller.user)
+            return try JSONIO.response(ProfileView(profile))
+        }
+    }
+
+    /// Validates a profile, naming the field at fault.
+    func validate(_ profile: Profile) throws {
+        do {
+            try profile.validate()
+        } catch {
+            let field =
+                switch true {
+                case error.message.hasPrefix("display name"): "displayName"
+                case error.message.hasPrefix("time zone"): "timeZone"
+                case error.message.hasPrefix("day start"): "dayStartHour"
+                case error.message.hasPrefix("reminder"): "notifications.reminderHour"
+                default: "pack"
+                }
+            throw APIError(
+                .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
+                details: [.init(field: field, issue: error.message)])
+        }
+    }
+
+    func register(_ request: Request, _ context: MomentumContext) async throws -> Response {
+        let body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
+        let email = Account.normalize(email: body.email)
+        var problems: [APIError.Detail] = []
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || email.count > 254
+            || email.contains(where: \.isWhitespace)
+        {
+            problems.append(.init(field: "email", issue: "is not an email address"))
+        }
+        if body.password.count < 8 || body.password.utf8.count > 72 {
+            problems.append(.init(field: "password", issue: "must have 8 to 72 bytes"))
+        }
+        if !problems.isEmpty {
+            throw APIError(
+                .unprocessableContent, "invalid_input", problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
+                details: problems)
+        }
+        let now = server.now()
+        let profile = Profile(
+            displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
+            dayStartHour: body.dayStartHour ?? 0, pack: body.pack ?? server.configuration.pack, updatedAt: now)
+        try validate(profile)
+        if try await server.store.account(email: email) != nil {
+            throw APIError(
+                .conflict, "email_taken", "an account with this email exists; sign in instead",
+                details: [.init(field: "email", issue: "is taken")])
+        }
+        let hash = try await Tokens.hashPassword(body.password, cost: server.configuration.bcryptCost)
+        let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
+        try await server.store.createAccount(account, profile: profile)
+        return try await startSession(account, profile: profile, deviceName: body.deviceName, status: .created)
+    }
+
+    func signIn(_ request: Request, _ context: MomentumContext) async throws -> Response {
+        let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
+        let account = try await server.store.account(email: body.email)
+        // A missing account costs the same bcrypt work as a wrong password, so timing
+        // does not reveal which emails have accounts.
+        let valid = try await Tokens.verify(body.password, hash: account?.passwordHash ?? server.decoyHash)
+        guard let account, valid, let profile = try await server.store.profile(of: account.id) else {
+            throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
+        }
+        return try await startSession(account, profile: profile, deviceName: body.deviceName, status: .created)
+    }
+
+    private func startSession(
+        _ account: Account, profile: Profile, deviceName: String?, status: HTTPResponse.Status
+    ) async throws -> Response {
+        let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
+        let (token, hash) = Tokens.make(user: account.id)
+        let now = server.now()
+        let session = DeviceSession(
+            userID: account.id, tokenHash: hash, deviceName: name ?? "Unnamed device", createdAt: now)
+        try await server.store.saveSession(session)
+        return try JSONIO.response(
+            SessionResponse(
+                userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
+                profile: ProfileView(profile)),
+            status: status)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// A batch of client events.
+struct PushRequest: Codable {
+    var events: [Event]
+}
+
+/// What happened to one pushed event.
+struct EventResult: Codable {
+    /// `applied`, `duplicate` (already stored: a retry), `rejected` (valid but refused by
+    /// the rules, such as a purchase without enough diamonds) or `invalid`.
+    var status: String
+    var id: String
+    var seq: Int64?
+    var error: ErrorBody?
+
+    struct ErrorBody: Codable {
+        var code: String
+        var message: String
+        var field: String?
+    }
+
+    init(_ outcome: EventOutcome) {
+        id = outcome.id
+        switch outcome.status {
+        case .applied(let seq):
+            status = "applied"
+            self.seq = seq
+        case .duplicate: status = "duplicate"
+        case .rejected(let error):
+            status = "rejected"
+            self.error = ErrorBody(code: error.code.description, message: error.message, field: error.field)
+        case .invalid(let error):
+            status = "invalid"
+            self.error = ErrorBody(code: error.code.description, message: error.message, field: error.field)
+        }
+    }
+}
+
+/// The answer to a push.
+struct PushResponse: Codable {
+    var results: [EventResult]
+    /// The user's newest sequence number: pull after it for changes from other devices.
+    var headSeq: Int64
+    var wallet: Wallet
+    /// Achievements this push unlocked.
+    var unlocks: [Unlock]
+}
+
+/// A stored event, as pulled by a device.
+struct PulledEvent: Codable {
+    var seq: Int64
+    var event: Event
+    var receivedAt: Date
+    var device: String?
+}
+
+/// The answer to a pull.
+struct PullResponse: Codable {
+    var events: [PulledEvent]
+    /// Pass this as `after` to get what comes next.
+    var cursor: Int64
+    /// Whether more events are waiting after `cursor`.
+    var more: Bool
+}
+
+extension Routes {
+    func addEventRoutes(_ group: RouterGroup<MomentumContext>) {
+        group.post("events") { request, context in
+            let caller = try context.requireCaller()
+            let body = try await JSONIO.decode(PushRequest.self, from: request, limit: server.configuration.maxBodyBytes)
+            let response = try await server.append(body.events, caller: caller)
+            return try JSONIO.response(response)
+        }
+        group.get("events") { request, context in
+            let caller = try context.requireCaller()
+            let after = try request.integer("after", default: 0, in: 0...Int.max)
+            let limit = try request.integer("limit", default: 500, in: 1...1_000)
+            let stored = try await server.store.events(of: caller.user, after: Int64(after), limit: limit + 1)
+            let page = stored.prefix(limit)
+            return try JSONIO.response(
+                PullResponse(
+                    events: page.map {
+                        PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device)
+                    },
+                    cursor: page.last?.seq ?? Int64(after), more: stored.count > limit))
+        }
+        group.get("stream") { request, context in try stream(request, context) }
+    }
+
+    /// Server-sent events: `change` whenever the user's data changes on any device (on
+    /// any instance), a comment every 15 seconds to keep proxies from closing the stream.
+    func stream(_ request: Request, _ context: MomentumContext) throws -> Response {
+        let caller = try context.requireCaller()
+        let server = self.server
+        let (id, changes) = server.hub.subscribe(caller.user)
+        server.metrics.streams.increment()
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(15))
+                server.hub.heartbeat(caller.user, id: id)
+            }
+        }
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: .init { writer in
+                defer {
+                    heartbeat.cancel()
+                    server.hub.close(caller.user, id: id)
+                    server.metrics.streams.decrement()
+                }
+                try await writer.write(ByteBuffer(string: "retry: 2000\nevent: ready\ndata: {}\n\n"))
+                for await item in changes.cancelOnGracefulShutdown() {
+                    switch item {
+                    case .heartbeat:
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .change(let change):
+                        let data = String(decoding: try MomentumJSON.encoder().encode(change), as: UTF8.self)
+                        try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
+
+extension ServerState {
+    /// Validates and stores a batch of events for the caller, flags suspicious activity,
+    /// and tells the user's other devices.
+    func append(_ events: [Event], caller: Caller) async throws -> PushResponse {
+        guard events.count <= configuration.maxEventsPerRequest else {
+            throw APIError(
+                .contentTooLarge, "too_many_events",
+                "a request may carry at most \(configuration.maxEventsPerRequest) events, not \(events.count)")
+        }
+        var problems: [APIError.Detail] = []
+        var seen = Set<String>()
+        for (index, event) in events.enumerated() {
+            if event.id.isEmpty || event.id.count > 128 {
+                problems.append(.init(field: "events[\(index)].id", issue: "must have 1 to 128 characters"))
+            }
+            if !seen.insert(event.id).inserted {
+                problems.append(.init(field: "events[\(index)].id", issue: "appears twice in this batch"))
+            }
+        }
+        if !problems.isEmpty {
+            throw APIError(.unprocessableContent, "invalid_input", problems[0].issue, details: problems)
+        }
+        let now = now()
+        let previousZone = try await detector.zone(of: caller.user) {
+            try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
+        }
+        let device = Tokens.deviceID(caller.tokenHash)
+        let result = try await store.append(events, for: caller.user, receivedAt: now, device: device)
+        let applied = zip(events, result.outcomes).compactMap { event, outcome in outcome.isApplied ? event : nil }
+        metrics.eventsAppended.increment(by: Int64(applied.count))
+        metrics.eventsRejected.increment(by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
+        let flags = detector.inspect(
+            applied, user: caller.user, previousZone: previousZone, clock: DayClock(dayStartHour: 0), now: now)
+        for flag in flags {
+            try await store.flag(flag)
+            metrics.reviewFlags.increment()
+            logger.notice(
+                "suspicious activity flagged",
+                metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
+        }
+        if !applied.isEmpty {
+            await publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
+        }
+        return PushResponse(
+            results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
+            unlocks: result.unlocks)
+    }
+
+    /// Stores one event made by a convenience route; an event the rules refuse is a 422
+    /// (or 409 for a conflict with the user's state) carrying the engine's reason.
+    func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
+        let response = try await append([event], caller: caller)
+        if let result = response.results.first, let error = result.error {
+            let status: HTTPResponse.Status =
+                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(error.code)
+                ? .conflict : .unprocessableContent
+            throw APIError(
+                status, error.code, error.message,
+                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
+        }
+        return response
+    }
+}
+
+extension EventOutcome {
+    var isApplied: Bool { if case .applied = status { true } else { false } }
+}
+
+extension Request {
+    /// An integer query parameter within a range.
+    func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let text = uri.queryParameters[name[...]] else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw APIError.invalid(
+                "must be an integer from \(range.lowerBound) to \(range.upperBound == .max ? "…" : String(range.upperBound))",
+                field: name)
+        }
+        return number
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+extension Routes {
+    func addHabitRoutes(_ group: RouterGroup<MomentumContext>) {
+        group.post("habits") { request, context in
+            let caller = try context.requireCaller()
+            var fields = try await fields(request)
+            if fields["habit"] == nil { fields["habit"] = .string(Tokens.id("h_")) }
+            let habit = fields["habit"]?.string ?? ""
+            let event = try await makeEvent("habit.created", fields: fields, caller: caller)
+            _ = try await server.appendOne(event, caller: caller)
+            let state = try await habitState(habit, caller: caller, days: 7)
+            return try JSONIO.response(state, status: .created)
+        }
+        group.patch("habits/:habit") { request, context in
+            let caller = try context.requireCaller()
+            let habit = try context.parameters.require("habit")
+            var fields = try await fields(request)
+            fields["habit"] = .string(habit)
+            _ = try await habitState(habit, caller: caller, days: 1)
+            _ = try await server.appendOne(
+                try await makeEvent("habit.updated", fields: fields, caller: caller), caller: caller)
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+        }
+        group.post("habits/:habit/archive") { request, context in
+            let caller = try context.requireCaller()
+            let habit = try context.parameters.require("habit")
+            _ = try await habitState(habit, caller: caller, days: 1)
+            var fields = try await fields(request, optional: true)
+            fields["habit"] = .string(habit)
+            _ = try await server.appendOne(
+                try await makeEvent("habit.archived", fields: fields, caller: caller), caller: caller)
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+        }
+        group.post("habits/:habit/check-ins") { request, context in
+            let caller = try context.requireCaller()
+            let habit = try context.parameters.require("habit")
+            _ = try await habitState(habit, caller: caller, days: 1)
+            var fields = try await fields(request, optional: true)
+            fields["habit"] = .string(habit)
+            let push = try await server.appendOne(
+                try await makeEvent("completion", fields: fields, caller: caller), caller: caller)
+            let state = try await habitState(habit, caller: caller, days: 7)
+            return try JSONIO.response(CheckInResponse(habit: state, wallet: push.wallet, unlocks: push.unlocks))
+        }
+        group.post("habits/:habit/skips") { request, context in
+            let caller = try context.requireCaller()
+            let habit = try context.parameters.require("habit")
+            _ = try await habitState(habit, caller: caller, days: 1)
+            var fields = try await fields(request, optional: true)
+            fields["habit"] = .string(habit)
+            _ = try await server.appendOne(try await makeEvent("skip", fields: fields, caller: caller), caller: caller)
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+        }
+        group.get("subjects") { _, context in
+            let caller = try context.requireCaller()
+            let subjects = try await server.store.evaluate(caller.user) { engine, _ in
+                engine.achievements.subjects.values.sorted { $0.id < $1.id }
+            }
+            return try JSONIO.response(["subjects": subjects])
+        }
+        group.post("subjects") { request, context in
+            let caller = try context.requireCaller()
+            var fields = try await fields(request)
+            if fields["subject"] == nil { fields["subject"] = .string(Tokens.id("s_")) }
+            let subject = fields["subject"]?.string ?? ""
+            _ = try await server.appendOne(
+                try await makeEvent("subject", fields: fields, caller: caller), caller: caller)
+            let stored = try await server.store.evaluate(caller.user) { engine, _ in
+                engine.achievements.subjects[subject]
+            }
+            return try JSONIO.response(stored, status: .created)
+        }
+    }
+
+    /// The request's JSON object (an empty one when the body is empty and `optional`).
+    func fields(_ request: Request, optional: Bool = false) async throws -> [String: JSONValue] {
+        let buffer = try await request.body.collect(upTo: server.configuration.maxBodyBytes)
+        if buffer.readableBytes == 0, optional { return [:] }
+        let value = try JSONIO.decode(JSONValue.self, from: Data(buffer: buffer))
+        guard case .object(let object) = value else {
+            throw APIError(.unprocessableContent, "invalid_input", "the body must be a JSON object")
+        }
+        for reserved in ["type", "id"] where object[reserved] != nil {
+            throw APIError.invalid(
+                "is set by the endpoint (send a client event id as 'eventId')", field: reserved)
+        }
+        return object
+    }
+
+    /// An event of `type` from a request's fields: `eventId` (client-generated for safe
+    /// retries; generated here if absent), `at` (now if absent) and `tz` (the zone of the
+    /// user's latest event, or their profile's, if absent).
+    func makeEvent(_ type: String, fields: [String: JSONValue], caller: Caller) async throws -> Event {
+        var object = fields
+        object["type"] = .string(type)
+        object["id"] = fields["eventId"] ?? .string(Tokens.id("e_"))
+        object["eventId"] = nil
+        if object["at"] == nil { object["at"] = .string(RFC3339.format(server.now())) }
+        if object["tz"] == nil {
+            let latest = try await server.detector.zone(of: caller.user) {
+                try await server.store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
+            }
+            let zone: String
+            if let latest {
+                zone = latest
+            } else {
+                zone = try await server.store.profile(of: caller.user)?.timeZone ?? "UTC"
+            }
+            object["tz"] = .string(zone)
+        }
+        let data = try MomentumJSON.encoder().encode(JSONValue.object(object))
+        return try JSONIO.decode(Event.self, from: data)
+    }
+
+    /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.
+    func habitState(_ habit: String, caller: Caller, days: Int) async throws -> HabitState {
+        let now = server.now()
+        let state = try await server.store.evaluate(caller.user) { engine, profile in
+            engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: days).habits.first {
+                $0.definition.id == habit
+            }
+        }
+        guard let state else { throw APIError.notFound("habit '\(habit)'") }
+        return state
+    }
+}
+
+/// The answer to a check-in.
+struct CheckInResponse: Codable {
+    var habit: HabitState
+    var wallet: Wallet
+    var unlocks: [Unlock]
+}

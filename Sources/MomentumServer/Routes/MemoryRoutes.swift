@@ -1,0 +1,142 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// A change to a memory's note.
+struct MemoryPatch: Codable {
+    /// The new note; `null` removes it.
+    var note: String?
+}
+
+extension Routes {
+    func addMemoryRoutes(_ group: RouterGroup<MomentumContext>) {
+        group.get("memories") { request, context in
+            let caller = try context.requireCaller()
+            let category = request.uri.queryParameters["category"].map(String.init)
+            let onThisDay = request.uri.queryParameters["onThisDay"].map { $0 == "true" || $0 == "1" } ?? false
+            var memories = try await server.store.projection(of: caller.user).memories
+            if let category { memories = memories.filter { $0.category == category } }
+            if onThisDay {
+                let now = server.now()
+                let (today, subjects) = try await server.store.evaluate(caller.user) { engine, profile in
+                    let state = engine.state(
+                        at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1)
+                    return (state.today, Array(engine.achievements.subjects.values))
+                }
+                memories = MemoryBook(memories).onThisDay(today, subjects: subjects)
+            }
+            memories.sort { ($0.time, $0.id) > ($1.time, $1.id) }
+            return try JSONIO.response(["memories": memories])
+        }
+        group.patch("memories/:memory") { request, context in
+            let caller = try context.requireCaller()
+            let id = try context.parameters.require("memory")
+            let patch = try await JSONIO.decode(MemoryPatch.self, from: request, limit: 16_384)
+            let memory = try await memory(id, caller: caller)
+            if let note = patch.note, note.count > 2_000 {
+                throw APIError.invalid("must have at most 2,000 characters", field: "note")
+            }
+            let note = patch.note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+            let updated = try await server.store.updateMemory(of: caller.user, id: id, note: note, photo: memory.photo)
+            await server.publish(
+                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
+            return try JSONIO.response(updated)
+        }
+        group.put("memories/:memory/photo") { request, context in
+            let caller = try context.requireCaller()
+            let id = try context.parameters.require("memory")
+            _ = try await memory(id, caller: caller)
+            let buffer = try await request.body.collect(upTo: server.configuration.maxPhotoBytes)
+            let sanitized: (contentType: String, bytes: [UInt8], ext: String)
+            do throws(PhotoSanitizer.Failure) {
+                sanitized = try PhotoSanitizer.sanitize(Array(buffer.readableBytesView))
+            } catch .unsupportedType {
+                throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
+            } catch .malformed(let reason) {
+                throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
+            }
+            let path = "memories/\(Tokens.id("p_")).\(sanitized.ext)"
+            try await server.store.savePhoto(
+                StoredPhoto(path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
+                for: caller.user)
+            let current = try await memory(id, caller: caller)
+            let updated = try await server.store.updateMemory(
+                of: caller.user, id: id, note: current.note, photo: try MemoryPhoto(original: path))
+            await server.publish(
+                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
+            return try JSONIO.response(updated)
+        }
+        group.delete("memories/:memory/photo") { _, context in
+            let caller = try context.requireCaller()
+            let id = try context.parameters.require("memory")
+            let current = try await memory(id, caller: caller)
+            let updated = try await server.store.updateMemory(of: caller.user, id: id, note: current.note, photo: nil)
+            return try JSONIO.response(updated)
+        }
+        group.get("photos/**") { _, context in
+            let caller = try context.requireCaller()
+            let path = context.parameters.getCatchAll().joined(separator: "/")
+            guard let photo = try await server.store.photo(of: caller.user, path: path) else {
+                throw APIError.notFound("photo '\(path)'")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: photo.contentType, .cacheControl: "private, max-age=31536000, immutable"],
+                body: .init(byteBuffer: ByteBuffer(bytes: photo.bytes)))
+        }
+        group.get("memories/:memory/share-card") { request, context in
+            let caller = try context.requireCaller()
+            let id = try context.parameters.require("memory")
+            let formatName = request.uri.queryParameters["format"].map(String.init) ?? "square"
+            guard let format = ShareCardFormat(rawValue: formatName) else {
+                throw APIError.invalid("must be square, story or landscape", field: "format")
+            }
+            let type = request.uri.queryParameters["type"].map(String.init) ?? "svg"
+            guard type == "svg" || type == "png" else { throw APIError.invalid("must be svg or png", field: "type") }
+            let memory = try await memory(id, caller: caller)
+            let svg = try await shareCardSVG(memory, format: format, caller: caller)
+            let filename = "momentum-\(memory.day)-\(format.rawValue).\(type)"
+            let disposition = "inline; filename=\"\(filename)\""
+            if type == "svg" {
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "image/svg+xml; charset=utf-8", .contentDisposition: disposition],
+                    body: .init(byteBuffer: ByteBuffer(string: svg)))
+            }
+            let png = try await Rasterizer(command: server.configuration.rasterizer).png(
+                fromSVG: svg, width: format.width, height: format.height)
+            return Response(
+                status: .ok, headers: [.contentType: "image/png", .contentDisposition: disposition],
+                body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+    }
+
+    func memory(_ id: String, caller: Caller) async throws -> Memory {
+        guard let memory = try await server.store.projection(of: caller.user).memories.first(where: { $0.id == id })
+        else { throw APIError.notFound("memory '\(id)'") }
+        return memory
+    }
+
+    /// The share card of a memory: its title, caption, badge, date, subject and photo.
+    func shareCardSVG(_ memory: Memory, format: ShareCardFormat, caller: Caller) async throws -> String {
+        let (badge, subject) = try await server.store.evaluate(caller.user) { engine, _ in
+            (
+                engine.unlocks.first { $0.id == memory.unlockID }?.badge,
+                memory.subjectID.flatMap { engine.achievements.subjects[$0] }
+            )
+        }
+        var photo: String?
+        if let path = memory.photo?.shareCopy ?? memory.photo?.original,
+            let stored = try await server.store.photo(of: caller.user, path: path)
+        {
+            photo = "data:\(stored.contentType);base64,\(Data(stored.bytes).base64EncodedString())"
+        }
+        let accent = CelebrationCatalog.standard.theme(for: CelebrationCategory(memory.category)).accentColor
+        let content = ShareCardContent(
+            title: memory.title, achievementText: memory.caption, badge: badge ?? "🏆", date: memory.day,
+            subjectName: subject?.name, categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
+            photo: photo)
+        return ShareCardRenderer.svg(ShareCardLayout(content: content, format: format))
+    }
+}

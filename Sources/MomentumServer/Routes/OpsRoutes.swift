@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+extension Routes {
+    func addOpsRoutes(_ router: Router<MomentumContext>) {
+        router.get("healthz") { _, _ in try JSONIO.response(["status": "ok"]) }
+        router.get("readyz") { _, _ in
+            do {
+                let applied = try await server.store.appliedMigrations()
+                guard applied.last == Schema.latestVersion else {
+                    throw APIError(.serviceUnavailable, "not_ready", "the database schema is not up to date")
+                }
+                return try JSONIO.response(["status": "ready", "schema": String(applied.last ?? 0)])
+            } catch let error as StoreError {
+                throw APIError(.serviceUnavailable, "not_ready", "the database is not reachable: \(error.message)")
+            }
+        }
+        router.get("metrics") { _, _ in
+            server.metrics.streams.set(to: Double(server.hub.count))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: server.metrics.registry.emitToBuffer())))
+        }
+        router.get("openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+        }
+        router.get("v1/admin/review-flags") { request, _ in
+            guard let expected = server.configuration.adminToken, !expected.isEmpty else {
+                throw APIError.notFound("endpoint")
+            }
+            let header = request.headers[.authorization] ?? ""
+            guard constantTimeEqual(header, "Bearer \(expected)") else {
+                throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
+            }
+            let limit = try request.integer("limit", default: 100, in: 1...1_000)
+            return try JSONIO.response(["flags": try await server.store.reviewFlags(limit: limit)])
+        }
+    }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// The OpenAPI 3.1 document of the API (`openapi.json` in the repository).
+enum OpenAPIDocument {
+    static let bytes: [UInt8] = {
+        guard let url = Bundle.module.url(forResource: "Resources/openapi", withExtension: "json"),
+            let data = try? Data(contentsOf: url)
+        else { return Array(#"{"openapi":"3.1.0"}"#.utf8) }
+        return Array(data)
+    }()
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// Every route of the API, registered on one router.
+struct Routes {
+    let server: ServerState
+
+    func register(on router: Router<MomentumContext>) {
+        addOpsRoutes(router)
+        let v1 = router.group("v1")
+        let authenticated = router.group("v1").add(middleware: AuthMiddleware(server: server))
+            .add(middleware: IdempotencyMiddleware(server: server))
+        addAccountRoutes(public: v1, authenticated: authenticated)
+        addEventRoutes(authenticated)
+        addHabitRoutes(authenticated)
+        addReadRoutes(authenticated)
+        addMemoryRoutes(authenticated)
+        addCelebrationRoutes(authenticated)
+    }
+}

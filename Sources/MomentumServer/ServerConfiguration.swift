@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+
+/// Everything `momentum serve` can be told: where to listen, which database, limits and
+/// safety settings. Each setting has a flag and an environment variable (see the README).
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String = "127.0.0.1"
+    /// The port to listen on (0 picks a free one).
+    public var port: Int = 8080
+    /// The rule pack new accounts start with (`habits`, `ollie`, `savings`, `growth`).
+    public var pack: String = "habits"
+    /// Origins allowed to call the API from a browser; empty turns CORS off, `*` allows any.
+    public var corsOrigins: [String] = []
+    /// Requests a signed-in user may make per minute (0: no limit).
+    public var userRequestsPerMinute: Int = 1_200
+    /// Requests one client address may make per minute (0: no limit).
+    public var addressRequestsPerMinute: Int = 2_400
+    /// The largest JSON request body, in bytes.
+    public var maxBodyBytes: Int = 1 << 20
+    /// The largest photo upload, in bytes.
+    public var maxPhotoBytes: Int = 8 << 20
+    /// The most events one request may carry.
+    public var maxEventsPerRequest: Int = 1_000
+    /// bcrypt's cost factor for new passwords (each step doubles the work).
+    public var bcryptCost: UInt8 = 12
+    /// The bearer token of the admin endpoints; `nil` turns them off.
+    public var adminToken: String?
+    /// How long a device token stays valid without use.
+    public var sessionLifetime: Duration = .seconds(90 * 86_400)
+    /// How many users' engines to keep in memory.
+    public var engineCacheCapacity: Int = 20_000
+    /// Whether to create the demo account at start-up.
+    public var demo: Bool = false
+    /// Where the rasterizer for PNG share cards is (`rsvg-convert` from librsvg).
+    public var rasterizer: String = "rsvg-convert"
+    /// The log level.
+    public var logLevel: Logger.Level = .info
+    /// The clock; tests replace it.
+    public var clock: @Sendable () -> Date = { Date() }
+
+    /// The standard configuration.
+    public init() {}
+}
