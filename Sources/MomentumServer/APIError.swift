@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumCore
 import MomentumStore
+import NIOCore
 
 /// An error as the API reports it: one JSON shape for every failure,
 /// `{"error": {"code", "message", "details": [{"field", "issue"}]}}`, with its status.
@@ -90,6 +91,8 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case let error as StoreError: return from(error)
         case let error as MomentumError:
             return APIError(.unprocessableContent, "invalid_event", error.description)
+        case is NIOTooManyBytesError:
+            return APIError(.contentTooLarge, "body_too_large", "the request body is too large")
         case let error as HTTPError:
             let code =
                 switch error.status {

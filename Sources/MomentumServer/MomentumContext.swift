@@ -34,6 +34,12 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     /// The address used for per-address rate limits.
     var addressKey: String { remoteAddress?.ipAddress ?? "local" }
 
+    /// A path parameter, percent-decoded (ids may contain `/` or `:`).
+    func parameter(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// The signed-in caller; throws 401 when the route ran without authentication.
     func requireCaller() throws -> Caller {
         guard let caller else { throw APIError.unauthorized }

@@ -11,6 +11,6 @@ struct Momentum: AsyncParsableCommand {
             See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self]
+        subcommands: [Serve.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self]
     )
 }

@@ -19,14 +19,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store and brings its schema up to date.
-    func open() async throws -> any MomentumStore {
+    func open(engineCacheCapacity: Int = 2_000) async throws -> any MomentumStore {
         let location = self.location
         let store: any MomentumStore
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            store = try PostgresStore(url: location)
+            store = try PostgresStore(url: location, engineCacheCapacity: engineCacheCapacity)
         } else {
             let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
-            store = try SQLiteStore(path: path)
+            store = try SQLiteStore(path: path, engineCacheCapacity: engineCacheCapacity)
         }
         do {
             try await store.migrate()

@@ -102,7 +102,7 @@ extension Routes {
         }
         authenticated.delete("devices/:device") { _, context in
             let caller = try context.requireCaller()
-            let id = try context.parameters.require("device")
+            let id = try context.parameter("device")
             let sessions = try await server.store.sessions(of: caller.user)
             guard let session = sessions.first(where: { Tokens.deviceID($0.tokenHash) == id }) else {
                 throw APIError.notFound("device '\(id)'")

@@ -47,7 +47,7 @@ extension Routes {
         for (action, name) in [("shown", "shown"), ("dismissed", "dismissed")] {
             group.post("celebrations/:celebration/\(action)") { _, context in
                 let caller = try context.requireCaller()
-                let id = try context.parameters.require("celebration")
+                let id = try context.parameter("celebration")
                 let now = server.now()
                 let found = try await server.store.updateCelebrations(of: caller.user, now: now) { planner in
                     name == "shown" ? planner.markShown(id: id, at: now) : planner.dismiss(id: id, at: now)

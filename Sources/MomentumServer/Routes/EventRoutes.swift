@@ -158,8 +158,15 @@ extension ServerState {
             try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
         }
         let device = Tokens.deviceID(caller.tokenHash)
-        let result = try await store.append(events, for: caller.user, receivedAt: now, device: device)
-        let applied = zip(events, result.outcomes).compactMap { event, outcome in outcome.isApplied ? event : nil }
+        // Stored in the order they happened, whatever order they were sent in, so that an
+        // offline device's week ends in the same state as if it had been online; the
+        // results come back in the order sent.
+        let order = events.indices.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
+        let stored = try await store.append(order.map { events[$0] }, for: caller.user, receivedAt: now, device: device)
+        var outcomes = stored.outcomes
+        for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
+        let result = AppendOutcome(outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
+        let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }
         metrics.eventsAppended.increment(by: Int64(applied.count))
         metrics.eventsRejected.increment(by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
         let flags = detector.inspect(
@@ -193,6 +200,14 @@ extension ServerState {
         }
         return response
     }
+}
+
+/// What a push did, with outcomes in the order the events were sent.
+struct AppendOutcome {
+    var outcomes: [EventOutcome]
+    var unlocks: [Unlock]
+    var headSeq: Int64
+    var wallet: Wallet
 }
 
 extension EventOutcome {

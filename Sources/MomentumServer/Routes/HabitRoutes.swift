@@ -17,7 +17,7 @@ extension Routes {
         }
         group.patch("habits/:habit") { request, context in
             let caller = try context.requireCaller()
-            let habit = try context.parameters.require("habit")
+            let habit = try context.parameter("habit")
             var fields = try await fields(request)
             fields["habit"] = .string(habit)
             _ = try await habitState(habit, caller: caller, days: 1)
@@ -27,7 +27,7 @@ extension Routes {
         }
         group.post("habits/:habit/archive") { request, context in
             let caller = try context.requireCaller()
-            let habit = try context.parameters.require("habit")
+            let habit = try context.parameter("habit")
             _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
@@ -37,7 +37,7 @@ extension Routes {
         }
         group.post("habits/:habit/check-ins") { request, context in
             let caller = try context.requireCaller()
-            let habit = try context.parameters.require("habit")
+            let habit = try context.parameter("habit")
             _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
@@ -48,7 +48,7 @@ extension Routes {
         }
         group.post("habits/:habit/skips") { request, context in
             let caller = try context.requireCaller()
-            let habit = try context.parameters.require("habit")
+            let habit = try context.parameter("habit")
             _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)

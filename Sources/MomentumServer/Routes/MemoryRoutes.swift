@@ -31,7 +31,7 @@ extension Routes {
         }
         group.patch("memories/:memory") { request, context in
             let caller = try context.requireCaller()
-            let id = try context.parameters.require("memory")
+            let id = try context.parameter("memory")
             let patch = try await JSONIO.decode(MemoryPatch.self, from: request, limit: 16_384)
             let memory = try await memory(id, caller: caller)
             if let note = patch.note, note.count > 2_000 {
@@ -45,7 +45,7 @@ extension Routes {
         }
         group.put("memories/:memory/photo") { request, context in
             let caller = try context.requireCaller()
-            let id = try context.parameters.require("memory")
+            let id = try context.parameter("memory")
             _ = try await memory(id, caller: caller)
             let buffer = try await request.body.collect(upTo: server.configuration.maxPhotoBytes)
             let sanitized: (contentType: String, bytes: [UInt8], ext: String)
@@ -69,7 +69,7 @@ extension Routes {
         }
         group.delete("memories/:memory/photo") { _, context in
             let caller = try context.requireCaller()
-            let id = try context.parameters.require("memory")
+            let id = try context.parameter("memory")
             let current = try await memory(id, caller: caller)
             let updated = try await server.store.updateMemory(of: caller.user, id: id, note: current.note, photo: nil)
             return try JSONIO.response(updated)
@@ -87,7 +87,7 @@ extension Routes {
         }
         group.get("memories/:memory/share-card") { request, context in
             let caller = try context.requireCaller()
-            let id = try context.parameters.require("memory")
+            let id = try context.parameter("memory")
             let formatName = request.uri.queryParameters["format"].map(String.init) ?? "square"
             guard let format = ShareCardFormat(rawValue: formatName) else {
                 throw APIError.invalid("must be square, story or landscape", field: "format")

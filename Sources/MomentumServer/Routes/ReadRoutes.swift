@@ -83,7 +83,7 @@ extension Routes {
         }
         group.get("habits/:habit") { request, context in
             let caller = try context.requireCaller()
-            let habit = try context.parameters.require("habit")
+            let habit = try context.parameter("habit")
             let days = try request.integer("days", default: 90, in: 1...3_650)
             let now = server.now()
             let detail = try await server.store.evaluate(caller.user) { engine, profile -> HabitDetailResponse? in

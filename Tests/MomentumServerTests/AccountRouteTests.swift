@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MomentumCore
+import Testing
+
+@Suite struct AccountRouteTests {
+    @Test func registerSignInListAndRevokeDevices() async throws {
+        try await ServerHarness.with { _, client in
+            let first = try await client.register("ada")
+            #expect(first.hasPrefix("u_"))
+
+            let duplicate = try await client.call(
+                .post, "/v1/accounts",
+                json: #"{"email": "ADA@example.com", "password": "another one", "displayName": "Ada"}"#)
+            #expect(duplicate.status == .conflict)
+            #expect(duplicate.errorCode == "email_taken")
+
+            let wrong = try await client.call(
+                .post, "/v1/sessions", json: #"{"email": "ada@example.com", "password": "wrong password"}"#)
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.errorCode == "invalid_credentials")
+            let unknown = try await client.call(
+                .post, "/v1/sessions", json: #"{"email": "nobody@example.com", "password": "whatever1"}"#)
+            #expect(unknown.status == .unauthorized)
+
+            let laptop = try await client.call(
+                .post, "/v1/sessions",
+                json: #"{"email": "ada@example.com", "password": "correct horse", "deviceName": "laptop"}"#)
+            #expect(laptop.status == .created)
+            let second = try #require(laptop.json["token"] as? String)
+
+            let devices = try await client.call(.get, "/v1/devices", token: first)
+            let list = try #require(devices.json["devices"] as? [[String: Any]])
+            #expect(list.count == 2)
+            #expect(Set(list.compactMap { $0["name"] as? String }) == ["phone", "laptop"])
+            let other = try #require(list.first { $0["current"] as? Bool == false }?["id"] as? String)
+
+            #expect(try await client.call(.delete, "/v1/devices/\(other)", token: first).status == .noContent)
+            #expect(try await client.call(.get, "/v1/today", token: second).status == .unauthorized)
+            #expect(try await client.call(.delete, "/v1/devices/ffffffffffffffff", token: first).status == .notFound)
+
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: first).status == .noContent)
+            let after = try await client.call(.get, "/v1/today", token: first)
+            #expect(after.status == .unauthorized)
+            #expect(after.errorCode == "unauthorized")
+        }
+    }
+
+    @Test func registrationReportsEveryBadField() async throws {
+        try await ServerHarness.with { _, client in
+            let bad = try await client.call(
+                .post, "/v1/accounts", json: #"{"email": "not-an-email", "password": "short", "displayName": "X"}"#)
+            #expect(bad.status == .unprocessableContent)
+            #expect(Set(bad.errorFields) == ["email", "password"])
+
+            let zone = try await client.call(
+                .post, "/v1/accounts",
+                json: #"{"email": "z@example.com", "password": "long enough", "displayName": "Z", "timeZone": "Mars/Olympus"}"#
+            )
+            #expect(zone.status == .unprocessableContent)
+            #expect(zone.errorFields == ["timeZone"])
+
+            let missing = try await client.call(.post, "/v1/accounts", json: #"{"email": "m@example.com"}"#)
+            #expect(missing.status == .unprocessableContent)
+            #expect(missing.errorFields == ["password"])
+
+            let malformed = try await client.call(.post, "/v1/accounts", json: #"{"email": "#)
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.errorCode == "invalid_json")
+
+            let wrongType = try await client.call(
+                .post, "/v1/accounts", json: #"{"email": 42, "password": "long enough", "displayName": "Q"}"#)
+            #expect(wrongType.status == .unprocessableContent)
+            #expect(wrongType.errorFields == ["email"])
+        }
+    }
+
+    @Test func profileReadsAndUpdatesWithValidation() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("grace")
+            let profile = try await client.call(.get, "/v1/profile", token: token)
+            #expect(profile.json["timeZone"] as? String == "Europe/Berlin")
+            #expect(profile.json["celebrationStyle"] as? String == "full")
+
+            let updated = try await client.call(
+                .patch, "/v1/profile", token: token,
+                json: #"{"reduceMotion": true, "celebrationStyle": "subtle", "dayStartHour": 4, "notifications": {"reminders": false, "reminderHour": 20}}"#
+            )
+            #expect(updated.status == .ok, "\(updated.text)")
+            #expect(updated.json["reduceMotion"] as? Bool == true)
+            #expect(updated.json["dayStartHour"] as? Int == 4)
+            #expect((updated.json["notifications"] as? [String: Any])?["reminderHour"] as? Int == 20)
+
+            let bad = try await client.call(.patch, "/v1/profile", token: token, json: #"{"dayStartHour": 30}"#)
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.errorFields == ["dayStartHour"])
+            let pack = try await client.call(.patch, "/v1/profile", token: token, json: #"{"pack": "nope"}"#)
+            #expect(pack.errorCode == "unknown_pack")
+            let kept = try await client.call(.get, "/v1/profile", token: token)
+            #expect(kept.json["dayStartHour"] as? Int == 4)
+        }
+    }
+
+    @Test func everyErrorHasTheSameShapeAndARequestID() async throws {
+        try await ServerHarness.with { _, client in
+            let missing = try await client.call(.get, "/v1/nowhere")
+            #expect(missing.status == .unauthorized || missing.status == .notFound)
+            #expect(missing.errorCode != nil)
+            #expect(missing.headers[HTTPField.Name("X-Request-ID")!] != nil)
+            let root = try await client.call(.get, "/nowhere")
+            #expect(root.status == .notFound)
+            #expect(root.errorCode == "not_found")
+            let echoed = try await client.call(.get, "/healthz", headers: [HTTPField.Name("X-Request-ID")!: "abc-123"])
+            #expect(echoed.headers[HTTPField.Name("X-Request-ID")!] == "abc-123")
+        }
+    }
+
+    @Test func perUserRateLimitAnswers429WithRetryAfter() async throws {
+        try await ServerHarness.with(userLimit: 5) { _, client in
+            let token = try await client.register("rush")
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<7 { statuses.append(try await client.call(.get, "/v1/profile", token: token).status) }
+            #expect(statuses.prefix(5).allSatisfy { $0 == .ok })
+            let limited = try await client.call(.get, "/v1/profile", token: token)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MomentumCore
+import MomentumSQLite
+import MomentumServer
+import MomentumStore
+import NIOCore
+import Synchronization
+import Testing
+
+/// A server on a fresh SQLite store with a clock the test moves.
+final class TestClock: Sendable {
+    let value = Mutex(Date(timeIntervalSince1970: 1_784_000_000))  // 2026-07-14T03:33:20Z
+}
+
+final class ServerHarness: Sendable {
+    let clock = TestClock()
+    let state: ServerState
+
+    init(store: any MomentumStore, adminToken: String? = "admin-secret", userLimit: Int = 0) {
+        var configuration = ServerConfiguration()
+        configuration.bcryptCost = 4
+        configuration.adminToken = adminToken
+        configuration.userRequestsPerMinute = userLimit
+        configuration.addressRequestsPerMinute = 0
+        configuration.maxBodyBytes = 256 * 1024
+        let clock = self.clock
+        configuration.clock = { clock.value.withLock { $0 } }
+        state = ServerState(store: store, configuration: configuration)
+    }
+
+    var now: Date {
+        clock.value.withLock { $0 }
+    }
+
+    static func with<R: Sendable>(
+        adminToken: String? = "admin-secret", userLimit: Int = 0,
+        _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
+    ) async throws -> R {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
+        try await store.migrate()
+        let harness = ServerHarness(store: store, adminToken: adminToken, userLimit: userLimit)
+        let app = Application(router: buildRouter(harness.state))
+        do {
+            let result = try await app.test(.router) { client in try await body(harness, client) }
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+/// A JSON response, decoded loosely.
+struct JSONResponse {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: ByteBuffer
+
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    var errorFields: [String] {
+        ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+    }
+    var text: String { String(buffer: body) }
+}
+
+extension TestClientProtocol {
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil,
+        bytes: [UInt8]? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> JSONResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(string: json)
+        }
+        if let bytes { body = ByteBuffer(bytes: bytes) }
+        return try await execute(uri: uri, method: method, headers: headers, body: body) { response in
+            JSONResponse(status: response.status, headers: response.headers, body: response.body)
+        }
+    }
+
+    /// Registers a user and returns their token.
+    func register(_ name: String, zone: String = "Europe/Berlin", pack: String? = nil) async throws -> String {
+        let packField = pack.map { #", "pack": "\#($0)""# } ?? ""
+        let response = try await call(
+            .post, "/v1/accounts",
+            json: #"{"email": "\#(name)@example.com", "password": "correct horse", "displayName": "\#(name)", "timeZone": "\#(zone)", "deviceName": "phone"\#(packField)}"#
+        )
+        #expect(response.status == .created, "\(response.text)")
+        return response.json["token"] as? String ?? ""
+    }
+}
+
+/// Events as JSON lines for a push.
+func eventsJSON(_ events: [String]) -> String { #"{"events": [\#(events.joined(separator: ","))]}"# }
+
+func completion(_ id: String, habit: String, at: Date, zone: String = "Europe/Berlin", extra: String = "") -> String {
+    #"{"id": "\#(id)", "type": "completion", "at": "\#(RFC3339.format(at))", "tz": "\#(zone)", "habit": "\#(habit)"\#(extra)}"#
+}
+
+func habitCreated(_ id: String, at: Date, zone: String = "Europe/Berlin") -> String {
+    #"{"id": "create-\#(id)", "type": "habit.created", "at": "\#(RFC3339.format(at))", "tz": "\#(zone)", "habit": "\#(id)", "name": "\#(id.capitalized)"}"#
+}
