@@ -1,0 +1,41 @@
+import Foundation
+import MomentumSQLite
+import MomentumServer
+import Testing
+
+/// The routes and the OpenAPI document cannot drift: every route is documented, every
+/// documented operation is a route, and the served copy is the repository's `openapi.json`.
+@Suite struct OpenAPIContractTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func everyRouteIsDocumentedAndEveryDocumentedOperationExists() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-openapi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "o.sqlite").path)
+        var configuration = ServerConfiguration()
+        configuration.bcryptCost = 4
+        let router = buildRouter(ServerState(store: store, configuration: configuration))
+        let routes = Set(
+            router.routes.map { route -> String in
+                let path = route.path.description.split(separator: "/").map { part -> String in
+                    if part.hasPrefix(":") { return "{\(part.dropFirst())}" }
+                    if part == "**" { return "{path}" }
+                    return String(part)
+                }
+                return "\(route.method.rawValue.lowercased()) /\(path.joined(separator: "/"))"
+            })
+        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
+        #expect(routes.subtracting(documented).sorted() == [], "routes missing from openapi.json")
+        #expect(documented.subtracting(routes).sorted() == [], "documented operations with no route")
+        let served = try Data(
+            contentsOf: Self.repository.appending(path: "Sources/MomentumServer/Resources/openapi.json"))
+        #expect(served == data, "Sources/MomentumServer/Resources/openapi.json must equal openapi.json")
+        await store.close()
+    }
+}
