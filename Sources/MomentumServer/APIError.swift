@@ -118,10 +118,14 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     static func from(_ error: StoreError) -> APIError {
         switch error.code {
         case .notFound: APIError(.notFound, "not_found", error.message)
-        case .emailTaken: APIError(.conflict, "email_taken", error.message, details: [.init(field: "email", issue: error.message)])
+        case .emailTaken:
+            APIError(.conflict, "email_taken", error.message, details: [.init(field: "email", issue: error.message)])
         case .userExists: APIError(.conflict, "user_exists", error.message)
         case .invalidInput, .invalidArchive: APIError(.unprocessableContent, "invalid_input", error.message)
-        case .unknownPack: APIError(.unprocessableContent, "unknown_pack", error.message, details: [.init(field: "pack", issue: error.message)])
+        case .unknownPack:
+            APIError(
+                .unprocessableContent, "unknown_pack", error.message,
+                details: [.init(field: "pack", issue: error.message)])
         case .idempotencyConflict: APIError(.conflict, "idempotency_conflict", error.message)
         case .unavailable, .migration: APIError(.serviceUnavailable, "storage_unavailable", error.message)
         case .corrupt: APIError(.internalServerError, "internal_error", "stored data could not be read")

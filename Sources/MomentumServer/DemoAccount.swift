@@ -68,7 +68,9 @@ public enum DemoAccount {
             if case .object(let dates)? = object["dates"] {
                 object["dates"] = .object(
                     dates.mapValues { value in
-                        value.string.flatMap { LocalDay(iso8601: $0) }.map { .string($0.advanced(by: shift).description) }
+                        value.string.flatMap { LocalDay(iso8601: $0) }.map {
+                            .string($0.advanced(by: shift).description)
+                        }
                             ?? value
                     })
             }
@@ -89,7 +91,8 @@ public enum DemoAccount {
         var events: [Event] = [
             Event(
                 id: "demo-habit-walk", at: at(first, 7, 0), timeZone: tz,
-                payload: .habitCreated(HabitDefinition(id: "walk", name: "Morning walk with Ollie", category: "health"))),
+                payload: .habitCreated(HabitDefinition(id: "walk", name: "Morning walk with Ollie", category: "health"))
+            ),
             Event(
                 id: "demo-habit-train", at: at(first, 7, 1), timeZone: tz,
                 payload: .habitCreated(
@@ -117,7 +120,8 @@ public enum DemoAccount {
                 events.append(
                     Event(
                         id: "demo-walk-\(offset)", at: at(day, 7, 30 + offset % 20), timeZone: tz,
-                        payload: .completion(habit: "walk", day: nil, value: 1, note: offset % 17 == 0 ? "Rainy, but we went" : nil)))
+                        payload: .completion(
+                            habit: "walk", day: nil, value: 1, note: offset % 17 == 0 ? "Rainy, but we went" : nil)))
             }
             if roll() < 0.75, !isToday {
                 events.append(

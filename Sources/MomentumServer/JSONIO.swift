@@ -78,7 +78,9 @@ enum JSONIO {
     }
 
     /// A JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+    static func response(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    )
         throws -> Response
     {
         var data = try MomentumJSON.encoder().encode(value)

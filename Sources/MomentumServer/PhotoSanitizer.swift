@@ -14,7 +14,9 @@ enum PhotoSanitizer {
     /// The photo's content type and its bytes without metadata.
     static func sanitize(_ bytes: [UInt8]) throws(Failure) -> (contentType: String, bytes: [UInt8], ext: String) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return ("image/jpeg", try jpeg(bytes), "jpg") }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return ("image/png", try png(bytes), "png") }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return ("image/png", try png(bytes), "png")
+        }
         throw .unsupportedType
     }
 

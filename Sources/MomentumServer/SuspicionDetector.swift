@@ -61,7 +61,8 @@ final class SuspicionDetector: Sendable {
 
         let seconds = now.timeIntervalSince1970
         let backfilled = events.compactMap { event -> String? in
-            guard case .completion(_, let day?, _, _) = event.payload, let table = ZoneOffsetTable.named(event.timeZone),
+            guard case .completion(_, let day?, _, _) = event.payload,
+                let table = ZoneOffsetTable.named(event.timeZone),
                 day < clock.localDay(of: event.at, in: table)
             else { return nil }
             return event.id
@@ -81,7 +82,8 @@ final class SuspicionDetector: Sendable {
             flags.append(
                 ReviewFlag(
                     user: user, id: "burst-\(minute)", kind: .burst,
-                    detail: "\(arrivals) events within one minute", events: events.prefix(20).map(\.id), createdAt: now))
+                    detail: "\(arrivals) events within one minute", events: events.prefix(20).map(\.id), createdAt: now)
+            )
         }
         if !backfilled.isEmpty, backfills.count >= Self.backfillLimit {
             flags.append(

@@ -40,7 +40,8 @@ struct Serve: AsyncParsableCommand {
         configuration.pack = pack ?? environment["MOMENTUM_PACK"] ?? configuration.pack
         guard RulePack.bundled[configuration.pack] != nil else {
             throw ValidationError(
-                "unknown pack '\(configuration.pack)'; bundled: \(RulePack.bundled.keys.sorted().joined(separator: ", "))")
+                "unknown pack '\(configuration.pack)'; bundled: \(RulePack.bundled.keys.sorted().joined(separator: ", "))"
+            )
         }
         configuration.demo = demo || ["1", "true", "yes"].contains(environment["MOMENTUM_DEMO"]?.lowercased() ?? "")
         configuration.corsOrigins = (corsOrigins ?? environment["MOMENTUM_CORS_ORIGINS"] ?? "")

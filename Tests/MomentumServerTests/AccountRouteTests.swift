@@ -56,7 +56,8 @@ import Testing
 
             let zone = try await client.call(
                 .post, "/v1/accounts",
-                json: #"{"email": "z@example.com", "password": "long enough", "displayName": "Z", "timeZone": "Mars/Olympus"}"#
+                json:
+                    #"{"email": "z@example.com", "password": "long enough", "displayName": "Z", "timeZone": "Mars/Olympus"}"#
             )
             #expect(zone.status == .unprocessableContent)
             #expect(zone.errorFields == ["timeZone"])
@@ -85,7 +86,8 @@ import Testing
 
             let updated = try await client.call(
                 .patch, "/v1/profile", token: token,
-                json: #"{"reduceMotion": true, "celebrationStyle": "subtle", "dayStartHour": 4, "notifications": {"reminders": false, "reminderHour": 20}}"#
+                json:
+                    #"{"reduceMotion": true, "celebrationStyle": "subtle", "dayStartHour": 4, "notifications": {"reminders": false, "reminderHour": 20}}"#
             )
             #expect(updated.status == .ok, "\(updated.text)")
             #expect(updated.json["reduceMotion"] as? Bool == true)

@@ -13,7 +13,8 @@ import Testing
             #expect(created.status == .created, "\(created.text)")
             #expect((created.json["definition"] as? [String: Any])?["habit"] as? String == "read")
 
-            let checkIn = try await client.call(.post, "/v1/habits/read/check-ins", token: token, json: #"{"note": "ch. 3"}"#)
+            let checkIn = try await client.call(
+                .post, "/v1/habits/read/check-ins", token: token, json: #"{"note": "ch. 3"}"#)
             #expect(checkIn.status == .ok, "\(checkIn.text)")
             #expect((checkIn.json["habit"] as? [String: Any])?["current"] as? Int == 1)
 
@@ -27,11 +28,13 @@ import Testing
             #expect(calendar.count == 1)
             #expect(detail.json["analytics"] != nil)
 
-            let renamed = try await client.call(.patch, "/v1/habits/read", token: token, json: #"{"name": "Read daily"}"#)
+            let renamed = try await client.call(
+                .patch, "/v1/habits/read", token: token, json: #"{"name": "Read daily"}"#)
             #expect((renamed.json["definition"] as? [String: Any])?["name"] as? String == "Read daily")
             let missing = try await client.call(.post, "/v1/habits/nope/check-ins", token: token, json: "{}")
             #expect(missing.status == .notFound)
-            let dupe = try await client.call(.post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Again"}"#)
+            let dupe = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Again"}"#)
             #expect(dupe.status == .conflict)
             #expect(dupe.errorCode == "duplicate_habit")
             let archived = try await client.call(.post, "/v1/habits/read/archive", token: token)
@@ -46,8 +49,11 @@ import Testing
             let other = try await client.register("other")
             _ = try await client.call(.post, "/v1/habits", token: owner, json: #"{"habit": "run", "name": "Run"}"#)
             #expect(try await client.call(.get, "/v1/habits/run", token: other).status == .notFound)
-            #expect(try await client.call(.post, "/v1/habits/run/check-ins", token: other, json: "{}").status == .notFound)
-            #expect(try await client.call(.patch, "/v1/habits/run", token: other, json: #"{"name": "x"}"#).status == .notFound)
+            #expect(
+                try await client.call(.post, "/v1/habits/run/check-ins", token: other, json: "{}").status == .notFound)
+            #expect(
+                try await client.call(.patch, "/v1/habits/run", token: other, json: #"{"name": "x"}"#).status
+                    == .notFound)
             #expect(try await client.call(.get, "/v1/photos/memories/p_x.png", token: other).status == .notFound)
             #expect(
                 try await client.call(.patch, "/v1/memories/memory:x", token: other, json: #"{"note": "hi"}"#).status
@@ -80,7 +86,8 @@ import Testing
             #expect((results[4]["error"] as? [String: Any])?["code"] as? String == "unknown_habit")
 
             let retry = try await client.call(
-                .post, "/v1/events", token: token, json: eventsJSON([completion("c1", habit: "walk", at: now.addingTimeInterval(-60))]))
+                .post, "/v1/events", token: token,
+                json: eventsJSON([completion("c1", habit: "walk", at: now.addingTimeInterval(-60))]))
             #expect((retry.json["results"] as? [[String: Any]])?.first?["status"] as? String == "duplicate")
 
             let wrongType = try await client.call(
@@ -90,7 +97,8 @@ import Testing
             let notJSON = try await client.call(.post, "/v1/events", token: token, json: "events please")
             #expect(notJSON.errorCode == "invalid_json")
             let huge = try await client.call(
-                .post, "/v1/events", token: token, json: #"{"events": [], "pad": "\#(String(repeating: "x", count: 300_000))"}"#)
+                .post, "/v1/events", token: token,
+                json: #"{"events": [], "pad": "\#(String(repeating: "x", count: 300_000))"}"#)
             #expect(huge.status == .contentTooLarge)
             #expect(huge.errorCode == "body_too_large")
             let twice = try await client.call(
@@ -112,7 +120,10 @@ import Testing
                 ).json["token"] as? String)
             let start = harness.now.addingTimeInterval(-5 * 86_400)
             var events = [habitCreated("walk", at: start)]
-            for day in 0..<5 { events.append(completion("w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60))) }
+            for day in 0..<5 {
+                events.append(
+                    completion("w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60)))
+            }
             _ = try await client.call(.post, "/v1/events", token: phone, json: eventsJSON(events))
 
             let first = try await client.call(.get, "/v1/events?after=0&limit=4", token: tablet)
@@ -138,9 +149,12 @@ import Testing
             let start = end.addingTimeInterval(-7 * 86_400)
             var events = [habitCreated("walk", at: start), habitCreated("read", at: start)]
             for day in 0..<7 where day != 3 {
-                events.append(completion("w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 3_600)))
+                events.append(
+                    completion("w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 3_600)))
                 if day % 2 == 0 {
-                    events.append(completion("r\(day)", habit: "read", at: start.addingTimeInterval(Double(day) * 86_400 + 7_200)))
+                    events.append(
+                        completion("r\(day)", habit: "read", at: start.addingTimeInterval(Double(day) * 86_400 + 7_200))
+                    )
                 }
             }
             for event in events {
@@ -187,7 +201,11 @@ import Testing
             let token = try await client.register("buyer", zone: "UTC")
             let start = harness.now.addingTimeInterval(-12 * 86_400)
             var events = [habitCreated("walk", at: start)]
-            for day in 0...12 { events.append(completion("w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60), zone: "UTC")) }
+            for day in 0...12 {
+                events.append(
+                    completion(
+                        "w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60), zone: "UTC"))
+            }
             _ = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(events))
             let wallet = try await client.call(.get, "/v1/wallet", token: token)
             let diamonds = try #require((wallet.json["wallet"] as? [String: Any])?["diamonds"] as? Int)

@@ -13,7 +13,9 @@ import Testing
     static let pngWithText: [UInt8] = {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let length = UInt32(data.count)
-            var bytes = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            var bytes = [
+                UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+            ]
             let body = Array(type.utf8) + data
             var crc: UInt32 = 0xFFFF_FFFF
             for byte in body {
@@ -59,15 +61,19 @@ import Testing
             let memories = try #require(listed.json["memories"] as? [[String: Any]])
             #expect(memories.count > 10)
             let potty = try await client.call(.get, "/v1/memories?category=potty", token: token)
-            #expect((potty.json["memories"] as? [[String: Any]])?.allSatisfy { $0["category"] as? String == "potty" } == true)
+            #expect(
+                (potty.json["memories"] as? [[String: Any]])?.allSatisfy { $0["category"] as? String == "potty" }
+                    == true)
             let id = try #require(memories.first?["id"] as? String)
             let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
 
-            let noted = try await client.call(.patch, "/v1/memories/\(escaped)", token: token, json: #"{"note": "Best day"}"#)
+            let noted = try await client.call(
+                .patch, "/v1/memories/\(escaped)", token: token, json: #"{"note": "Best day"}"#)
             #expect(noted.status == .ok, "\(noted.text) \(id) \(escaped)")
             #expect(noted.json["note"] as? String == "Best day")
 
-            let uploaded = try await client.call(.put, "/v1/memories/\(escaped)/photo", token: token, bytes: Self.pngWithText)
+            let uploaded = try await client.call(
+                .put, "/v1/memories/\(escaped)/photo", token: token, bytes: Self.pngWithText)
             #expect(uploaded.status == .ok, "\(uploaded.text)")
             let path = try #require((uploaded.json["photo"] as? [String: Any])?["original"] as? String)
             let photo = try await client.call(.get, "/v1/photos/\(path)", token: token)
@@ -95,7 +101,8 @@ import Testing
                 let height = bytes[20...23].reduce(0) { $0 << 8 | Int($1) }
                 #expect(width == format.width && height == format.height)
             }
-            let badFormat = try await client.call(.get, "/v1/memories/\(escaped)/share-card?format=poster", token: token)
+            let badFormat = try await client.call(
+                .get, "/v1/memories/\(escaped)/share-card?format=poster", token: token)
             #expect(badFormat.errorFields == ["format"])
 
             let achievements = try await client.call(.get, "/v1/achievements", token: token)
@@ -105,8 +112,11 @@ import Testing
             let next = try await client.call(.get, "/v1/celebrations/next", token: token)
             let celebration = try #require(next.json["celebration"] as? [String: Any])
             let celebrationID = try #require(celebration["id"] as? String)
-            let encoded = celebrationID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? celebrationID
-            #expect(try await client.call(.post, "/v1/celebrations/\(encoded)/shown", token: token).status == .noContent)
+            let encoded =
+                celebrationID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+                ?? celebrationID
+            #expect(
+                try await client.call(.post, "/v1/celebrations/\(encoded)/shown", token: token).status == .noContent)
             #expect(try await client.call(.post, "/v1/celebrations/nope/dismissed", token: token).status == .notFound)
             #expect(try await client.call(.get, "/v1/stats", token: token).status == .ok)
             #expect(try await client.call(.get, "/v1/subjects", token: token).json["subjects"] is [Any])

@@ -97,7 +97,8 @@ extension TestClientProtocol {
         let packField = pack.map { #", "pack": "\#($0)""# } ?? ""
         let response = try await call(
             .post, "/v1/accounts",
-            json: #"{"email": "\#(name)@example.com", "password": "correct horse", "displayName": "\#(name)", "timeZone": "\#(zone)", "deviceName": "phone"\#(packField)}"#
+            json:
+                #"{"email": "\#(name)@example.com", "password": "correct horse", "displayName": "\#(name)", "timeZone": "\#(zone)", "deviceName": "phone"\#(packField)}"#
         )
         #expect(response.status == .created, "\(response.text)")
         return response.json["token"] as? String ?? ""

@@ -8,7 +8,9 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     let server: ServerState
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {

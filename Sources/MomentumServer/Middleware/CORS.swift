@@ -8,7 +8,9 @@ struct CORS: RouterMiddleware {
     typealias Context = MomentumContext
     let origins: Set<String>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {

@@ -18,7 +18,9 @@ struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     let server: ServerState
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard let key = request.headers[.idempotencyKey], [.post, .put, .patch, .delete].contains(request.method),
@@ -66,7 +68,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
                 createdAt: server.now()),
             for: caller.user)
         var replayed = Response(
-            status: response.status, headers: response.headers, body: .init(byteBuffer: ByteBuffer(bytes: stored.response)))
+            status: response.status, headers: response.headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: stored.response)))
         replayed.headers[.contentLength] = String(stored.response.count)
         return replayed
     }

@@ -31,8 +31,12 @@ final class ServerMetrics: Sendable {
         ).record(seconds)
     }
 
-    static var requests: MetricNameDescriptor { name("http_requests_total", "HTTP requests by method, route and status.") }
-    static var durations: MetricNameDescriptor { name("http_request_duration_seconds", "HTTP request duration by method and route.") }
+    static var requests: MetricNameDescriptor {
+        name("http_requests_total", "HTTP requests by method, route and status.")
+    }
+    static var durations: MetricNameDescriptor {
+        name("http_request_duration_seconds", "HTTP request duration by method and route.")
+    }
 
     static func name(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
@@ -45,7 +49,9 @@ struct MetricsMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let started = ContinuousClock.now

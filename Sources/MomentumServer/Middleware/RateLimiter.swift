@@ -52,7 +52,9 @@ struct AddressRateLimitMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     let limiter: RateLimiter
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         try limiter.check(context.addressKey, scope: "from this address")

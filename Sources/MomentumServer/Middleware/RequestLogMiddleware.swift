@@ -8,7 +8,9 @@ import Logging
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var context = context

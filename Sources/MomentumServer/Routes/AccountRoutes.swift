@@ -117,12 +117,15 @@ extension Routes {
         }
         authenticated.get("profile") { _, context in
             let caller = try context.requireCaller()
-            guard let profile = try await server.store.profile(of: caller.user) else { throw APIError.notFound("profile") }
+            guard let profile = try await server.store.profile(of: caller.user) else {
+                throw APIError.notFound("profile")
+            }
             return try JSONIO.response(ProfileView(profile))
         }
         authenticated.patch("profile") { request, context in
             let caller = try context.requireCaller()
-            let patch = try await JSONIO.decode(ProfilePatch.self, from: request, limit: server.configuration.maxBodyBytes)
+            let patch = try await JSONIO.decode(
+                ProfilePatch.self, from: request, limit: server.configuration.maxBodyBytes)
             guard var profile = try await server.store.profile(of: caller.user) else {
                 throw APIError.notFound("profile")
             }
@@ -138,7 +141,8 @@ extension Routes {
             try validate(profile)
             try await server.store.updateProfile(profile, for: caller.user)
             await server.publish(
-                Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt), to: caller.user)
+                Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
+                to: caller.user)
             return try JSONIO.response(ProfileView(profile))
         }
     }
@@ -177,7 +181,8 @@ extension Routes {
         }
         if !problems.isEmpty {
             throw APIError(
-                .unprocessableContent, "invalid_input", problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
+                .unprocessableContent, "invalid_input",
+                problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
                 details: problems)
         }
         let now = server.now()
@@ -211,7 +216,9 @@ extension Routes {
     private func startSession(
         _ account: Account, profile: Profile, deviceName: String?, status: HTTPResponse.Status
     ) async throws -> Response {
-        let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
+        let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {
+            $0.isEmpty ? nil : String($0.prefix(100))
+        }
         let (token, hash) = Tokens.make(user: account.id)
         let now = server.now()
         let session = DeviceSession(

@@ -72,7 +72,8 @@ extension Routes {
     func addEventRoutes(_ group: RouterGroup<MomentumContext>) {
         group.post("events") { request, context in
             let caller = try context.requireCaller()
-            let body = try await JSONIO.decode(PushRequest.self, from: request, limit: server.configuration.maxBodyBytes)
+            let body = try await JSONIO.decode(
+                PushRequest.self, from: request, limit: server.configuration.maxBodyBytes)
             let response = try await server.append(body.events, caller: caller)
             return try JSONIO.response(response)
         }
@@ -165,10 +166,12 @@ extension ServerState {
         let stored = try await store.append(order.map { events[$0] }, for: caller.user, receivedAt: now, device: device)
         var outcomes = stored.outcomes
         for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
-        let result = AppendOutcome(outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
+        let result = AppendOutcome(
+            outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
         let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }
         metrics.eventsAppended.increment(by: Int64(applied.count))
-        metrics.eventsRejected.increment(by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
+        metrics.eventsRejected.increment(
+            by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
         let flags = detector.inspect(
             applied, user: caller.user, previousZone: previousZone, clock: DayClock(dayStartHour: 0), now: now)
         for flag in flags {
@@ -192,7 +195,8 @@ extension ServerState {
         let response = try await append([event], caller: caller)
         if let result = response.results.first, let error = result.error {
             let status: HTTPResponse.Status =
-                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(error.code)
+                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(
+                    error.code)
                 ? .conflict : .unprocessableContent
             throw APIError(
                 status, error.code, error.message,

@@ -120,7 +120,8 @@ extension Routes {
     func habitState(_ habit: String, caller: Caller, days: Int) async throws -> HabitState {
         let now = server.now()
         let state = try await server.store.evaluate(caller.user) { engine, profile in
-            engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: days).habits.first {
+            engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: days).habits.first
+            {
                 $0.definition.id == habit
             }
         }

@@ -58,7 +58,8 @@ extension Routes {
             }
             let path = "memories/\(Tokens.id("p_")).\(sanitized.ext)"
             try await server.store.savePhoto(
-                StoredPhoto(path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
+                StoredPhoto(
+                    path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
                 for: caller.user)
             let current = try await memory(id, caller: caller)
             let updated = try await server.store.updateMemory(
@@ -135,7 +136,8 @@ extension Routes {
         let accent = CelebrationCatalog.standard.theme(for: CelebrationCategory(memory.category)).accentColor
         let content = ShareCardContent(
             title: memory.title, achievementText: memory.caption, badge: badge ?? "🏆", date: memory.day,
-            subjectName: subject?.name, categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
+            subjectName: subject?.name,
+            categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
             photo: photo)
         return ShareCardRenderer.svg(ShareCardLayout(content: content, format: format))
     }

@@ -88,9 +88,11 @@ extension Routes {
             let now = server.now()
             let detail = try await server.store.evaluate(caller.user) { engine, profile -> HabitDetailResponse? in
                 let zone = engine.streaks.latestZone ?? profile.timeZone
-                guard let state = engine.state(at: now, zone: zone, calendarDays: days).habits.first(where: {
-                    $0.definition.id == habit
-                }) else { return nil }
+                guard
+                    let state = engine.state(at: now, zone: zone, calendarDays: days).habits.first(where: {
+                        $0.definition.id == habit
+                    })
+                else { return nil }
                 var streaks = engine.streaks
                 let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == habit }
                 return HabitDetailResponse(habit: state, analytics: analytics)
@@ -128,7 +130,8 @@ extension Routes {
             let now = server.now()
             let response = try await server.store.evaluate(caller.user) { engine, profile in
                 let state = engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1)
-                return StoreResponse(catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
+                return StoreResponse(
+                    catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
             }
             return try JSONIO.response(response)
         }
@@ -144,7 +147,8 @@ extension Routes {
                     .unprocessableContent, "invalid_input", "name a store item or a number of days",
                     details: [.init(field: "item", issue: "item or days is required")])
             }
-            _ = try await server.appendOne(try await makeEvent("purchase", fields: fields, caller: caller), caller: caller)
+            _ = try await server.appendOne(
+                try await makeEvent("purchase", fields: fields, caller: caller), caller: caller)
             return try JSONIO.response(try await walletState(caller), status: .created)
         }
         group.get("freeze-offers") { _, context in
@@ -172,7 +176,8 @@ extension Routes {
                 let unlocked = engine.unlocks.sorted { ($0.achievedAt, $0.id) < ($1.achievedAt, $1.id) }
                 let rules = Set(unlocked.map(\.rule))
                 let locked = ((try? profile.rulePack().achievements) ?? []).filter { !rules.contains($0.id) }.map {
-                    LockedAchievement(rule: $0.id, title: $0.title, category: $0.category, tier: $0.tier, badge: $0.badge)
+                    LockedAchievement(
+                        rule: $0.id, title: $0.title, category: $0.category, tier: $0.tier, badge: $0.badge)
                 }
                 return AchievementsResponse(unlocked: unlocked, locked: locked)
             }

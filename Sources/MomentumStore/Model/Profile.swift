@@ -95,8 +95,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
     public var weeklySummary: Bool
 
     /// Creates notification preferences.
-    public init(reminders: Bool = true, reminderHour: Int? = nil, celebrations: Bool = true, weeklySummary: Bool = false)
-    {
+    public init(
+        reminders: Bool = true, reminderHour: Int? = nil, celebrations: Bool = true, weeklySummary: Bool = false
+    ) {
         self.reminders = reminders
         self.reminderHour = reminderHour
         self.celebrations = celebrations

@@ -31,7 +31,9 @@ enum EngineLoader {
             let version = try row.int(0, "version")
             let headSeq = try row.int(1, "head_seq")
             let stored = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])))
-            if override == nil, let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version) {
+            if override == nil,
+                let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version)
+            {
                 slot.value = entry
                 return try next(false)
             }
