@@ -194,6 +194,9 @@ extension ServerState {
     func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
         let response = try await append([event], caller: caller)
         if let result = response.results.first, let error = result.error {
+            if error.code == "unknown_habit", let habit = event.payload.habitID {
+                throw APIError.notFound("habit '\(habit)'")
+            }
             let status: HTTPResponse.Status =
                 ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(
                     error.code)

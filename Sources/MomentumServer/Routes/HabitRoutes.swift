@@ -20,7 +20,6 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request)
             fields["habit"] = .string(habit)
-            _ = try await habitState(habit, caller: caller, days: 1)
             _ = try await server.appendOne(
                 try await makeEvent("habit.updated", fields: fields, caller: caller), caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
@@ -28,7 +27,6 @@ extension Routes {
         group.post("habits/:habit/archive") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
             _ = try await server.appendOne(
@@ -38,7 +36,6 @@ extension Routes {
         group.post("habits/:habit/check-ins") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
             let push = try await server.appendOne(
@@ -49,7 +46,6 @@ extension Routes {
         group.post("habits/:habit/skips") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            _ = try await habitState(habit, caller: caller, days: 1)
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
             _ = try await server.appendOne(try await makeEvent("skip", fields: fields, caller: caller), caller: caller)
@@ -120,8 +116,7 @@ extension Routes {
     func habitState(_ habit: String, caller: Caller, days: Int) async throws -> HabitState {
         let now = server.now()
         let state = try await server.store.evaluate(caller.user) { engine, profile in
-            engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: days).habits.first
-            {
+            engine.state(now: now, profile: profile, days: days).habits.first {
                 $0.definition.id == habit
             }
         }

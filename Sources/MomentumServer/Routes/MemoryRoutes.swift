@@ -20,8 +20,7 @@ extension Routes {
             if onThisDay {
                 let now = server.now()
                 let (today, subjects) = try await server.store.evaluate(caller.user) { engine, profile in
-                    let state = engine.state(
-                        at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1)
+                    let state = engine.state(now: now, profile: profile, days: 1)
                     return (state.today, Array(engine.achievements.subjects.values))
                 }
                 memories = MemoryBook(memories).onThisDay(today, subjects: subjects)

@@ -64,7 +64,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let now = server.now()
             let today = try await server.store.evaluate(caller.user) { engine, profile in
-                let state = engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 7)
+                let state = engine.state(now: now, profile: profile, days: 7)
                 return TodayResponse(
                     now: now, today: state.today, timeZone: state.timeZone, dayStartHour: state.dayStartHour,
                     pack: state.pack, wallet: state.wallet, habits: state.habits, freezeOffers: state.freezeOffers)
@@ -76,7 +76,7 @@ extension Routes {
             let days = try request.integer("days", default: 7, in: 0...3_650)
             let now = server.now()
             let habits = try await server.store.evaluate(caller.user) { engine, profile in
-                engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: max(1, days))
+                engine.state(now: now, profile: profile, days: max(1, days))
                     .habits
             }
             return try JSONIO.response(["habits": habits])
@@ -129,7 +129,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let now = server.now()
             let response = try await server.store.evaluate(caller.user) { engine, profile in
-                let state = engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1)
+                let state = engine.state(now: now, profile: profile, days: 1)
                 return StoreResponse(
                     catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
             }
@@ -155,7 +155,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let now = server.now()
             let offers = try await server.store.evaluate(caller.user) { engine, profile in
-                engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1).freezeOffers
+                engine.state(now: now, profile: profile, days: 1).freezeOffers
             }
             return try JSONIO.response(["freezeOffers": offers])
         }
@@ -198,7 +198,7 @@ extension Routes {
     func walletState(_ caller: Caller) async throws -> WalletChangeResponse {
         let now = server.now()
         return try await server.store.evaluate(caller.user) { engine, profile in
-            let state = engine.state(at: now, zone: engine.streaks.latestZone ?? profile.timeZone, calendarDays: 1)
+            let state = engine.state(now: now, profile: profile, days: 1)
             return WalletChangeResponse(wallet: state.wallet, ledger: state.ledger)
         }
     }
@@ -216,4 +216,12 @@ struct ProfileStatsResponse: Codable {
     var consistency: ConsistencyScore
     var achievements: Int
     var events: Int
+}
+
+extension MomentumUser {
+    /// The state at `now` in the zone of the user's latest event (their profile's zone
+    /// before the first), with `days` of calendar per habit.
+    mutating func state(now: Date, profile: Profile, days: Int) -> UserState {
+        state(at: now, zone: streaks.latestZone ?? profile.timeZone, calendarDays: days)
+    }
 }
