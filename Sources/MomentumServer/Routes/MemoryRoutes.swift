@@ -45,7 +45,7 @@ extension Routes {
         group.put("memories/:memory/photo") { request, context in
             let caller = try context.requireCaller()
             let id = try context.parameter("memory")
-            _ = try await memory(id, caller: caller)
+            let current = try await memory(id, caller: caller)
             let buffer = try await request.body.collect(upTo: server.configuration.maxPhotoBytes)
             let sanitized: (contentType: String, bytes: [UInt8], ext: String)
             do throws(PhotoSanitizer.Failure) {
@@ -60,7 +60,6 @@ extension Routes {
                 StoredPhoto(
                     path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
                 for: caller.user)
-            let current = try await memory(id, caller: caller)
             let updated = try await server.store.updateMemory(
                 of: caller.user, id: id, note: current.note, photo: try MemoryPhoto(original: path))
             await server.publish(
@@ -72,6 +71,8 @@ extension Routes {
             let id = try context.parameter("memory")
             let current = try await memory(id, caller: caller)
             let updated = try await server.store.updateMemory(of: caller.user, id: id, note: current.note, photo: nil)
+            await server.publish(
+                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
             return try JSONIO.response(updated)
         }
         group.get("photos/**") { _, context in
