@@ -230,11 +230,19 @@ extension PostgresStore {
     /// Listens on a notification channel on one pooled connection, calling `receive` with
     /// each payload, until the task is cancelled or the connection is lost.
     ///
+    /// - Parameters:
+    ///   - channel: The channel name.
+    ///   - onListening: Called once `LISTEN` has succeeded, when no notification sent from
+    ///     then on can be missed.
+    ///   - receive: Called with each notification's payload.
     /// - Throws: ``StoreError/Code/unavailable`` when the connection fails.
-    public func listen(channel: String, _ receive: @escaping @Sendable (String) -> Void) async throws(StoreError) {
+    public func listen(
+        channel: String, onListening: @Sendable () -> Void = {}, _ receive: @escaping @Sendable (String) -> Void
+    ) async throws(StoreError) {
         do {
             try await client.withConnection { connection in
                 try await connection.listen(on: channel) { notifications in
+                    onListening()
                     for try await notification in notifications {
                         receive(notification.payload)
                     }

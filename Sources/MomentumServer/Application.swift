@@ -50,7 +50,12 @@ struct RelayService: Service {
     func run() async throws {
         let server = self.server
         try await cancelWhenGracefulShutdown {
-            try await relay.listen { message in server.receive(message) }
+            try await relay.listen(
+                onListening: { listening in
+                    server.relayListening.store(listening, ordering: .relaxed)
+                    server.logger.info(listening ? "relay listening" : "relay lost its connection")
+                }
+            ) { message in server.receive(message) }
         }
     }
 }

@@ -18,6 +18,8 @@ public final class ServerState: Sendable {
     let inFlight = Mutex(Set<String>())
     let hub = ChangeHub()
     let relay: (any ChangeRelay)?
+    /// Whether the relay is receiving other instances' changes right now.
+    let relayListening = Atomic<Bool>(false)
     let detector = SuspicionDetector()
     let logger: Logger
     /// This instance's id, so that it ignores its own notifications.

@@ -68,5 +68,12 @@ public protocol ChangeRelay: Sendable {
     /// Sends a change to every instance.
     func publish(_ message: RelayMessage) async throws
     /// Receives every instance's changes until the task is cancelled.
-    func listen(_ receive: @escaping @Sendable (RelayMessage) -> Void) async throws
+    ///
+    /// - Parameters:
+    ///   - onListening: Called with `true` each time the relay starts receiving, and with
+    ///     `false` when it loses its connection (and, until it is back, misses changes).
+    ///   - receive: Called with every other instance's change.
+    func listen(
+        onListening: @escaping @Sendable (Bool) -> Void, _ receive: @escaping @Sendable (RelayMessage) -> Void
+    ) async throws
 }

@@ -26,15 +26,19 @@ public struct PostgresRelay: ChangeRelay {
 
     /// Receives every instance's changes until the task is cancelled, reconnecting after
     /// a lost connection.
-    public func listen(_ receive: @escaping @Sendable (RelayMessage) -> Void) async throws {
+    public func listen(
+        onListening: @escaping @Sendable (Bool) -> Void, _ receive: @escaping @Sendable (RelayMessage) -> Void
+    ) async throws {
         while !Task.isCancelled {
             do {
-                try await store.listen(channel: Self.channel) { payload in
+                try await store.listen(channel: Self.channel, onListening: { onListening(true) }) { payload in
                     if let message = try? MomentumJSON.decoder().decode(RelayMessage.self, from: Data(payload.utf8)) {
                         receive(message)
                     }
                 }
+                onListening(false)
             } catch {
+                onListening(false)
                 if Task.isCancelled { return }
                 try? await Task.sleep(for: .seconds(1))
             }

@@ -12,6 +12,11 @@ extension Routes {
                 guard applied.last == Schema.latestVersion else {
                     throw APIError(.serviceUnavailable, "not_ready", "the database schema is not up to date")
                 }
+                if server.relay != nil, !server.relayListening.load(ordering: .relaxed) {
+                    throw APIError(
+                        .serviceUnavailable, "not_ready",
+                        "not yet listening for other instances' changes (PostgreSQL LISTEN)")
+                }
                 return try JSONIO.response(["status": "ready", "schema": String(applied.last ?? 0)])
             } catch let error as StoreError {
                 throw APIError(.serviceUnavailable, "not_ready", "the database is not reachable: \(error.message)")
