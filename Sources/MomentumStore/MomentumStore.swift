@@ -162,6 +162,11 @@ public protocol MomentumStore: Sendable {
     /// Every photo of the user, by path.
     func photos(of user: String) async throws(StoreError) -> [StoredPhoto]
 
+    /// Removes the user's photo at a path (another user's photo at the same path is
+    /// untouched); `false` when there was none.
+    @discardableResult
+    func deletePhoto(of user: String, path: String) async throws(StoreError) -> Bool
+
     // MARK: Idempotency
 
     /// The record stored for an idempotency key, if any.

@@ -171,6 +171,15 @@ extension SQLBackend {
                 [.text(user)]))
     }
 
+    /// Implements ``MomentumStore`` `deletePhoto`; see the protocol for its contract.
+    @discardableResult
+    public func deletePhoto(of user: String, path: String) async throws(StoreError) -> Bool {
+        try await write(
+            user,
+            SQLStatement("DELETE FROM photos WHERE user_id = ? AND path = ?", [.text(user), .text(path)])
+        ) > 0
+    }
+
     private func photos(_ statement: SQLStatement) async throws(StoreError) -> [StoredPhoto] {
         try await run(
             StoreProgram(writes: false) { () throws(StoreError) in

@@ -202,8 +202,7 @@ final class EventStreamReader: Sendable {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             if let text = received.text.withLock({ text in text.range(of: marker).map { String(text[$0.lowerBound...]) }
-                })
-            {
+            }) {
                 return text
             }
             try await Task.sleep(for: .milliseconds(5))

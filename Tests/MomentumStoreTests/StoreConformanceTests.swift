@@ -317,6 +317,13 @@ struct StoreConformanceTests {
             #expect(later.memories.first { $0.id == memory.id }?.note == "First week!")
             #expect(try await store.photo(of: "ada", path: photo.path) == photo)
             #expect(try await store.photo(of: "bob", path: photo.path) == nil)
+            // Only the owner's copy goes; a second removal finds nothing.
+            #expect(try await store.deletePhoto(of: "bob", path: photo.path) == false)
+            #expect(try await store.photo(of: "ada", path: photo.path) == photo)
+            #expect(try await store.deletePhoto(of: "ada", path: photo.path))
+            #expect(try await store.photo(of: "ada", path: photo.path) == nil)
+            #expect(try await store.deletePhoto(of: "ada", path: photo.path) == false)
+            try await store.savePhoto(photo, for: "ada")
             do {
                 try await store.updateMemory(of: "ada", id: "memory:nope", note: nil, photo: nil)
                 Issue.record("a missing memory was updated")

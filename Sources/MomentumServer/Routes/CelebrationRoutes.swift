@@ -22,12 +22,14 @@ extension Routes {
         group.get("celebrations/next") { _, context in
             let caller = try context.requireCaller()
             let now = server.now()
-            let response = try await server.store.updateCelebrations(of: caller.user, now: now) { planner in
+            // A read: the stored planner is current after every append and celebration write.
+            guard let planner = try await server.store.projection(of: caller.user).celebrations else {
+                return try JSONIO.response(NextCelebrationResponse(celebration: nil, nextDelivery: nil, waiting: 0))
+            }
+            return try JSONIO.response(
                 NextCelebrationResponse(
                     celebration: planner.next(at: now), nextDelivery: planner.nextDeliveryDate(at: now),
-                    waiting: planner.pending.count)
-            }
-            return try JSONIO.response(response)
+                    waiting: planner.pending.count))
         }
         group.post("celebrations/sessions") { request, context in
             let caller = try context.requireCaller()

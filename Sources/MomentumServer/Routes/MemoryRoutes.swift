@@ -62,6 +62,7 @@ extension Routes {
                 for: caller.user)
             let updated = try await server.store.updateMemory(
                 of: caller.user, id: id, note: current.note, photo: try MemoryPhoto(original: path))
+            try await removeFiles(of: current.photo, caller: caller)
             await server.publish(
                 Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
             return try JSONIO.response(updated)
@@ -71,6 +72,7 @@ extension Routes {
             let id = try context.parameter("memory")
             let current = try await memory(id, caller: caller)
             let updated = try await server.store.updateMemory(of: caller.user, id: id, note: current.note, photo: nil)
+            try await removeFiles(of: current.photo, caller: caller)
             await server.publish(
                 Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
             return try JSONIO.response(updated)
@@ -110,6 +112,15 @@ extension Routes {
             return Response(
                 status: .ok, headers: [.contentType: "image/png", .contentDisposition: disposition],
                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+    }
+
+    /// Deletes a photo's stored files once no memory points at them any more, so that a
+    /// removed or replaced photo is gone from the server, not just unlinked.
+    func removeFiles(of photo: MemoryPhoto?, caller: Caller) async throws {
+        guard let photo else { return }
+        for path in [photo.original, photo.shareCopy].compactMap(\.self) {
+            try await server.store.deletePhoto(of: caller.user, path: path)
         }
     }
 
