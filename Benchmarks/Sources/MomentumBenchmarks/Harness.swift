@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -191,4 +193,20 @@ func printTable(_ rows: [ResultRow]) {
     print(line(header))
     print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-"))
     for row in cells { print(line(row)) }
+}
+
+/// Runs async work to completion from synchronous benchmark code.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    return box.value!
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
 }

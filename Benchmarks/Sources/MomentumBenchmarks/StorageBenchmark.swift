@@ -19,21 +19,6 @@ enum StorageBenchmark {
         blocking { await measureAll(settings) }
     }
 
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        return box.value!
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        var value: T?
-    }
-
     private static func measureAll(_ settings: Settings) async -> [ResultRow] {
         var rows: [ResultRow] = []
         let commits = settings.quick ? 200 : 1_000

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import MomentumStore
 
-/// Authenticates `Authorization: Bearer <token>` against the user's device sessions,
-/// then applies the per-user rate limit.
+/// Authenticates `Authorization: Bearer <token>` (or the web app's session cookie) against
+/// the user's device sessions, then applies the per-user rate limit.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     let server: ServerState
@@ -13,24 +13,47 @@ struct AuthMiddleware: RouterMiddleware {
     ) async throws
         -> Response
     {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+        let token: String
+        if let header = request.headers[.authorization] {
+            guard header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
+            token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        } else if let cookie = request.cookies[WebSession.cookieName]?.value {
+            // The web app's session cookie (HttpOnly, SameSite=Strict). A write through a
+            // cookie must also carry the app's header, which a cross-site form cannot send.
+            if ![.get, .head, .options].contains(request.method),
+                request.headers[WebSession.clientHeader] != WebSession.clientHeaderValue
+            {
+                throw APIError(.forbidden, "missing_client_header", "a browser write needs the X-Momentum-Client header")
+            }
+            token = cookie
+        } else {
             throw APIError.unauthorized
         }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard let user = Tokens.user(of: token) else { throw APIError.unauthorized }
-        let hash = Tokens.hash(token)
-        let now = server.now()
-        guard let session = try await server.store.session(of: user, tokenHash: hash),
-            session.expiresAt.map({ $0 > now }) ?? true,
-            now.timeIntervalSince(session.lastSeenAt) < Double(server.configuration.sessionLifetime.components.seconds)
-        else { throw APIError.unauthorized }
-        // Seen-at is refreshed at most every five minutes, so reads do not write.
-        if now.timeIntervalSince(session.lastSeenAt) > 300 {
-            try await server.store.touchSession(of: user, tokenHash: hash, at: now)
-        }
+        let caller = try await server.authenticate(token: token)
+        let user = caller.user
         try server.userLimiter.check(user, scope: "for this account")
         var context = context
-        context.caller = Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
+        context.caller = caller
         return try await next(request, context)
+    }
+}
+
+extension ServerState {
+    /// The caller a device token belongs to, refreshing the session's seen-at at most every
+    /// five minutes (so reads do not write).
+    ///
+    /// - Throws: 401 when the token is malformed, unknown, revoked or expired.
+    func authenticate(token: String) async throws -> Caller {
+        guard let user = Tokens.user(of: token) else { throw APIError.unauthorized }
+        let hash = Tokens.hash(token)
+        let now = now()
+        guard let session = try await store.session(of: user, tokenHash: hash),
+            session.expiresAt.map({ $0 > now }) ?? true,
+            now.timeIntervalSince(session.lastSeenAt) < Double(configuration.sessionLifetime.components.seconds)
+        else { throw APIError.unauthorized }
+        if now.timeIntervalSince(session.lastSeenAt) > 300 {
+            try await store.touchSession(of: user, tokenHash: hash, at: now)
+        }
+        return Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
     }
 }

@@ -168,6 +168,11 @@ extension Routes {
 
     func register(_ request: Request, _ context: MomentumContext) async throws -> Response {
         let body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
+        return try JSONIO.response(try await createAccount(body), status: .created)
+    }
+
+    /// Validates a registration, creates the account and its first device session.
+    func createAccount(_ body: RegisterRequest) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
         var problems: [APIError.Detail] = []
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -198,11 +203,16 @@ extension Routes {
         let hash = try await Tokens.hashPassword(body.password, cost: server.configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
         try await server.store.createAccount(account, profile: profile)
-        return try await startSession(account, profile: profile, deviceName: body.deviceName, status: .created)
+        return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
     func signIn(_ request: Request, _ context: MomentumContext) async throws -> Response {
         let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
+        return try JSONIO.response(try await signIn(body), status: .created)
+    }
+
+    /// Checks an email and password and starts a device session.
+    func signIn(_ body: SignInRequest) async throws -> SessionResponse {
         let account = try await server.store.account(email: body.email)
         // A missing account costs the same bcrypt work as a wrong password, so timing
         // does not reveal which emails have accounts.
@@ -210,12 +220,12 @@ extension Routes {
         guard let account, valid, let profile = try await server.store.profile(of: account.id) else {
             throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
         }
-        return try await startSession(account, profile: profile, deviceName: body.deviceName, status: .created)
+        return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
-    private func startSession(
-        _ account: Account, profile: Profile, deviceName: String?, status: HTTPResponse.Status
-    ) async throws -> Response {
+    private func startSession(_ account: Account, profile: Profile, deviceName: String?) async throws
+        -> SessionResponse
+    {
         let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {
             $0.isEmpty ? nil : String($0.prefix(100))
         }
@@ -224,10 +234,8 @@ extension Routes {
         let session = DeviceSession(
             userID: account.id, tokenHash: hash, deviceName: name ?? "Unnamed device", createdAt: now)
         try await server.store.saveSession(session)
-        return try JSONIO.response(
-            SessionResponse(
-                userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
-                profile: ProfileView(profile)),
-            status: status)
+        return SessionResponse(
+            userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
+            profile: ProfileView(profile))
     }
 }

@@ -18,5 +18,6 @@ struct Routes {
         addReadRoutes(authenticated)
         addMemoryRoutes(authenticated)
         addCelebrationRoutes(authenticated)
+        addWebRoutes(router)
     }
 }

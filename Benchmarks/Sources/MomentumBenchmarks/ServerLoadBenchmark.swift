@@ -1,0 +1,251 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MomentumPostgres
+import MomentumSQLite
+import MomentumServer
+import MomentumStore
+import MomentumTestSupport
+import NIOCore
+import PostgresNIO
+
+/// A load generator on loopback against the real server (release build, real socket,
+/// the whole middleware stack) with many users: durable check-ins per second and their
+/// latency, today's-dashboard latency, each beside a trivial route (`/healthz`) on the same
+/// server in the same run, which is the framework's ceiling on this machine.
+///
+/// The load generator runs in the same process and shares the machine's two cores with the
+/// server, as the issue asks ("load generator included"). Each connection sends one request
+/// at a time (closed loop) for users of its own, so no two requests of one user overlap.
+/// The disk's fsync latency, which bounds every durable figure, is measured in the same run.
+enum ServerLoadBenchmark {
+    static func run(_ settings: Settings) -> [ResultRow] {
+        blocking { await measureAll(settings) }
+    }
+
+    struct Shape {
+        var users: Int
+        var connections: Int
+        var seconds: Double
+    }
+
+    private static func measureAll(_ settings: Settings) async -> [ResultRow] {
+        let shape =
+            settings.quick
+            ? Shape(users: 200, connections: 16, seconds: 1) : Shape(users: 10_000, connections: 64, seconds: 10)
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-load-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fsync = fsyncLatency(directory: directory, count: settings.quick ? 50 : 300)
+        print("  fsync latency here: p50 \(Format.duration(fsync.value(at: 50))), p99 \(Format.duration(fsync.value(at: 99)))")
+        var rows: [ResultRow] = [
+            ResultRow(
+                benchmark: "server", metric: "fsync p50 / p99 (4 KiB write + fsync, this disk)",
+                measured: "\(Format.duration(fsync.value(at: 50))) / \(Format.duration(fsync.value(at: 99)))")
+        ]
+        do {
+            let store = try SQLiteStore(path: directory.appending(path: "load.sqlite").path)
+            try await store.migrate()
+            rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
+            await store.close()
+        } catch {
+            print("server-sqlite failed: \(error)")
+        }
+        do {
+            let cluster = try PostgresTestCluster.shared
+            let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
+            try await admin(cluster, "CREATE DATABASE \(database)")
+            let store = try PostgresStore(url: cluster.url(database: database) + "&pool=32")
+            try await store.migrate()
+            rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
+            await store.close()
+        } catch {
+            print("server-postgres failed: \(error)")
+        }
+        return rows
+    }
+
+    private static func measure(
+        store: any MomentumStore, name: String, shape: Shape, completionTarget: Double
+    ) async throws -> [ResultRow] {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.bcryptCost = 4
+        configuration.userRequestsPerMinute = 0
+        configuration.addressRequestsPerMinute = 0
+        var logger = Logger(label: "momentum.bench")
+        logger.logLevel = .error
+        configuration.logLevel = .error
+        let state = ServerState(store: store, configuration: configuration, logger: logger)
+        return try await buildApplication(state).test(.live) { client in
+            let port = try require(client.port)
+            let setupStart = Stopwatch.now()
+            let tokens = try await makeUsers(port: port, shape: shape)
+            print("  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
+                + Format.duration(Double(Stopwatch.now() - setupStart)))
+
+            let trivial = try await drive(port: port, shape: shape, tokens: tokens) { _ in
+                TestClient.Request("/healthz", method: .get)
+            }
+            let completions = try await drive(port: port, shape: shape, tokens: tokens) { token in
+                TestClient.Request(
+                    "/v1/habits/walk/check-ins", method: .post, headers: [.authorization: "Bearer \(token)"],
+                    body: ByteBuffer())
+            }
+            let dashboard = try await drive(port: port, shape: shape, tokens: tokens) { token in
+                TestClient.Request("/v1/today", method: .get, headers: [.authorization: "Bearer \(token)"])
+            }
+            let c = shape.connections
+            return [
+                ResultRow(
+                    benchmark: name, metric: "GET /healthz req/s, \(c) connections (ceiling)",
+                    measured: Format.grouped(Int(trivial.rate))),
+                ResultRow(
+                    benchmark: name, metric: "GET /healthz p50 / p99",
+                    measured: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))"),
+                ResultRow(
+                    benchmark: name, metric: "durable check-ins/s, \(Format.grouped(tokens.count)) users",
+                    measured: Format.grouped(Int(completions.rate)), baseline: Format.grouped(Int(trivial.rate)),
+                    ratio: Format.ratio(completions.rate / trivial.rate),
+                    target: "≥ \(Format.grouped(Int(completionTarget)))/s", met: completions.rate >= completionTarget),
+                ResultRow(
+                    benchmark: name, metric: "check-in p50 / p99",
+                    measured: "\(Format.duration(completions.p50)) / \(Format.duration(completions.p99))",
+                    baseline: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))",
+                    ratio: Format.ratio(completions.p99 / trivial.p99), target: "p99 < 25 ms",
+                    met: completions.p99 < 25e6),
+                ResultRow(
+                    benchmark: name, metric: "GET /v1/today req/s",
+                    measured: Format.grouped(Int(dashboard.rate)), baseline: Format.grouped(Int(trivial.rate)),
+                    ratio: Format.ratio(dashboard.rate / trivial.rate)),
+                ResultRow(
+                    benchmark: name, metric: "GET /v1/today p50 / p99",
+                    measured: "\(Format.duration(dashboard.p50)) / \(Format.duration(dashboard.p99))",
+                    baseline: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))",
+                    ratio: Format.ratio(dashboard.p99 / trivial.p99), target: "p99 < 5 ms", met: dashboard.p99 < 5e6),
+                ResultRow(
+                    benchmark: name, metric: "errors (non-2xx) during the three runs",
+                    measured: "\(trivial.errors + completions.errors + dashboard.errors)"),
+            ]
+        }
+    }
+
+    /// Registers `users` accounts over HTTP, each with a `walk` habit; returns their tokens.
+    private static func makeUsers(port: Int, shape: Shape) async throws -> [String] {
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for connection in 0..<shape.connections {
+                group.addTask {
+                    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                        var tokens: [String] = []
+                        for user in stride(from: connection, to: shape.users, by: shape.connections) {
+                            let body = #"{"email": "u\#(user)@load.local", "password": "load test", "timeZone": "UTC"}"#
+                            let registered = try await client.post(
+                                "/v1/accounts", headers: [.contentType: "application/json"],
+                                body: ByteBuffer(string: body))
+                            let json = try JSONSerialization.jsonObject(with: Data(buffer: registered.body))
+                            guard let token = (json as? [String: Any])?["token"] as? String else {
+                                throw LoadError("registration failed: \(String(buffer: registered.body))")
+                            }
+                            let habit = try await client.post(
+                                "/v1/habits",
+                                headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                body: ByteBuffer(string: #"{"name": "Walk", "habit": "walk"}"#))
+                            guard habit.status == .created else {
+                                throw LoadError("habit creation failed: \(String(buffer: habit.body))")
+                            }
+                            tokens.append(token)
+                        }
+                        return tokens
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    struct Outcome {
+        var rate: Double
+        var p50: Double
+        var p99: Double
+        var errors: Int
+    }
+
+    /// Runs `connections` closed-loop clients for the shape's duration; connection `i`
+    /// serves the users `i`, `i + connections`, … in turn.
+    private static func drive(
+        port: Int, shape: Shape, tokens: [String], _ request: @escaping @Sendable (String) -> TestClient.Request
+    ) async throws -> Outcome {
+        let start = Stopwatch.now()
+        let deadline = start + UInt64(shape.seconds * 1e9)
+        let results = try await withThrowingTaskGroup(of: ([UInt64], Int).self) { group in
+            for connection in 0..<shape.connections {
+                let mine = stride(from: connection, to: tokens.count, by: shape.connections).map { tokens[$0] }
+                group.addTask {
+                    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                        var latencies: [UInt64] = []
+                        var errors = 0
+                        var next = 0
+                        while Stopwatch.now() < deadline {
+                            let token = mine[next % mine.count]
+                            next += 1
+                            let sent = Stopwatch.now()
+                            let response = try await client.execute(request(token))
+                            latencies.append(Stopwatch.now() - sent)
+                            if !(200..<300).contains(response.status.code) { errors += 1 }
+                        }
+                        return (latencies, errors)
+                    }
+                }
+            }
+            return try await group.reduce(into: ([UInt64](), 0)) { total, part in
+                total.0 += part.0
+                total.1 += part.1
+            }
+        }
+        let elapsed = Double(Stopwatch.now() - start) / 1e9
+        let percentiles = Percentiles(results.0)
+        return Outcome(
+            rate: Double(results.0.count) / elapsed, p50: percentiles.value(at: 50), p99: percentiles.value(at: 99),
+            errors: results.1)
+    }
+
+    /// Latency of a 4 KiB write followed by fsync, in the benchmark's directory.
+    private static func fsyncLatency(directory: URL, count: Int) -> Percentiles {
+        let path = directory.appending(path: "fsync.probe").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: path) else { return Percentiles([0]) }
+        defer { try? handle.close() }
+        let block = Data(repeating: 0x6D, count: 4_096)
+        var samples: [UInt64] = []
+        for _ in 0..<count {
+            let start = Stopwatch.now()
+            handle.write(block)
+            try? handle.synchronize()
+            samples.append(Stopwatch.now() - start)
+        }
+        return Percentiles(samples)
+    }
+
+    private static func require(_ port: Int?) throws -> Int {
+        guard let port else { throw LoadError("the live server reported no port") }
+        return port
+    }
+
+    private static func admin(_ cluster: PostgresTestCluster, _ sql: String) async throws {
+        let parts = URLComponents(string: cluster.url(database: "postgres"))!
+        let configuration = PostgresConnection.Configuration(
+            host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
+            password: parts.password, database: "postgres", tls: .disable)
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 1, logger: Logger(label: "bench"))
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench")).get()
+        try await connection.close()
+    }
+
+    struct LoadError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

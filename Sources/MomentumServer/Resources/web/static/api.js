@@ -1,0 +1,49 @@
+// The JSON API, called with the session cookie. Writes carry X-Momentum-Client, which the
+// server requires of cookie-authenticated writes (a cross-site form cannot send it).
+export class APIError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+  // "field issue; field issue" from the server's error details, or the message.
+  get detail() {
+    const details = this.body?.error?.details ?? [];
+    return details.length ? details.map((d) => `${d.field} ${d.issue}`).join('; ') : this.message;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: { 'X-Momentum-Client': 'web' }, credentials: 'same-origin' };
+  if (body instanceof Blob) {
+    init.body = body;
+    init.headers['Content-Type'] = body.type || 'application/octet-stream';
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) {
+    throw new APIError(json?.error?.message ?? `The server answered ${response.status}`, response.status, json);
+  }
+  return json;
+}
+
+// Says something to screen readers through the page's live region.
+export function announce(message) {
+  const region = document.getElementById('announcer');
+  if (!region) return;
+  region.textContent = '';
+  setTimeout(() => { region.textContent = message; }, 30);
+}
+
+export function reducedMotion() {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches || document.body.dataset.reduceMotion === 'true';
+}

@@ -1,0 +1,235 @@
+// Momentum's web app: pages come rendered from the server; this module makes them
+// interactive (check-ins, the store, memories, preferences), keeps them live through the
+// server-sent event stream, and hands milestones to the celebration module.
+import { api, announce, APIError } from './api.js';
+import { startSession, presentNext } from './celebrate.js';
+
+const signedIn = () => Boolean(document.querySelector('.topbar'));
+
+// Re-renders the current page on the server and swaps in its main content and counters.
+let pending = null;
+export function refresh() {
+  if (pending) return pending;
+  pending = (async () => {
+    const editing = document.activeElement?.closest?.('main form textarea, main form input[type=text]');
+    if (editing) {
+      // Never throw away what the user is typing: refresh once they leave the field.
+      editing.addEventListener('blur', () => refresh(), { once: true });
+      return;
+    }
+    const response = await fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const focusedAction = document.activeElement?.dataset?.action;
+    const focusedHabit = document.activeElement?.dataset?.habit;
+    for (const id of ['main', 'counters']) {
+      const fresh = page.getElementById(id);
+      const current = document.getElementById(id);
+      if (fresh && current) current.replaceWith(fresh);
+    }
+    const balance = page.querySelector('[data-balance]');
+    document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = balance?.textContent ?? node.textContent; });
+    if (focusedHabit) {
+      const target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]`)
+        ?? document.querySelector(`li[data-habit="${CSS.escape(focusedHabit)}"] a`);
+      target?.focus();
+    }
+  })().finally(() => { pending = null; });
+  return pending;
+}
+
+function showError(scope, error) {
+  const target = scope?.querySelector?.('[data-error]') ?? document.getElementById('announcer');
+  const message = error instanceof APIError ? error.detail : String(error.message ?? error);
+  if (target) target.textContent = message;
+  announce(message);
+}
+
+function setCounters(wallet) {
+  if (!wallet) return;
+  document.getElementById('diamonds').textContent = wallet.diamonds;
+  document.getElementById('freezes').textContent = wallet.freezes;
+  document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = wallet.diamonds; });
+}
+
+// MARK: the freeze store
+
+function storeTotal() {
+  const form = document.getElementById('store-form');
+  const chosen = form.querySelector('input[name=pack]:checked');
+  const days = Number(form.querySelector('input[name=days]').value);
+  if (!chosen) return { total: 0, body: null };
+  if (chosen.value === 'custom') {
+    const valid = Number.isInteger(days) && days >= 1;
+    return { total: valid ? days * Number(chosen.dataset.price) : 0, body: valid ? { days } : null };
+  }
+  return { total: Number(chosen.dataset.diamonds), body: { item: chosen.value } };
+}
+
+function updateStore() {
+  const { total, body } = storeTotal();
+  document.getElementById('store-total').textContent = total;
+  const balance = Number(document.getElementById('diamonds').textContent);
+  const confirm = document.querySelector('[data-action=confirm-purchase]');
+  const error = document.getElementById('store-error');
+  confirm.disabled = !body || total > balance;
+  error.textContent = body && total > balance ? `You need 💎 ${total - balance} more.` : '';
+}
+
+// MARK: actions
+
+const actions = {
+  async 'check-in'(button) {
+    button.disabled = true;
+    const result = await api('POST', `/v1/habits/${encodeURIComponent(button.dataset.habit)}/check-ins`, {});
+    setCounters(result.wallet);
+    announce(`${result.habit.definition.name} done. Streak ${result.habit.current} days.`);
+    await refresh();
+    await presentNext();
+  },
+  async skip(button) {
+    await api('POST', `/v1/habits/${encodeURIComponent(button.dataset.habit)}/skips`, {});
+    announce('Skipped today.');
+    await refresh();
+  },
+  async offer(button) {
+    const result = await api('POST', '/v1/freeze-offers/decisions', {
+      habit: button.dataset.habit, day: button.dataset.day, accept: button.dataset.accept === 'true',
+    });
+    setCounters(result.wallet);
+    announce(button.dataset.accept === 'true' ? 'Freeze used; your streak is safe.' : 'Offer declined.');
+    await refresh();
+  },
+  'open-store'() {
+    const dialog = document.getElementById('store');
+    document.getElementById('store-error').textContent = '';
+    updateStore();
+    dialog.showModal();
+  },
+  'close-store'() {
+    document.getElementById('store').close();
+  },
+  async 'confirm-purchase'(button) {
+    const { body } = storeTotal();
+    if (!body) return;
+    button.disabled = true;
+    try {
+      const result = await api('POST', '/v1/store/purchases', body);
+      setCounters(result.wallet);
+      document.getElementById('store').close();
+      announce(`Bought. You have ${result.wallet.freezes} freezes and ${result.wallet.diamonds} diamonds.`);
+    } catch (error) {
+      document.getElementById('store-error').textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  },
+  day(button) {
+    document.querySelectorAll('.calendar .day[aria-pressed=true]').forEach((b) => b.setAttribute('aria-pressed', 'false'));
+    button.setAttribute('aria-pressed', 'true');
+    document.getElementById('day-detail').textContent = button.dataset.detail;
+  },
+  async 'remove-photo'(button) {
+    await api('DELETE', `/v1/memories/${encodeURIComponent(button.dataset.memory)}/photo`);
+    announce('Photo removed.');
+    await refresh();
+  },
+};
+
+const forms = {
+  async 'create-habit'(form) {
+    const data = new FormData(form);
+    const schedules = {
+      daily: { kind: 'daily' },
+      weekdays: { kind: 'weekdays', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
+      3: { kind: 'timesPerWeek', count: 3 },
+    };
+    const habit = await api('POST', '/v1/habits', {
+      name: data.get('name'), schedule: schedules[data.get('schedule')], policy: data.get('policy'),
+      difficulty: data.get('difficulty'), category: data.get('category'),
+    });
+    announce(`Created ${habit.definition.name}.`);
+    await refresh();
+  },
+  async 'save-note'(form) {
+    const memory = form.dataset.memory;
+    await api('PATCH', `/v1/memories/${encodeURIComponent(memory)}`, { note: new FormData(form).get('note') });
+    announce('Note saved.');
+  },
+  async 'save-profile'(form) {
+    const data = new FormData(form);
+    const checked = (name) => form.querySelector(`[name=${name}]`).checked;
+    await api('PATCH', '/v1/profile', {
+      displayName: data.get('displayName'), celebrationStyle: data.get('celebrationStyle'),
+      reduceMotion: checked('reduceMotion'), doNotDisturb: checked('doNotDisturb'),
+      timeZone: data.get('timeZone'), dayStartHour: Number(data.get('dayStartHour')),
+      notifications: { reminders: checked('reminders'), celebrations: checked('celebrations'), weeklySummary: checked('weeklySummary') },
+    });
+    document.body.dataset.reduceMotion = String(checked('reduceMotion'));
+    form.querySelector('[data-saved]').textContent = 'Saved.';
+    form.querySelector('[data-error]').textContent = '';
+    announce('Preferences saved.');
+  },
+};
+
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('[data-action]');
+  if (!button || button.tagName === 'FORM' || button.tagName === 'INPUT') return;
+  const action = actions[button.dataset.action];
+  if (!action) return;
+  event.preventDefault();
+  try {
+    await action(button);
+  } catch (error) {
+    button.disabled = false;
+    showError(button.closest('article, form, section, li'), error);
+  }
+});
+
+document.addEventListener('submit', async (event) => {
+  const form = event.target.closest('form[data-action]');
+  if (!form || !forms[form.dataset.action]) return;
+  event.preventDefault();
+  const submit = form.querySelector('[type=submit]');
+  if (submit) submit.disabled = true;
+  try {
+    form.querySelector('[data-error]')?.replaceChildren();
+    await forms[form.dataset.action](form);
+  } catch (error) {
+    showError(form, error);
+  } finally {
+    if (submit) submit.disabled = false;
+  }
+});
+
+document.addEventListener('change', async (event) => {
+  const input = event.target;
+  if (input.closest?.('#store-form')) return updateStore();
+  if (input.dataset?.action !== 'upload-photo' || !input.files?.length) return;
+  try {
+    await api('PUT', `/v1/memories/${encodeURIComponent(input.dataset.memory)}/photo`, input.files[0]);
+    announce('Photo added.');
+    await refresh();
+  } catch (error) {
+    showError(input.closest('article'), error);
+  }
+});
+
+document.addEventListener('input', (event) => {
+  if (event.target.closest?.('#store-form')) updateStore();
+});
+
+// The sign-up form starts in the browser's own zone.
+const zoneSelect = document.querySelector('[data-detect-zone]');
+if (zoneSelect) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if ([...zoneSelect.options].some((option) => option.value === zone || option.text === zone)) zoneSelect.value = zone;
+}
+
+if (signedIn()) {
+  // Live: another device's change re-renders this page.
+  const stream = new EventSource('/v1/stream');
+  stream.addEventListener('change', () => refresh());
+  stream.addEventListener('ready', () => { document.body.dataset.live = 'true'; });
+  startSession().catch(() => {});
+}

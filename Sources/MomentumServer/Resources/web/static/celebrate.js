@@ -1,0 +1,255 @@
+// Celebrations as seed 000 describes them, driven by the engine's CelebrationConfig:
+// tier 1 an inline shimmer, tier 2 a card with confetti, photo, share and done, tier 3 a
+// full-screen sequence (build-up, reveal, confetti, settle) ending with a photo prompt that
+// adds the photo to the milestone's Memory. Particles are decorative (aria-hidden); the
+// message is announced. Reduce Motion (the OS setting or the profile's) keeps only fades.
+import { api, announce, reducedMotion } from './api.js';
+
+const SESSION_KEY = 'momentum-app-session';
+let showing = false;
+
+// The start of an app session (one per tab): paces the queue, then shows what is due.
+export async function startSession() {
+  let session = sessionStorage.getItem(SESSION_KEY);
+  if (!session) {
+    session = `web-${crypto.randomUUID()}`;
+    sessionStorage.setItem(SESSION_KEY, session);
+    const started = await api('POST', '/v1/celebrations/sessions', { session });
+    if (started?.celebration) return present(started.celebration);
+    return;
+  }
+  return presentNext();
+}
+
+export async function presentNext() {
+  if (showing) return;
+  const next = await api('GET', '/v1/celebrations/next');
+  if (next?.celebration) await present(next.celebration);
+}
+
+function seconds(value) {
+  return Math.max(0, Number(value) || 0) * 1000;
+}
+
+function memoryID(celebration) {
+  return `memory:${celebration.unlock.id}`;
+}
+
+function particleLayer(config) {
+  const layer = document.createElement('div');
+  layer.className = 'particles';
+  layer.setAttribute('aria-hidden', 'true');
+  layer.dataset.particles = config.particles?.type ?? 'confetti';
+  const colors = config.particles?.colors?.length ? config.particles.colors : [config.accentColor];
+  const count = Math.round(40 + 80 * (config.particles?.intensity ?? 0.5));
+  for (let i = 0; i < count; i += 1) {
+    const piece = document.createElement('span');
+    piece.className = 'particle';
+    piece.style.left = `${Math.random() * 100}%`;
+    piece.style.background = colors[i % colors.length];
+    piece.style.animationDelay = `${Math.random() * 0.6}s`;
+    piece.style.setProperty('--drift', `${(Math.random() - 0.5) * 40}vw`);
+    piece.style.setProperty('--spin', `${Math.random() * 720}deg`);
+    layer.append(piece);
+  }
+  return layer;
+}
+
+function wantsParticles(config) {
+  return Boolean(config.particles) && config.accessibility?.showsParticles !== false && !reducedMotion();
+}
+
+// Runs the timeline's phases: each phase sets a class on the element at its start time.
+function runTimeline(element, config, onPhase) {
+  const phases = config.timeline?.phases ?? [];
+  const timers = [];
+  for (const phase of phases) {
+    timers.push(setTimeout(() => {
+      element.dataset.phase = phase.kind;
+      element.style.setProperty('--phase-duration', `${phase.duration}s`);
+      onPhase?.(phase);
+    }, seconds(phase.start)));
+  }
+  const end = phases.reduce((latest, p) => Math.max(latest, p.start + p.duration), config.duration ?? 2);
+  return { end: seconds(end), cancel: () => timers.forEach(clearTimeout) };
+}
+
+async function markShown(celebration) {
+  try {
+    await api('POST', `/v1/celebrations/${encodeURIComponent(celebration.id)}/shown`);
+  } catch {
+    /* already shown elsewhere */
+  }
+}
+
+async function dismiss(celebration) {
+  try {
+    await api('POST', `/v1/celebrations/${encodeURIComponent(celebration.id)}/dismissed`);
+  } catch {
+    /* already dismissed elsewhere */
+  }
+}
+
+export async function present(celebration) {
+  if (showing) return;
+  showing = true;
+  const config = celebration.config;
+  announce(config.accessibility?.announcement ?? config.message);
+  await markShown(celebration);
+  const tier = Number(config.tier);
+  try {
+    if (tier <= 1) await inline(celebration);
+    else if (tier === 2) await card(celebration);
+    else await fullScreen(celebration);
+  } finally {
+    showing = false;
+  }
+}
+
+function inline(celebration) {
+  const config = celebration.config;
+  const root = document.getElementById('celebration-root');
+  const banner = document.createElement('div');
+  banner.className = `celebration inline${reducedMotion() ? ' reduced' : ''}`;
+  banner.dataset.tier = '1';
+  banner.style.setProperty('--accent', config.accentColor);
+  banner.innerHTML = '<span class="icon" aria-hidden="true"></span><span class="message"></span>';
+  banner.querySelector('.icon').textContent = config.icon?.emoji ?? '✨';
+  banner.querySelector('.message').textContent = config.message;
+  root.append(banner);
+  const timeline = runTimeline(banner, config);
+  return new Promise((resolve) => {
+    setTimeout(async () => {
+      banner.remove();
+      await dismiss(celebration);
+      resolve();
+    }, Math.max(timeline.end, 1800));
+  });
+}
+
+function card(celebration) {
+  const config = celebration.config;
+  const root = document.getElementById('celebration-root');
+  const dialog = document.createElement('dialog');
+  dialog.className = `celebration card-tier${reducedMotion() ? ' reduced' : ''}`;
+  dialog.dataset.tier = '2';
+  dialog.style.setProperty('--accent', config.accentColor);
+  dialog.setAttribute('aria-labelledby', 'celebration-title');
+  dialog.innerHTML = `
+    <div class="celebration-card">
+      <div class="icon" aria-hidden="true"></div>
+      <h2 id="celebration-title"></h2>
+      <p class="muted when"></p>
+      <figure class="photo-slot"></figure>
+      <div class="actions">
+        <a class="button share" href="#">Share</a>
+        <button type="button" class="primary done">Done</button>
+      </div>
+    </div>`;
+  dialog.querySelector('.icon').textContent = config.icon?.emoji ?? celebration.unlock.badge ?? '🎉';
+  dialog.querySelector('h2').textContent = config.message;
+  dialog.querySelector('.when').textContent = celebration.unlock.title;
+  dialog.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
+  root.append(dialog);
+  if (wantsParticles(config)) dialog.append(particleLayer(config));
+  loadPhoto(celebration, dialog.querySelector('.photo-slot'));
+  runTimeline(dialog, config);
+  dialog.showModal();
+  dialog.querySelector('.done').focus();
+  return new Promise((resolve) => {
+    const close = async () => {
+      dialog.close();
+      dialog.remove();
+      await dismiss(celebration);
+      resolve();
+    };
+    dialog.querySelector('.done').addEventListener('click', close);
+    dialog.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      close();
+    });
+  });
+}
+
+async function loadPhoto(celebration, slot) {
+  try {
+    const { memories } = await api('GET', '/v1/memories');
+    const memory = memories.find((m) => m.id === memoryID(celebration));
+    if (memory?.photo) {
+      const img = document.createElement('img');
+      img.src = `/v1/photos/${memory.photo.original}`;
+      img.alt = `Photo for ${memory.title}`;
+      slot.append(img);
+    }
+  } catch {
+    /* the card works without its photo */
+  }
+}
+
+function fullScreen(celebration) {
+  const config = celebration.config;
+  const root = document.getElementById('celebration-root');
+  const overlay = document.createElement('dialog');
+  overlay.className = `celebration fullscreen${reducedMotion() ? ' reduced' : ''}`;
+  overlay.dataset.tier = '3';
+  overlay.style.setProperty('--accent', config.accentColor);
+  overlay.setAttribute('aria-labelledby', 'celebration-title');
+  overlay.innerHTML = `
+    <div class="stage">
+      <div class="glow" aria-hidden="true"></div>
+      <div class="icon" aria-hidden="true"></div>
+      <h2 id="celebration-title"></h2>
+      <p class="muted when"></p>
+      <form class="photo-prompt" hidden>
+        <p>Make it a memory: add a photo of this moment.</p>
+        <label class="upload">Choose a photo <input type="file" accept="image/jpeg,image/png"></label>
+        <p class="error" role="alert"></p>
+        <div class="actions">
+          <a class="button share" href="#">Share</a>
+          <button type="button" class="primary done">Done</button>
+        </div>
+      </form>
+    </div>`;
+  overlay.querySelector('.icon').textContent = config.icon?.emoji ?? '🏆';
+  overlay.querySelector('h2').textContent = config.message;
+  overlay.querySelector('.when').textContent = celebration.unlock.title;
+  overlay.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
+  root.append(overlay);
+  overlay.showModal();
+  const particles = wantsParticles(config);
+  const timeline = runTimeline(overlay, config, (phase) => {
+    if (phase.kind === 'confetti' && particles && !overlay.querySelector('.particles')) overlay.append(particleLayer(config));
+  });
+  const prompt = overlay.querySelector('.photo-prompt');
+  setTimeout(() => {
+    overlay.dataset.phase = 'settle';
+    prompt.hidden = false;
+    overlay.querySelector('.done').focus();
+  }, reducedMotion() ? 300 : timeline.end);
+  prompt.querySelector('input[type=file]').addEventListener('change', async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
+      prompt.querySelector('.error').textContent = '';
+      prompt.querySelector('p').textContent = 'Saved to your memories.';
+      announce('Photo saved to your memories');
+    } catch (error) {
+      prompt.querySelector('.error').textContent = error.message;
+    }
+  });
+  return new Promise((resolve) => {
+    const close = async () => {
+      timeline.cancel();
+      overlay.close();
+      overlay.remove();
+      await dismiss(celebration);
+      resolve();
+    };
+    overlay.querySelector('.done').addEventListener('click', close);
+    overlay.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      close();
+    });
+  });
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// The web app: pages rendered on the server from the engine's state, enhanced by plain
+/// JavaScript modules that call the JSON API with the session cookie.
+extension Routes {
+    func addWebRoutes(_ router: Router<MomentumContext>) {
+        let assets = WebAssets.shared
+        router.get("/") { request, _ in
+            let signedIn = try await webCaller(request) != nil
+            return Response.redirect(to: signedIn ? "/today" : "/signin", type: .normal)
+        }
+        router.get("static/:file") { _, context in
+            let name = try context.parameter("file")
+            guard let file = assets.files[name] else { throw APIError.notFound("file '\(name)'") }
+            return Response(
+                status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        }
+        router.get("signin") { request, _ in
+            if try await webCaller(request) != nil { return Response.redirect(to: "/today", type: .normal) }
+            return assets.page("signin", AuthPage(demo: server.configuration.demo))
+        }
+        router.get("signup") { _, _ in
+            assets.page("signup", AuthPage(zones: WebViews.zones(selected: "UTC")))
+        }
+        router.post("signin") { request, context in
+            let form = try await webForm(request, context)
+            do {
+                let session = try await signIn(
+                    SignInRequest(email: form["email"] ?? "", password: form["password"] ?? "", deviceName: "Web browser"))
+                return signedIn(session.token)
+            } catch let error as APIError {
+                var page = AuthPage(demo: server.configuration.demo)
+                page.email = form["email"] ?? ""
+                page.error = error.message
+                return assets.page("signin", page, status: error.status)
+            }
+        }
+        router.post("signup") { request, context in
+            let form = try await webForm(request, context)
+            do {
+                let session = try await createAccount(
+                    RegisterRequest(
+                        email: form["email"] ?? "", password: form["password"] ?? "",
+                        displayName: form["displayName"] ?? "", timeZone: form["timeZone"],
+                        dayStartHour: nil, pack: nil, deviceName: "Web browser"))
+                return signedIn(session.token)
+            } catch let error as APIError {
+                var page = AuthPage(zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
+                page.email = form["email"] ?? ""
+                page.displayName = form["displayName"] ?? ""
+                page.error = ([error.message] + error.details.map { "\($0.field) \($0.issue)" })
+                    .joined(separator: " — ")
+                return assets.page("signup", page, status: error.status)
+            }
+        }
+        router.post("signout") { request, _ in
+            if let caller = try await webCaller(request) {
+                try await server.store.deleteSession(of: caller.user, tokenHash: caller.tokenHash)
+            }
+            var response = Response.redirect(to: "/signin", type: .normal)
+            response.setCookie(
+                Cookie(name: WebSession.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+
+        let views = WebViews(server: server)
+        for (path, page) in [
+            ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
+        ] {
+            router.get(RouterPath(path)) { request, _ in
+                guard let caller = try await webCaller(request) else { return toSignIn(request) }
+                let context: [String: Any] =
+                    switch page {
+                    case "today": try await views.today(caller)
+                    case "journey": try await views.journey(caller)
+                    case "profile": try await views.profile(caller)
+                    default:
+                        try await views.memories(
+                            caller, category: request.uri.queryParameters["category"].map(String.init))
+                    }
+                return assets.page(page, context)
+            }
+        }
+        router.get("habits/:habit") { request, context in
+            guard let caller = try await webCaller(request) else { return toSignIn(request) }
+            guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
+                return assets.page("missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+            }
+            return assets.page("habit", page)
+        }
+        router.get("memories/:memory/share") { request, context in
+            guard let caller = try await webCaller(request) else { return toSignIn(request) }
+            guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
+                return assets.page("missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
+            }
+            return assets.page("share", page)
+        }
+    }
+
+    /// The signed-in browser's caller, or `nil` without a valid session cookie.
+    func webCaller(_ request: Request) async throws -> Caller? {
+        guard let token = request.cookies[WebSession.cookieName]?.value, !token.isEmpty else { return nil }
+        do {
+            return try await server.authenticate(token: token)
+        } catch let error as APIError where error.status == .unauthorized {
+            return nil
+        }
+    }
+
+    private func toSignIn(_ request: Request) -> Response {
+        Response.redirect(to: "/signin", type: .normal)
+    }
+
+    private func signedIn(_ token: String) -> Response {
+        var response = Response.redirect(to: "/today", type: .normal)
+        response.setCookie(
+            Cookie(
+                name: WebSession.cookieName, value: token,
+                maxAge: Int(server.configuration.sessionLifetime.components.seconds), path: "/", httpOnly: true,
+                sameSite: .strict))
+        return response
+    }
+
+    /// A URL-encoded form body as a dictionary.
+    private func webForm(_ request: Request, _ context: MomentumContext) async throws -> [String: String] {
+        let buffer = try await request.body.collect(upTo: 16_384)
+        var fields: [String: String] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            guard let name = parts.first, !name.isEmpty else { continue }
+            fields[name] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+}
+
+/// The sign-in and sign-up pages.
+struct AuthPage {
+    var title = "Momentum"
+    var demo = false
+    var email = ""
+    var displayName = ""
+    var error: String?
+    var zones: [[String: Any]] = []
+}

@@ -1,0 +1,361 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// Builds the web pages' template contexts from the engine's state. Every value is a plain
+/// Swift string, number, Boolean, array or dictionary, so the templates stay logic-less.
+struct WebViews: Sendable {
+    let server: ServerState
+
+    /// What every signed-in page shows: the top bar's counters, the navigation, the store
+    /// and the celebration settings.
+    func chrome(_ caller: Caller, _ section: String, title: String) async throws -> [String: Any] {
+        let now = server.now()
+        let (wallet, catalog, profile) = try await server.store.evaluate(caller.user) { engine, profile in
+            let state = engine.state(now: now, profile: profile, days: 1)
+            return (state.wallet, (try? profile.rulePack().store) ?? RulePack.habits.store, profile)
+        }
+        let sections = [
+            ("today", "Today"), ("memories", "Memories"), ("journey", "Journey"), ("profile", "Profile"),
+        ]
+        return [
+            "title": title,
+            "signedIn": true,
+            "displayName": profile.displayName.isEmpty ? "You" : profile.displayName,
+            "diamonds": wallet.diamonds,
+            "freezes": wallet.freezes,
+            "reduceMotion": profile.preferences.accessibility.reduceMotion,
+            "celebrationStyle": profile.preferences.style.rawValue,
+            "nav": sections.map { ["href": "/\($0.0)", "label": $0.1, "current": $0.0 == section] },
+            "store": [
+                "items": catalog.items.map {
+                    ["id": $0.id, "freezes": $0.freezes, "diamonds": $0.diamonds, "affordable": $0.diamonds <= wallet.diamonds]
+                },
+                "price": catalog.customPricePerFreeze,
+                "maximum": catalog.customMaximum,
+            ] as [String: Any],
+        ]
+    }
+
+    // MARK: Today
+
+    func today(_ caller: Caller) async throws -> [String: Any] {
+        let now = server.now()
+        let state = try await server.store.evaluate(caller.user) { engine, profile in
+            engine.state(now: now, profile: profile, days: 7)
+        }
+        var page = try await chrome(caller, "today", title: "Today")
+        let names = Dictionary(state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
+        let active = state.habits.filter { $0.archivedDay == nil }
+        page["dayLabel"] = Self.longDay(state.today)
+        page["habits"] = active.map(habitRow)
+        page["noHabits"] = active.isEmpty
+        page["offers"] = state.freezeOffers.map {
+            ["habit": $0.habit, "name": names[$0.habit] ?? $0.habit, "day": $0.day.description, "dayLabel": Self.longDay($0.day)]
+        }
+        page["categories"] = ["health", "fitness", "mind", "learning", "home", "social", "finance", "other"]
+        return page
+    }
+
+    private func habitRow(_ habit: HabitState) -> [String: Any] {
+        let done = habit.today.state == .completed
+        return [
+            "id": habit.definition.id,
+            "name": habit.definition.name,
+            "category": habit.definition.category ?? "",
+            "current": habit.current,
+            "best": habit.best,
+            "shield": habit.shieldActive,
+            "done": done,
+            "due": habit.today.due,
+            "status": Self.label(habit.today.state, due: habit.today.due),
+            "border": habit.border.rawValue,
+            "week": habit.calendar.suffix(7).map { day in
+                ["day": day.day.description, "state": day.state.rawValue, "label": "\(Self.shortDay(day.day)): \(Self.label(day.state, due: true))"]
+            },
+        ]
+    }
+
+    // MARK: Habit details
+
+    func habit(_ caller: Caller, id: String) async throws -> [String: Any]? {
+        let now = server.now()
+        let found = try await server.store.evaluate(caller.user) {
+            engine, profile -> (HabitState, HabitAnalytics?, [Unlock], String)? in
+            let zone = engine.streaks.latestZone ?? profile.timeZone
+            guard let state = engine.state(at: now, zone: zone, calendarDays: 91).habits.first(where: { $0.definition.id == id })
+            else { return nil }
+            var streaks = engine.streaks
+            let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
+            return (state, analytics, engine.unlocks.filter { $0.habit == id }, zone)
+        }
+        guard let (habit, analytics, unlocks, zone) = found else { return nil }
+        var page = try await chrome(caller, "today", title: habit.definition.name)
+        page["habit"] = habitRow(habit)
+        page["policy"] = habit.policy.name ?? "custom"
+        page["breaks"] = habit.breaks
+        page["startDay"] = Self.longDay(habit.startDay)
+        page["weeks"] = calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!)
+        page["streakStart"] = habit.currentStreakStart.map(Self.longDay) ?? ""
+        if let analytics {
+            page["rate30"] = analytics.rates.last30Days.percent ?? 0
+            page["rateAll"] = analytics.rates.allTime.percent ?? 0
+            page["strength"] = Int((analytics.strength.value * 100).rounded())
+            page["totalDays"] = analytics.totalDaysCompleted
+            page["trend"] = analytics.trend.direction.rawValue
+            page["milestones"] = analytics.milestones.map { ["streak": $0.streak, "day": Self.longDay($0.day)] }
+            page["historyWeeks"] = analytics.weeks.suffix(12).reversed().map(Self.period)
+            page["historyMonths"] = analytics.months.reversed().map(Self.period)
+            page["chart"] = Self.chart(analytics.last30Days)
+        }
+        page["badges"] = unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
+            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+        }
+        page["legend"] = [
+            ["state": "completed", "label": "Done"], ["state": "grace", "label": "Grace (icy)"],
+            ["state": "frozen", "label": "Freeze (snowy)"], ["state": "skipped", "label": "Skipped"],
+            ["state": "missed", "label": "Missed"], ["state": "pending", "label": "Today, open"],
+        ]
+        return page
+    }
+
+    /// The calendar as weeks (Monday first) of day cells; days before the window are blank.
+    private func calendarWeeks(_ habit: HabitState, zone: ZoneOffsetTable) -> [[String: Any]] {
+        guard let first = habit.calendar.first?.day else { return [] }
+        let padding = first.weekday.rawValue - 1
+        var cells: [[String: Any]] = Array(repeating: ["blank": true], count: padding)
+        let streakStart = habit.current > 0 ? habit.currentStreakStart : nil
+        for day in habit.calendar {
+            let times = day.completions.map { Self.time($0.at, zone: zone) }
+            let notes = day.completions.compactMap(\.note)
+            var detail = "\(Self.longDay(day.day)) — \(Self.label(day.state, due: true))"
+            if !times.isEmpty { detail += " · logged at \(times.joined(separator: ", "))" }
+            if !notes.isEmpty { detail += " · “\(notes.joined(separator: "”, “"))”" }
+            let inStreak = streakStart.map { day.day >= $0 && day.streak > 0 } ?? false
+            cells.append([
+                "day": day.day.description, "number": day.day.civil.day, "state": day.state.rawValue,
+                "border": day.border.rawValue, "inStreak": inStreak, "detail": detail,
+                "hasNote": !notes.isEmpty,
+            ])
+        }
+        return stride(from: 0, to: cells.count, by: 7).map { ["days": Array(cells[$0..<min(cells.count, $0 + 7)])] }
+    }
+
+    private static func period(_ period: PeriodSummary) -> [String: Any] {
+        [
+            "label": period.start.civil.day == 1 && period.end.civil.month == period.start.civil.month
+                ? monthName(period.start) : "\(shortDay(period.start)) – \(shortDay(period.end))",
+            "done": period.rate.done, "due": period.rate.due, "percent": period.rate.percent ?? 0,
+        ]
+    }
+
+    /// Thirty days of completions as bars with the 7-day rate as a line, in inline SVG.
+    static func chart(_ points: [DailyPoint]) -> String {
+        let width = 600.0
+        let height = 160.0
+        let step = width / Double(max(points.count, 1))
+        var bars = ""
+        var line: [String] = []
+        for (index, point) in points.enumerated() {
+            let x = Double(index) * step
+            if point.completed {
+                bars +=
+                    "<rect x=\"\(fmt(x + 2))\" y=\"\(fmt(height - 60))\" width=\"\(fmt(step - 4))\" height=\"60\" "
+                    + "class=\"bar\"><title>\(point.day): done</title></rect>"
+            }
+            line.append("\(fmt(x + step / 2)),\(fmt(height - 10 - (point.rate7Days ?? 0) * (height - 20)))")
+        }
+        return
+            "<svg class=\"chart\" viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" role=\"img\" "
+            + "aria-label=\"Last 30 days: completions as bars, the 7-day completion rate as a line\">"
+            + bars + "<polyline class=\"rate\" fill=\"none\" points=\"\(line.joined(separator: " "))\"/></svg>"
+    }
+
+    private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    // MARK: Memories
+
+    func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
+        let now = server.now()
+        let all = try await server.store.projection(of: caller.user).memories.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+        let (today, subjects) = try await server.store.evaluate(caller.user) { engine, profile in
+            (engine.state(now: now, profile: profile, days: 1).today, Array(engine.achievements.subjects.values))
+        }
+        let onThisDay = MemoryBook(all).onThisDay(today, subjects: subjects)
+        var page = try await chrome(caller, "memories", title: "Memories")
+        let shown = category.map { wanted in all.filter { $0.category == wanted } } ?? all
+        page["memories"] = shown.map(memoryCard)
+        page["noMemories"] = shown.isEmpty
+        page["onThisDay"] = onThisDay.map(memoryCard)
+        page["hasOnThisDay"] = !onThisDay.isEmpty
+        page["categories"] = ([["name": "All", "href": "/memories", "current": category == nil]] as [[String: Any]])
+            + Set(all.map(\.category)).sorted().map {
+                ["name": $0.capitalized, "href": "/memories?category=\($0)", "current": $0 == category]
+            }
+        return page
+    }
+
+    private func memoryCard(_ memory: Memory) -> [String: Any] {
+        [
+            "id": memory.id,
+            "escapedID": memory.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? memory.id,
+            "title": memory.title, "caption": memory.caption, "category": memory.category,
+            "day": Self.longDay(memory.day), "note": memory.note ?? "",
+            "photo": memory.photo.map { "/v1/photos/\($0.original)" } ?? "",
+            "hasPhoto": memory.photo != nil,
+        ]
+    }
+
+    func share(_ caller: Caller, memory id: String) async throws -> [String: Any]? {
+        guard let memory = try await server.store.projection(of: caller.user).memories.first(where: { $0.id == id })
+        else { return nil }
+        var page = try await chrome(caller, "memories", title: "Share “\(memory.title)”")
+        let card = memoryCard(memory)
+        page["memory"] = card
+        let escaped = card["escapedID"] as? String ?? id
+        page["formats"] = ShareCardFormat.allCases.map { format in
+            let base = "/v1/memories/\(escaped)/share-card?format=\(format.rawValue)"
+            return [
+                "name": format.rawValue.capitalized, "format": format.rawValue,
+                "size": "\(format.width) × \(format.height)",
+                "svg": base + "&type=svg", "png": base + "&type=png",
+                "file": memory.unlockID.replacingOccurrences(of: "#", with: "-") + "-\(format.rawValue)",
+            ]
+        }
+        return page
+    }
+
+    // MARK: Journey and profile
+
+    func journey(_ caller: Caller) async throws -> [String: Any] {
+        let now = server.now()
+        let (progression, unlocks, analytics) = try await server.store.evaluate(caller.user) { engine, profile in
+            let zone = engine.streaks.latestZone ?? profile.timeZone
+            var streaks = engine.streaks
+            return (
+                engine.summary(at: now, preferences: profile.preferences, zone: zone).progression,
+                engine.unlocks, streaks.analytics(at: now, zone: zone)
+            )
+        }
+        var page = try await chrome(caller, "journey", title: "Journey")
+        page["timelines"] = progression.timelines.keys.sorted().map { method in
+            let items = progression.timelines[method] ?? []
+            return [
+                "method": items.first?.methodName ?? method,
+                "items": items.map {
+                    [
+                        "stage": $0.toStage.name, "number": $0.stageNumber, "count": $0.stageCount,
+                        "kind": $0.kind.rawValue, "day": Self.longDate($0.advance.at), "note": $0.advance.note ?? "",
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+        }
+        page["noProgression"] = progression.timelines.isEmpty
+        page["methodsPracticed"] = progression.statistics.methodsPracticed
+        page["totalAdvances"] = progression.statistics.totalAdvances
+        page["regressions"] = progression.statistics.regressions
+        var months: [(String, [Unlock])] = []
+        for unlock in unlocks.sorted(by: { $0.achievedAt > $1.achievedAt }) {
+            let month = Self.monthName(unlock.achievedDay)
+            if months.last?.0 == month { months[months.count - 1].1.append(unlock) } else { months.append((month, [unlock])) }
+        }
+        page["months"] = months.map { month, unlocks in
+            [
+                "month": month,
+                "unlocks": unlocks.map {
+                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "tier": $0.tier.rawValue]
+                },
+            ] as [String: Any]
+        }
+        page["achievements"] = unlocks.count
+        page["consistency"] = analytics.consistency.score ?? 0
+        page["totalDays"] = analytics.profile.totalDaysCompleted
+        page["totalMilestones"] = analytics.profile.totalMilestones
+        page["bestStreaks"] = analytics.profile.bestStreaks.map { ["name": $0.name, "best": $0.best] }
+        page["hasBestStreaks"] = !analytics.profile.bestStreaks.isEmpty
+        return page
+    }
+
+    func profile(_ caller: Caller) async throws -> [String: Any] {
+        guard let profile = try await server.store.profile(of: caller.user) else {
+            throw APIError.notFound("profile")
+        }
+        var page = try await chrome(caller, "profile", title: "Profile")
+        let now = server.now()
+        let (analytics, events) = try await server.store.evaluate(caller.user) { engine, profile in
+            var streaks = engine.streaks
+            return (streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone), streaks.events.count)
+        }
+        page["profile"] = [
+            "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
+            "reduceMotion": profile.preferences.accessibility.reduceMotion, "doNotDisturb": profile.preferences.doNotDisturb,
+            "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
+            "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
+        ] as [String: Any]
+        page["styles"] = CelebrationStyle.allCases.map {
+            ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == profile.preferences.style]
+        }
+        page["zones"] = Self.zones(selected: profile.timeZone)
+        page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
+        page["stats"] = [
+            "habitsActive": analytics.profile.habitsActive, "totalDays": analytics.profile.totalDaysCompleted,
+            "milestones": analytics.profile.totalMilestones, "consistency": analytics.consistency.score ?? 0,
+            "strength": analytics.profile.averageStrength ?? 0, "events": events,
+        ] as [String: Any]
+        return page
+    }
+
+    /// Every IANA zone the server knows, with one selected.
+    static func zones(selected: String) -> [[String: Any]] {
+        var names = TimeZone.knownTimeZoneIdentifiers.sorted()
+        if !names.contains(selected) { names.insert(selected, at: 0) }
+        return names.map { ["name": $0, "selected": $0 == selected] }
+    }
+
+    // MARK: Formatting
+
+    static func label(_ state: DayState, due: Bool) -> String {
+        switch state {
+        case .completed: "done"
+        case .grace: "grace day"
+        case .frozen: "freeze used"
+        case .missed: "missed"
+        case .skipped: "skipped"
+        case .pending: due ? "to do" : "not due"
+        case .beforeStart: "before start"
+        case .notDue: "not due"
+        case .future: "ahead"
+        }
+    }
+
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    static func longDay(_ day: LocalDay) -> String {
+        let (year, month, date) = day.civil
+        return "\(day.weekday.name.capitalized.prefix(3)) \(date) \(months[month - 1].prefix(3)) \(year)"
+    }
+
+    static func shortDay(_ day: LocalDay) -> String {
+        let (_, month, date) = day.civil
+        return "\(date) \(months[month - 1].prefix(3))"
+    }
+
+    static func monthName(_ day: LocalDay) -> String {
+        let (year, month, _) = day.civil
+        return "\(months[month - 1]) \(year)"
+    }
+
+    static func longDate(_ date: Date) -> String {
+        longDay(LocalDay(number: Int((date.timeIntervalSince1970 / 86_400).rounded(.down))))
+    }
+
+    /// The local time of an instant in the user's zone, `HH:mm`.
+    static func time(_ date: Date, zone: ZoneOffsetTable) -> String {
+        let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + zone.offset(at: date)
+        let minutes = ((seconds / 60) % 1_440 + 1_440) % 1_440
+        return String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+}
