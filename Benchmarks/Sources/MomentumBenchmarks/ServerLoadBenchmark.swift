@@ -39,7 +39,9 @@ enum ServerLoadBenchmark {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fsync = fsyncLatency(directory: directory, count: settings.quick ? 50 : 300)
-        print("  fsync latency here: p50 \(Format.duration(fsync.value(at: 50))), p99 \(Format.duration(fsync.value(at: 99)))")
+        print(
+            "  fsync latency here: p50 \(Format.duration(fsync.value(at: 50))), p99 \(Format.duration(fsync.value(at: 99)))"
+        )
         var rows: [ResultRow] = [
             ResultRow(
                 benchmark: "server", metric: "fsync p50 / p99 (4 KiB write + fsync, this disk)",
@@ -83,8 +85,9 @@ enum ServerLoadBenchmark {
             let port = try require(client.port)
             let setupStart = Stopwatch.now()
             let tokens = try await makeUsers(port: port, shape: shape)
-            print("  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
-                + Format.duration(Double(Stopwatch.now() - setupStart)))
+            print(
+                "  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
+                    + Format.duration(Double(Stopwatch.now() - setupStart)))
 
             let trivial = try await drive(port: port, shape: shape, tokens: tokens) { _ in
                 TestClient.Request("/healthz", method: .get)

@@ -23,7 +23,8 @@ struct AuthMiddleware: RouterMiddleware {
             if ![.get, .head, .options].contains(request.method),
                 request.headers[WebSession.clientHeader] != WebSession.clientHeaderValue
             {
-                throw APIError(.forbidden, "missing_client_header", "a browser write needs the X-Momentum-Client header")
+                throw APIError(
+                    .forbidden, "missing_client_header", "a browser write needs the X-Momentum-Client header")
             }
             token = cookie
         } else {

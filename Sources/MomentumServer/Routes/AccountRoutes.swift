@@ -223,7 +223,9 @@ extension Routes {
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
-    private func startSession(_ account: Account, profile: Profile, deviceName: String?) async throws
+    private func startSession(
+        _ account: Account, profile: Profile, deviceName: String?
+    ) async throws
         -> SessionResponse
     {
         let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {

@@ -31,7 +31,8 @@ extension Routes {
             let form = try await webForm(request, context)
             do {
                 let session = try await signIn(
-                    SignInRequest(email: form["email"] ?? "", password: form["password"] ?? "", deviceName: "Web browser"))
+                    SignInRequest(
+                        email: form["email"] ?? "", password: form["password"] ?? "", deviceName: "Web browser"))
                 return signedIn(session.token)
             } catch let error as APIError {
                 var page = AuthPage(demo: server.configuration.demo)
@@ -89,14 +90,16 @@ extension Routes {
         router.get("habits/:habit") { request, context in
             guard let caller = try await webCaller(request) else { return toSignIn(request) }
             guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
-                return assets.page("missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+                return assets.page(
+                    "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
             }
             return assets.page("habit", page)
         }
         router.get("memories/:memory/share") { request, context in
             guard let caller = try await webCaller(request) else { return toSignIn(request) }
             guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
-                return assets.page("missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
+                return assets.page(
+                    "missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
             }
             return assets.page("share", page)
         }

@@ -29,7 +29,10 @@ struct WebViews: Sendable {
             "nav": sections.map { ["href": "/\($0.0)", "label": $0.1, "current": $0.0 == section] },
             "store": [
                 "items": catalog.items.map {
-                    ["id": $0.id, "freezes": $0.freezes, "diamonds": $0.diamonds, "affordable": $0.diamonds <= wallet.diamonds]
+                    [
+                        "id": $0.id, "freezes": $0.freezes, "diamonds": $0.diamonds,
+                        "affordable": $0.diamonds <= wallet.diamonds,
+                    ]
                 },
                 "price": catalog.customPricePerFreeze,
                 "maximum": catalog.customMaximum,
@@ -45,13 +48,17 @@ struct WebViews: Sendable {
             engine.state(now: now, profile: profile, days: 7)
         }
         var page = try await chrome(caller, "today", title: "Today")
-        let names = Dictionary(state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
+        let names = Dictionary(
+            state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
         let active = state.habits.filter { $0.archivedDay == nil }
         page["dayLabel"] = Self.longDay(state.today)
         page["habits"] = active.map(habitRow)
         page["noHabits"] = active.isEmpty
         page["offers"] = state.freezeOffers.map {
-            ["habit": $0.habit, "name": names[$0.habit] ?? $0.habit, "day": $0.day.description, "dayLabel": Self.longDay($0.day)]
+            [
+                "habit": $0.habit, "name": names[$0.habit] ?? $0.habit, "day": $0.day.description,
+                "dayLabel": Self.longDay($0.day),
+            ]
         }
         page["categories"] = ["health", "fitness", "mind", "learning", "home", "social", "finance", "other"]
         return page
@@ -71,7 +78,10 @@ struct WebViews: Sendable {
             "status": Self.label(habit.today.state, due: habit.today.due),
             "border": habit.border.rawValue,
             "week": habit.calendar.suffix(7).map { day in
-                ["day": day.day.description, "state": day.state.rawValue, "label": "\(Self.shortDay(day.day)): \(Self.label(day.state, due: true))"]
+                [
+                    "day": day.day.description, "state": day.state.rawValue,
+                    "label": "\(Self.shortDay(day.day)): \(Self.label(day.state, due: true))",
+                ]
             },
         ]
     }
@@ -83,7 +93,10 @@ struct WebViews: Sendable {
         let found = try await server.store.evaluate(caller.user) {
             engine, profile -> (HabitState, HabitAnalytics?, [Unlock], String)? in
             let zone = engine.streaks.latestZone ?? profile.timeZone
-            guard let state = engine.state(at: now, zone: zone, calendarDays: 91).habits.first(where: { $0.definition.id == id })
+            guard
+                let state = engine.state(at: now, zone: zone, calendarDays: 91).habits.first(where: {
+                    $0.definition.id == id
+                })
             else { return nil }
             var streaks = engine.streaks
             let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
@@ -177,7 +190,9 @@ struct WebViews: Sendable {
 
     func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
         let now = server.now()
-        let all = try await server.store.projection(of: caller.user).memories.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+        let all = try await server.store.projection(of: caller.user).memories.sorted {
+            ($0.time, $0.id) > ($1.time, $1.id)
+        }
         let (today, subjects) = try await server.store.evaluate(caller.user) { engine, profile in
             (engine.state(now: now, profile: profile, days: 1).today, Array(engine.achievements.subjects.values))
         }
@@ -188,7 +203,8 @@ struct WebViews: Sendable {
         page["noMemories"] = shown.isEmpty
         page["onThisDay"] = onThisDay.map(memoryCard)
         page["hasOnThisDay"] = !onThisDay.isEmpty
-        page["categories"] = ([["name": "All", "href": "/memories", "current": category == nil]] as [[String: Any]])
+        page["categories"] =
+            ([["name": "All", "href": "/memories", "current": category == nil]] as [[String: Any]])
             + Set(all.map(\.category)).sorted().map {
                 ["name": $0.capitalized, "href": "/memories?category=\($0)", "current": $0 == category]
             }
@@ -257,13 +273,20 @@ struct WebViews: Sendable {
         var months: [(String, [Unlock])] = []
         for unlock in unlocks.sorted(by: { $0.achievedAt > $1.achievedAt }) {
             let month = Self.monthName(unlock.achievedDay)
-            if months.last?.0 == month { months[months.count - 1].1.append(unlock) } else { months.append((month, [unlock])) }
+            if months.last?.0 == month {
+                months[months.count - 1].1.append(unlock)
+            } else {
+                months.append((month, [unlock]))
+            }
         }
         page["months"] = months.map { month, unlocks in
             [
                 "month": month,
                 "unlocks": unlocks.map {
-                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "tier": $0.tier.rawValue]
+                    [
+                        "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
+                        "tier": $0.tier.rawValue,
+                    ]
                 },
             ] as [String: Any]
         }
@@ -286,22 +309,25 @@ struct WebViews: Sendable {
             var streaks = engine.streaks
             return (streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone), streaks.events.count)
         }
-        page["profile"] = [
-            "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
-            "reduceMotion": profile.preferences.accessibility.reduceMotion, "doNotDisturb": profile.preferences.doNotDisturb,
-            "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
-            "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
-        ] as [String: Any]
+        page["profile"] =
+            [
+                "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
+                "reduceMotion": profile.preferences.accessibility.reduceMotion,
+                "doNotDisturb": profile.preferences.doNotDisturb,
+                "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
+                "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
+            ] as [String: Any]
         page["styles"] = CelebrationStyle.allCases.map {
             ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == profile.preferences.style]
         }
         page["zones"] = Self.zones(selected: profile.timeZone)
         page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
-        page["stats"] = [
-            "habitsActive": analytics.profile.habitsActive, "totalDays": analytics.profile.totalDaysCompleted,
-            "milestones": analytics.profile.totalMilestones, "consistency": analytics.consistency.score ?? 0,
-            "strength": analytics.profile.averageStrength ?? 0, "events": events,
-        ] as [String: Any]
+        page["stats"] =
+            [
+                "habitsActive": analytics.profile.habitsActive, "totalDays": analytics.profile.totalDaysCompleted,
+                "milestones": analytics.profile.totalMilestones, "consistency": analytics.consistency.score ?? 0,
+                "strength": analytics.profile.averageStrength ?? 0, "events": events,
+            ] as [String: Any]
         return page
     }
 

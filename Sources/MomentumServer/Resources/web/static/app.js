@@ -29,6 +29,7 @@ export function refresh() {
     }
     const balance = page.querySelector('[data-balance]');
     document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = balance?.textContent ?? node.textContent; });
+    document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes ?? 0) + 1);
     if (focusedHabit) {
       const target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]`)
         ?? document.querySelector(`li[data-habit="${CSS.escape(focusedHabit)}"] a`);
@@ -227,9 +228,27 @@ if (zoneSelect) {
 }
 
 if (signedIn()) {
-  // Live: another device's change re-renders this page.
-  const stream = new EventSource('/v1/stream');
-  stream.addEventListener('change', () => refresh());
-  stream.addEventListener('ready', () => { document.body.dataset.live = 'true'; });
+  // Live: another device's change re-renders this page. The stream is closed when the
+  // page is left (a browser allows only six connections per server, and a kept page would
+  // hold its stream open) and opened again if the page comes back from the history cache.
+  let stream = null;
+  let timer = null;
+  const open = () => {
+    stream = new EventSource('/v1/stream');
+    stream.addEventListener('change', () => {
+      // Several changes in a burst (a batch, this tab's own write) re-render once.
+      clearTimeout(timer);
+      timer = setTimeout(() => refresh(), 150);
+    });
+    stream.addEventListener('ready', () => { document.body.dataset.live = 'true'; });
+  };
+  open();
+  window.addEventListener('pagehide', () => { stream?.close(); stream = null; });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted && !stream) {
+      open();
+      refresh();
+    }
+  });
   startSession().catch(() => {});
 }

@@ -16,9 +16,9 @@ export async function startSession() {
     sessionStorage.setItem(SESSION_KEY, session);
     const started = await api('POST', '/v1/celebrations/sessions', { session });
     if (started?.celebration) return present(started.celebration);
-    return;
   }
-  return presentNext();
+  // Later page loads in the same session show nothing new on their own: celebrations
+  // follow actions (a check-in, a purchase) and the planner's pacing, not navigation.
 }
 
 export async function presentNext() {
@@ -55,8 +55,16 @@ function particleLayer(config) {
   return layer;
 }
 
+// Particles follow the config: the theme's own (type, intensity, colours), or, where the
+// theme has none (seed 002's refined fallback) but the tier's timeline has a confetti phase
+// (seed 000's cards and full-screen sequences), plain confetti in the accent colour. Never
+// with Reduce Motion (the engine then sends a fade-only timeline; the OS setting is
+// checked here too), and never for the subtle and minimal styles.
 function wantsParticles(config) {
-  return Boolean(config.particles) && config.accessibility?.showsParticles !== false && !reducedMotion();
+  if (reducedMotion() || config.accessibility?.fadeOnly) return false;
+  if (config.particles) return true;
+  const confetti = (config.timeline?.phases ?? []).some((phase) => phase.kind === 'confetti');
+  return confetti && (document.body.dataset.style || 'full') === 'full';
 }
 
 // Runs the timeline's phases: each phase sets a class on the element at its start time.

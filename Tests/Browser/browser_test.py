@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""Momentum's web app in a real headless Chromium, driven by Selenium.
+
+Run by `swift test` (MomentumServerTests/BrowserTests.swift), which starts a live server
+with the demo account and passes its address:
+
+    python3 Tests/Browser/browser_test.py --base-url http://127.0.0.1:PORT --artifacts DIR
+
+Each scenario is one function; a failure prints what was expected and saves a screenshot.
+Screenshots of every screen go to DIR (a test artefact). Exit status 0 means every
+scenario passed.
+"""
+
+import argparse
+import base64
+import datetime
+import json
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+import zlib
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - reported to the Swift test as a failure
+    print("selenium is not installed: run `pip install selenium` (.ci/run does)", file=sys.stderr)
+    sys.exit(3)
+
+DEMO_EMAIL = "demo@momentum.local"
+DEMO_PASSWORD = "momentum-demo"
+
+
+def find_binary(*names):
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Browser:
+    """One Chromium (one device: its own cookie jar)."""
+
+    def __init__(self, args, name, reduced_motion=False):
+        options = webdriver.ChromeOptions()
+        chromium = find_binary("chromium", "chromium-browser", "google-chrome")
+        if not chromium:
+            raise SystemExit("no chromium binary: install Debian's chromium (.ci/run does)")
+        options.binary_location = chromium
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                         "--disable-gpu", "--lang=en-US"]:
+            options.add_argument(argument)
+        self.downloads = tempfile.mkdtemp(prefix="momentum-downloads-")
+        options.add_experimental_option("prefs", {
+            "download.default_directory": self.downloads, "download.prompt_for_download": False})
+        driver_path = find_binary("chromedriver")
+        if not driver_path:
+            raise SystemExit("no chromedriver: install Debian's chromium-driver (.ci/run does)")
+        self.driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        self.driver.implicitly_wait(0)
+        self.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": self.downloads})
+        if reduced_motion:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        self.base = args.base_url
+        self.artifacts = args.artifacts
+        self.name = name
+
+    def get(self, path):
+        self.driver.get(self.base + path)
+        self.wait_for("document.readyState === 'complete'")
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def wait_for(self, script, timeout=10, message=None):
+        """Waits until a JavaScript expression is truthy; returns its value."""
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+                lambda d: d.execute_script("return (" + script + ")"))
+        except Exception:
+            self.shot("failure-" + self.name)
+            raise AssertionError(message or ("timed out waiting for: " + script))
+
+    def settle(self, quiet=0.6, timeout=8):
+        """Waits until the page has stopped re-rendering (own writes and live updates)."""
+        deadline = time.time() + timeout
+        last = self.js("return document.body.dataset.refreshes || '0'")
+        stable_since = time.time()
+        while time.time() < deadline:
+            time.sleep(0.1)
+            now = self.js("return document.body.dataset.refreshes || '0'")
+            if now != last:
+                last, stable_since = now, time.time()
+            elif time.time() - stable_since >= quiet:
+                return
+
+    def css(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def shot(self, name):
+        os.makedirs(self.artifacts, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(self.artifacts, name + ".png"))
+
+    def api(self, method, path, body=None):
+        """Calls the JSON API from the page, with its session cookie."""
+        result = self.driver.execute_async_script("""
+            const [method, path, body, done] = arguments;
+            const init = {method, credentials: 'same-origin', headers: {'X-Momentum-Client': 'web'}};
+            if (body !== null) { init.body = JSON.stringify(body); init.headers['Content-Type'] = 'application/json'; }
+            fetch(path, init).then(async r => done({status: r.status, text: await r.text()}))
+              .catch(e => done({status: 0, text: String(e)}));
+        """, method, path, body)
+        return result["status"], (json.loads(result["text"]) if result["text"] else None)
+
+    def sign_in(self, email, password):
+        self.get("/signin")
+        self.css("input[name=email]").send_keys(email)
+        self.css("input[name=password]").send_keys(password)
+        self.css("form button[type=submit]").click()
+        self.wait_for("location.pathname === '/today'", message="signing in did not reach /today")
+
+    def dismiss_celebrations(self):
+        """Closes whatever celebration the session start shows (with Done)."""
+        deadline = time.time() + 4
+        while time.time() < deadline:
+            done = self.js("const b = document.querySelector('.celebration .done'); if (b && b.offsetParent !== null) { b.click(); return true } return false")
+            if not done and not self.js("return document.querySelector('.celebration') !== null"):
+                time.sleep(0.3)
+                if not self.js("return document.querySelector('.celebration') !== null"):
+                    return
+            time.sleep(0.2)
+
+    def quit(self):
+        self.driver.quit()
+        shutil.rmtree(self.downloads, ignore_errors=True)
+
+
+def sign_up(browser, name):
+    browser.get("/signup")
+    email = f"{name}-{uuid.uuid4().hex[:8]}@example.com"
+    browser.css("input[name=displayName]").send_keys(name.capitalize())
+    browser.css("input[name=email]").send_keys(email)
+    browser.css("input[name=password]").send_keys("correct horse battery")
+    browser.shot("signup")
+    browser.css("form button[type=submit]").click()
+    browser.wait_for("location.pathname === '/today'", message="signing up did not reach /today")
+    return email
+
+
+def create_habit(browser, name):
+    browser.js("document.querySelector('details.new-habit').open = true")
+    field = browser.css("#new-habit input[name=name]")
+    field.clear()
+    field.send_keys(name)
+    browser.css("#new-habit button[type=submit]").click()
+    browser.wait_for(f"[...document.querySelectorAll('.habit-name')].some(a => a.textContent === {json.dumps(name)})",
+                     message=f"the new habit {name} did not appear")
+    browser.settle()
+    return browser.js(f"return [...document.querySelectorAll('li.habit')].find(li => li.querySelector('.habit-name').textContent === {json.dumps(name)}).dataset.habit")
+
+
+def push_history(browser, habit, days, zone="UTC"):
+    """Completions on each of the `days` days before today (through the sync API)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    events = []
+    for back in range(days, 0, -1):
+        at = (now - datetime.timedelta(days=back)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        events.append({"id": f"{habit}-{back}-{uuid.uuid4().hex[:6]}", "type": "completion", "at": at, "tz": zone,
+                       "habit": habit})
+    status, body = browser.api("POST", "/v1/events", {"events": events})
+    assert status == 200, f"pushing history failed: {status} {body}"
+    rejected = [r for r in body["results"] if r["status"] != "applied"]
+    assert not rejected, f"history rejected: {rejected}"
+
+
+def create_habit_api(browser, habit, created_days_ago, zone="UTC"):
+    at = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=created_days_ago, hours=1))
+    status, body = browser.api("POST", "/v1/events", {"events": [{
+        "id": f"create-{habit}-{uuid.uuid4().hex[:6]}", "type": "habit.created", "at": at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tz": zone, "habit": habit, "name": habit.capitalize()}]})
+    assert status == 200 and body["results"][0]["status"] == "applied", f"{status} {body}"
+
+
+def counter(browser, name):
+    return int(browser.css(f"#{name}").text)
+
+
+def png_size(path):
+    with open(path, "rb") as handle:
+        header = handle.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", header[16:24])
+
+
+def tiny_png():
+    """A 2×2 PNG made here (no fixture files)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\x00" + b"\xff\x80\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+# MARK: scenarios
+
+def sign_up_create_check_in_streak_shows(args):
+    browser = Browser(args, "signup")
+    try:
+        browser.get("/signin")
+        browser.shot("signin")
+        sign_up(browser, "newcomer")
+        browser.dismiss_celebrations()
+        habit = create_habit(browser, "Drink water")
+        browser.shot("today-new-habit")
+        row = f"li.habit[data-habit='{habit}']"
+        assert browser.css(row + " [data-streak]").text == "0"
+        browser.css(row + " button[data-action=check-in]").click()
+        browser.wait_for(f"document.querySelector(\"{row} [data-streak]\")?.textContent === '1'",
+                         message="the streak did not show 1 after the check-in")
+        browser.wait_for(f"document.querySelector(\"{row} button.check\").disabled")
+        browser.shot("today-checked-in")
+    finally:
+        browser.quit()
+
+
+def demo_screens_and_memory_photo(args):
+    browser = Browser(args, "demo")
+    try:
+        browser.sign_in(DEMO_EMAIL, DEMO_PASSWORD)
+        # The demo's log has milestones waiting: the session start shows the first as a card.
+        browser.wait_for("document.querySelector('.celebration[data-tier]') !== null",
+                         message="the demo account's session start showed no celebration")
+        browser.shot("celebration-demo-session-start")
+        browser.dismiss_celebrations()
+        browser.shot("today")
+        browser.css("a.habit-name[href='/habits/walk']").click()
+        browser.wait_for("location.pathname === '/habits/walk'")
+        cells = browser.all(".calendar button.day")
+        assert len(cells) == 91, f"the calendar has {len(cells)} days, not 91"
+        states = set(browser.js("return [...document.querySelectorAll('.calendar button.day')].map(b => [...b.classList].find(c => c.startsWith('state-')))"))
+        assert "state-completed" in states, states
+        assert browser.all(".calendar .in-streak"), "the current streak is not highlighted"
+        noted = browser.all(".calendar button.day.has-note")
+        target = noted[0] if noted else cells[-2]
+        target.click()
+        detail = browser.css("#day-detail").text
+        assert "logged at" in detail, f"the day's detail shows no time: {detail!r}"
+        if noted:
+            assert "“" in detail, f"the day's note is missing: {detail!r}"
+        assert browser.all("svg.chart polyline"), "no analytics chart"
+        assert browser.all(".badges li"), "no milestone badges"
+        browser.shot("habit-details")
+
+        browser.get("/journey")
+        assert browser.all(".timeline li"), "the journey timeline is empty"
+        browser.shot("journey")
+        browser.get("/profile")
+        browser.shot("profile")
+
+        browser.get("/memories")
+        browser.wait_for("document.querySelectorAll('article.memory').length > 10")
+        browser.shot("memories")
+        categories = browser.all(".filters a")
+        assert len(categories) > 2, "no category filters"
+        categories[1].click()
+        browser.wait_for("location.search.startsWith('?category=')")
+        wanted = browser.js("return new URLSearchParams(location.search).get('category')")
+        shown = browser.js("return [...document.querySelectorAll('.scrapbook:not(.on-this-day) article.memory .muted')].map(p => p.textContent.split(' · ')[1])")
+        assert shown and all(c == wanted for c in shown), f"filter {wanted} shows {shown}"
+        browser.get("/memories")
+        photo = os.path.join(tempfile.mkdtemp(), "moment.png")
+        with open(photo, "wb") as handle:
+            handle.write(tiny_png())
+        first = browser.css("article.memory[data-memory]")
+        memory = first.get_attribute("data-memory")
+        first.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(photo)
+        browser.wait_for(f"document.querySelector('article.memory[data-memory=\"{memory}\"] img.photo') !== null",
+                         message="the uploaded photo did not appear on its memory: " + browser.js(
+                             f"return document.querySelector('article.memory[data-memory=\"{memory}\"] [data-error]')?.textContent"))
+        source = browser.js(f"return document.querySelector('article.memory[data-memory=\"{memory}\"] img.photo').src")
+        browser.settle()
+        loaded = browser.wait_for(f"document.querySelector('article.memory[data-memory=\"{memory}\"] img.photo').naturalWidth")
+        assert loaded == 2, f"the photo at {source} did not load (width {loaded})"
+        note = browser.css(f"article.memory[data-memory='{memory}'] textarea")
+        note.clear()
+        note.send_keys("Muddy paws, happy dog")
+        browser.css(f"article.memory[data-memory='{memory}'] form.note button").click()
+        browser.wait_for("document.getElementById('announcer').textContent === 'Note saved.'")
+        browser.get("/memories")
+        assert browser.css(f"article.memory[data-memory='{memory}'] textarea").get_attribute("value") == "Muddy paws, happy dog"
+        browser.shot("memories-photo")
+
+        # Share cards: the preview, and downloads with the right pixel size.
+        browser.css(f"article.memory[data-memory='{memory}'] a[href$='/share']").click()
+        browser.wait_for("location.pathname.endsWith('/share')")
+        browser.wait_for("[...document.querySelectorAll('.share-format img')].every(i => i.naturalWidth > 0)",
+                         message="a share-card preview did not load")
+        browser.shot("share")
+        expected = {"square": (1080, 1080), "story": (1080, 1920), "landscape": (1920, 1080)}
+        for fmt, size in expected.items():
+            before = set(os.listdir(browser.downloads))
+            browser.css(f".share-format[data-format={fmt}] a[data-download=png]").click()
+            deadline = time.time() + 20
+            path = None
+            while time.time() < deadline:
+                new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
+                if new:
+                    path = os.path.join(browser.downloads, new[0])
+                    break
+                time.sleep(0.1)
+            assert path, f"the {fmt} PNG was not downloaded"
+            assert png_size(path) == size, f"{fmt} PNG is {png_size(path)}, not {size}"
+        before = set(os.listdir(browser.downloads))
+        browser.css(".share-format[data-format=square] a[data-download=svg]").click()
+        deadline = time.time() + 10
+        while time.time() < deadline and not [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".svg")]:
+            time.sleep(0.1)
+        svgs = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".svg")]
+        assert svgs, "the SVG was not downloaded"
+        with open(os.path.join(browser.downloads, svgs[0])) as handle:
+            text = handle.read()
+        assert 'width="1080"' in text and 'height="1080"' in text, "the square SVG is not 1080 × 1080"
+    finally:
+        browser.quit()
+
+
+def seven_day_milestone_card_and_reduced_motion(args):
+    for reduced in (False, True):
+        browser = Browser(args, "reduced" if reduced else "milestone", reduced_motion=reduced)
+        try:
+            sign_up(browser, "reducer" if reduced else "sevener")
+            browser.dismiss_celebrations()
+            create_habit_api(browser, "stretch", created_days_ago=6)
+            push_history(browser, "stretch", 6)
+            browser.get("/today")
+            browser.dismiss_celebrations()
+            row = "li.habit[data-habit='stretch']"
+            assert browser.css(row + " [data-streak]").text == "6"
+            browser.css(row + " button[data-action=check-in]").click()
+            browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"]') !== null", timeout=10,
+                             message="the 7-day milestone showed no card")
+            title = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] h2').textContent")
+            assert "7" in title, f"the card is not the 7-day milestone: {title!r}"
+            announced = browser.wait_for("document.getElementById('announcer').textContent")
+            assert announced, "the celebration was not announced"
+            particles = browser.js("return document.querySelectorAll('.celebration .particle').length")
+            hidden = browser.js("const l = document.querySelector('.celebration .particles'); return l ? l.getAttribute('aria-hidden') : 'none'")
+            time.sleep(0.5)
+            if reduced:
+                browser.shot("celebration-reduced-motion")
+                assert particles == 0, f"reduced motion still drew {particles} particles"
+            else:
+                browser.shot("celebration-card")
+                assert particles > 0, "the milestone card has no confetti"
+                assert hidden == "true", "the particle layer is not hidden from screen readers"
+            browser.css(".celebration .done").send_keys(Keys.ENTER)  # by keyboard
+            browser.wait_for("document.querySelector('.celebration') === null", message="Done did not close the card")
+        finally:
+            browser.quit()
+
+
+def freeze_purchase_updates_both_counters(args):
+    browser = Browser(args, "store")
+    try:
+        sign_up(browser, "shopper")
+        browser.dismiss_celebrations()
+        create_habit_api(browser, "run", created_days_ago=13)
+        push_history(browser, "run", 13)
+        browser.get("/today")
+        browser.dismiss_celebrations()
+        diamonds, freezes = counter(browser, "diamonds"), counter(browser, "freezes")
+        assert diamonds > 0, "the history earned no diamonds"
+        browser.css("button.counter[data-action=open-store]").click()
+        browser.wait_for("document.getElementById('store').open")
+        price = int(browser.css("#store input[value=custom]").get_attribute("data-price"))
+        days = browser.css("#store input[name=days]")
+        days.clear()
+        days.send_keys("2")
+        browser.wait_for(f"document.getElementById('store-total').textContent === '{2 * price}'",
+                         message="the live total did not follow the custom days")
+        browser.shot("store")
+        browser.css("[data-action=confirm-purchase]").click()
+        browser.wait_for("!document.getElementById('store').open", message="the store did not close after buying")
+        browser.wait_for(f"document.getElementById('diamonds').textContent === '{diamonds - 2 * price}'",
+                         message="the diamond counter did not drop")
+        assert counter(browser, "freezes") == freezes + 2
+        browser.get("/today")
+        assert counter(browser, "diamonds") == diamonds - 2 * price and counter(browser, "freezes") == freezes + 2
+        browser.shot("store-after")
+    finally:
+        browser.quit()
+
+
+def two_windows_stay_in_sync(args):
+    first = Browser(args, "sync-a")
+    second = Browser(args, "sync-b")
+    try:
+        email = sign_up(first, "twin")
+        first.dismiss_celebrations()
+        habit = create_habit(first, "Meditate")
+        second.sign_in(email, "correct horse battery")
+        second.dismiss_celebrations()
+        second.wait_for("document.body.dataset.live === 'true'", message="the second window's stream did not open")
+        row = f"li.habit[data-habit='{habit}']"
+        assert second.css(row + " [data-streak]").text == "0"
+        first.css(row + " button[data-action=check-in]").click()
+        second.wait_for(f"document.querySelector(\"{row} [data-streak]\")?.textContent === '1'", timeout=5,
+                        message="the other window did not show the check-in without a reload")
+        second.shot("sync-second-window")
+    finally:
+        first.quit()
+        second.quit()
+
+
+SCENARIOS = [
+    sign_up_create_check_in_streak_shows,
+    demo_screens_and_memory_photo,
+    seven_day_milestone_card_and_reduced_motion,
+    freeze_purchase_updates_both_counters,
+    two_windows_stay_in_sync,
+]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--artifacts", default="artifacts/screenshots")
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    failures = 0
+    for scenario in SCENARIOS:
+        if args.only and args.only not in scenario.__name__:
+            continue
+        started = time.time()
+        try:
+            scenario(args)
+            print(f"ok   {scenario.__name__} ({time.time() - started:.1f} s)")
+        except Exception:
+            failures += 1
+            print(f"FAIL {scenario.__name__} ({time.time() - started:.1f} s)")
+            traceback.print_exc()
+    print(f"{len(SCENARIOS) - failures} of {len(SCENARIOS)} browser scenarios passed; screenshots in {args.artifacts}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

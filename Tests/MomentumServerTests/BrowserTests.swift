@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MomentumSQLite
+import MomentumServer
+import MomentumStore
+import Synchronization
+import Testing
+
+/// The web app in a real headless Chromium (Debian's), driven by Selenium: this test starts
+/// a live server with the demo account on a fresh SQLite file and runs
+/// `Tests/Browser/browser_test.py` against it. The script's scenarios: sign up, create a
+/// habit, check in and see the streak; the demo account's screens, calendar and memories
+/// with a photo upload and share-card downloads of the right pixel size; the 7-day
+/// milestone card with confetti, and none with reduced motion; a freeze purchase updating
+/// both counters; two windows staying in sync. Screenshots of every screen are saved in
+/// `artifacts/screenshots`.
+///
+/// Nothing here is skipped: without Chromium, chromedriver or Selenium the test fails and
+/// says what to install (`.ci/run` installs them).
+@Suite(.serialized) struct BrowserTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(.timeLimit(.minutes(5))) func theWebAppWorksInARealBrowser() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "browser.sqlite").path)
+        try await store.migrate()
+        try await DemoAccount.install(in: store, now: Date(), bcryptCost: 4)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.bcryptCost = 4
+        configuration.demo = true
+        configuration.userRequestsPerMinute = 0
+        configuration.addressRequestsPerMinute = 0
+        var logger = Logger(label: "momentum.browser-test")
+        logger.logLevel = .warning
+        let state = ServerState(store: store, configuration: configuration, logger: logger)
+        let artifacts = Self.repository.appending(path: "artifacts/screenshots")
+        do {
+            try await buildApplication(state).test(.live) { client in
+                let port = try #require(client.port)
+                let (status, output) = try await Self.run(
+                    "python3",
+                    [
+                        Self.repository.appending(path: "Tests/Browser/browser_test.py").path,
+                        "--base-url", "http://127.0.0.1:\(port)", "--artifacts", artifacts.path,
+                    ])
+                print(output)
+                #expect(status == 0, "the browser scenarios failed:\n\(output)")
+            }
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        let screenshots = (try? FileManager.default.contentsOfDirectory(atPath: artifacts.path)) ?? []
+        #expect(screenshots.filter { $0.hasSuffix(".png") }.count >= 10, "\(screenshots)")
+    }
+
+    /// Runs a program found on the PATH and returns its exit status and combined output.
+    static func run(_ program: String, _ arguments: [String]) async throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.data.withLock { $0.append(data) }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { process in
+                output.fileHandleForReading.readabilityHandler = nil
+                let rest = output.fileHandleForReading.readDataToEndOfFile()
+                let text = collected.data.withLock { data in
+                    data.append(rest)
+                    return String(decoding: data, as: UTF8.self)
+                }
+                continuation.resume(returning: (process.terminationStatus, text))
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    final class Collected: Sendable {
+        let data = Mutex(Data())
+    }
+}
