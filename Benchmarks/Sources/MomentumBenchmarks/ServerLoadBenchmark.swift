@@ -143,20 +143,20 @@ enum ServerLoadBenchmark {
                     try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
                         var tokens: [String] = []
                         for user in stride(from: connection, to: shape.users, by: shape.connections) {
-                            let body = #"{"email": "u\#(user)@load.local", "password": "load test", "timeZone": "UTC"}"#
+                            let body = #"{"email": "u\#(user)@load.local", "password": "load test", "displayName": "u\#(user)", "timeZone": "UTC"}"#
                             let registered = try await client.post(
                                 "/v1/accounts", headers: [.contentType: "application/json"],
                                 body: ByteBuffer(string: body))
-                            let json = try JSONSerialization.jsonObject(with: Data(buffer: registered.body))
+                            let json = try JSONSerialization.jsonObject(with: Data(String(buffer: registered.body ?? ByteBuffer()).utf8))
                             guard let token = (json as? [String: Any])?["token"] as? String else {
-                                throw LoadError("registration failed: \(String(buffer: registered.body))")
+                                throw LoadError("registration failed: \(String(buffer: registered.body ?? ByteBuffer()))")
                             }
                             let habit = try await client.post(
                                 "/v1/habits",
                                 headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
                                 body: ByteBuffer(string: #"{"name": "Walk", "habit": "walk"}"#))
                             guard habit.status == .created else {
-                                throw LoadError("habit creation failed: \(String(buffer: habit.body))")
+                                throw LoadError("habit creation failed: \(String(buffer: habit.body ?? ByteBuffer()))")
                             }
                             tokens.append(token)
                         }
@@ -217,8 +217,8 @@ enum ServerLoadBenchmark {
     /// Latency of a 4 KiB write followed by fsync, in the benchmark's directory.
     private static func fsyncLatency(directory: URL, count: Int) -> Percentiles {
         let path = directory.appending(path: "fsync.probe").path
-        FileManager.default.createFile(atPath: path, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: path) else { return Percentiles([0]) }
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path) else { return Percentiles([0]) }
         defer { try? handle.close() }
         let block = Data(repeating: 0x6D, count: 4_096)
         var samples: [UInt64] = []
