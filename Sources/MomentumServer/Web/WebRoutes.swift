@@ -60,6 +60,7 @@ extension Routes {
             }
         }
         router.post("signout") { request, _ in
+            try requireSameOrigin(request)
             if let caller = try await webCaller(request) {
                 try await server.store.deleteSession(of: caller.user, tokenHash: caller.tokenHash)
             }
@@ -129,8 +130,11 @@ extension Routes {
         return response
     }
 
-    /// A URL-encoded form body as a dictionary.
+    /// A URL-encoded form body as a dictionary. A form posted from another site (its
+    /// `Origin` is not this server) is refused, so no one can sign a visitor in to an
+    /// account of theirs or out of their own.
     private func webForm(_ request: Request, _ context: MomentumContext) async throws -> [String: String] {
+        try requireSameOrigin(request)
         let buffer = try await request.body.collect(upTo: 16_384)
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
@@ -141,6 +145,19 @@ extension Routes {
             fields[name] = parts.count > 1 ? parts[1] : ""
         }
         return fields
+    }
+}
+
+/// Refuses a browser form whose `Origin` header names another host than this request's.
+func requireSameOrigin(_ request: Request) throws {
+    guard let origin = request.headers[.origin], origin != "null" else { return }
+    let host = request.head.authority ?? ""
+    guard let parsed = URLComponents(string: origin), let originHost = parsed.host else {
+        throw APIError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
+    }
+    let originAuthority = parsed.port.map { "\(originHost):\($0)" } ?? originHost
+    guard originAuthority == host else {
+        throw APIError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
     }
 }
 

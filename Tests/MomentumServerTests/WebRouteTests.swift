@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// The web app's server side: forms, the session cookie and its CSRF rules, pages and
+/// static files. (What the pages do in a browser is `BrowserTests`.)
+struct WebRouteTests {
+    static func cookie(_ response: JSONResponse) -> String? {
+        guard let header = response.headers[.setCookie], header.hasPrefix("momentum_session=") else { return nil }
+        return String(header.prefix { $0 != ";" })
+    }
+
+    static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    @Test func signUpSetsAnHttpOnlyCookieThatOpensThePages() async throws {
+        try await ServerHarness.with { _, client in
+            let signIn = try await client.call(.get, "/")
+            #expect(signIn.status == .seeOther)
+            #expect(signIn.headers[.location] == "/signin")
+            #expect(try await client.call(.get, "/today").headers[.location] == "/signin")
+
+            let page = try await client.call(.get, "/signup")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("default-src 'self'") == true)
+            #expect(page.text.contains("Europe/Berlin"))
+
+            let created = try await client.call(
+                .post, "/signup",
+                bytes: Array(
+                    "displayName=Ada&email=ada%40example.com&password=correct+horse&timeZone=Europe%2FBerlin".utf8),
+                headers: Self.form)
+            #expect(created.status == .seeOther, "\(created.text)")
+            #expect(created.headers[.location] == "/today")
+            let header = try #require(created.headers[.setCookie])
+            #expect(header.contains("HttpOnly") && header.contains("SameSite=Strict"))
+            let cookie = try #require(Self.cookie(created))
+
+            let today = try await client.call(.get, "/today", headers: [.cookie: cookie])
+            #expect(today.status == .ok)
+            #expect(today.text.contains("New habit"))
+            for path in ["/journey", "/profile", "/memories"] {
+                let response = try await client.call(.get, path, headers: [.cookie: cookie])
+                #expect(response.status == .ok, "\(path)")
+                #expect(response.text.contains("💎"), "\(path) has no top bar")
+            }
+            let profile = try await client.call(.get, "/profile", headers: [.cookie: cookie])
+            #expect(profile.text.contains(#"value="Ada""#))
+            #expect(try await client.call(.get, "/habits/nope", headers: [.cookie: cookie]).status == .notFound)
+
+            let signedOut = try await client.call(.post, "/signout", headers: [.cookie: cookie])
+            #expect(signedOut.headers[.location] == "/signin")
+            #expect(signedOut.headers[.setCookie]?.contains("Max-Age=0") == true)
+            #expect(try await client.call(.get, "/today", headers: [.cookie: cookie]).headers[.location] == "/signin")
+        }
+    }
+
+    @Test func badFormsReRenderWithTheErrorAndKeepWhatWasTyped() async throws {
+        try await ServerHarness.with { _, client in
+            _ = try await client.register("bea")
+            let wrong = try await client.call(
+                .post, "/signin", bytes: Array("email=bea%40example.com&password=nope".utf8), headers: Self.form)
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.text.contains("wrong email or password"))
+            #expect(wrong.text.contains(#"value="bea@example.com""#))
+            #expect(Self.cookie(wrong) == nil)
+
+            let short = try await client.call(
+                .post, "/signup", bytes: Array("displayName=Cy&email=not-an-email&password=short".utf8),
+                headers: Self.form)
+            #expect(short.status == .unprocessableContent)
+            #expect(short.text.contains("email is not an email address"))
+            #expect(short.text.contains("password must have 8 to 72 bytes"))
+            #expect(short.text.contains(#"value="Cy""#))
+
+            let taken = try await client.call(
+                .post, "/signup", bytes: Array("displayName=B&email=bea%40example.com&password=correct+horse".utf8),
+                headers: Self.form)
+            #expect(taken.status == .conflict)
+            #expect(taken.text.contains("sign in instead"))
+
+            let badZone = try await client.call(
+                .post, "/signup",
+                bytes: Array("displayName=D&email=d%40example.com&password=correct+horse&timeZone=Mars%2FBase".utf8),
+                headers: Self.form)
+            #expect(badZone.status == .unprocessableContent, "\(badZone.text)")
+        }
+    }
+
+    @Test func theCookieWritesOnlyWithTheAppHeaderAndFormsOnlyFromThisSite() async throws {
+        try await ServerHarness.with { _, client in
+            let signedUp = try await client.call(
+                .post, "/signup", bytes: Array("displayName=E&email=e%40example.com&password=correct+horse".utf8),
+                headers: Self.form)
+            let cookie = try #require(Self.cookie(signedUp))
+            #expect(try await client.call(.get, "/v1/today", headers: [.cookie: cookie]).status == .ok)
+
+            let forged = try await client.call(
+                .post, "/v1/habits", json: #"{"name": "Forged"}"#, headers: [.cookie: cookie])
+            #expect(forged.status == .forbidden)
+            #expect(forged.errorCode == "missing_client_header")
+            let app = try await client.call(
+                .post, "/v1/habits", json: #"{"name": "Real"}"#,
+                headers: [.cookie: cookie, HTTPField.Name("X-Momentum-Client")!: "web"])
+            #expect(app.status == .created, "\(app.text)")
+
+            let crossSite = try await client.call(
+                .post, "/signin", bytes: Array("email=e%40example.com&password=correct+horse".utf8),
+                headers: [.contentType: "application/x-www-form-urlencoded", .origin: "https://evil.example"])
+            #expect(crossSite.status == .forbidden)
+            #expect(Self.cookie(crossSite) == nil)
+            let crossSiteOut = try await client.call(
+                .post, "/signout", headers: [.cookie: cookie, .origin: "https://evil.example"])
+            #expect(crossSiteOut.status == .forbidden)
+            #expect(try await client.call(.get, "/v1/today", headers: [.cookie: cookie]).status == .ok)
+        }
+    }
+
+    @Test func staticFilesHaveTheirTypes() async throws {
+        try await ServerHarness.with { _, client in
+            let script = try await client.call(.get, "/static/app.js")
+            #expect(script.status == .ok)
+            #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(script.text.contains("EventSource"))
+            #expect(try await client.call(.get, "/static/app.css").headers[.contentType] == "text/css; charset=utf-8")
+            #expect(try await client.call(.get, "/static/nope.js").status == .notFound)
+            #expect(try await client.call(.get, "/static/..%2FResources%2Fopenapi.json").status == .notFound)
+        }
+    }
+}
