@@ -42,7 +42,11 @@ extension SQLBackend {
                 let slot = Slot<EngineEntry?>(nil)
                 return EngineLoader.load(user, cache: cache, into: slot, peek: true) { rebuilt throws(StoreError) in
                     guard let entry = slot.value else { throw .corrupt("engine missing") }
-                    if rebuilt { cache.offer(user, entry) }
+                    if rebuilt {
+                        var offered = entry
+                        offered.projected = false
+                        cache.offer(user, offered)
+                    }
                     var engine = entry.user
                     return .done(try body(&engine, entry.profile))
                 }

@@ -372,6 +372,52 @@ def seven_day_milestone_card_and_reduced_motion(args):
             browser.quit()
 
 
+def thirty_day_milestone_full_screen_with_photo_prompt(args):
+    browser = Browser(args, "fullscreen")
+    try:
+        sign_up(browser, "marathoner")
+        browser.dismiss_celebrations()
+        create_habit_api(browser, "read", created_days_ago=29)
+        push_history(browser, "read", 29)
+        # The history's own milestones (the 7-day card among them) wait in the queue: clear it.
+        status, body = browser.api("GET", "/v1/celebrations/next")
+        while body and body.get("celebration"):
+            browser.api("POST", f"/v1/celebrations/{body['celebration']['id'].replace('#', '%23')}/dismissed")
+            status, body = browser.api("GET", "/v1/celebrations/next")
+        browser.get("/today")
+        browser.css("li.habit[data-habit='read'] button[data-action=check-in]").click()
+        browser.wait_for("document.querySelector('.celebration.fullscreen[data-tier=\"3\"]') !== null",
+                         message="the 30-day milestone showed no full-screen celebration")
+        phases = set()
+        deadline = time.time() + 10
+        while time.time() < deadline and "settle" not in phases:
+            phase = browser.js("return document.querySelector('.celebration.fullscreen')?.dataset.phase")
+            if phase:
+                phases.add(phase)
+            if phase == "buildUp":
+                browser.shot("celebration-fullscreen-buildup")
+            time.sleep(0.05)
+        assert {"buildUp", "reveal", "settle"} <= phases, f"the sequence ran through {sorted(phases)}"
+        assert browser.js("return document.querySelectorAll('.celebration.fullscreen .particle').length") > 0, \
+            "no confetti in the full-screen sequence"
+        browser.wait_for("!document.querySelector('.celebration.fullscreen .photo-prompt').hidden",
+                         message="the photo prompt did not appear")
+        browser.shot("celebration-fullscreen")
+        photo = os.path.join(tempfile.mkdtemp(), "finish.png")
+        with open(photo, "wb") as handle:
+            handle.write(tiny_png())
+        browser.css(".celebration.fullscreen .photo-prompt input[type=file]").send_keys(photo)
+        browser.wait_for("document.querySelector('.celebration.fullscreen .photo-prompt p').textContent === 'Saved to your memories.'",
+                         message="the photo was not saved to the milestone's memory")
+        browser.css(".celebration.fullscreen .done").click()
+        browser.wait_for("document.querySelector('.celebration') === null")
+        status, body = browser.api("GET", "/v1/memories")
+        photographed = [m for m in body["memories"] if m.get("photo") and "streak-milestone" in m["id"]]
+        assert photographed, "no 30-day memory has the photo"
+    finally:
+        browser.quit()
+
+
 def freeze_purchase_updates_both_counters(args):
     browser = Browser(args, "store")
     try:
@@ -429,6 +475,7 @@ SCENARIOS = [
     sign_up_create_check_in_streak_shows,
     demo_screens_and_memory_photo,
     seven_day_milestone_card_and_reduced_motion,
+    thirty_day_milestone_full_screen_with_photo_prompt,
     freeze_purchase_updates_both_counters,
     two_windows_stay_in_sync,
 ]

@@ -221,6 +221,35 @@ struct StoreConformanceTests {
         }
     }
 
+    /// A read after the cache was emptied rebuilds the engine and offers it to the cache;
+    /// the next append takes it and must rewrite the projection, not diff against nothing
+    /// (which inserted ledger rows at positions already stored).
+    @Test(arguments: Backend.allCases)
+    func anAppendAfterAReadRebuiltTheEngineKeepsTheProjectionWhole(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 1...30 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            _ = try await store.append(events, for: "ada", receivedAt: Fixtures.day(30, hour: 21), device: nil)
+            #expect(try await store.projection(of: "ada").ledger.isEmpty == false)
+            // A celebration write drops the cached engine; a read rebuilds and offers it.
+            _ = try await store.updateCelebrations(of: "ada", now: Fixtures.day(30, hour: 21)) { planner in
+                planner.pending.count
+            }
+            _ = try await store.evaluate("ada") { engine, _ in engine.streaks.events.count }
+            let bought = try await store.append(
+                [try Fixtures.purchase("buy", item: "freeze-5", day: 30)], for: "ada",
+                receivedAt: Fixtures.day(30, hour: 22), device: nil)
+            #expect(bought.outcomes.map(\.isStored) == [true])
+            let stored = try await store.projection(of: "ada")
+            let fresh = try await store.evaluate("ada") { engine, _ in
+                engine.state(at: Fixtures.day(30, hour: 22), calendarDays: 1).ledger
+            }
+            #expect(stored.ledger == fresh)
+            #expect(stored.ledger.last?.source == .purchase)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func twoDevicesRacingToBuyFreezesBuyOnlyWhatTheWalletHolds(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in

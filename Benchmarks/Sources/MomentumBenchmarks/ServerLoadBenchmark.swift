@@ -48,7 +48,7 @@ enum ServerLoadBenchmark {
                 measured: "\(Format.duration(fsync.value(at: 50))) / \(Format.duration(fsync.value(at: 99)))")
         ]
         do {
-            let store = try SQLiteStore(path: directory.appending(path: "load.sqlite").path)
+            let store = try SQLiteStore(path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
             try await store.migrate()
             rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
             await store.close()
@@ -59,7 +59,7 @@ enum ServerLoadBenchmark {
             let cluster = try PostgresTestCluster.shared
             let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
             try await admin(cluster, "CREATE DATABASE \(database)")
-            let store = try PostgresStore(url: cluster.url(database: database) + "&pool=32")
+            let store = try PostgresStore(url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
             try await store.migrate()
             rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
             await store.close()
@@ -143,13 +143,16 @@ enum ServerLoadBenchmark {
                     try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
                         var tokens: [String] = []
                         for user in stride(from: connection, to: shape.users, by: shape.connections) {
-                            let body = #"{"email": "u\#(user)@load.local", "password": "load test", "displayName": "u\#(user)", "timeZone": "UTC"}"#
+                            let body =
+                                #"{"email": "u\#(user)@load.local", "password": "load test", "displayName": "u\#(user)", "timeZone": "UTC"}"#
                             let registered = try await client.post(
                                 "/v1/accounts", headers: [.contentType: "application/json"],
                                 body: ByteBuffer(string: body))
-                            let json = try JSONSerialization.jsonObject(with: Data(String(buffer: registered.body ?? ByteBuffer()).utf8))
+                            let json = try JSONSerialization.jsonObject(
+                                with: Data(String(buffer: registered.body ?? ByteBuffer()).utf8))
                             guard let token = (json as? [String: Any])?["token"] as? String else {
-                                throw LoadError("registration failed: \(String(buffer: registered.body ?? ByteBuffer()))")
+                                throw LoadError(
+                                    "registration failed: \(String(buffer: registered.body ?? ByteBuffer()))")
                             }
                             let habit = try await client.post(
                                 "/v1/habits",
@@ -218,7 +221,8 @@ enum ServerLoadBenchmark {
     private static func fsyncLatency(directory: URL, count: Int) -> Percentiles {
         let path = directory.appending(path: "fsync.probe").path
         guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path) else { return Percentiles([0]) }
+            let handle = FileHandle(forWritingAtPath: path)
+        else { return Percentiles([0]) }
         defer { try? handle.close() }
         let block = Data(repeating: 0x6D, count: 4_096)
         var samples: [UInt64] = []

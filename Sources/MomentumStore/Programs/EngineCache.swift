@@ -16,6 +16,10 @@ struct EngineEntry: Sendable {
     var planner: CelebrationPlanner
     /// The message templates used last, so that phrasings do not repeat.
     var recentTemplates: [String] = []
+    /// Whether ``habits``, ``ledger`` and ``subjects`` mirror the stored projection rows.
+    /// An engine a reader rebuilt from the log (and offered to the cache) mirrors nothing,
+    /// so the next writer to take it rewrites the projection instead of diffing against it.
+    var projected = true
 }
 
 /// Recently used engines, by user: a warm user's append replays nothing.

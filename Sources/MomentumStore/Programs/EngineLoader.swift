@@ -35,7 +35,8 @@ enum EngineLoader {
                 let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version)
             {
                 slot.value = entry
-                return try next(false)
+                // A writer given an engine that a reader rebuilt must rewrite the projection.
+                return try next(!peek && !entry.projected)
             }
             let profile = override ?? stored
             let pack = try profile.rulePack()

@@ -20,6 +20,7 @@ struct ProjectionWriter {
         var out = Output()
         let u = SQLValue.text(user)
         let state = entry.user.state(at: now, calendarDays: 90)
+        entry.projected = true
 
         if rewrite {
             for table in ["habits", "subjects", "ledger"] {
