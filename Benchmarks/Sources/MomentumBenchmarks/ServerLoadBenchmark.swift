@@ -48,7 +48,8 @@ enum ServerLoadBenchmark {
                 measured: "\(Format.duration(fsync.value(at: 50))) / \(Format.duration(fsync.value(at: 99)))")
         ]
         do {
-            let store = try SQLiteStore(path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
+            let store = try SQLiteStore(
+                path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
             try await store.migrate()
             rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
             await store.close()
@@ -59,7 +60,8 @@ enum ServerLoadBenchmark {
             let cluster = try PostgresTestCluster.shared
             let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
             try await admin(cluster, "CREATE DATABASE \(database)")
-            let store = try PostgresStore(url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
+            let store = try PostgresStore(
+                url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
             try await store.migrate()
             rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
             await store.close()
