@@ -36,6 +36,15 @@ public enum DemoAccount {
             let batch = Array(sorted[start..<min(sorted.count, start + 200)])
             _ = try await store.append(batch, for: user, receivedAt: now, device: "demo")
         }
+        // The family has used the app for four months and saw its celebrations as they came;
+        // the one still waiting is seed 000's own example, Ollie's 7-day outdoor potty streak,
+        // so that the first session of a newcomer opens with its card.
+        try await store.updateCelebrations(of: user, now: now) { planner in
+            guard let waiting = planner.pending.firstIndex(where: { $0.unlock.rule == "potty-streak-7" }) else {
+                return
+            }
+            for id in planner.pending.prefix(waiting).map(\.id) { _ = planner.dismiss(id: id, at: now) }
+        }
         return user
     }
 

@@ -240,10 +240,13 @@ def demo_screens_and_memory_photo(args):
     browser = Browser(args, "demo")
     try:
         browser.sign_in(DEMO_EMAIL, DEMO_PASSWORD)
-        # The demo's log has milestones waiting: the session start shows the first as a card.
-        browser.wait_for("document.querySelector('.celebration[data-tier]') !== null",
-                         message="the demo account's session start showed no celebration")
-        browser.shot("celebration-demo-session-start")
+        # The demo's waiting milestone is Ollie's 7-day outdoor potty streak (seed 000's
+        # example): the first session opens with its card.
+        browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"]') !== null",
+                         message="the demo account's first session showed no milestone card")
+        text = browser.js("return document.querySelector('.celebration[data-tier=\"2\"]').textContent")
+        assert "7-day outdoor potty streak" in text, f"the demo's card shows {text!r}"
+        browser.shot("celebration-demo-7-day")
         browser.dismiss_celebrations()
         browser.shot("today")
         browser.css("a.habit-name[href='/habits/walk']").click()
