@@ -46,4 +46,25 @@ import Testing
         #expect(served == data, "Sources/MomentumServer/Resources/openapi.json must equal openapi.json")
         await store.close()
     }
+
+    /// The answer check catches what drift looks like: a field the document does not name,
+    /// a missing required field, a wrong type.
+    @Test func theAnswerCheckFindsUndocumentedMissingAndMistypedFields() throws {
+        let contract = OpenAPIContract.shared
+        let good = #"{"diamonds": 3, "freezes": 1}"#
+        let wallet = #"{"wallet": \#(good), "ledger": []}"#
+        #expect(contract.problems(method: "GET", uri: "/v1/wallet", status: 200, body: Data(wallet.utf8)) == [])
+        let extra = #"{"wallet": {"diamonds": 3, "freezes": 1, "rubies": 2}, "ledger": []}"#
+        let missing = #"{"ledger": []}"#
+        let mistyped = #"{"wallet": {"diamonds": "three", "freezes": 1}, "ledger": []}"#
+        for body in [extra, missing, mistyped] {
+            #expect(
+                contract.problems(method: "GET", uri: "/v1/wallet", status: 200, body: Data(body.utf8)).count == 1,
+                "\(body)")
+        }
+        #expect(contract.problems(method: "GET", uri: "/v1/wallet", status: 418, body: Data("{}".utf8)).count == 1)
+        #expect(
+            contract.problems(method: "GET", uri: "/v1/undocumented", status: 200, body: Data("{}".utf8)).count == 1)
+        #expect(contract.problems(method: "GET", uri: "/today", status: 200, body: Data("{}".utf8)) == [])
+    }
 }

@@ -129,6 +129,9 @@ struct RemainingRouteTests {
                         "w\(n)", habit: "walk", at: start.addingTimeInterval(Double(n) * 86_400 + 60), zone: "UTC"))
             }
             _ = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(events))
+            let analytics = try await client.call(.get, "/v1/analytics", token: token)
+            #expect(analytics.status == .ok)
+            #expect((analytics.json["habits"] as? [[String: Any]])?.first?["habit"] as? String == "walk")
             let before = try await client.call(.get, "/v1/celebrations/next", token: token)
             #expect(before.status == .ok)
             let waiting = try #require(before.json["waiting"] as? Int)

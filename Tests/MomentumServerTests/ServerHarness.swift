@@ -87,9 +87,14 @@ extension TestClientProtocol {
             body = ByteBuffer(string: json)
         }
         if let bytes { body = ByteBuffer(bytes: bytes) }
-        return try await execute(uri: uri, method: method, headers: headers, body: body) { response in
+        let response = try await execute(uri: uri, method: method, headers: headers, body: body) { response in
             JSONResponse(status: response.status, headers: response.headers, body: response.body)
         }
+        // Every JSON answer of every router test is checked against openapi.json.
+        if response.headers[.contentType]?.hasPrefix("application/json") == true {
+            OpenAPIContract.shared.check(method: method.rawValue, uri: uri, status: response.status.code, body: response.body)
+        }
+        return response
     }
 
     /// Registers a user and returns their token.
