@@ -92,7 +92,8 @@ extension TestClientProtocol {
         }
         // Every JSON answer of every router test is checked against openapi.json.
         if response.headers[.contentType]?.hasPrefix("application/json") == true {
-            OpenAPIContract.shared.check(method: method.rawValue, uri: uri, status: response.status.code, body: response.body)
+            OpenAPIContract.shared.check(
+                method: method.rawValue, uri: uri, status: response.status.code, body: response.body)
         }
         return response
     }
