@@ -30,6 +30,10 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration = .seconds(90 * 86_400)
     /// How many users' engines to keep in memory.
     public var engineCacheCapacity: Int = 20_000
+    /// How long a verified device session is trusted without reading it again, in seconds
+    /// (0: every request reads it). A session revoked on another instance keeps working
+    /// here for at most this long.
+    public var sessionCacheSeconds: TimeInterval = 10
     /// Whether to create the demo account at start-up.
     public var demo: Bool = false
     /// Where the rasterizer for PNG share cards is (`rsvg-convert` from librsvg).

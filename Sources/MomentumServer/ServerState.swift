@@ -18,6 +18,8 @@ public final class ServerState: Sendable {
     let inFlight = Mutex(Set<String>())
     let hub = ChangeHub()
     let relay: (any ChangeRelay)?
+    /// Device sessions verified in the last few seconds.
+    let sessions: SessionCache
     /// Whether the relay is receiving other instances' changes right now.
     let relayListening = Atomic<Bool>(false)
     let detector = SuspicionDetector()
@@ -43,6 +45,7 @@ public final class ServerState: Sendable {
         self.configuration = configuration
         self.relay = relay
         self.logger = logger
+        sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
         userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute)
         addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)
         decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)

@@ -130,4 +130,24 @@ import Testing
             #expect(limited.headers[.retryAfter] != nil)
         }
     }
+
+    /// Sessions are cached for a few seconds: one revoked on this instance fails at once,
+    /// one deleted behind the server's back (another instance) within the cache lifetime.
+    @Test func aSessionRevokedElsewhereStopsWorkingWithinTheCacheLifetime() async throws {
+        try await ServerHarness.with { harness, client in
+            let token = try await client.register("wanderer")
+            #expect(try await client.call(.get, "/v1/profile", token: token).status == .ok)
+            let user = String(token.prefix { $0 != "." })
+            let session = try #require(try await harness.state.store.sessions(of: user).first)
+            try await harness.state.store.deleteSession(of: user, tokenHash: session.tokenHash)
+            #expect(try await client.call(.get, "/v1/profile", token: token).status == .ok)
+            harness.clock.value.withLock { $0 += harness.state.configuration.sessionCacheSeconds + 1 }
+            #expect(try await client.call(.get, "/v1/profile", token: token).status == .unauthorized)
+
+            let second = try await client.register("homebody")
+            #expect(try await client.call(.get, "/v1/profile", token: second).status == .ok)
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: second).status == .noContent)
+            #expect(try await client.call(.get, "/v1/profile", token: second).status == .unauthorized)
+        }
+    }
 }

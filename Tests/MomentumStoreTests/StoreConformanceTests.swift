@@ -209,12 +209,14 @@ struct StoreConformanceTests {
                 for stored in try await store.events(of: "ada", after: 0, limit: 100_000) {
                     _ = try engine.append(stored.event, detectedAt: stored.receivedAt)
                 }
-                let state = engine.state(at: now, calendarDays: 90)
+                let state = engine.state(at: now, calendarDays: UserProjection.calendarDays)
                 #expect(projection.wallet == state.wallet)
                 #expect(projection.ledger == state.ledger)
                 #expect(projection.habits.map(\.definition.id) == state.habits.map(\.definition.id))
                 #expect(projection.habits.map(\.current) == state.habits.map(\.current))
                 #expect(projection.habits.map(\.best) == state.habits.map(\.best))
+                #expect(projection.habits.map(\.calendar) == state.habits.map(\.calendar))
+                #expect(projection.habits.allSatisfy { $0.calendar.count == UserProjection.calendarDays })
                 #expect(projection.headSeq == Int64(applied.count))
                 #expect(Set(projection.unlocks.map(\.id)) == Set(engine.unlocks.map(\.id)))
             }

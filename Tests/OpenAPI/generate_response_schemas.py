@@ -114,48 +114,73 @@ def singular(field):
     return field[:-1] if field.endswith("s") and not field.endswith("ss") else field
 
 
-def collect(schema, field, bucket, depth=0):
-    """Every closed object schema below the top, by its set of property names."""
+def collect(schema, field, bucket):
+    """Every closed object schema (with at least three properties), by its property names."""
     if not isinstance(schema, dict):
         return
     properties = schema.get("properties")
-    if depth > 0 and properties is not None and len(properties) >= 3:
+    if properties is not None and len(properties) >= 3:
         bucket.setdefault(frozenset(properties), []).append((field, schema))
     for key, child in (properties or {}).items():
-        collect(child, key, bucket, depth + 1)
+        collect(child, key, bucket)
     for key in ("items", "additionalProperties"):
         if isinstance(schema.get(key), dict):
-            collect(schema[key], singular(field), bucket, depth + 1)
+            collect(schema[key], singular(field), bucket)
+
+
+def cluster(keys):
+    """Groups property-name sets that describe one type seen with different optional
+    fields (a habit with and without `currentStreakStart`): Jaccard similarity ≥ 0.75."""
+    clusters = []  # [representative set, [member keys]]
+    for key in sorted(keys, key=len, reverse=True):
+        for entry in clusters:
+            union = entry[0] | key
+            if len(entry[0] & key) / len(union) >= 0.75:
+                entry[0] = union
+                entry[1].append(key)
+                break
+        else:
+            clusters.append([set(key), [key]])
+    return [members for _, members in clusters]
 
 
 def share(responses, schemas):
     """Moves object shapes used more than once into named components (a habit's state,
-    a wallet, an unlock...), so that each is described once and referenced."""
+    a wallet, an unlock...), so that each is described once, with every optional field
+    seen anywhere, and referenced."""
     bucket = {}
     for schema in responses.values():
         collect(schema, None, bucket)
-    shared = {}
-    for key, uses in bucket.items():
+    label_of = {}
+    used = set(schemas)
+    for members in cluster(bucket.keys()):
+        uses = [use for key in members for use in bucket[key]]
         if len(uses) < 2:
             continue
         fields = [field for field, _ in uses if field]
-        base = max(set(fields), key=fields.count) if fields else "Object"
-        base = "".join(part[:1].upper() + part[1:] for part in re.split(r"[_\-]", base))
+        if not fields:
+            continue  # only ever a whole answer: it stays under its operation's name
+        base = max(sorted(set(fields)), key=fields.count)
+        base = "".join(part[:1].upper() + part[1:] for part in re.split(r"[_\-]", singular(base) or base))
         label, n = base, 2
-        while label in schemas and schemas[label].get("x-generated") is not True or label in shared.values():
+        while label in used:
             label, n = f"{base}{n}", n + 1
+        used.add(label)
         merged = None
         for _, schema in uses:
             merged = merge(merged, schema)
-        shared[key] = label
         schemas[label] = merged
+        for key in members:
+            label_of[key] = label
 
-    def replace(schema, top=False):
+    def replace(schema, inside=None):
         if not isinstance(schema, dict):
             return schema
         properties = schema.get("properties")
-        if not top and properties is not None and frozenset(properties) in shared:
-            return {"$ref": f"#/components/schemas/{shared[frozenset(properties)]}"}
+        if properties is not None:
+            label = label_of.get(frozenset(properties))
+            if label is not None and label != inside:
+                return {"$ref": f"#/components/schemas/{label}"}
         result = dict(schema)
         if properties is not None:
             result["properties"] = {key: replace(child) for key, child in properties.items()}
@@ -164,10 +189,10 @@ def share(responses, schemas):
                 result[key] = replace(result[key])
         return result
 
-    for key, label in shared.items():
-        schemas[label] = replace(schemas[label], top=True)
+    for label in set(label_of.values()):
+        schemas[label] = replace(schemas[label], inside=label)
         schemas[label]["x-generated"] = True
-    return {name: replace(schema, top=True) for name, schema in responses.items()}
+    return {name: replace(schema) for name, schema in responses.items()}
 
 
 def name(method, path):

@@ -48,13 +48,28 @@ extension ServerState {
         guard let user = Tokens.user(of: token) else { throw APIError.unauthorized }
         let hash = Tokens.hash(token)
         let now = now()
-        guard let session = try await store.session(of: user, tokenHash: hash),
-            session.expiresAt.map({ $0 > now }) ?? true,
+        var session: DeviceSession
+        if let cached = sessions.session(hash, now: now), cached.userID == user {
+            session = cached
+        } else {
+            guard let stored = try await store.session(of: user, tokenHash: hash) else { throw APIError.unauthorized }
+            session = stored
+            sessions.remember(stored, now: now)
+        }
+        guard session.expiresAt.map({ $0 > now }) ?? true,
             now.timeIntervalSince(session.lastSeenAt) < Double(configuration.sessionLifetime.components.seconds)
         else { throw APIError.unauthorized }
         if now.timeIntervalSince(session.lastSeenAt) > 300 {
             try await store.touchSession(of: user, tokenHash: hash, at: now)
+            session.lastSeenAt = now
+            sessions.remember(session, now: now)
         }
         return Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
+    }
+
+    /// Ends one device session, here and in the store.
+    func revoke(user: String, tokenHash: String) async throws {
+        sessions.forget(tokenHash: tokenHash)
+        try await store.deleteSession(of: user, tokenHash: tokenHash)
     }
 }

@@ -92,7 +92,7 @@ extension Routes {
         group.post("sessions") { request, context in try await signIn(request, context) }
         authenticated.delete("sessions/current") { _, context in
             let caller = try context.requireCaller()
-            try await server.store.deleteSession(of: caller.user, tokenHash: caller.tokenHash)
+            try await server.revoke(user: caller.user, tokenHash: caller.tokenHash)
             return Response(status: .noContent)
         }
         authenticated.get("devices") { _, context in
@@ -107,12 +107,13 @@ extension Routes {
             guard let session = sessions.first(where: { Tokens.deviceID($0.tokenHash) == id }) else {
                 throw APIError.notFound("device '\(id)'")
             }
-            try await server.store.deleteSession(of: caller.user, tokenHash: session.tokenHash)
+            try await server.revoke(user: caller.user, tokenHash: session.tokenHash)
             return Response(status: .noContent)
         }
         authenticated.delete("account") { _, context in
             let caller = try context.requireCaller()
             try await server.store.deleteAccount(id: caller.user)
+            server.sessions.forget(user: caller.user)
             return Response(status: .noContent)
         }
         authenticated.get("profile") { _, context in

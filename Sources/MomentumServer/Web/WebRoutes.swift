@@ -62,7 +62,7 @@ extension Routes {
         router.post("signout") { request, _ in
             try requireSameOrigin(request)
             if let caller = try await webCaller(request) {
-                try await server.store.deleteSession(of: caller.user, tokenHash: caller.tokenHash)
+                try await server.revoke(user: caller.user, tokenHash: caller.tokenHash)
             }
             var response = Response.redirect(to: "/signin", type: .normal)
             response.setCookie(

@@ -3,6 +3,11 @@ import MomentumCore
 
 /// Everything the projections hold for one user, as of their last write.
 public struct UserProjection: Hashable, Sendable {
+    /// How many days of calendar each stored habit row holds: a week. Longer calendars are
+    /// evaluated from the engine when they are read (the server's habit details evaluate
+    /// 90 days); storing 90 on every append cost more than the rest of the append.
+    public static let calendarDays = 7
+
     /// The position of the last event in the log.
     public var headSeq: Int64
     /// Increases with every write to the user's projections.
@@ -11,7 +16,8 @@ public struct UserProjection: Hashable, Sendable {
     public var evaluatedAt: Date
     /// Diamonds and freezes.
     public var wallet: Wallet
-    /// Each habit's state (its calendar holds the last 90 days), in creation order.
+    /// Each habit's state (its calendar holds the last ``calendarDays`` days), in creation
+    /// order.
     public var habits: [HabitState]
     /// Every wallet movement, oldest first.
     public var ledger: [LedgerEntry]

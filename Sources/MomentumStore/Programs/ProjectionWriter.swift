@@ -19,7 +19,7 @@ struct ProjectionWriter {
     ) -> Output {
         var out = Output()
         let u = SQLValue.text(user)
-        let state = entry.user.state(at: now, calendarDays: 90)
+        let state = entry.user.state(at: now, calendarDays: UserProjection.calendarDays)
         entry.projected = true
 
         if rewrite {
