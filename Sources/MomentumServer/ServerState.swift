@@ -37,6 +37,7 @@ public final class ServerState: Sendable {
     ///   - configuration: The server's settings.
     ///   - relay: How changes reach other server instances (PostgreSQL LISTEN/NOTIFY);
     ///     `nil` when this is the only instance.
+    ///   - logger: Where the server logs.
     public init(
         store: any MomentumStore, configuration: ServerConfiguration, relay: (any ChangeRelay)? = nil,
         logger: Logger = Logger(label: "momentum")
