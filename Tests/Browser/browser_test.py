@@ -421,6 +421,33 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
         browser.quit()
 
 
+def journey_shows_the_progression_timeline(args):
+    browser = Browser(args, "journey")
+    try:
+        sign_up(browser, "meditator")
+        browser.dismiss_celebrations()
+        status, body = browser.api("PATCH", "/v1/profile", {"pack": "growth"})
+        assert status == 200, f"switching to the growth pack failed: {status} {body}"
+        now = datetime.datetime.now(datetime.timezone.utc)
+        events = []
+        for back, (before, after) in zip((5, 3, 1), ((None, "beginner"), ("beginner", "steady"), ("steady", "deepening"))):
+            event = {"id": f"stage-{after}", "type": "stage", "tz": "UTC", "method": "meditation", "to": after,
+                     "at": (now - datetime.timedelta(days=back)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            if before:
+                event["from"] = before
+            events.append(event)
+        status, body = browser.api("POST", "/v1/events", {"events": events})
+        assert status == 200 and all(r["status"] == "applied" for r in body["results"]), f"{status} {body}"
+        browser.get("/journey")
+        items = browser.js("return [...document.querySelectorAll('.timeline li strong')].map(s => s.textContent)")
+        assert items[:3] == ["Beginner", "Steady Sitter", "Deepening"], f"the progression timeline shows {items}"
+        advances = browser.js("return [...document.querySelectorAll('.stats .big')].map(b => b.textContent)")
+        assert "2" in advances, f"the statistics show no advances: {advances}"
+        browser.shot("journey-progression")
+    finally:
+        browser.quit()
+
+
 def freeze_purchase_updates_both_counters(args):
     browser = Browser(args, "store")
     try:
@@ -479,6 +506,7 @@ SCENARIOS = [
     demo_screens_and_memory_photo,
     seven_day_milestone_card_and_reduced_motion,
     thirty_day_milestone_full_screen_with_photo_prompt,
+    journey_shows_the_progression_timeline,
     freeze_purchase_updates_both_counters,
     two_windows_stay_in_sync,
 ]
