@@ -164,8 +164,15 @@ function card(celebration) {
   runTimeline(dialog, config);
   dialog.showModal();
   dialog.querySelector('.done').focus();
+  return untilDone(dialog, celebration);
+}
+
+// Resolves when the dialog's Done button (or Escape) closes it, after dismissing the
+// celebration on the server.
+function untilDone(dialog, celebration, cleanup = () => {}) {
   return new Promise((resolve) => {
     const close = async () => {
+      cleanup();
       dialog.close();
       dialog.remove();
       await dismiss(celebration);
@@ -246,18 +253,5 @@ function fullScreen(celebration) {
       prompt.querySelector('.error').textContent = error.message;
     }
   });
-  return new Promise((resolve) => {
-    const close = async () => {
-      timeline.cancel();
-      overlay.close();
-      overlay.remove();
-      await dismiss(celebration);
-      resolve();
-    };
-    overlay.querySelector('.done').addEventListener('click', close);
-    overlay.addEventListener('cancel', (event) => {
-      event.preventDefault();
-      close();
-    });
-  });
+  return untilDone(overlay, celebration, () => timeline.cancel());
 }
