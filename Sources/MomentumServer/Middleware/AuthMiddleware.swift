@@ -67,9 +67,10 @@ extension ServerState {
         return Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
     }
 
-    /// Ends one device session, here and in the store.
+    /// Ends one device session, in the store and then here (in that order, so that a
+    /// request verifying the token meanwhile cannot cache the session again).
     func revoke(user: String, tokenHash: String) async throws {
-        sessions.forget(tokenHash: tokenHash)
         try await store.deleteSession(of: user, tokenHash: tokenHash)
+        sessions.forget(tokenHash: tokenHash)
     }
 }

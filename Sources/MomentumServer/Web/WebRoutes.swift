@@ -54,8 +54,7 @@ extension Routes {
                 var page = AuthPage(zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
                 page.email = form["email"] ?? ""
                 page.displayName = form["displayName"] ?? ""
-                page.error = ([error.message] + error.details.map { "\($0.field) \($0.issue)" })
-                    .joined(separator: " — ")
+                page.error = error.message  // names every failing field (see APIError)
                 return assets.page("signup", page, status: error.status)
             }
         }
