@@ -245,14 +245,16 @@ struct WebViews: Sendable {
 
     func journey(_ caller: Caller) async throws -> [String: Any] {
         let now = server.now()
-        let (progression, unlocks, analytics) = try await server.store.evaluate(caller.user) { engine, profile in
+        let (progression, unlocks, analytics, zone) = try await server.store.evaluate(caller.user) {
+            engine, profile in
             let zone = engine.streaks.latestZone ?? profile.timeZone
             var streaks = engine.streaks
             return (
                 engine.summary(at: now, preferences: profile.preferences, zone: zone).progression,
-                engine.unlocks, streaks.analytics(at: now, zone: zone)
+                engine.unlocks, streaks.analytics(at: now, zone: zone), zone
             )
         }
+        let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
         var page = try await chrome(caller, "journey", title: "Journey")
         page["timelines"] = progression.timelines.keys.sorted().map { method in
             let items = progression.timelines[method] ?? []
@@ -261,7 +263,8 @@ struct WebViews: Sendable {
                 "items": items.map {
                     [
                         "stage": $0.toStage.name, "number": $0.stageNumber, "count": $0.stageCount,
-                        "kind": $0.kind.rawValue, "day": Self.longDate($0.advance.at), "note": $0.advance.note ?? "",
+                        "kind": $0.kind.rawValue, "day": Self.longDate($0.advance.at, zone: table),
+                        "note": $0.advance.note ?? "",
                     ] as [String: Any]
                 },
             ] as [String: Any]
@@ -374,8 +377,10 @@ struct WebViews: Sendable {
         return "\(months[month - 1]) \(year)"
     }
 
-    static func longDate(_ date: Date) -> String {
-        longDay(LocalDay(number: Int((date.timeIntervalSince1970 / 86_400).rounded(.down))))
+    /// The local day of an instant in the user's zone, written out.
+    static func longDate(_ date: Date, zone: ZoneOffsetTable) -> String {
+        let seconds = date.timeIntervalSince1970.rounded(.down) + Double(zone.offset(at: date))
+        return longDay(LocalDay(number: Int((seconds / 86_400).rounded(.down))))
     }
 
     /// The local time of an instant in the user's zone, `HH:mm`.
