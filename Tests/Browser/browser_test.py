@@ -236,6 +236,43 @@ def sign_up_create_check_in_streak_shows(args):
         browser.quit()
 
 
+def everything_by_keyboard(args):
+    browser = Browser(args, "keyboard")
+    try:
+        sign_up(browser, "typist")
+        browser.dismiss_celebrations()
+        # The skip link is the first stop and moves focus to the content.
+        browser.css("body").send_keys(Keys.TAB)
+        assert browser.js("return document.activeElement.classList.contains('skip')"), "the skip link is not first"
+        browser.js("document.querySelector('details.new-habit').open = true")
+        name = browser.css("#new-habit input[name=name]")
+        name.send_keys("Floss")
+        name.send_keys(Keys.ENTER)  # submits the form
+        browser.wait_for("document.querySelector('li.habit button[data-action=check-in]') !== null",
+                         message="Enter did not create the habit")
+        browser.settle()
+        # Tab from the habit's link to its check-in button, and press Enter.
+        browser.css("li.habit a.habit-name").send_keys(Keys.TAB)
+        assert browser.js("return document.activeElement.dataset.action") == "check-in", \
+            browser.js("return document.activeElement.outerHTML")
+        browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        browser.wait_for("document.querySelector('li.habit [data-streak]').textContent === '1'",
+                         message="Enter on the check-in button did not check in")
+        browser.dismiss_celebrations()
+        # The store opens from the counter with Enter and closes with Escape.
+        browser.css("button.counter[data-action=open-store]").send_keys(Keys.ENTER)
+        browser.wait_for("document.getElementById('store').open", message="Enter did not open the store")
+        browser.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        browser.wait_for("!document.getElementById('store').open", message="Escape did not close the store")
+        unlabelled = browser.js("""return [...document.querySelectorAll('button, input, select, textarea, a[href]')]
+            .filter(e => e.offsetParent !== null || e.closest('dialog'))
+            .filter(e => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim() || e.title))
+            .map(e => e.outerHTML.slice(0, 80))""")
+        assert not unlabelled, f"controls without a label: {unlabelled}"
+    finally:
+        browser.quit()
+
+
 def demo_screens_and_memory_photo(args):
     browser = Browser(args, "demo")
     try:
@@ -503,6 +540,7 @@ def two_windows_stay_in_sync(args):
 
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
+    everything_by_keyboard,
     demo_screens_and_memory_photo,
     seven_day_milestone_card_and_reduced_motion,
     thirty_day_milestone_full_screen_with_photo_prompt,

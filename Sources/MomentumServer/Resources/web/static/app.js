@@ -7,13 +7,14 @@ import { startSession, presentNext } from './celebrate.js';
 const signedIn = () => Boolean(document.querySelector('.topbar'));
 
 // Re-renders the current page on the server and swaps in its main content and counters.
+// `live` marks a refresh for another device's change: it waits while the user is typing,
+// so that nothing they type is thrown away. A refresh after the user's own action runs now.
 let pending = null;
-export function refresh() {
+export function refresh({ live = false } = {}) {
   if (pending) return pending;
   pending = (async () => {
     const editing = document.activeElement?.closest?.('main form textarea, main form input[type=text]');
-    if (editing) {
-      // Never throw away what the user is typing: refresh once they leave the field.
+    if (live && editing) {
       editing.addEventListener('blur', () => refresh(), { once: true });
       return;
     }
@@ -150,6 +151,7 @@ const forms = {
       difficulty: data.get('difficulty'), category: data.get('category'),
     });
     announce(`Created ${habit.definition.name}.`);
+    form.reset();
     await refresh();
   },
   async 'save-note'(form) {
@@ -238,7 +240,7 @@ if (signedIn()) {
     stream.addEventListener('change', () => {
       // Several changes in a burst (a batch, this tab's own write) re-render once.
       clearTimeout(timer);
-      timer = setTimeout(() => refresh(), 150);
+      timer = setTimeout(() => refresh({ live: true }), 150);
     });
     stream.addEventListener('ready', () => { document.body.dataset.live = 'true'; });
   };
