@@ -37,10 +37,7 @@ extension Routes {
                 throw APIError.invalid("must have at most 2,000 characters", field: "note")
             }
             let note = patch.note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-            let updated = try await server.store.updateMemory(of: caller.user, id: id, note: note, photo: memory.photo)
-            await server.publish(
-                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
-            return try JSONIO.response(updated)
+            return try await save(memory, note: note, photo: memory.photo, caller: caller)
         }
         group.put("memories/:memory/photo") { request, context in
             let caller = try context.requireCaller()
@@ -60,22 +57,13 @@ extension Routes {
                 StoredPhoto(
                     path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
                 for: caller.user)
-            let updated = try await server.store.updateMemory(
-                of: caller.user, id: id, note: current.note, photo: try MemoryPhoto(original: path))
-            try await removeFiles(of: current.photo, caller: caller)
-            await server.publish(
-                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
-            return try JSONIO.response(updated)
+            return try await save(current, note: current.note, photo: try MemoryPhoto(original: path), caller: caller)
         }
         group.delete("memories/:memory/photo") { _, context in
             let caller = try context.requireCaller()
             let id = try context.parameter("memory")
             let current = try await memory(id, caller: caller)
-            let updated = try await server.store.updateMemory(of: caller.user, id: id, note: current.note, photo: nil)
-            try await removeFiles(of: current.photo, caller: caller)
-            await server.publish(
-                Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
-            return try JSONIO.response(updated)
+            return try await save(current, note: current.note, photo: nil, caller: caller)
         }
         group.get("photos/**") { _, context in
             let caller = try context.requireCaller()
@@ -115,13 +103,19 @@ extension Routes {
         }
     }
 
-    /// Deletes a photo's stored files once no memory points at them any more, so that a
-    /// removed or replaced photo is gone from the server, not just unlinked.
-    func removeFiles(of photo: MemoryPhoto?, caller: Caller) async throws {
-        guard let photo else { return }
-        for path in [photo.original, photo.shareCopy].compactMap(\.self) {
-            try await server.store.deletePhoto(of: caller.user, path: path)
+    /// Stores a memory's note and photo, deletes the files of a photo it no longer shows
+    /// (a removed or replaced photo is gone from the server, not just unlinked), tells the
+    /// user's other devices, and answers with the memory.
+    func save(_ memory: Memory, note: String?, photo: MemoryPhoto?, caller: Caller) async throws -> Response {
+        let updated = try await server.store.updateMemory(of: caller.user, id: memory.id, note: note, photo: photo)
+        if let old = memory.photo, old != photo {
+            for path in [old.original, old.shareCopy].compactMap(\.self) {
+                try await server.store.deletePhoto(of: caller.user, path: path)
+            }
         }
+        await server.publish(
+            Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
+        return try JSONIO.response(updated)
     }
 
     func memory(_ id: String, caller: Caller) async throws -> Memory {

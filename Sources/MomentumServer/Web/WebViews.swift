@@ -11,10 +11,15 @@ struct WebViews: Sendable {
     /// and the celebration settings.
     func chrome(_ caller: Caller, _ section: String, title: String) async throws -> [String: Any] {
         let now = server.now()
-        let (wallet, catalog, profile) = try await server.store.evaluate(caller.user) { engine, profile in
-            let state = engine.state(now: now, profile: profile, days: 1)
-            return (state.wallet, (try? profile.rulePack().store) ?? RulePack.habits.store, profile)
+        let (wallet, profile) = try await server.store.evaluate(caller.user) { engine, profile in
+            (engine.state(now: now, profile: profile, days: 1).wallet, profile)
         }
+        return chrome(section, title: title, wallet: wallet, profile: profile)
+    }
+
+    /// The same, from a wallet and profile the page has already evaluated.
+    func chrome(_ section: String, title: String, wallet: Wallet, profile: Profile) -> [String: Any] {
+        let catalog = (try? profile.rulePack().store) ?? RulePack.habits.store
         let sections = [
             ("today", "Today"), ("memories", "Memories"), ("journey", "Journey"), ("profile", "Profile"),
         ]
@@ -44,10 +49,10 @@ struct WebViews: Sendable {
 
     func today(_ caller: Caller) async throws -> [String: Any] {
         let now = server.now()
-        let state = try await server.store.evaluate(caller.user) { engine, profile in
-            engine.state(now: now, profile: profile, days: 7)
+        let (state, profile) = try await server.store.evaluate(caller.user) { engine, profile in
+            (engine.state(now: now, profile: profile, days: 7), profile)
         }
-        var page = try await chrome(caller, "today", title: "Today")
+        var page = chrome("today", title: "Today", wallet: state.wallet, profile: profile)
         let names = Dictionary(
             state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
         let active = state.habits.filter { $0.archivedDay == nil }

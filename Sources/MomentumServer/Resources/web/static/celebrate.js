@@ -114,13 +114,21 @@ export async function present(celebration) {
   }
 }
 
+// The element a celebration is drawn in: its tier, accent colour and reduced-motion
+// state; a dialog is labelled by its title.
+function surface(tag, kind, tier, config) {
+  const element = document.createElement(tag);
+  element.className = `celebration ${kind}${reducedMotion() ? ' reduced' : ''}`;
+  element.dataset.tier = String(tier);
+  element.style.setProperty('--accent', config.accentColor);
+  if (tag === 'dialog') element.setAttribute('aria-labelledby', 'celebration-title');
+  return element;
+}
+
 function inline(celebration) {
   const config = celebration.config;
   const root = document.getElementById('celebration-root');
-  const banner = document.createElement('div');
-  banner.className = `celebration inline${reducedMotion() ? ' reduced' : ''}`;
-  banner.dataset.tier = '1';
-  banner.style.setProperty('--accent', config.accentColor);
+  const banner = surface('div', 'inline', 1, config);
   banner.innerHTML = '<span class="icon" aria-hidden="true"></span><span class="message"></span>';
   banner.querySelector('.icon').textContent = config.icon?.emoji ?? '✨';
   banner.querySelector('.message').textContent = config.message;
@@ -138,11 +146,7 @@ function inline(celebration) {
 function card(celebration) {
   const config = celebration.config;
   const root = document.getElementById('celebration-root');
-  const dialog = document.createElement('dialog');
-  dialog.className = `celebration card-tier${reducedMotion() ? ' reduced' : ''}`;
-  dialog.dataset.tier = '2';
-  dialog.style.setProperty('--accent', config.accentColor);
-  dialog.setAttribute('aria-labelledby', 'celebration-title');
+  const dialog = surface('dialog', 'card-tier', 2, config);
   dialog.innerHTML = `
     <div class="celebration-card">
       <div class="icon" aria-hidden="true"></div>
@@ -204,11 +208,7 @@ async function loadPhoto(celebration, slot) {
 function fullScreen(celebration) {
   const config = celebration.config;
   const root = document.getElementById('celebration-root');
-  const overlay = document.createElement('dialog');
-  overlay.className = `celebration fullscreen${reducedMotion() ? ' reduced' : ''}`;
-  overlay.dataset.tier = '3';
-  overlay.style.setProperty('--accent', config.accentColor);
-  overlay.setAttribute('aria-labelledby', 'celebration-title');
+  const overlay = surface('dialog', 'fullscreen', 3, config);
   overlay.innerHTML = `
     <div class="stage">
       <div class="glow" aria-hidden="true"></div>
