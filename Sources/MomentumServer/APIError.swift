@@ -56,7 +56,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     /// The JSON body.
     var body: ByteBuffer {
         let data =
-            (try? MomentumJSON.encoder().encode(Body(error: .init(code: code, message: message, details: details))))
+            (try? MomentumJSON.encode(Body(error: .init(code: code, message: message, details: details))))
             ?? Data()
         return ByteBuffer(bytes: data)
     }

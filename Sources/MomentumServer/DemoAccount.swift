@@ -83,7 +83,7 @@ public enum DemoAccount {
                             ?? value
                     })
             }
-            text += String(decoding: try MomentumJSON.encoder().encode(JSONValue.object(object)), as: UTF8.self) + "\n"
+            text += String(decoding: try MomentumJSON.encodeBytes(JSONValue.object(object)), as: UTF8.self) + "\n"
         }
         return try EventLog.parse(Data(text.utf8)).map(\.event)
     }

@@ -83,7 +83,7 @@ enum JSONIO {
     )
         throws -> Response
     {
-        var data = try MomentumJSON.encoder().encode(value)
+        var data = try MomentumJSON.encodeBytes(value)
         data.append(UInt8(ascii: "\n"))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"

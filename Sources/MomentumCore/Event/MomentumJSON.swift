@@ -18,6 +18,20 @@ public enum MomentumJSON {
         return encoder
     }
 
+    /// Encodes a value exactly as ``encoder(pretty:)`` (not pretty) would, several times
+    /// faster: the store and the server write every document with it.
+    ///
+    /// - Throws: `EncodingError` for what Foundation's encoder refuses too (a non-finite
+    ///   number, a top-level value that encodes nothing).
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        Data(try CanonicalJSONEncoder.encode(value))
+    }
+
+    /// Like ``encode(_:)``, as bytes.
+    public static func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try CanonicalJSONEncoder.encode(value)
+    }
+
     /// A decoder for Momentum documents.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()

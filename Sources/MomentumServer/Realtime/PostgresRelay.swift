@@ -20,7 +20,7 @@ public struct PostgresRelay: ChangeRelay {
 
     /// Sends a change to every instance.
     public func publish(_ message: RelayMessage) async throws {
-        let payload = String(decoding: try MomentumJSON.encoder().encode(message), as: UTF8.self)
+        let payload = String(decoding: try MomentumJSON.encodeBytes(message), as: UTF8.self)
         try await store.notify(channel: Self.channel, payload: payload)
     }
 

@@ -123,7 +123,7 @@ extension Routes {
                     case .heartbeat:
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     case .change(let change):
-                        let data = String(decoding: try MomentumJSON.encoder().encode(change), as: UTF8.self)
+                        let data = String(decoding: try MomentumJSON.encodeBytes(change), as: UTF8.self)
                         try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
                     }
                 }

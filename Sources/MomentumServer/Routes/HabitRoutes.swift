@@ -108,7 +108,7 @@ extension Routes {
             }
             object["tz"] = .string(zone)
         }
-        let data = try MomentumJSON.encoder().encode(JSONValue.object(object))
+        let data = try MomentumJSON.encode(JSONValue.object(object))
         return try JSONIO.decode(Event.self, from: data)
     }
 

@@ -5,8 +5,8 @@ import MomentumCore
 enum StoreJSON {
     static func encode<T: Encodable>(_ value: T) -> String {
         // Momentum's own types always encode: their doubles are finite by validation.
-        let data = (try? MomentumJSON.encoder().encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        let bytes = (try? MomentumJSON.encodeBytes(value)) ?? Array("null".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws(StoreError) -> T {
