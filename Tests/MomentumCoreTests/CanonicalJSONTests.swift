@@ -107,6 +107,21 @@ struct CanonicalJSONTests {
         }
     }
 
+    /// Keys written out of order, one of them twice (the last value wins), with nested values.
+    private struct Reordered: Encodable {
+        enum Keys: String, CodingKey { case b, a, c, é, z }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode("first", forKey: .b)
+            try container.encode(["x": [1, 2], "w": [3]], forKey: .z)
+            try container.encode(1, forKey: .a)
+            try container.encode(Optionals(), forKey: .é)
+            try container.encode("second", forKey: .b)
+            try container.encode([SingleValue(wrapped: ["s"])], forKey: .c)
+        }
+    }
+
     private struct Nothing: Encodable {
         func encode(to encoder: any Encoder) throws {}
     }
@@ -114,9 +129,18 @@ struct CanonicalJSONTests {
     @Test func specialTypesNestingAndSingleValuesEncodeAsFoundationDoes() throws {
         try expectSameBytes(Optionals())
         try expectSameBytes(HandWritten())
+        try expectSameBytes(Reordered())
+        try expectSameBytes(["list": [Reordered(), Reordered()]])
         try expectSameBytes([SingleValue(wrapped: ["a", "b"])])
         try expectSameBytes(["empty": Nothing()])
         try expectSameBytes(Optional<Int>.none)
+        let instants: [Double] = [
+            0, -0.5, 0.9996, 59.9995, -86_400.0001, 1_767_225_599.999, 1_767_225_600.0004, -62_135_596_800,
+            -62_167_219_200, 253_402_300_799.999, 253_402_300_800, 1e12, -1e12,
+        ]
+        try expectSameBytes(instants.map { Date(timeIntervalSince1970: $0) })
+        try expectSameBytes(
+            [-800_000, -719_528, -1, 0, 1, 20_000, 2_932_896, 2_932_897, 3_000_000].map { LocalDay(number: $0) })
         try expectSameBytes(Date(timeIntervalSince1970: 1_700_000_000))
     }
 

@@ -11,7 +11,28 @@ import Foundation
 /// the two on generated logs, states and every document the server answers with).
 enum CanonicalJSONEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let root = JSONNode()
+        let stream = JSONStream()
+        do {
+            try stream.write(value, depth: 0)
+            if !stream.out.isEmpty, stream.out != [UInt8(ascii: "{"), UInt8(ascii: "}")] || hasContainer(value) {
+                return stream.out
+            }
+        } catch is JSONStream.NeedsTree {
+            // A value the stream cannot follow: encode it again as a tree.
+        }
+        return try tree(value)
+    }
+
+    /// Whether a value that wrote `{}` did so by opening a container (else it encoded nothing).
+    private static func hasContainer<T: Encodable>(_ value: T) -> Bool {
+        let probe = JSONNode(pool: JSONNodePool())
+        try? value.encode(to: JSONNodeEncoder(node: probe, path: JSONPath(parent: nil, key: nil)))
+        return probe.kind != .empty
+    }
+
+    /// Encodes through a tree of nodes, which follows any use of the `Encoder` protocol.
+    static func tree<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let root = JSONNode(pool: JSONNodePool())
         try root.store(value, parent: JSONPath(parent: nil, key: nil), key: nil)
         var out: [UInt8] = []
         out.reserveCapacity(root.bytes.count + 16)
@@ -79,6 +100,20 @@ final class JSONNode {
     var bytes: [UInt8] = []
     var keys: [String] = []
     var slots: [Slot] = []
+    /// Spare nodes of this encoding, reused for nested values.
+    let pool: JSONNodePool
+
+    init(pool: JSONNodePool) {
+        self.pool = pool
+    }
+
+    /// Empties the node for reuse, keeping its storage.
+    func reset() {
+        kind = .empty
+        bytes.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+    }
 
     // MARK: Storing values
 
@@ -98,7 +133,7 @@ final class JSONNode {
     }
 
     func addNode(key: String?) -> JSONNode {
-        let node = JSONNode()
+        let node = JSONNode(pool: pool)
         if let key { keys.append(key) }
         slots.append(.node(node))
         return node
@@ -106,7 +141,7 @@ final class JSONNode {
 
     /// Encodes `value`, found at `key` under `parent`, as this node's whole content.
     func store<T: Encodable>(_ value: T, parent: JSONPath, key: (any CodingKey)?) throws {
-        if try JSONNode.writeSpecial(value, parent: parent, key: key, into: &bytes) {
+        if try JSONNode.writeSpecial(value, path: parent.appending(key), into: &bytes) {
             kind = .scalar
             return
         }
@@ -116,8 +151,9 @@ final class JSONNode {
     /// Appends `value` as an entry of this container (`name` names it in an object).
     func add<T: Encodable>(_ value: T, name: String?, parent: JSONPath, key: any CodingKey) throws {
         let start = bytes.count
-        if try !JSONNode.writeSpecial(value, parent: parent, key: key, into: &bytes) {
-            let child = JSONNode()
+        if try !JSONNode.writeSpecial(value, path: parent.appending(key), into: &bytes) {
+            let child = pool.take()
+            defer { pool.give(child) }
             try value.encode(to: JSONNodeEncoder(node: child, path: parent.appending(key)))
             child.write(into: &bytes)
         }
@@ -130,18 +166,20 @@ final class JSONNode {
     /// path is built only for an error.
     @inline(__always)
     static func writeSpecial<T: Encodable>(
-        _ value: T, parent: JSONPath, key: (any CodingKey)?, into out: inout [UInt8]
+        _ value: T, path: @autoclosure () -> JSONPath, into out: inout [UInt8]
     ) throws -> Bool {
         if T.self == String.self {
             JSONBytes.string(unsafeBitCast(value, to: String.self), into: &out)
         } else if T.self == Int.self {
             JSONBytes.integer(Int64(unsafeBitCast(value, to: Int.self)), into: &out)
         } else if T.self == Double.self {
-            try JSONBytes.double(unsafeBitCast(value, to: Double.self), path: parent.appending(key), into: &out)
+            try JSONBytes.double(unsafeBitCast(value, to: Double.self), path: path(), into: &out)
         } else if T.self == Bool.self {
             JSONBytes.bool(unsafeBitCast(value, to: Bool.self), into: &out)
         } else if T.self == Date.self {
-            JSONBytes.string(RFC3339.format(unsafeBitCast(value, to: Date.self)), into: &out)
+            JSONBytes.instant(unsafeBitCast(value, to: Date.self), into: &out)
+        } else if T.self == LocalDay.self {
+            JSONBytes.day(unsafeBitCast(value, to: LocalDay.self), into: &out)
         } else if T.self == Data.self, let data = value as? Data {
             JSONBytes.string(data.base64EncodedString(), into: &out)
         } else if T.self == URL.self, let url = value as? URL {
@@ -173,7 +211,13 @@ final class JSONNode {
             out.append(UInt8(ascii: "]"))
         case .object:
             out.append(UInt8(ascii: "{"))
-            var order = Array(keys.indices)
+            var order = pool.order
+            pool.order = []
+            defer {
+                order.removeAll(keepingCapacity: true)
+                pool.order = order
+            }
+            order.append(contentsOf: keys.indices)
             order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
             var duplicates = false
             for position in order.indices.dropFirst() where keys[order[position - 1]] == keys[order[position]] {
@@ -200,6 +244,23 @@ final class JSONNode {
         case .bytes(let range): out.append(contentsOf: bytes[range])
         case .node(let node): node.write(into: &out)
         }
+    }
+}
+
+/// The spare nodes of one encoding: a nested value borrows one and gives it back once
+/// written, so that an encoding allocates a handful of buffers instead of several per value.
+final class JSONNodePool {
+    private var spare: [JSONNode] = []
+    /// Scratch space for sorting an object's keys.
+    var order: [Int] = []
+
+    func take() -> JSONNode {
+        spare.popLast() ?? JSONNode(pool: self)
+    }
+
+    func give(_ node: JSONNode) {
+        node.reset()
+        spare.append(node)
     }
 }
 
@@ -440,6 +501,72 @@ enum JSONBytes {
                 count += 1
             }
             out.append(contentsOf: buffer[(32 - count)...])
+        }
+    }
+
+    /// An instant as ``RFC3339/format(_:)`` writes it.
+    static func instant(_ date: Date, into out: inout [UInt8]) {
+        let total = date.timeIntervalSince1970
+        guard total.isFinite, abs(total) < 2.5e11 else {
+            string(RFC3339.format(date), into: &out)
+            return
+        }
+        let seconds = Int(total.rounded(.down))
+        let millis = Int(((total - Double(seconds)) * 1000).rounded())
+        let carry = millis == 1000 ? 1 : 0
+        let s = seconds + carry
+        let dayNumber = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let secondOfDay = s - dayNumber * 86_400
+        let (year, month, day) = LocalDay.civil(fromDayNumber: dayNumber)
+        guard (0...9999).contains(year) else {
+            string(RFC3339.format(date), into: &out)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        civil(year, month, day, into: &out)
+        out.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2, into: &out)
+        if millis > 0, carry == 0 {
+            out.append(UInt8(ascii: "."))
+            digits(millis, 3, into: &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A local day as its `description` writes it.
+    static func day(_ day: LocalDay, into out: inout [UInt8]) {
+        let (year, month, dayOfMonth) = day.civil
+        guard (0...9999).contains(year) else {
+            string(day.description, into: &out)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        civil(year, month, dayOfMonth, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func civil(_ year: Int, _ month: Int, _ day: Int, into out: inout [UInt8]) {
+        digits(year, 4, into: &out)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2, into: &out)
+    }
+
+    /// `value` (0 ≤ value < 10^width) in exactly `width` digits.
+    private static func digits(_ value: Int, _ width: Int, into out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 

@@ -108,10 +108,13 @@ extension StreakPolicy: Codable {
         try c.encode(grace, forKey: .grace)
         switch penalty {
         case .reset: try c.encode("reset", forKey: .penalty)
-        case .decrement(let n):
-            var p = c.nestedContainer(keyedBy: PenaltyKeys.self, forKey: .penalty)
-            try p.encode(n, forKey: .decrement)
+        case .decrement(let n): try c.encode(DecrementPenalty(decrement: n), forKey: .penalty)
         }
         try c.encode(freezes, forKey: .freezes)
     }
+}
+
+/// `{"decrement": n}`, the way a decrementing penalty is written.
+private struct DecrementPenalty: Encodable {
+    var decrement: Int
 }

@@ -30,7 +30,8 @@ enum EngineLoader {
             guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
             let version = try row.int(0, "version")
             let headSeq = try row.int(1, "head_seq")
-            let stored = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])))
+            // A cached engine at the stored version was built with the stored profile (a
+            // profile change bumps the version), so the profile is decoded only on a miss.
             if override == nil,
                 let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version)
             {
@@ -38,7 +39,12 @@ enum EngineLoader {
                 // A writer given an engine that a reader rebuilt must rewrite the projection.
                 return try next(!peek && !entry.projected)
             }
-            let profile = override ?? stored
+            let profile: Profile
+            if let override {
+                profile = override
+            } else {
+                profile = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])))
+            }
             let pack = try profile.rulePack()
             return .query([
                 SQLStatement("SELECT body, received_at FROM events WHERE user_id = ? ORDER BY seq", [.text(user)]),

@@ -1,0 +1,393 @@
+import Foundation
+
+/// The fast path of ``CanonicalJSONEncoder``: every value writes straight into one buffer.
+///
+/// An object's entries are written in the order they are encoded; when the object closes,
+/// they are put in key order in place (most objects need a single comparison per key to
+/// know they need nothing). A value whose `encode(to:)` does what a stream cannot follow —
+/// asking for a nested container and filling it later, a super encoder — makes the stream
+/// give up, and the value is encoded again with the tree of ``JSONNode``s.
+final class JSONStream {
+    struct Frame {
+        var isObject: Bool
+        /// Where the first entry starts (just after the bracket).
+        var start: Int
+        /// The first of this object's entries in ``entryKeys`` and ``entryStarts``.
+        var entryBase: Int
+        var count = 0
+        var sorted = true
+    }
+
+    /// Thrown (and caught by the encoder) when the stream cannot follow a value.
+    struct NeedsTree: Error {}
+
+    private struct Storage {
+        var out: [UInt8] = []
+        var frames: [Frame] = []
+        var entryKeys: [String] = []
+        var entryStarts: [Int] = []
+        var pathKeys: [any CodingKey] = []
+    }
+
+    // The buffers live behind a pointer: a class's stored properties pay a dynamic
+    // exclusivity check on every mutation, which cost a third of the encoding time.
+    private let storage: UnsafeMutablePointer<Storage>
+
+    /// The JSON written so far.
+    var out: [UInt8] {
+        _read { yield storage.pointee.out }
+        _modify { yield &storage.pointee.out }
+    }
+    /// The open containers, outermost first.
+    var frames: [Frame] {
+        _read { yield storage.pointee.frames }
+        _modify { yield &storage.pointee.frames }
+    }
+    /// The keys of the open objects' entries.
+    var entryKeys: [String] {
+        _read { yield storage.pointee.entryKeys }
+        _modify { yield &storage.pointee.entryKeys }
+    }
+    /// Where each of those entries starts in ``out``.
+    var entryStarts: [Int] {
+        _read { yield storage.pointee.entryStarts }
+        _modify { yield &storage.pointee.entryStarts }
+    }
+    /// The coding path of the value being written: the key at each depth.
+    var pathKeys: [any CodingKey] {
+        _read { yield storage.pointee.pathKeys }
+        _modify { yield &storage.pointee.pathKeys }
+    }
+    /// Set when a value used the encoder in a way the stream cannot follow.
+    var broken = false
+
+    init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage())
+        storage.pointee.out.reserveCapacity(1024)
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    func codingPath(depth: Int) -> [any CodingKey] { Array(pathKeys.prefix(depth)) }
+
+    func setKey(_ key: any CodingKey, depth: Int) {
+        if pathKeys.count >= depth {
+            pathKeys.removeSubrange((depth - 1)...)
+        }
+        pathKeys.append(key)
+    }
+
+    /// Writes `value`, whose container frames will sit at `depth`.
+    func write<T: Encodable>(_ value: T, depth: Int) throws {
+        if try JSONNode.writeSpecial(value, path: JSONPath(keys: codingPath(depth: depth)), into: &out) {
+            return
+        }
+        let mark = out.count
+        try value.encode(to: JSONStreamEncoder(stream: self, depth: depth))
+        if broken { throw NeedsTree() }
+        if frames.count == depth + 1 {
+            close()
+        } else if frames.count != depth {
+            throw NeedsTree()
+        } else if out.count == mark {
+            // Foundation writes a value that encoded nothing as an empty object.
+            out.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        }
+    }
+
+    func open(object: Bool) {
+        out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        frames.append(Frame(isObject: object, start: out.count, entryBase: entryKeys.count))
+    }
+
+    /// Starts the next entry of the open object or array at `depth`.
+    @inline(__always)
+    func beginEntry(key: String?, depth: Int) throws {
+        guard frames.count == depth + 1 else { throw NeedsTree() }
+        let index = frames.count - 1
+        if frames[index].count > 0 { out.append(UInt8(ascii: ",")) }
+        frames[index].count += 1
+        guard let key else { return }
+        if frames[index].count > 1, let previous = entryKeys.last,
+            !previous.utf8.lexicographicallyPrecedes(key.utf8)
+        {
+            frames[index].sorted = false
+        }
+        entryKeys.append(key)
+        entryStarts.append(out.count)
+        JSONBytes.string(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+    }
+
+    /// Closes the innermost container, putting an object's entries in key order.
+    func close() {
+        let frame = frames.removeLast()
+        guard frame.isObject else {
+            out.append(UInt8(ascii: "]"))
+            return
+        }
+        if !frame.sorted {
+            let keys = entryKeys[frame.entryBase...]
+            let starts = entryStarts[frame.entryBase...]
+            // Entry i runs from its start to the comma before the next one (or the end).
+            var ends = Array(starts.dropFirst().map { $0 - 1 })
+            ends.append(out.count)
+            let base = frame.entryBase
+            var order = Array(0..<keys.count)
+            order.sort { a, b in
+                let left = entryKeys[base + a].utf8
+                let right = entryKeys[base + b].utf8
+                if left.elementsEqual(right) { return a < b }
+                return left.lexicographicallyPrecedes(right)
+            }
+            // A key encoded twice keeps its last value, as in a dictionary.
+            var unique: [Int] = []
+            unique.reserveCapacity(order.count)
+            for (position, offset) in order.enumerated()
+            where position + 1 == order.count || entryKeys[base + order[position + 1]] != entryKeys[base + offset] {
+                unique.append(offset)
+            }
+            order = unique
+            let region = Array(out[frame.start...])
+            out.removeSubrange(frame.start...)
+            for (position, offset) in order.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(
+                    contentsOf: region[(starts[base + offset] - frame.start)..<(ends[offset] - frame.start)])
+            }
+        }
+        entryKeys.removeSubrange(frame.entryBase...)
+        entryStarts.removeSubrange(frame.entryBase...)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension JSONPath {
+    convenience init(keys: [any CodingKey]) {
+        var path: JSONPath? = nil
+        for key in keys.dropLast() { path = JSONPath(parent: path, key: key) }
+        self.init(parent: path, key: keys.last)
+    }
+}
+
+struct JSONStreamEncoder: Encoder {
+    let stream: JSONStream
+    /// The depth of the frame this value's container occupies.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { stream.codingPath(depth: depth) }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if stream.frames.count == depth {
+            stream.open(object: true)
+        } else if stream.frames.count != depth + 1 || !stream.frames[depth].isObject {
+            stream.broken = true
+        }
+        return KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(stream: stream, depth: depth))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if stream.frames.count == depth {
+            stream.open(object: false)
+        } else if stream.frames.count != depth + 1 || stream.frames[depth].isObject {
+            stream.broken = true
+        }
+        return JSONStreamUnkeyedContainer(stream: stream, depth: depth)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        JSONStreamSingleContainer(stream: stream, depth: depth)
+    }
+}
+
+struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let stream: JSONStream
+    let depth: Int
+
+    var codingPath: [any CodingKey] { stream.codingPath(depth: depth) }
+
+    @inline(__always)
+    private func entry(_ key: Key, _ write: (inout [UInt8]) throws -> Void) throws {
+        try stream.beginEntry(key: key.stringValue, depth: depth)
+        try write(&stream.out)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try entry(key) { JSONBytes.null(into: &$0) } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try entry(key) { JSONBytes.bool(value, into: &$0) } }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try entry(key) { JSONBytes.string(value, into: &$0) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        let stream = stream, depth = depth
+        try entry(key) {
+            try JSONBytes.double(value, path: JSONPath(keys: stream.codingPath(depth: depth) + [key]), into: &$0)
+        }
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        let stream = stream, depth = depth
+        try entry(key) {
+            try JSONBytes.float(value, path: JSONPath(keys: stream.codingPath(depth: depth) + [key]), into: &$0)
+        }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(Int64(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try stream.beginEntry(key: key.stringValue, depth: depth)
+        stream.setKey(key, depth: depth + 1)
+        try stream.write(value, depth: depth + 1)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil)).container(
+            keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil))
+            .unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil))
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder() }
+
+    private func integer(_ value: Int64, _ key: Key) throws { try entry(key) { JSONBytes.integer(value, into: &$0) } }
+    private func unsigned(_ value: UInt64, _ key: Key) throws {
+        try entry(key) { JSONBytes.unsigned(value, into: &$0) }
+    }
+}
+
+struct JSONStreamUnkeyedContainer: UnkeyedEncodingContainer {
+    let stream: JSONStream
+    let depth: Int
+
+    var codingPath: [any CodingKey] { stream.codingPath(depth: depth) }
+    var count: Int { stream.frames.count > depth ? stream.frames[depth].count : 0 }
+
+    @inline(__always)
+    private func element(_ write: (inout [UInt8]) throws -> Void) throws {
+        try stream.beginEntry(key: nil, depth: depth)
+        try write(&stream.out)
+    }
+
+    mutating func encodeNil() throws { try element { JSONBytes.null(into: &$0) } }
+    mutating func encode(_ value: Bool) throws { try element { JSONBytes.bool(value, into: &$0) } }
+    mutating func encode(_ value: String) throws { try element { JSONBytes.string(value, into: &$0) } }
+    mutating func encode(_ value: Double) throws {
+        let path = JSONIndexPath(stream: stream, depth: depth, index: count)
+        try element { try JSONBytes.double(value, path: path.path, into: &$0) }
+    }
+    mutating func encode(_ value: Float) throws {
+        let path = JSONIndexPath(stream: stream, depth: depth, index: count)
+        try element { try JSONBytes.float(value, path: path.path, into: &$0) }
+    }
+    mutating func encode(_ value: Int) throws { try integer(Int64(value)) }
+    mutating func encode(_ value: Int8) throws { try integer(Int64(value)) }
+    mutating func encode(_ value: Int16) throws { try integer(Int64(value)) }
+    mutating func encode(_ value: Int32) throws { try integer(Int64(value)) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt8) throws { try unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt16) throws { try unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt32) throws { try unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt64) throws { try unsigned(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        try stream.beginEntry(key: nil, depth: depth)
+        stream.setKey(JSONIndexKey(index: index), depth: depth + 1)
+        try stream.write(value, depth: depth + 1)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil)).container(
+            keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil))
+            .unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        stream.broken = true
+        return JSONNodeEncoder(node: JSONNode(pool: JSONNodePool()), path: JSONPath(parent: nil, key: nil))
+    }
+
+    private func integer(_ value: Int64) throws { try element { JSONBytes.integer(value, into: &$0) } }
+    private func unsigned(_ value: UInt64) throws { try element { JSONBytes.unsigned(value, into: &$0) } }
+}
+
+/// The path of an array element, built only if an error needs it.
+struct JSONIndexPath {
+    let stream: JSONStream
+    let depth: Int
+    let index: Int
+
+    var path: JSONPath { JSONPath(keys: stream.codingPath(depth: depth) + [JSONIndexKey(index: index)]) }
+}
+
+struct JSONStreamSingleContainer: SingleValueEncodingContainer {
+    let stream: JSONStream
+    let depth: Int
+
+    var codingPath: [any CodingKey] { stream.codingPath(depth: depth) }
+
+    @inline(__always)
+    private func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
+        guard stream.frames.count == depth else { throw JSONStream.NeedsTree() }
+        try write(&stream.out)
+    }
+
+    mutating func encodeNil() throws { try scalar { JSONBytes.null(into: &$0) } }
+    mutating func encode(_ value: Bool) throws { try scalar { JSONBytes.bool(value, into: &$0) } }
+    mutating func encode(_ value: String) throws { try scalar { JSONBytes.string(value, into: &$0) } }
+    mutating func encode(_ value: Double) throws {
+        let stream = stream, depth = depth
+        try scalar { try JSONBytes.double(value, path: JSONPath(keys: stream.codingPath(depth: depth)), into: &$0) }
+    }
+    mutating func encode(_ value: Float) throws {
+        let stream = stream, depth = depth
+        try scalar { try JSONBytes.float(value, path: JSONPath(keys: stream.codingPath(depth: depth)), into: &$0) }
+    }
+    mutating func encode(_ value: Int) throws { try scalar { JSONBytes.integer(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int8) throws { try scalar { JSONBytes.integer(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int16) throws { try scalar { JSONBytes.integer(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int32) throws { try scalar { JSONBytes.integer(Int64(value), into: &$0) } }
+    mutating func encode(_ value: Int64) throws { try scalar { JSONBytes.integer(value, into: &$0) } }
+    mutating func encode(_ value: UInt) throws { try scalar { JSONBytes.unsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt8) throws { try scalar { JSONBytes.unsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt16) throws { try scalar { JSONBytes.unsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt32) throws { try scalar { JSONBytes.unsigned(UInt64(value), into: &$0) } }
+    mutating func encode(_ value: UInt64) throws { try scalar { JSONBytes.unsigned(value, into: &$0) } }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        guard stream.frames.count == depth else { throw JSONStream.NeedsTree() }
+        try stream.write(value, depth: depth)
+    }
+}
