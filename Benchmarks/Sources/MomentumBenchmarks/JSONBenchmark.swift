@@ -43,7 +43,8 @@ enum JSONBenchmark {
                 }
                 print(
                     "  \(name): \(Format.bytes(Double(foundationBytes.count))), checksum \(checksum); "
-                        + "Foundation \(Format.duration(baseline.median)), canonical \(Format.duration(canonical.median))")
+                        + "Foundation \(Format.duration(baseline.median)), canonical \(Format.duration(canonical.median))"
+                )
                 rows.append(
                     ResultRow(
                         benchmark: "json", metric: "encode \(name) (\(Format.bytes(Double(foundationBytes.count))))",
