@@ -140,6 +140,17 @@ public protocol MomentumStore: Sendable {
         _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result
 
+    /// Like ``evaluate(_:_:)``, for the state an append just produced: when the engine
+    /// cache still holds the user's engine at `version` (``AppendResult/version``), `body`
+    /// runs on it without reading the database; otherwise this is ``evaluate(_:_:)``.
+    ///
+    /// A write that followed the append makes the cached engine newer, and the read falls
+    /// back to the database, so the answer is never older than the append.
+    func evaluate<Result: Sendable>(
+        _ user: String, after version: Int64,
+        _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result
+
     // MARK: Review
 
     /// Records suspicious activity for review; the user's data is not touched. A flag

@@ -53,6 +53,20 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `evaluate(_:after:_:)`; see the protocol for its contract.
+    public func evaluate<Result: Sendable>(
+        _ user: String, after version: Int64,
+        _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        // Only an append's committed version is ever asked for, so an entry at exactly that
+        // version is the state the append committed (a later writer bumps the version).
+        if let entry = engines.peek(user, version: version) {
+            var engine = entry.user
+            return try body(&engine, entry.profile)
+        }
+        return try await evaluate(user, body)
+    }
+
     /// Implements ``MomentumStore`` `flag`; see the protocol for its contract.
     public func flag(_ flag: ReviewFlag) async throws(StoreError) {
         _ = try await run(

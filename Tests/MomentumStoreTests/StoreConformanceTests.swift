@@ -252,6 +252,43 @@ struct StoreConformanceTests {
         }
     }
 
+    /// Reading "after" an append answers with at least that append's state: the append's
+    /// own state while nothing else was written, the newest once another append followed.
+    @Test(arguments: Backend.allCases)
+    func evaluatingAfterAnAppendIsNeverOlderThanTheAppend(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            let created = try await store.append(
+                [try Fixtures.createHabit()], for: "ada", receivedAt: Fixtures.day(1, hour: 8), device: nil)
+            let first = try await store.append(
+                [try Fixtures.completion("c1", day: 1, hour: 9)], for: "ada", receivedAt: Fixtures.day(1, hour: 10),
+                device: nil)
+            #expect(first.version > created.version)
+            let count: @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Int = { engine, _ in
+                engine.streaks.events.count
+            }
+            #expect(try await store.evaluate("ada", after: first.version, count) == 2)
+            #expect(first.appliedCount == 1)
+            let second = try await store.append(
+                [try Fixtures.completion("c2", day: 2, hour: 9)], for: "ada", receivedAt: Fixtures.day(2, hour: 10),
+                device: nil)
+            #expect(second.version > first.version)
+            // An older version is no longer cached: the read goes to the database.
+            #expect(try await store.evaluate("ada", after: first.version, count) == 3)
+            #expect(try await store.evaluate("ada", after: created.version, count) == 3)
+            #expect(try await store.evaluate("ada", after: second.version, count) == 3)
+            // A duplicate changes nothing and reports the version it found.
+            let again = try await store.append(
+                [try Fixtures.completion("c2", day: 2, hour: 9)], for: "ada", receivedAt: Fixtures.day(2, hour: 11),
+                device: nil)
+            #expect(again.appliedCount == 0)
+            #expect(again.version == second.version)
+            await #expect(throws: StoreError.self) {
+                try await store.evaluate("nobody", after: 0, count)
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func twoDevicesRacingToBuyFreezesBuyOnlyWhatTheWalletHolds(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in

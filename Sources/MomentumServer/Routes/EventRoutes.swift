@@ -49,6 +49,12 @@ struct PushResponse: Codable {
     var wallet: Wallet
     /// Achievements this push unlocked.
     var unlocks: [Unlock]
+    /// The projection version the push produced (not sent: routes read their answer with it).
+    var version: Int64 = -1
+
+    enum CodingKeys: String, CodingKey {
+        case results, headSeq, wallet, unlocks
+    }
 }
 
 /// A stored event, as pulled by a device.
@@ -186,7 +192,7 @@ extension ServerState {
         }
         return PushResponse(
             results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
-            unlocks: result.unlocks)
+            unlocks: result.unlocks, version: stored.version)
     }
 
     /// Stores one event made by a convenience route; an event the rules refuse is a 422

@@ -11,8 +11,8 @@ extension Routes {
             if fields["habit"] == nil { fields["habit"] = .string(Tokens.id("h_")) }
             let habit = fields["habit"]?.string ?? ""
             let event = try await makeEvent("habit.created", fields: fields, caller: caller)
-            _ = try await server.appendOne(event, caller: caller)
-            let state = try await habitState(habit, caller: caller, days: 7)
+            let push = try await server.appendOne(event, caller: caller)
+            let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
             return try JSONIO.response(state, status: .created)
         }
         group.patch("habits/:habit") { request, context in
@@ -20,18 +20,18 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request)
             fields["habit"] = .string(habit)
-            _ = try await server.appendOne(
+            let push = try await server.appendOne(
                 try await makeEvent("habit.updated", fields: fields, caller: caller), caller: caller)
-            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/archive") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
-            _ = try await server.appendOne(
+            let push = try await server.appendOne(
                 try await makeEvent("habit.archived", fields: fields, caller: caller), caller: caller)
-            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/check-ins") { request, context in
             let caller = try context.requireCaller()
@@ -40,7 +40,7 @@ extension Routes {
             fields["habit"] = .string(habit)
             let push = try await server.appendOne(
                 try await makeEvent("completion", fields: fields, caller: caller), caller: caller)
-            let state = try await habitState(habit, caller: caller, days: 7)
+            let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
             return try JSONIO.response(CheckInResponse(habit: state, wallet: push.wallet, unlocks: push.unlocks))
         }
         group.post("habits/:habit/skips") { request, context in
@@ -48,8 +48,9 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
-            _ = try await server.appendOne(try await makeEvent("skip", fields: fields, caller: caller), caller: caller)
-            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7))
+            let push = try await server.appendOne(
+                try await makeEvent("skip", fields: fields, caller: caller), caller: caller)
+            return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.get("subjects") { _, context in
             let caller = try context.requireCaller()
@@ -113,9 +114,12 @@ extension Routes {
     }
 
     /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.
-    func habitState(_ habit: String, caller: Caller, days: Int) async throws -> HabitState {
+    /// After a write, `after` is the version it produced (read from the engine cache when
+    /// it still holds that version).
+    func habitState(_ habit: String, caller: Caller, days: Int, after version: Int64? = nil) async throws -> HabitState
+    {
         let now = server.now()
-        let state = try await server.store.evaluate(caller.user) { engine, profile in
+        let state = try await server.store.evaluate(caller.user, after: version ?? -1) { engine, profile in
             engine.state(now: now, profile: profile, days: days).habits.first {
                 $0.definition.id == habit
             }

@@ -65,13 +65,17 @@ public struct AppendResult: Hashable, Sendable {
     public var headSeq: Int64
     /// The wallet after the append.
     public var wallet: Wallet
+    /// The version of the user's projections after the append; hand it to
+    /// ``MomentumStore/evaluate(_:after:_:)`` to read the state this append produced.
+    public var version: Int64
 
     /// Creates a result.
-    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet) {
+    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet, version: Int64 = 0) {
         self.outcomes = outcomes
         self.unlocks = unlocks
         self.headSeq = headSeq
         self.wallet = wallet
+        self.version = version
     }
 
     /// How many events were stored by this append.

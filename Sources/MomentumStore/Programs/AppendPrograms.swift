@@ -42,7 +42,8 @@ enum AppendPrograms {
                         }
                         if inserts.isEmpty, !rebuilt {
                             let result = AppendResult(
-                                outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet)
+                                outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet,
+                                version: current.version)
                             cache.put(user, current)
                             return .done(result)
                         }
@@ -56,7 +57,8 @@ enum AppendPrograms {
                         let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) {
                             entry, stored in
                             AppendResult(
-                                outcomes: finalOutcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet)
+                                outcomes: finalOutcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet,
+                                version: entry.version)
                         }
                         let eventCount = inserts.count
                         return .execute(
