@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MomentumCore
 import MomentumStore
+import struct MomentumStore.AppendResult
 
 /// Momentum's embedded store: one SQLite file, through GRDB.
 ///
@@ -26,6 +27,7 @@ public final class SQLiteStore: SQLBackend {
 
     let pool: DatabasePool
     private let committer: GroupCommitter
+    private let locks = UserLocks()
 
     /// Opens (or creates) a database file. Call ``MomentumStore/migrate()`` before use.
     ///
@@ -52,6 +54,18 @@ public final class SQLiteStore: SQLBackend {
         self.path = path
         engines = EngineCache(capacity: engineCacheCapacity)
         committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch)
+    }
+
+    /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
+    ///
+    /// The engine work runs outside the single writer, on a read snapshot (see
+    /// ``SQLBackend/appendPreparingOutside(_:for:receivedAt:device:locks:)``): the writer
+    /// only checks the user's version and writes, and the engine work of many users runs
+    /// on every core.
+    public func append(
+        _ events: [Event], for user: String, receivedAt: Date, device: String? = nil
+    ) async throws(StoreError) -> AppendResult {
+        try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: locks)
     }
 
     /// Implements ``MomentumStore`` `run`; see the protocol for its contract.

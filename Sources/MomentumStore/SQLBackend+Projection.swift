@@ -11,6 +11,41 @@ extension SQLBackend {
         try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
     }
 
+    /// Appends like ``append(_:for:receivedAt:device:)``, with the engine work done outside
+    /// the write transaction.
+    ///
+    /// The events are applied to the user's engine on a read snapshot; then a short write
+    /// checks that the user's projection version is still the one the work was computed
+    /// against and runs the prepared statements. For a database with a single writer
+    /// (SQLite), the engine work of many users then runs in parallel while the writer only
+    /// writes. If another writer changed the user in between (another process, or a
+    /// celebration or profile write), the append runs again the ordinary way, inside the
+    /// transaction, so the outcome is the same either way.
+    ///
+    /// - Parameter locks: Serializes this process's appends of one user (so that they do
+    ///   not prepare against the same version).
+    public func appendPreparingOutside(
+        _ events: [Event], for user: String, receivedAt: Date, device: String?, locks: UserLocks
+    ) async throws(StoreError) -> AppendResult {
+        let cache = engines
+        return try await locks.withLock(user) { () async throws(StoreError) -> AppendResult in
+            let work = try await run(
+                AppendPrograms.prepare(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
+            switch work {
+            case .done(let result):
+                return result
+            case .write(let prepared):
+                if let result = try await run(
+                    AppendPrograms.commit(prepared, for: user, receivedAt: receivedAt, cache: cache))
+                {
+                    return result
+                }
+                return try await run(
+                    AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
+            }
+        }
+    }
+
     /// Implements ``MomentumStore`` `events`; see the protocol for its contract.
     public func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent] {
         guard limit > 0 else { return [] }

@@ -4,6 +4,97 @@ import MomentumCore
 /// The programs that change a user's log or the settings it is evaluated with, and bring
 /// the projections along in the same transaction.
 enum AppendPrograms {
+    /// The engine work of an append, done: what to write, or the answer when there is
+    /// nothing to write.
+    enum Work: Sendable {
+        /// Nothing changed (duplicates or refusals only); the engine is back in the cache.
+        case done(AppendResult)
+        /// The statements to run, and the engine as it will be once they are committed.
+        case write(Prepared)
+    }
+
+    /// An append's statements, computed against one stored projection version.
+    struct Prepared: Sendable {
+        /// The stored version the work was computed against.
+        var version: Int64
+        /// The engine after the events (its version is bumped when the write commits).
+        var entry: EngineEntry
+        /// The event inserts, then the projection statements.
+        var statements: [SQLStatement]
+        var eventCount: Int
+        var output: ProjectionWriter.Output
+        var outcomes: [EventOutcome]
+    }
+
+    /// Applies `events` to `entry` (taken out of the cache at the stored version) and
+    /// works out the statements that store them.
+    static func work(
+        _ events: [Event], for user: String, now: Date, device: String?, rebuilt: Bool, entry current: EngineEntry,
+        cache: EngineCache
+    ) -> Work {
+        var current = current
+        var outcomes: [EventOutcome] = []
+        var unlocks: [Unlock] = []
+        var inserts: [SQLStatement] = []
+        var seq = current.headSeq
+        var stagesChanged = false
+        for event in events {
+            do throws(MomentumError) {
+                let (result, granted) = try current.user.append(event, now: now, detectedAt: now)
+                switch result {
+                case .applied:
+                    seq += 1
+                    inserts.append(insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
+                    outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
+                    unlocks += granted
+                    if case .stage = event.payload { stagesChanged = true }
+                case .duplicate:
+                    outcomes.append(EventOutcome(id: event.id, status: .duplicate))
+                case .rejected(let error):
+                    outcomes.append(EventOutcome(id: event.id, status: .rejected(error)))
+                }
+            } catch {
+                outcomes.append(EventOutcome(id: event.id, status: .invalid(error)))
+            }
+        }
+        if inserts.isEmpty, !rebuilt {
+            cache.put(user, current)
+            return .done(
+                AppendResult(
+                    outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet,
+                    version: current.version))
+        }
+        unlocks += current.user.advance(to: now)
+        let output = ProjectionWriter(user: user, now: now).statements(
+            for: &current, rewrite: rebuilt, newUnlocks: unlocks, stagesChanged: stagesChanged, headSeq: seq)
+        current.headSeq = seq
+        return .write(
+            Prepared(
+                version: current.version, entry: current, statements: inserts + output.statements,
+                eventCount: inserts.count, output: output, outcomes: outcomes))
+    }
+
+    /// Runs a prepared append's statements, then finishes it (queues new unlocks for
+    /// celebration, caches the engine).
+    static func write(
+        _ prepared: Prepared, for user: String, now: Date, slot: Slot<EngineEntry?>, cache: EngineCache
+    ) -> StoreStep<AppendResult> {
+        slot.value = prepared.entry
+        let outcomes = prepared.outcomes
+        let finish = finishing(user, slot: slot, cache: cache, output: prepared.output, now: now) { entry, stored in
+            AppendResult(
+                outcomes: outcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet,
+                version: entry.version)
+        }
+        let eventCount = prepared.eventCount
+        return .execute(
+            prepared.statements,
+            { counts throws(StoreError) in
+                try finish(Array(counts.dropFirst(eventCount)))
+            })
+    }
+
+    /// Appends events in one write transaction: the engine work happens inside it.
     static func append(
         _ events: [Event], for user: String, receivedAt: Date, device: String?, cache: EngineCache
     ) -> StoreProgram<AppendResult> {
@@ -13,62 +104,68 @@ enum AppendPrograms {
             let slot = Slot<EngineEntry?>(nil)
             return .lock(user) { () throws(StoreError) in
                 EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
-                    try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<AppendResult> in
-                        guard var current = entry.take() else { throw .corrupt("engine missing") }
-                        var outcomes: [EventOutcome] = []
-                        var unlocks: [Unlock] = []
-                        var inserts: [SQLStatement] = []
-                        var seq = current.headSeq
-                        var stagesChanged = false
-                        for event in events {
-                            do throws(MomentumError) {
-                                let (result, granted) = try current.user.append(event, now: now, detectedAt: now)
-                                switch result {
-                                case .applied:
-                                    seq += 1
-                                    inserts.append(
-                                        insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
-                                    outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
-                                    unlocks += granted
-                                    if case .stage = event.payload { stagesChanged = true }
-                                case .duplicate:
-                                    outcomes.append(EventOutcome(id: event.id, status: .duplicate))
-                                case .rejected(let error):
-                                    outcomes.append(EventOutcome(id: event.id, status: .rejected(error)))
-                                }
-                            } catch {
-                                outcomes.append(EventOutcome(id: event.id, status: .invalid(error)))
-                            }
-                        }
-                        if inserts.isEmpty, !rebuilt {
-                            let result = AppendResult(
-                                outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet,
-                                version: current.version)
-                            cache.put(user, current)
-                            return .done(result)
-                        }
-                        unlocks += current.user.advance(to: now)
-                        let output = ProjectionWriter(user: user, now: now).statements(
-                            for: &current, rewrite: rebuilt, newUnlocks: unlocks, stagesChanged: stagesChanged,
-                            headSeq: seq)
-                        current.headSeq = seq
-                        entry = current
-                        let finalOutcomes = outcomes
-                        let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) {
-                            entry, stored in
-                            AppendResult(
-                                outcomes: finalOutcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet,
-                                version: entry.version)
-                        }
-                        let eventCount = inserts.count
-                        return .execute(
-                            inserts + output.statements,
-                            { counts throws(StoreError) in
-                                try finish(Array(counts.dropFirst(eventCount)))
-                            })
+                    guard let current = slot.value else { throw .corrupt("engine missing") }
+                    slot.value = nil
+                    let done = work(
+                        events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache)
+                    switch done {
+                    case .done(let result): return .done(result)
+                    case .write(let prepared): return write(prepared, for: user, now: now, slot: slot, cache: cache)
                     }
                 }
             }
+        }
+    }
+
+    /// The first half of a two-phase append: the engine work, on a read snapshot, outside
+    /// any write transaction. The caller serializes one user's appends, and hands the
+    /// result to ``commit(_:for:receivedAt:cache:)``.
+    static func prepare(
+        _ events: [Event], for user: String, receivedAt: Date, device: String?, cache: EngineCache
+    ) -> StoreProgram<Work> {
+        let events = events.map(StoreJSON.canonical)
+        let now = StoreJSON.canonical(receivedAt)
+        return StoreProgram(writes: false, user: user) { () throws(StoreError) in
+            let slot = Slot<EngineEntry?>(nil)
+            return EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
+                guard let current = slot.value else { throw .corrupt("engine missing") }
+                return .done(
+                    work(events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache))
+            }
+        }
+    }
+
+    /// The second half: a short write that runs the prepared statements if the user's
+    /// projection version is still the one they were computed against; `nil` (nothing
+    /// written, the cached engine dropped) if another writer got there first.
+    static func commit(
+        _ prepared: Prepared, for user: String, receivedAt: Date, cache: EngineCache
+    ) -> StoreProgram<AppendResult?> {
+        let now = StoreJSON.canonical(receivedAt)
+        return StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
+            let slot = Slot<EngineEntry?>(nil)
+            return .lock(user) { () throws(StoreError) in
+                .query(SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])) {
+                    rows throws(StoreError) in
+                    guard let row = rows.first, try row.int(0, "version") == prepared.version else {
+                        cache.forget(user)
+                        return .done(nil)
+                    }
+                    return try optional(write(prepared, for: user, now: now, slot: slot, cache: cache))
+                }
+            }
+        }
+    }
+
+    /// The same steps, with an optional result.
+    private static func optional<R: Sendable>(_ step: StoreStep<R>) throws(StoreError) -> StoreStep<R?> {
+        switch step {
+        case .done(let value): return .done(value)
+        case .lock(let name, let next): return .lock(name) { () throws(StoreError) in try optional(try next()) }
+        case .query(let statements, let next):
+            return .query(statements) { rows throws(StoreError) in try optional(try next(rows)) }
+        case .execute(let statements, let next):
+            return .execute(statements) { counts throws(StoreError) in try optional(try next(counts)) }
         }
     }
 

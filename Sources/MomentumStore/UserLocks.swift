@@ -1,4 +1,3 @@
-import MomentumStore
 import Synchronization
 
 /// In-process, per-key mutual exclusion for async code.
@@ -6,10 +5,15 @@ import Synchronization
 /// Writes of one user wait here, in arrival order, instead of each holding a pooled
 /// connection while blocked on the database lock; writes of different users never wait
 /// on each other. Across server instances the database's advisory lock does the same job.
-final class UserLocks: Sendable {
+public final class UserLocks: Sendable {
+    /// Creates an empty set of locks.
+    public init() {}
+
     private let waiters = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
 
-    func withLock<R: Sendable>(
+    /// Runs `body` holding the lock named `key`; callers with the same key run one at a
+    /// time, in arrival order.
+    public func withLock<R: Sendable>(
         _ key: String, _ body: () async throws(StoreError) -> R
     ) async throws(StoreError) -> R {
         await acquire(key)
