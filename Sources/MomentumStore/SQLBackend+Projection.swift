@@ -14,9 +14,10 @@ extension SQLBackend {
     /// Appends like ``append(_:for:receivedAt:device:)``, with the engine work done outside
     /// the write transaction.
     ///
-    /// The events are applied to the user's engine on a read snapshot; then a short write
-    /// checks that the user's projection version is still the one the work was computed
-    /// against and runs the prepared statements. For a database with a single writer
+    /// The events are applied to the user's cached engine (or, on a miss, to one replayed
+    /// from a read snapshot) with no transaction open; then a short write checks that the
+    /// user's projection version is still the one the work was computed against and runs
+    /// the prepared statements. For a database with a single writer
     /// (SQLite), the engine work of many users then runs in parallel while the writer only
     /// writes. If another writer changed the user in between (another process, or a
     /// celebration or profile write), the append runs again the ordinary way, inside the
@@ -29,10 +30,22 @@ extension SQLBackend {
     ) async throws(StoreError) -> AppendResult {
         let cache = engines
         return try await locks.withLock(user) { () async throws(StoreError) -> AppendResult in
-            let work = try await run(
-                AppendPrograms.prepare(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
+            let work: AppendPrograms.Work
+            if let cached = cache.takeLatest(user) {
+                // Whatever version the cached engine is at, the write checks it against
+                // the stored one; a warm user's append reads nothing before its write.
+                work = AppendPrograms.work(
+                    events.map(StoreJSON.canonical), for: user, now: StoreJSON.canonical(receivedAt), device: device,
+                    rebuilt: !cached.projected, entry: cached, cache: cache)
+            } else {
+                work = try await run(
+                    AppendPrograms.prepare(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
+            }
             switch work {
-            case .done(let result):
+            case .done(var result):
+                // Nothing was written, so nothing checked the engine's version: do not offer
+                // it for reads after this append.
+                result.version = -1
                 return result
             case .write(let prepared):
                 if let result = try await run(

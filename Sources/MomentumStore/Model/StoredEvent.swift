@@ -67,6 +67,8 @@ public struct AppendResult: Hashable, Sendable {
     public var wallet: Wallet
     /// The version of the user's projections after the append; hand it to
     /// ``MomentumStore/evaluate(_:after:_:)`` to read the state this append produced.
+    /// `-1` when the append wrote nothing and did not read the stored version (reads
+    /// after it then go to the database).
     public var version: Int64
 
     /// Creates a result.

@@ -54,7 +54,12 @@ public final class EngineCache: Sendable {
         }
     }
 
-    /// Puts an entry back.
+    /// Takes a user's entry out, whatever its version.
+    func takeLatest(_ user: String) -> EngineEntry? {
+        state.withLock { state in state.entries.removeValue(forKey: user)?.entry }
+    }
+
+    /// Looks at a user's entry if it is at `version`, leaving it in place.
     func peek(_ user: String, version: Int64) -> EngineEntry? {
         state.withLock { state in
             guard let cached = state.entries[user], cached.entry.version == version else { return nil }
