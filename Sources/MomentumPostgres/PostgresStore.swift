@@ -79,6 +79,7 @@ public final class PostgresStore: SQLBackend {
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             do {
+                if let answer = try await singleQuery(program) { return answer.value }
                 return try await transaction(program, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             } catch let error as StoreError {
                 throw error
@@ -108,6 +109,33 @@ public final class PostgresStore: SQLBackend {
                 throw StoreError(.unavailable, "PostgreSQL refused the operation: \(error)")
             }
         }
+    }
+
+    /// Runs a read that needs a single statement (a warm engine's version check, most
+    /// lookups) without a transaction around it: one statement sees one snapshot anyway,
+    /// and BEGIN and COMMIT would be two more round trips. Returns `nil` when the program
+    /// asks for more than that; it is then run again from the start in a transaction (a
+    /// read program has no effects a second run would repeat).
+    private func singleQuery<Result: Sendable>(_ program: StoreProgram<Result>) async throws -> Box<Result>? {
+        let first = try program.start()
+        switch first {
+        case .done(let value):
+            return Box(value: value)
+        case .query(let statements, let next) where statements.count == 1:
+            let logger = self.logger
+            let rows = try await client.withConnection { connection in
+                try await connection.query(Self.query(statements[0]), logger: logger).get().rows.map(Self.row)
+            }
+            if case .done(let value) = try next([rows]) { return Box(value: value) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// A result that may itself be optional.
+    private struct Box<Value: Sendable>: Sendable {
+        let value: Value
     }
 
     /// Runs a program in one transaction on a pooled connection.
