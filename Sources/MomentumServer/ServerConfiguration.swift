@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     /// (0: every request reads it). A session revoked on another instance keeps working
     /// here for at most this long.
     public var sessionCacheSeconds: TimeInterval = 10
+    /// Whether the web app's session cookie is always marked `Secure` (sent over HTTPS
+    /// only). Set it when a TLS-terminating proxy serves Momentum over HTTPS; a request
+    /// that arrives with `X-Forwarded-Proto: https` gets a `Secure` cookie either way.
+    public var secureCookies: Bool = false
     /// Whether to create the demo account at start-up.
     public var demo: Bool = false
     /// Where the rasterizer for PNG share cards is (`rsvg-convert` from librsvg).

@@ -13,7 +13,9 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Every option can also be set with an environment variable: MOMENTUM_HOST, MOMENTUM_PORT, \
             MOMENTUM_DATABASE, MOMENTUM_PACK, MOMENTUM_DEMO=1, MOMENTUM_CORS_ORIGINS (comma-separated), \
-            MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST. Flags win over the environment.
+            MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST, MOMENTUM_SECURE_COOKIES=1. \
+            A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
+            Flags win over the environment.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -28,6 +30,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The bearer token of the admin endpoints (off when unset).") var adminToken: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "bcrypt's cost for new passwords, 4 to 16 (default 12).") var bcryptCost: Int?
+    @Flag(
+        help: "Mark the web app's session cookie Secure (HTTPS only), as behind a TLS-terminating proxy.")
+    var secureCookies = false
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -47,6 +52,8 @@ struct Serve: AsyncParsableCommand {
         configuration.corsOrigins = (corsOrigins ?? environment["MOMENTUM_CORS_ORIGINS"] ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         configuration.adminToken = adminToken ?? environment["MOMENTUM_ADMIN_TOKEN"]
+        configuration.secureCookies =
+            secureCookies || ["1", "true", "yes"].contains(environment["MOMENTUM_SECURE_COOKIES"]?.lowercased() ?? "")
         if let text = logLevel ?? environment["MOMENTUM_LOG_LEVEL"] {
             guard let level = Logger.Level(rawValue: text.lowercased()) else {
                 throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")

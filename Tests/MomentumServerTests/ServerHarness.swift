@@ -19,8 +19,12 @@ final class ServerHarness: Sendable {
     let clock = TestClock()
     let state: ServerState
 
-    init(store: any MomentumStore, adminToken: String? = "admin-secret", userLimit: Int = 0) {
+    init(
+        store: any MomentumStore, adminToken: String? = "admin-secret", userLimit: Int = 0,
+        secureCookies: Bool = false
+    ) {
         var configuration = ServerConfiguration()
+        configuration.secureCookies = secureCookies
         configuration.bcryptCost = 4
         configuration.adminToken = adminToken
         configuration.userRequestsPerMinute = userLimit
@@ -36,7 +40,7 @@ final class ServerHarness: Sendable {
     }
 
     static func with<R: Sendable>(
-        adminToken: String? = "admin-secret", userLimit: Int = 0,
+        adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
         _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
         let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-server-\(UUID().uuidString)")
@@ -44,7 +48,8 @@ final class ServerHarness: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
         try await store.migrate()
-        let harness = ServerHarness(store: store, adminToken: adminToken, userLimit: userLimit)
+        let harness = ServerHarness(
+            store: store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies)
         let app = Application(router: buildRouter(harness.state))
         do {
             let result = try await app.test(.router) { client in try await body(harness, client) }

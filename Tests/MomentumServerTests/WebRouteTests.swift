@@ -56,6 +56,37 @@ struct WebRouteTests {
         }
     }
 
+    /// Plain HTTP gets a cookie without `Secure` (it could not be sent back otherwise);
+    /// behind a TLS-terminating proxy (`X-Forwarded-Proto: https`) or when configured,
+    /// the cookie is `Secure`, and so is the one that signs out.
+    @Test func theCookieIsSecureBehindHTTPSOrWhenConfigured() async throws {
+        let signUp = Array("displayName=Ada&email=ada%40example.com&password=correct+horse&timeZone=UTC".utf8)
+        let signIn = Array("email=ada%40example.com&password=correct+horse".utf8)
+        let forwarded = HTTPField.Name("X-Forwarded-Proto")!
+        try await ServerHarness.with { _, client in
+            let plain = try await client.call(.post, "/signup", bytes: signUp, headers: Self.form)
+            let header = try #require(plain.headers[.setCookie])
+            #expect(!header.contains("Secure"))
+            var proxied = Self.form
+            proxied[forwarded] = "https"
+            let signedIn = try await client.call(.post, "/signin", bytes: signIn, headers: proxied)
+            #expect(signedIn.status == .seeOther)
+            #expect(signedIn.headers[.setCookie]?.contains("Secure") == true)
+            var notTLS = Self.form
+            notTLS[forwarded] = "http"
+            let overHTTP = try await client.call(.post, "/signin", bytes: signIn, headers: notTLS)
+            #expect(overHTTP.headers[.setCookie]?.contains("Secure") == false)
+        }
+        try await ServerHarness.with(secureCookies: true) { _, client in
+            let created = try await client.call(.post, "/signup", bytes: signUp, headers: Self.form)
+            #expect(created.headers[.setCookie]?.contains("Secure") == true)
+            let cookie = try #require(Self.cookie(created))
+            let signedOut = try await client.call(.post, "/signout", headers: [.cookie: cookie])
+            let cleared = try #require(signedOut.headers[.setCookie])
+            #expect(cleared.contains("Max-Age=0") && cleared.contains("Secure"))
+        }
+    }
+
     @Test func badFormsReRenderWithTheErrorAndKeepWhatWasTyped() async throws {
         try await ServerHarness.with { _, client in
             _ = try await client.register("bea")

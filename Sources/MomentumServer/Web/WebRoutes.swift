@@ -33,7 +33,7 @@ extension Routes {
                 let session = try await signIn(
                     SignInRequest(
                         email: form["email"] ?? "", password: form["password"] ?? "", deviceName: "Web browser"))
-                return signedIn(session.token)
+                return signedIn(session.token, request)
             } catch let error as APIError {
                 var page = AuthPage(demo: server.configuration.demo)
                 page.email = form["email"] ?? ""
@@ -49,7 +49,7 @@ extension Routes {
                         email: form["email"] ?? "", password: form["password"] ?? "",
                         displayName: form["displayName"] ?? "", timeZone: form["timeZone"],
                         dayStartHour: nil, pack: nil, deviceName: "Web browser"))
-                return signedIn(session.token)
+                return signedIn(session.token, request)
             } catch let error as APIError {
                 var page = AuthPage(zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
                 page.email = form["email"] ?? ""
@@ -65,7 +65,9 @@ extension Routes {
             }
             var response = Response.redirect(to: "/signin", type: .normal)
             response.setCookie(
-                Cookie(name: WebSession.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+                Cookie(
+                    name: WebSession.cookieName, value: "", maxAge: 0, path: "/", secure: secure(request),
+                    httpOnly: true, sameSite: .strict))
             return response
         }
 
@@ -119,14 +121,23 @@ extension Routes {
         Response.redirect(to: "/signin", type: .normal)
     }
 
-    private func signedIn(_ token: String) -> Response {
+    private func signedIn(_ token: String, _ request: Request) -> Response {
         var response = Response.redirect(to: "/today", type: .normal)
         response.setCookie(
             Cookie(
                 name: WebSession.cookieName, value: token,
-                maxAge: Int(server.configuration.sessionLifetime.components.seconds), path: "/", httpOnly: true,
-                sameSite: .strict))
+                maxAge: Int(server.configuration.sessionLifetime.components.seconds), path: "/",
+                secure: secure(request), httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// Whether the session cookie must be `Secure`: always when configured so, and for a
+    /// request a TLS-terminating proxy forwarded from HTTPS. (A client that fakes the
+    /// header only keeps its own cookie off plain HTTP.)
+    private func secure(_ request: Request) -> Bool {
+        if server.configuration.secureCookies { return true }
+        guard let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!] else { return false }
+        return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
     /// A URL-encoded form body as a dictionary. A form posted from another site (its
