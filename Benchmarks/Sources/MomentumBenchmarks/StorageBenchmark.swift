@@ -34,6 +34,15 @@ enum StorageBenchmark {
             rows += try await measureStore(
                 store, name: "storage-sqlite", raw: raw, commits: commits, users: users, perUser: perUser)
             await store.close()
+            let floor = try await sqlFloor(
+                directory: directory, sample: directory.appending(path: "store.sqlite").path, users: users,
+                appends: settings.quick ? 2_000 : 20_000)
+            rows.append(
+                ResultRow(
+                    benchmark: "storage-sqlite",
+                    metric: "SQL floor: an append's 3 statements, no engine, 64 per commit",
+                    measured: "\(Format.grouped(Int(floor)))/s", baseline: Format.grouped(Int(raw)),
+                    ratio: Format.ratio(floor / raw)))
         } catch {
             print("storage-sqlite failed: \(error)")
         }
@@ -140,6 +149,88 @@ enum StorageBenchmark {
                     payload: .completion(habit: "read", day: nil, value: 1, note: nil)))
         }
         return events
+    }
+
+    /// The least SQL an append can cost: the three statements a warm user's append writes
+    /// (the event, the habit's projection row, the user's head), with documents of the
+    /// size the store really wrote, prepared in advance and committed 64 appends per
+    /// transaction, each in a savepoint — the group committer's shape with no engine work.
+    /// What no implementation that stores an append with its projection can beat here.
+    private static func sqlFloor(directory: URL, sample: String, users: Int, appends: Int) async throws -> Double {
+        let (body, state) = try samples(sample)
+        let path = directory.appending(path: "floor.sqlite").path
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        for user in 0..<users {
+            try await store.createAccount(
+                Account(id: "f\(user)", email: "f\(user)@bench.local", passwordHash: "!", createdAt: Date()),
+                profile: Profile(displayName: "f\(user)", updatedAt: Date()))
+        }
+        await store.close()
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        defer { try? pool.close() }
+        return try floorRun(pool: pool, users: users, appends: appends, body: body, state: state)
+    }
+
+    /// The last event body and a habit row the measured store wrote.
+    private static func samples(_ path: String) throws -> (String, String) {
+        let source = try DatabaseQueue(path: path)
+        defer { try? source.close() }
+        return try source.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT body FROM events ORDER BY seq DESC LIMIT 1") ?? "{}",
+                try String.fetchOne(db, sql: "SELECT state FROM habits LIMIT 1") ?? "{}"
+            )
+        }
+    }
+
+    private static func floorRun(
+        pool: DatabasePool, users: Int, appends: Int, body: String, state: String
+    ) throws -> Double {
+        let now = Date().timeIntervalSince1970
+        let start = Stopwatch.now()
+        var done = 0
+        while done < appends {
+            let batch = min(64, appends - done)
+            let first = done
+            try pool.write { db in
+                let event = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                let habit = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO habits (user_id, habit_id, ordinal, name, archived, current_streak, best_streak, state)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (user_id, habit_id) DO UPDATE SET ordinal = excluded.ordinal, name = excluded.name,
+                          archived = excluded.archived, current_streak = excluded.current_streak,
+                          best_streak = excluded.best_streak, state = excluded.state
+                        """)
+                let head = try db.cachedStatement(
+                    sql: """
+                        UPDATE user_heads SET version = version + 1, head_seq = ?, diamonds = ?, freezes = ?,
+                          evaluated_at = ? WHERE user_id = ?
+                        """)
+                for index in first..<(first + batch) {
+                    let user = "f\(index % users)"
+                    let seq = index / users + 1
+                    try db.inSavepoint {
+                        try event.execute(arguments: [
+                            user, seq, "e\(index)", "completion", now, "UTC", body, now, nil as String?,
+                        ])
+                        try habit.execute(arguments: [user, "read", 0, "Read", false, seq, seq, state])
+                        try head.execute(arguments: [seq, 0, 0, now, user])
+                        return .commit
+                    }
+                }
+            }
+            done += batch
+        }
+        return Double(appends) / (Double(Stopwatch.now() - start) / 1e9)
     }
 
     /// SQLite's own rate: one-row transactions, one after another, WAL + synchronous=FULL.
