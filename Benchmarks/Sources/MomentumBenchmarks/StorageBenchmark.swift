@@ -41,8 +41,14 @@ enum StorageBenchmark {
                 ResultRow(
                     benchmark: "storage-sqlite",
                     metric: "SQL floor: an append's 3 statements, no engine, 64 per commit",
-                    measured: "\(Format.grouped(Int(floor)))/s", baseline: Format.grouped(Int(raw)),
-                    ratio: Format.ratio(floor / raw)))
+                    measured: "\(Format.grouped(Int(floor.full)))/s", baseline: Format.grouped(Int(raw)),
+                    ratio: Format.ratio(floor.full / raw)))
+            rows.append(
+                ResultRow(
+                    benchmark: "storage-sqlite",
+                    metric: "SQL floor: an empty event and the head only, no savepoint, 64 per commit",
+                    measured: "\(Format.grouped(Int(floor.minimal)))/s", baseline: Format.grouped(Int(raw)),
+                    ratio: Format.ratio(floor.minimal / raw)))
         } catch {
             print("storage-sqlite failed: \(error)")
         }
@@ -56,6 +62,15 @@ enum StorageBenchmark {
             rows += try await measureStore(
                 store, name: "storage-postgres", raw: raw, commits: commits, users: users, perUser: perUser)
             await store.close()
+            let floor = try await postgresFloor(
+                url: cluster.url(database: database), users: users, connections: min(users, 32),
+                appends: settings.quick ? 1_000 : 10_000)
+            rows.append(
+                ResultRow(
+                    benchmark: "storage-postgres",
+                    metric: "SQL floor: an append's transaction, no engine, \(min(users, 32)) connections",
+                    measured: "\(Format.grouped(Int(floor)))/s", baseline: Format.grouped(Int(raw)),
+                    ratio: Format.ratio(floor / raw)))
         } catch {
             print("storage-postgres failed: \(error)")
         }
@@ -156,7 +171,11 @@ enum StorageBenchmark {
     /// size the store really wrote, prepared in advance and committed 64 appends per
     /// transaction, each in a savepoint — the group committer's shape with no engine work.
     /// What no implementation that stores an append with its projection can beat here.
-    private static func sqlFloor(directory: URL, sample: String, users: Int, appends: Int) async throws -> Double {
+    /// Also returns the rate with the least an append could write at all: an empty event
+    /// body and the head, no projection row.
+    private static func sqlFloor(
+        directory: URL, sample: String, users: Int, appends: Int
+    ) async throws -> (full: Double, minimal: Double) {
         let (body, state) = try samples(sample)
         let path = directory.appending(path: "floor.sqlite").path
         let store = try SQLiteStore(path: path)
@@ -172,7 +191,9 @@ enum StorageBenchmark {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         defer { try? pool.close() }
-        return try floorRun(pool: pool, users: users, appends: appends, body: body, state: state)
+        let full = try floorRun(pool: pool, users: users, appends: appends, body: body, state: state)
+        let minimal = try floorRun(pool: pool, users: users, appends: appends, body: "{}", state: nil)
+        return (full, minimal)
     }
 
     /// The last event body and a habit row the measured store wrote.
@@ -188,8 +209,9 @@ enum StorageBenchmark {
     }
 
     private static func floorRun(
-        pool: DatabasePool, users: Int, appends: Int, body: String, state: String
+        pool: DatabasePool, users: Int, appends: Int, body: String, state: String?
     ) throws -> Double {
+        let offset = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") ?? 0 }
         let now = Date().timeIntervalSince1970
         let start = Stopwatch.now()
         var done = 0
@@ -216,11 +238,19 @@ enum StorageBenchmark {
                           evaluated_at = ? WHERE user_id = ?
                         """)
                 for index in first..<(first + batch) {
-                    let user = "f\(index % users)"
-                    let seq = index / users + 1
+                    let user = "f\((offset + index) % users)"
+                    let seq = (offset + index) / users + 1
+                    guard let state else {
+                        // The least there is: no projection row, no savepoint.
+                        try event.execute(arguments: [
+                            user, seq, "e\(offset + index)", "completion", now, "UTC", body, now, nil as String?,
+                        ])
+                        try head.execute(arguments: [seq, 0, 0, now, user])
+                        continue
+                    }
                     try db.inSavepoint {
                         try event.execute(arguments: [
-                            user, seq, "e\(index)", "completion", now, "UTC", body, now, nil as String?,
+                            user, seq, "e\(offset + index)", "completion", now, "UTC", body, now, nil as String?,
                         ])
                         try habit.execute(arguments: [user, "read", 0, "Read", false, seq, seq, state])
                         try head.execute(arguments: [seq, 0, 0, now, user])
@@ -248,6 +278,80 @@ enum StorageBenchmark {
         let rate = Double(commits) / (Double(Stopwatch.now() - start) / 1e9)
         try pool.close()
         return rate
+    }
+
+    /// The least an append can cost on PostgreSQL: its transaction (BEGIN, the event, the
+    /// habit's projection row with a document of the stored size, the user's head, COMMIT)
+    /// with no engine work and no lock, from `connections` connections at once, each
+    /// appending for its own users — what a store that writes an append with its
+    /// projection cannot beat here.
+    private static func postgresFloor(url: String, users: Int, connections: Int, appends: Int) async throws -> Double {
+        let setup = try await connect(url)
+        let logger = Logger(label: "bench")
+        let (body, state): (String, String)
+        do {
+            let eventRows = try await setup.query("SELECT body FROM events ORDER BY seq DESC LIMIT 1", logger: logger)
+                .get().rows
+            let habitRows = try await setup.query("SELECT state FROM habits LIMIT 1", logger: logger).get().rows
+            body = try eventRows.first?.decode(String.self) ?? "{}"
+            state = try habitRows.first?.decode(String.self) ?? "{}"
+        }
+        // The measured store's users stay; the floor writes under other ids, after theirs.
+        for user in 0..<users {
+            let id = "floor\(user)"
+            _ = try await setup.query(
+                """
+                INSERT INTO accounts (user_id, email, password_hash, created_at) VALUES (\(id), \(id + "@bench.local"), '!', 0)
+                """, logger: logger
+            ).get()
+            _ = try await setup.query(
+                """
+                INSERT INTO user_heads (user_id, version, head_seq, diamonds, freezes, evaluated_at)
+                VALUES (\(id), 0, 0, 0, 0, 0)
+                """, logger: logger
+            ).get()
+        }
+        try await setup.close()
+        let perConnection = appends / connections
+        let start = Stopwatch.now()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for connection in 0..<connections {
+                group.addTask {
+                    let db = try await connect(url)
+                    let logger = Logger(label: "bench")
+                    for index in 0..<perConnection {
+                        let id = "floor\((connection + index * connections) % users)"
+                        let seq = Int64(connection * perConnection + index + 1)
+                        let eventID = "f\(seq)"
+                        _ = try await db.query("BEGIN", logger: logger).get()
+                        _ = try await db.query(
+                            """
+                            INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)
+                            VALUES (\(id), \(seq), \(eventID), 'completion', 0, 'UTC', \(body), 0, NULL)
+                            """, logger: logger
+                        ).get()
+                        _ = try await db.query(
+                            """
+                            INSERT INTO habits (user_id, habit_id, ordinal, name, archived, current_streak, best_streak, state)
+                            VALUES (\(id), 'read', 0, 'Read', 0, \(seq), \(seq), \(state))
+                            ON CONFLICT (user_id, habit_id) DO UPDATE SET current_streak = excluded.current_streak,
+                              best_streak = excluded.best_streak, state = excluded.state
+                            """, logger: logger
+                        ).get()
+                        _ = try await db.query(
+                            """
+                            UPDATE user_heads SET version = version + 1, head_seq = \(seq), evaluated_at = 0
+                            WHERE user_id = \(id)
+                            """, logger: logger
+                        ).get()
+                        _ = try await db.query("COMMIT", logger: logger).get()
+                    }
+                    try await db.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        return Double(perConnection * connections) / (Double(Stopwatch.now() - start) / 1e9)
     }
 
     /// PostgreSQL's own rate: one-row autocommit inserts on one connection.
