@@ -114,8 +114,9 @@ public final class PostgresStore: SQLBackend {
     /// Runs a read that needs a single statement (a warm engine's version check, most
     /// lookups) without a transaction around it: one statement sees one snapshot anyway,
     /// and BEGIN and COMMIT would be two more round trips. Returns `nil` when the program
-    /// asks for more than that; it is then run again from the start in a transaction (a
-    /// read program has no effects a second run would repeat).
+    /// asks for more than that; it is then run again from the start in a transaction (the
+    /// reads PostgreSQL runs only look at the engine cache, so a second run repeats no
+    /// effect).
     private func singleQuery<Result: Sendable>(_ program: StoreProgram<Result>) async throws -> Box<Result>? {
         let first = try program.start()
         switch first {
@@ -123,8 +124,15 @@ public final class PostgresStore: SQLBackend {
             return Box(value: value)
         case .query(let statements, let next) where statements.count == 1:
             let logger = self.logger
-            let rows = try await client.withConnection { connection in
-                try await connection.query(Self.query(statements[0]), logger: logger).get().rows.map(Self.row)
+            let rows: [SQLRow]
+            do {
+                rows = try await client.withConnection { connection in
+                    try await connection.query(Self.query(statements[0]), logger: logger).get().rows.map(Self.row)
+                }
+            } catch let error as PSQLError {
+                throw StoreError(
+                    .unavailable,
+                    "PostgreSQL refused the read: \(error.serverInfo?[.message] ?? String(reflecting: error))")
             }
             if case .done(let value) = try next([rows]) { return Box(value: value) }
             return nil

@@ -30,10 +30,14 @@ extension SQLBackend {
     ) async throws(StoreError) -> AppendResult {
         let cache = engines
         return try await locks.withLock(user) { () async throws(StoreError) -> AppendResult in
+            let ordinary = AppendPrograms.append(
+                events, for: user, receivedAt: receivedAt, device: device, cache: cache)
             let work: AppendPrograms.Work
+            var verified = true
             if let cached = cache.takeLatest(user) {
-                // Whatever version the cached engine is at, the write checks it against
-                // the stored one; a warm user's append reads nothing before its write.
+                // A committed engine, at whatever version: the write checks it against the
+                // stored one, so a warm user's append reads nothing before its write.
+                verified = false
                 work = AppendPrograms.work(
                     events.map(StoreJSON.canonical), for: user, now: StoreJSON.canonical(receivedAt), device: device,
                     rebuilt: !cached.projected, entry: cached, cache: cache)
@@ -42,21 +46,32 @@ extension SQLBackend {
                     AppendPrograms.prepare(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
             }
             switch work {
-            case .done(var result):
-                // Nothing was written, so nothing checked the engine's version: do not offer
-                // it for reads after this append.
-                result.version = -1
+            case .done(let result) where verified:
                 return result
+            case .done(let result):
+                // Nothing to write, so no write checked the engine: check its version now
+                // (another process may have stored what these events needed).
+                if try await run(AppendPrograms.storedVersion(of: user)) == result.version {
+                    return result
+                }
+                cache.forget(user)
+                return try await confirmed(run(ordinary), cache: cache, user: user)
             case .write(let prepared):
                 if let result = try await run(
                     AppendPrograms.commit(prepared, for: user, receivedAt: receivedAt, cache: cache))
                 {
-                    return result
+                    return confirmed(result, cache: cache, user: user)
                 }
-                return try await run(
-                    AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: cache))
+                return try await confirmed(run(ordinary), cache: cache, user: user)
             }
         }
+    }
+
+    /// Marks the engine an append left in the cache as committed (it was cached before its
+    /// transaction committed), so that the next append may take it without a read.
+    private func confirmed(_ result: AppendResult, cache: EngineCache, user: String) -> AppendResult {
+        cache.confirm(user, version: result.version)
+        return result
     }
 
     /// Implements ``MomentumStore`` `events`; see the protocol for its contract.
@@ -223,11 +238,15 @@ extension SQLBackend {
                                 clock: DayClock(dayStartHour: Int(try profile.int(1, "day_start_hour"))))
                         }
                         let value = change(&planner)
-                        // The cached engine holds a copy of the planner: drop it.
+                        // The cached engine holds a copy of the planner: drop it, and move the
+                        // user's version on, so that an append prepared outside the writer
+                        // with the old planner falls back instead of writing it over this one.
                         cache.forget(user)
-                        return .execute([AppendPrograms.savePlanner(planner, user: user, now: now)]) {
-                            _ throws(StoreError) in .done(value)
-                        }
+                        return .execute([
+                            AppendPrograms.savePlanner(planner, user: user, now: now),
+                            SQLStatement(
+                                "UPDATE user_heads SET version = version + 1 WHERE user_id = ?", [.text(user)]),
+                        ]) { _ throws(StoreError) in .done(value) }
                     }
                 }
             })

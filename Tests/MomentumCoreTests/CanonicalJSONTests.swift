@@ -122,6 +122,25 @@ struct CanonicalJSONTests {
         }
     }
 
+    /// A non-finite number in a nested container filled by hand.
+    private struct LateNaN: Encodable {
+        enum Keys: String, CodingKey { case inner, x }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var inner = container.nestedContainer(keyedBy: Keys.self, forKey: .inner)
+            try inner.encode(Double.nan, forKey: .x)
+        }
+    }
+
+    /// A single value that wraps a value encoding nothing.
+    private struct WrapsNothing: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Nothing())
+        }
+    }
+
     private struct Nothing: Encodable {
         func encode(to encoder: any Encoder) throws {}
     }
@@ -133,6 +152,8 @@ struct CanonicalJSONTests {
         try expectSameBytes(["list": [Reordered(), Reordered()]])
         try expectSameBytes([SingleValue(wrapped: ["a", "b"])])
         try expectSameBytes(["empty": Nothing()])
+        try expectSameBytes(WrapsNothing())
+        try expectSameBytes(["wrapped": WrapsNothing()])
         try expectSameBytes(Optional<Int>.none)
         let instants: [Double] = [
             0, -0.5, 0.9996, 59.9995, -86_400.0001, 1_767_225_599.999, 1_767_225_600.0004, -62_135_596_800,
@@ -171,6 +192,11 @@ struct CanonicalJSONTests {
         #expect(nested.0 == "list.0.values.1")
         let infinite = paths(Double.infinity)
         #expect(infinite.0 == infinite.1)
+        // After the fast path gave up (a nested container), the error still has its full path
+        // (Foundation's leaves the nested container's key out: "outer.x").
+        let late = paths(["outer": LateNaN()])
+        #expect(late.0 == "outer.inner.x")
+        #expect(late.1.hasPrefix("outer"))
         let empty = paths(Nothing())
         #expect(empty.0 == empty.1)
         #expect(empty.0 == "")

@@ -67,3 +67,75 @@ struct SQLiteTwoPhaseAppendTests {
         for store in [left, right, fresh] { await store.close() }
     }
 }
+
+/// An append that stores nothing (every event refused) is checked against the stored
+/// version too: a habit another process created is not "unknown" to a stale cache.
+struct SQLiteTwoPhaseRefusalTests {
+    @Test func aRefusalFromAStaleCacheIsCheckedAgainstTheDatabase() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-2pr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "shared.sqlite").path
+        let app = try SQLiteStore(path: path)
+        let other = try SQLiteStore(path: path)
+        try await app.migrate()
+        try await app.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+        _ = try await app.append(
+            [try Fixtures.createHabit()], for: "ada", receivedAt: Fixtures.day(1, hour: 8), device: nil)
+        _ = try await other.append(
+            [try Fixtures.createHabit("walk")], for: "ada", receivedAt: Fixtures.day(1, hour: 8), device: nil)
+        let walked = try await app.append(
+            [try Fixtures.completion("w1", habit: "walk", day: 1, hour: 9)], for: "ada",
+            receivedAt: Fixtures.day(1, hour: 10), device: nil)
+        #expect(walked.outcomes.map(\.isStored) == [true])
+        await app.close()
+        await other.close()
+    }
+}
+
+/// A celebration write (dismissing what the app showed) made after an append's engine was
+/// cached is not written over by the next append prepared from that engine: here another
+/// store on the same file dismisses, so this store's cache cannot know.
+struct SQLiteTwoPhaseCelebrationTests {
+    @Test func aDismissalElsewhereIsNotWrittenOverByAnAppendFromTheCache() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-2pc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "shared.sqlite").path
+        let app = try SQLiteStore(path: path)
+        let other = try SQLiteStore(path: path)
+        try await app.migrate()
+        try await app.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+        _ = try await app.append(
+            [try Fixtures.createHabit()], for: "ada", receivedAt: Fixtures.day(1, hour: 8), device: nil)
+        for day in 1...7 {
+            _ = try await app.append(
+                [try Fixtures.completion("c\(day)", day: day, hour: 9)], for: "ada",
+                receivedAt: Fixtures.day(day, hour: 10), device: nil)
+        }
+        let now = Fixtures.day(7, hour: 11)
+        let dismissed = try await other.updateCelebrations(of: "ada", now: now) { planner in
+            let ids = planner.pending.map(\.id)
+            for id in ids { planner.dismiss(id: id, at: now) }
+            return ids
+        }
+        #expect(!dismissed.isEmpty)
+        // Days 8 to 29 unlock nothing; day 30 unlocks a 30-day streak, so its append stores
+        // the planner of the engine the earlier appends cached.
+        var unlocked: [Unlock] = []
+        for day in 8...30 {
+            unlocked = try await app.append(
+                [try Fixtures.completion("c\(day)", day: day, hour: 9)], for: "ada",
+                receivedAt: Fixtures.day(day, hour: 10), device: nil
+            ).unlocks
+        }
+        #expect(!unlocked.isEmpty)
+        let pending = try await app.updateCelebrations(of: "ada", now: Fixtures.day(30, hour: 11)) { planner in
+            planner.pending.map(\.id)
+        }
+        #expect(Set(pending).isDisjoint(with: dismissed), "dismissed celebrations came back: \(pending)")
+        #expect(Set(pending).isSuperset(of: unlocked.map(\.id)))
+        await app.close()
+        await other.close()
+    }
+}

@@ -74,6 +74,13 @@ final class JSONStream {
 
     func codingPath(depth: Int) -> [any CodingKey] { Array(pathKeys.prefix(depth)) }
 
+    /// Gives up on the stream (even if a value swallows the error, the encoder starts
+    /// again with the tree).
+    func giveUp() -> NeedsTree {
+        broken = true
+        return NeedsTree()
+    }
+
     func setKey(_ key: any CodingKey, depth: Int) {
         if pathKeys.count >= depth {
             pathKeys.removeSubrange((depth - 1)...)
@@ -88,11 +95,11 @@ final class JSONStream {
         }
         let mark = out.count
         try value.encode(to: JSONStreamEncoder(stream: self, depth: depth))
-        if broken { throw NeedsTree() }
+        if broken { throw giveUp() }
         if frames.count == depth + 1 {
             close()
         } else if frames.count != depth {
-            throw NeedsTree()
+            throw giveUp()
         } else if out.count == mark {
             // Foundation writes a value that encoded nothing as an empty object.
             out.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
@@ -107,7 +114,7 @@ final class JSONStream {
     /// Starts the next entry of the open object or array at `depth`.
     @inline(__always)
     func beginEntry(key: String?, depth: Int) throws {
-        guard frames.count == depth + 1 else { throw NeedsTree() }
+        guard frames.count == depth + 1 else { throw giveUp() }
         let index = frames.count - 1
         if frames[index].count > 0 { out.append(UInt8(ascii: ",")) }
         frames[index].count += 1
@@ -360,7 +367,7 @@ struct JSONStreamSingleContainer: SingleValueEncodingContainer {
 
     @inline(__always)
     private func scalar(_ write: (inout [UInt8]) throws -> Void) throws {
-        guard stream.frames.count == depth else { throw JSONStream.NeedsTree() }
+        guard stream.frames.count == depth else { throw stream.giveUp() }
         try write(&stream.out)
     }
 
@@ -387,7 +394,7 @@ struct JSONStreamSingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try scalar { JSONBytes.unsigned(value, into: &$0) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        guard stream.frames.count == depth else { throw JSONStream.NeedsTree() }
+        guard stream.frames.count == depth else { throw stream.giveUp() }
         try stream.write(value, depth: depth)
     }
 }

@@ -67,12 +67,11 @@ public struct AppendResult: Hashable, Sendable {
     public var wallet: Wallet
     /// The version of the user's projections after the append; hand it to
     /// ``MomentumStore/evaluate(_:after:_:)`` to read the state this append produced.
-    /// `-1` when the append wrote nothing and did not read the stored version (reads
-    /// after it then go to the database).
+    /// `-1` when it is not known (reads after the append then go to the database).
     public var version: Int64
 
     /// Creates a result.
-    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet, version: Int64 = 0) {
+    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet, version: Int64 = -1) {
         self.outcomes = outcomes
         self.unlocks = unlocks
         self.headSeq = headSeq

@@ -58,7 +58,8 @@ enum AppendPrograms {
             }
         }
         if inserts.isEmpty, !rebuilt {
-            cache.put(user, current)
+            // Back in the cache, unless a writer cached a newer engine meanwhile.
+            cache.offer(user, current)
             return .done(
                 AppendResult(
                     outcomes: outcomes, unlocks: [], headSeq: current.headSeq, wallet: current.wallet,
@@ -157,6 +158,17 @@ enum AppendPrograms {
         }
     }
 
+    /// The user's stored projection version.
+    static func storedVersion(of user: String) -> StoreProgram<Int64> {
+        StoreProgram(writes: false) { () throws(StoreError) in
+            .query(SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])) {
+                rows throws(StoreError) in
+                guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
+                return .done(try row.int(0, "version"))
+            }
+        }
+    }
+
     /// The same steps, with an optional result.
     private static func optional<R: Sendable>(_ step: StoreStep<R>) throws(StoreError) -> StoreStep<R?> {
         switch step {
@@ -208,6 +220,8 @@ enum AppendPrograms {
                 guard var current = entry.take() else { throw .corrupt("engine missing") }
                 let stored = inserts.filter { counts[$0.statement] > 0 }.map(\.unlock)
                 current.version += 1
+                // Not committed yet: the caller confirms it once the transaction is.
+                current.committed = false
                 var statements: [SQLStatement] = []
                 if !stored.isEmpty {
                     let messages = Messages.messages(

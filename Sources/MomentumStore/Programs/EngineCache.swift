@@ -16,6 +16,11 @@ struct EngineEntry: Sendable {
     var planner: CelebrationPlanner
     /// The message templates used last, so that phrasings do not repeat.
     var recentTemplates: [String] = []
+    /// Whether the version this engine is at is known to be committed: a writer caches its
+    /// engine before its transaction commits (and confirms it after); an engine replayed
+    /// from a committed snapshot is committed. Only a committed engine may be taken without
+    /// reading the stored version first.
+    var committed = false
     /// Whether ``habits``, ``ledger`` and ``subjects`` mirror the stored projection rows.
     /// An engine a reader rebuilt from the log (and offered to the cache) mirrors nothing,
     /// so the next writer to take it rewrites the projection instead of diffing against it.
@@ -54,9 +59,20 @@ public final class EngineCache: Sendable {
         }
     }
 
-    /// Takes a user's entry out, whatever its version.
+    /// Takes a user's entry out, whatever its version, if that version is committed.
     func takeLatest(_ user: String) -> EngineEntry? {
-        state.withLock { state in state.entries.removeValue(forKey: user)?.entry }
+        state.withLock { state in
+            guard let cached = state.entries[user], cached.entry.committed else { return nil }
+            state.entries[user] = nil
+            return cached.entry
+        }
+    }
+
+    /// Marks a user's entry at `version` as committed.
+    func confirm(_ user: String, version: Int64) {
+        state.withLock { state in
+            if state.entries[user]?.entry.version == version { state.entries[user]?.entry.committed = true }
+        }
     }
 
     /// Looks at a user's entry if it is at `version`, leaving it in place.

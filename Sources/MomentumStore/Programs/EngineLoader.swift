@@ -72,6 +72,8 @@ enum EngineLoader {
                     version: version, headSeq: headSeq, user: engine, profile: profile,
                     wallet: Wallet(), planner: planner)
                 entry.recentTemplates = Messages.recentTemplates(for: engine, profile: profile)
+                // Replayed from committed rows; with another profile it is not what is stored.
+                entry.committed = override == nil
                 slot.value = entry
                 return try next(true)
             }
