@@ -11,8 +11,8 @@ extension SQLBackend {
         try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
     }
 
-    /// Appends like ``append(_:for:receivedAt:device:)``, with the engine work done outside
-    /// the write transaction.
+    /// Appends like ``MomentumStore/append(_:for:receivedAt:device:)``, with the engine work
+    /// done outside the write transaction.
     ///
     /// The events are applied to the user's cached engine (or, on a miss, to one replayed
     /// from a read snapshot) with no transaction open; then a short write checks that the
@@ -23,8 +23,15 @@ extension SQLBackend {
     /// celebration or profile write), the append runs again the ordinary way, inside the
     /// transaction, so the outcome is the same either way.
     ///
-    /// - Parameter locks: Serializes this process's appends of one user (so that they do
-    ///   not prepare against the same version).
+    /// - Parameters:
+    ///   - events: The events, in the order to apply them.
+    ///   - user: The user whose log they join.
+    ///   - receivedAt: When the server received them (the engine's "now").
+    ///   - device: The device that sent them, if known.
+    ///   - locks: Serializes this process's appends of one user (so that they do not
+    ///     prepare against the same version).
+    /// - Returns: What the append did, as ``MomentumStore/append(_:for:receivedAt:device:)``
+    ///   reports it.
     public func appendPreparingOutside(
         _ events: [Event], for user: String, receivedAt: Date, device: String?, locks: UserLocks
     ) async throws(StoreError) -> AppendResult {
