@@ -16,9 +16,22 @@ enum Tokens {
         return (token, hash(token))
     }
 
+    /// The token's SHA-256 in lowercase hex: what the store keeps and looks up.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        var token = token
+        let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { output in
+            var index = 0
+            for byte in digest {
+                output[index] = hexDigits[Int(byte >> 4)]
+                output[index + 1] = hexDigits[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
+        }
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The user id a token names, if it has the token's shape.
     static func user(of token: String) -> String? {
@@ -33,10 +46,25 @@ enum Tokens {
 
     /// A random id with a prefix: `u_` followed by 20 base32 characters (100 bits).
     static func id(_ prefix: String) -> String {
-        let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+        // 100 random bits from two draws of the system generator (a draw is a system call).
         var generator = SystemRandomNumberGenerator()
-        return prefix + String((0..<20).map { _ in alphabet[Int.random(in: 0..<32, using: &generator)] })
+        var bits = (generator.next() as UInt64, generator.next() as UInt64)
+        let suffix = String(unsafeUninitializedCapacity: 20) { output in
+            for index in 0..<20 {
+                if index < 12 {
+                    output[index] = idAlphabet[Int(bits.0 & 31)]
+                    bits.0 >>= 5
+                } else {
+                    output[index] = idAlphabet[Int(bits.1 & 31)]
+                    bits.1 >>= 5
+                }
+            }
+            return 20
+        }
+        return prefix + suffix
     }
+
+    private static let idAlphabet: [UInt8] = Array("abcdefghijkmnpqrstuvwxyz23456789".utf8)
 
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")

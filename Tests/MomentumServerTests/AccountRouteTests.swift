@@ -2,9 +2,43 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
+@testable import MomentumServer
 import Testing
 
 @Suite struct AccountRouteTests {
+    @Test func tokenHashIsTheLowercaseHexSHA256StoredSessionsUse() {
+        // FIPS 180-2's "abc" example; stored sessions keep this exact form.
+        #expect(Tokens.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Tokens.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let (token, hash) = Tokens.make(user: "u_test")
+        #expect(Tokens.hash(token) == hash)
+        #expect(Tokens.deviceID(hash).count == 16)
+    }
+
+    @Test func idsAreTwentyRandomBase32Characters() {
+        let alphabet = Set("abcdefghijkmnpqrstuvwxyz23456789")
+        let ids = (0..<2_000).map { _ in Tokens.id("e_") }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.hasPrefix("e_") && id.count == 22)
+            #expect(id.dropFirst(2).allSatisfy(alphabet.contains))
+        }
+        // Every position draws on the whole alphabet (both random words are used).
+        for position in 2..<22 {
+            let seen = Set(ids.map { Array($0)[position] })
+            #expect(seen == alphabet, "position \(position)")
+        }
+    }
+
+    @Test func bearerTokensAreReadFromTheAuthorizationHeader() {
+        #expect(AuthMiddleware.bearerToken("Bearer u_a.xyz") == "u_a.xyz")
+        #expect(AuthMiddleware.bearerToken("bearer u_a.xyz") == "u_a.xyz")
+        #expect(AuthMiddleware.bearerToken("BEARER   u_a.xyz \t") == "u_a.xyz")
+        for refused in ["Basic dXNlcg==", "Bearer", "Bearer ", "Bearer    ", "Bearerx u_a.xyz", "Beare u_a", "", "Bearer\tx"] {
+            #expect(AuthMiddleware.bearerToken(refused) == nil, "\(refused)")
+        }
+    }
+
     @Test func registerSignInListAndRevokeDevices() async throws {
         try await ServerHarness.with { _, client in
             let first = try await client.register("ada")

@@ -33,6 +33,15 @@ enum ServerLoadBenchmark {
         var lightConnections: Int
     }
 
+    /// Parts of the run to do, from `MOMENTUM_BENCH_SERVER` (a comma-separated list of
+    /// `sqlite`, `postgres`, `trivial`, `checkins`, `dashboard`, `light`), for profiling one
+    /// phase; all of them when unset. A skipped phase reports no row.
+    static let selection: Set<String>? = ProcessInfo.processInfo.environment["MOMENTUM_BENCH_SERVER"].map {
+        Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    static func wants(_ part: String) -> Bool { selection?.contains(part) ?? true }
+
     private static func measureAll(_ settings: Settings) async -> [ResultRow] {
         let shape =
             settings.quick
@@ -50,26 +59,30 @@ enum ServerLoadBenchmark {
                 benchmark: "server", metric: "fsync p50 / p99 (4 KiB write + fsync, this disk)",
                 measured: "\(Format.duration(fsync.value(at: 50))) / \(Format.duration(fsync.value(at: 99)))")
         ]
-        do {
-            let store = try SQLiteStore(
-                path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
-            try await store.migrate()
-            rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
-            await store.close()
-        } catch {
-            print("server-sqlite failed: \(error)")
+        if wants("sqlite") || !(selection?.contains("postgres") ?? false) {
+            do {
+                let store = try SQLiteStore(
+                    path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
+                try await store.migrate()
+                rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
+                await store.close()
+            } catch {
+                print("server-sqlite failed: \(error)")
+            }
         }
-        do {
-            let cluster = try PostgresTestCluster.shared
-            let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
-            try await admin(cluster, "CREATE DATABASE \(database)")
-            let store = try PostgresStore(
-                url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
-            try await store.migrate()
-            rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
-            await store.close()
-        } catch {
-            print("server-postgres failed: \(error)")
+        if wants("postgres") || !(selection?.contains("sqlite") ?? false) {
+            do {
+                let cluster = try PostgresTestCluster.shared
+                let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
+                try await admin(cluster, "CREATE DATABASE \(database)")
+                let store = try PostgresStore(
+                    url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
+                try await store.migrate()
+                rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
+                await store.close()
+            } catch {
+                print("server-postgres failed: \(error)")
+            }
         }
         return rows
     }
@@ -94,56 +107,85 @@ enum ServerLoadBenchmark {
                 "  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
                     + Format.duration(Double(Stopwatch.now() - setupStart)))
 
-            let trivial = try await drive(port: port, shape: shape, tokens: tokens) { _ in
-                TestClient.Request("/healthz", method: .get)
+            let all = ["trivial", "checkins", "dashboard", "light"]
+            let phases = all.contains(where: { selection?.contains($0) ?? false }) ? all.filter(wants) : all
+            func run(
+                _ phase: String, _ shape: Shape, _ request: @escaping @Sendable (String) -> ByteBuffer
+            )
+                async throws -> Outcome?
+            {
+                guard phases.contains(phase) else { return nil }
+                return try await drive(port: port, shape: shape, tokens: tokens, request)
             }
-            let completions = try await drive(port: port, shape: shape, tokens: tokens) { token in
-                TestClient.Request(
-                    "/v1/habits/walk/check-ins", method: .post, headers: [.authorization: "Bearer \(token)"],
-                    body: ByteBuffer())
+            let healthz: @Sendable (String) -> ByteBuffer = { _ in LoadGenerator.request("GET", "/healthz") }
+            let today: @Sendable (String) -> ByteBuffer = { token in
+                LoadGenerator.request("GET", "/v1/today", headers: [("Authorization", "Bearer \(token)")])
             }
-            let dashboard = try await drive(port: port, shape: shape, tokens: tokens) { token in
-                TestClient.Request("/v1/today", method: .get, headers: [.authorization: "Bearer \(token)"])
+            let trivial = try await run("trivial", shape, healthz)
+            let completions = try await run("checkins", shape) { token in
+                LoadGenerator.request(
+                    "POST", "/v1/habits/walk/check-ins", headers: [("Authorization", "Bearer \(token)")])
             }
+            let dashboard = try await run("dashboard", shape, today)
             // Latency under a light load: with 64 connections in a closed loop a request
             // mostly waits in the queue (even /healthz has a p99 of several ms there).
             var light = shape
             light.connections = shape.lightConnections
-            let trivialLight = try await drive(port: port, shape: light, tokens: tokens) { _ in
-                TestClient.Request("/healthz", method: .get)
-            }
-            let dashboardLight = try await drive(port: port, shape: light, tokens: tokens) { token in
-                TestClient.Request("/v1/today", method: .get, headers: [.authorization: "Bearer \(token)"])
-            }
-            let c = shape.connections
-            let l = shape.lightConnections
-            return [
+            let trivialLight = try await run("light", light, healthz)
+            let dashboardLight = try await run("light", light, today)
+            return rows(
+                name: name, shape: shape, users: tokens.count, completionTarget: completionTarget,
+                trivial: trivial, completions: completions, dashboard: dashboard, trivialLight: trivialLight,
+                dashboardLight: dashboardLight)
+        }
+    }
+
+    /// The result rows of the phases that ran.
+    private static func rows(
+        name: String, shape: Shape, users: Int, completionTarget: Double, trivial: Outcome?, completions: Outcome?,
+        dashboard: Outcome?, trivialLight: Outcome?, dashboardLight: Outcome?
+    ) -> [ResultRow] {
+        let c = shape.connections
+        let l = shape.lightConnections
+        var rows: [ResultRow] = []
+        let baselineRate = trivial.map { Format.grouped(Int($0.rate)) } ?? "—"
+        let baselineLatency = trivial.map { "\(Format.duration($0.p50)) / \(Format.duration($0.p99))" } ?? "—"
+        if let trivial {
+            rows.append(
                 ResultRow(
                     benchmark: name, metric: "GET /healthz req/s, \(c) connections (ceiling)",
-                    measured: Format.grouped(Int(trivial.rate))),
+                    measured: Format.grouped(Int(trivial.rate))))
+            rows.append(
+                ResultRow(benchmark: name, metric: "GET /healthz p50 / p99", measured: baselineLatency))
+        }
+        if let completions {
+            rows.append(
                 ResultRow(
-                    benchmark: name, metric: "GET /healthz p50 / p99",
-                    measured: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))"),
-                ResultRow(
-                    benchmark: name, metric: "durable check-ins/s, \(Format.grouped(tokens.count)) users",
-                    measured: Format.grouped(Int(completions.rate)), baseline: Format.grouped(Int(trivial.rate)),
-                    ratio: Format.ratio(completions.rate / trivial.rate),
-                    target: "≥ \(Format.grouped(Int(completionTarget)))/s", met: completions.rate >= completionTarget),
+                    benchmark: name, metric: "durable check-ins/s, \(Format.grouped(users)) users",
+                    measured: Format.grouped(Int(completions.rate)), baseline: baselineRate,
+                    ratio: trivial.map { Format.ratio(completions.rate / $0.rate) } ?? "—",
+                    target: "≥ \(Format.grouped(Int(completionTarget)))/s", met: completions.rate >= completionTarget))
+            rows.append(
                 ResultRow(
                     benchmark: name, metric: "check-in p50 / p99",
                     measured: "\(Format.duration(completions.p50)) / \(Format.duration(completions.p99))",
-                    baseline: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))",
-                    ratio: Format.ratio(completions.p99 / trivial.p99), target: "p99 < 25 ms",
-                    met: completions.p99 < 25e6),
+                    baseline: baselineLatency, ratio: trivial.map { Format.ratio(completions.p99 / $0.p99) } ?? "—",
+                    target: "p99 < 25 ms", met: completions.p99 < 25e6))
+        }
+        if let dashboard {
+            rows.append(
                 ResultRow(
                     benchmark: name, metric: "GET /v1/today req/s",
-                    measured: Format.grouped(Int(dashboard.rate)), baseline: Format.grouped(Int(trivial.rate)),
-                    ratio: Format.ratio(dashboard.rate / trivial.rate)),
+                    measured: Format.grouped(Int(dashboard.rate)), baseline: baselineRate,
+                    ratio: trivial.map { Format.ratio(dashboard.rate / $0.rate) } ?? "—"))
+            rows.append(
                 ResultRow(
                     benchmark: name, metric: "GET /v1/today p50 / p99, \(c) connections (queueing)",
                     measured: "\(Format.duration(dashboard.p50)) / \(Format.duration(dashboard.p99))",
-                    baseline: "\(Format.duration(trivial.p50)) / \(Format.duration(trivial.p99))",
-                    ratio: Format.ratio(dashboard.p99 / trivial.p99)),
+                    baseline: baselineLatency, ratio: trivial.map { Format.ratio(dashboard.p99 / $0.p99) } ?? "—"))
+        }
+        if let dashboardLight, let trivialLight {
+            rows.append(
                 ResultRow(
                     benchmark: name,
                     metric:
@@ -151,14 +193,14 @@ enum ServerLoadBenchmark {
                     measured: "\(Format.duration(dashboardLight.p50)) / \(Format.duration(dashboardLight.p99))",
                     baseline: "\(Format.duration(trivialLight.p50)) / \(Format.duration(trivialLight.p99))",
                     ratio: Format.ratio(dashboardLight.p99 / trivialLight.p99), target: "p99 < 5 ms",
-                    met: dashboardLight.p99 < 5e6),
-                ResultRow(
-                    benchmark: name, metric: "errors (non-2xx) during the five runs",
-                    measured:
-                        "\(trivial.errors + completions.errors + dashboard.errors + trivialLight.errors + dashboardLight.errors)"
-                ),
-            ]
+                    met: dashboardLight.p99 < 5e6))
         }
+        let outcomes = [trivial, completions, dashboard, trivialLight, dashboardLight].compactMap { $0 }
+        rows.append(
+            ResultRow(
+                benchmark: name, metric: "errors (non-2xx) during the \(outcomes.count) runs",
+                measured: "\(outcomes.reduce(0) { $0 + $1.errors })"))
+        return rows
     }
 
     /// Registers `users` accounts over HTTP, each with a `walk` habit; returns their tokens.
@@ -204,43 +246,22 @@ enum ServerLoadBenchmark {
         var errors: Int
     }
 
-    /// Runs `connections` closed-loop clients for the shape's duration; connection `i`
-    /// serves the users `i`, `i + connections`, … in turn.
+    /// Runs `connections` closed-loop clients (`LoadGenerator`) for the shape's duration;
+    /// connection `i` serves the users `i`, `i + connections`, … in turn.
     private static func drive(
-        port: Int, shape: Shape, tokens: [String], _ request: @escaping @Sendable (String) -> TestClient.Request
+        port: Int, shape: Shape, tokens: [String], _ request: @escaping @Sendable (String) -> ByteBuffer
     ) async throws -> Outcome {
-        let start = Stopwatch.now()
-        let deadline = start + UInt64(shape.seconds * 1e9)
-        let results = try await withThrowingTaskGroup(of: ([UInt64], Int).self) { group in
-            for connection in 0..<shape.connections {
-                let mine = stride(from: connection, to: tokens.count, by: shape.connections).map { tokens[$0] }
-                group.addTask {
-                    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-                        var latencies: [UInt64] = []
-                        var errors = 0
-                        var next = 0
-                        while Stopwatch.now() < deadline {
-                            let token = mine[next % mine.count]
-                            next += 1
-                            let sent = Stopwatch.now()
-                            let response = try await client.execute(request(token))
-                            latencies.append(Stopwatch.now() - sent)
-                            if !(200..<300).contains(response.status.code) { errors += 1 }
-                        }
-                        return (latencies, errors)
-                    }
-                }
-            }
-            return try await group.reduce(into: ([UInt64](), 0)) { total, part in
-                total.0 += part.0
-                total.1 += part.1
-            }
+        let requests = (0..<shape.connections).map { connection in
+            stride(from: connection, to: tokens.count, by: shape.connections).map { request(tokens[$0]) }
         }
+        let start = Stopwatch.now()
+        let result = try await LoadGenerator.run(
+            port: port, requests: requests, until: start + UInt64(shape.seconds * 1e9))
         let elapsed = Double(Stopwatch.now() - start) / 1e9
-        let percentiles = Percentiles(results.0)
+        let percentiles = Percentiles(result.latencies)
         return Outcome(
-            rate: Double(results.0.count) / elapsed, p50: percentiles.value(at: 50), p99: percentiles.value(at: 99),
-            errors: results.1)
+            rate: Double(result.latencies.count) / elapsed, p50: percentiles.value(at: 50),
+            p99: percentiles.value(at: 99), errors: result.errors)
     }
 
     /// Latency of a 4 KiB write followed by fsync, in the benchmark's directory.

@@ -15,8 +15,8 @@ struct AuthMiddleware: RouterMiddleware {
     {
         let token: String
         if let header = request.headers[.authorization] {
-            guard header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
-            token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+            guard let bearer = Self.bearerToken(header) else { throw APIError.unauthorized }
+            token = bearer
         } else if let cookie = request.cookies[WebSession.cookieName]?.value {
             // The web app's session cookie (HttpOnly, SameSite=Strict). A write through a
             // cookie must also carry the app's header, which a cross-site form cannot send.
@@ -36,6 +36,21 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         context.caller = caller
         return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case,
+    /// spaces around the token ignored), or `nil` for another scheme or an empty token.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count, bytes[scheme.count] == 0x20 else { return nil }
+        // ASCII letters only: setting bit 5 lowercases them, and no other byte maps onto one.
+        for index in 0..<scheme.count where bytes[index] | 0x20 != scheme[index] { return nil }
+        var start = scheme.count + 1
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
     }
 }
 
