@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
-@testable import MomentumServer
 import Testing
+
+@testable import MomentumServer
 
 @Suite struct AccountRouteTests {
     @Test func tokenHashIsTheLowercaseHexSHA256StoredSessionsUse() {
@@ -34,7 +35,9 @@ import Testing
         #expect(AuthMiddleware.bearerToken("Bearer u_a.xyz") == "u_a.xyz")
         #expect(AuthMiddleware.bearerToken("bearer u_a.xyz") == "u_a.xyz")
         #expect(AuthMiddleware.bearerToken("BEARER   u_a.xyz \t") == "u_a.xyz")
-        for refused in ["Basic dXNlcg==", "Bearer", "Bearer ", "Bearer    ", "Bearerx u_a.xyz", "Beare u_a", "", "Bearer\tx"] {
+        for refused in [
+            "Basic dXNlcg==", "Bearer", "Bearer ", "Bearer    ", "Bearerx u_a.xyz", "Beare u_a", "", "Bearer\tx",
+        ] {
             #expect(AuthMiddleware.bearerToken(refused) == nil, "\(refused)")
         }
     }
