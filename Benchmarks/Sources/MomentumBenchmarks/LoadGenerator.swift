@@ -134,7 +134,7 @@ enum LoadGenerator {
         private func takeResponse() -> Int? {
             guard var buffer = pending else { return nil }
             let view = buffer.readableBytesView
-            guard let headerEnd = Self.find(view, [13, 10, 13, 10]) else { return nil }
+            guard let headerEnd = Self.headerEnd(view) else { return nil }
             let head = String(decoding: view[view.startIndex..<headerEnd], as: UTF8.self)
             let lines = head.split(separator: "\r\n")
             guard let statusLine = lines.first, statusLine.count >= 12,
@@ -161,14 +161,12 @@ enum LoadGenerator {
             return status
         }
 
-        private static func find(_ bytes: ByteBufferView, _ needle: [UInt8]) -> ByteBufferView.Index? {
-            guard bytes.count >= needle.count else { return nil }
+        /// Where the first `\r\n\r\n` (the end of a response's head) starts, if it is there.
+        private static func headerEnd(_ bytes: ByteBufferView) -> ByteBufferView.Index? {
+            guard bytes.count >= 4 else { return nil }
             var index = bytes.startIndex
-            let last = bytes.endIndex - needle.count
-            while index <= last {
-                if bytes[index] == needle[0] && bytes[index + 1] == needle[1] && bytes[index + 2] == needle[2]
-                    && bytes[index + 3] == needle[3]
-                {
+            while index <= bytes.endIndex - 4 {
+                if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
                     return index
                 }
                 index += 1
