@@ -5,6 +5,8 @@ import MomentumStore
 import NIOCore
 import PostgresNIO
 
+import struct MomentumStore.AppendResult
+
 /// Momentum's production store: PostgreSQL through PostgresNIO's connection pool.
 ///
 /// Several stateless server instances can share one database. Each writing program runs
@@ -30,6 +32,9 @@ public final class PostgresStore: SQLBackend {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let locks = UserLocks()
+    /// Serializes this process's appends of one user while they prepare outside any
+    /// transaction (apart from ``locks``, which the transactions they may fall back to take).
+    private let appendLocks = UserLocks()
     private let logger: Logger
 
     /// Connects with a PostgresNIO configuration.
@@ -73,6 +78,36 @@ public final class PostgresStore: SQLBackend {
             database: database.isEmpty ? nil : database, tls: tls)
         if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
         self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity)
+    }
+
+    /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
+    ///
+    /// A warm user's events are applied to the cached engine with no transaction open, and
+    /// the write is one statement that checks the user's version under the user's lock
+    /// (``SQLBackend/appendPreparingOutside(_:for:receivedAt:device:locks:)``): one round
+    /// trip. When another instance changed the user in between, or the write is one that a
+    /// single statement cannot do, the append runs in a transaction as before.
+    public func append(
+        _ events: [Event], for user: String, receivedAt: Date, device: String? = nil
+    ) async throws(StoreError) -> AppendResult {
+        try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: appendLocks)
+    }
+
+    /// Implements ``SQLBackend/writeAlone(_:)``: the statement alone, which PostgreSQL
+    /// commits on its own.
+    public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(Self.query(statement), logger: logger).get().rows.map(Self.row)
+            }
+        } catch let error as PSQLError {
+            throw StoreError(
+                .unavailable,
+                "PostgreSQL refused the write: \(error.serverInfo?[.message] ?? String(reflecting: error))")
+        } catch {
+            throw StoreError(.unavailable, "PostgreSQL refused the write: \(error)")
+        }
     }
 
     /// Implements ``MomentumStore`` `run`; see the protocol for its contract.

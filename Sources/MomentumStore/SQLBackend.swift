@@ -11,6 +11,20 @@ public protocol SQLBackend: MomentumStore {
     /// Runs a program: a writing program in one transaction (retried from the start when
     /// the database asks for it), a reading one on a consistent snapshot.
     func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result
+    /// Runs one statement as a transaction of its own and returns its rows (PostgreSQL: one
+    /// round trip, with no BEGIN and COMMIT around it). By default it runs as a writing
+    /// program.
+    func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow]
+}
+
+extension SQLBackend {
+    /// Implements ``SQLBackend/writeAlone(_:)`` as a writing program of one statement.
+    public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
+        try await run(
+            StoreProgram(writes: true) { () throws(StoreError) in
+                .query(statement) { rows throws(StoreError) in .done(rows) }
+            })
+    }
 }
 
 extension SQLBackend {

@@ -41,8 +41,29 @@ public final class EngineCache: Sendable {
     }
 
     private let state = Mutex(State())
+    private let counters = Mutex(AppendCounts())
     /// The most users kept.
     public let capacity: Int
+
+    /// How the appends that prepared their work outside a transaction were written, since
+    /// the cache was created.
+    public struct AppendCounts: Sendable, Equatable {
+        /// Written by one statement that committed on its own (PostgreSQL).
+        public var oneStatement = 0
+        /// Written by a short transaction that checked the version first.
+        public var checkedTransaction = 0
+        /// Run again the ordinary way, because another writer had changed the user (or the
+        /// one statement failed).
+        public var fellBack = 0
+    }
+
+    /// How appends were written so far (see ``AppendCounts``).
+    public var appendCounts: AppendCounts { counters.withLock { $0 } }
+
+    /// Counts one append's way of writing.
+    func count(_ path: WritableKeyPath<AppendCounts, Int>) {
+        counters.withLock { $0[keyPath: path] += 1 }
+    }
 
     /// Creates a cache.
     ///
