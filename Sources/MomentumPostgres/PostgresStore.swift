@@ -351,18 +351,17 @@ final class PreparedStatements: Sendable {
     ) async throws
         -> [PostgresRow]
     {
-        let sql = statement.numberedSQL
-        let name = Self.name(of: sql)
+        let name = Self.name(of: statement.sql)
         let key = "\(connection.id) \(name)"
         let execute = PostgresQuery(unsafeSQL: Self.execute(name, statement.arguments))
         if !known.withLock({ $0.contains(key) }) {
-            try await prepare(name, sql, key: key, on: connection, logger: logger)
+            try await prepare(name, statement.numberedSQL, key: key, on: connection, logger: logger)
         }
         do {
             return try await connection.query(execute, logger: logger).get().rows
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "26000" {
             // Not prepared on this connection after all: prepare it and run it once more.
-            try await prepare(name, sql, key: key, on: connection, logger: logger)
+            try await prepare(name, statement.numberedSQL, key: key, on: connection, logger: logger)
             return try await connection.query(execute, logger: logger).get().rows
         }
     }
@@ -406,6 +405,10 @@ final class PreparedStatements: Sendable {
             } else {
                 sql += "'\(value)'::float8"
             }
+        case .text(let value) where !value.utf8.contains(where: { $0 == 0x27 || $0 == 0x5c }):
+            sql += "E'"
+            sql += value
+            sql += "'"
         case .text(let value):
             sql += "E'"
             for scalar in value.unicodeScalars {
@@ -428,7 +431,8 @@ final class PreparedStatements: Sendable {
         }
     }
 
-    /// A name for a statement's text: its 64-bit FNV-1a hash and length.
+    /// A name for a statement's text (with `?` placeholders): its 64-bit FNV-1a hash and
+    /// length.
     static func name(of sql: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in sql.utf8 {

@@ -98,7 +98,10 @@ enum ServerLoadBenchmark {
         var logger = Logger(label: "momentum.bench")
         logger.logLevel = .error
         configuration.logLevel = .error
-        let state = ServerState(store: store, configuration: configuration, logger: logger)
+        // As `momentum serve` runs it: with PostgreSQL, changes go to other instances
+        // through the LISTEN/NOTIFY relay.
+        let relay = (store as? PostgresStore).map { PostgresRelay(store: $0) }
+        let state = ServerState(store: store, configuration: configuration, relay: relay, logger: logger)
         return try await buildApplication(state).test(.live) { client in
             let port = try require(client.port)
             let setupStart = Stopwatch.now()

@@ -117,17 +117,18 @@ public struct SQLStatement: Hashable, Sendable, CustomStringConvertible {
     /// The SQL with `?` replaced by `$1`, `$2`, … (no statement of Momentum's has a `?`
     /// inside a string literal).
     public var numberedSQL: String {
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + 8)
+        var result: [UInt8] = []
+        result.reserveCapacity(sql.utf8.count + 2 * arguments.count + 8)
         var index = 0
-        for character in sql {
-            if character == "?" {
+        for byte in sql.utf8 {
+            if byte == UInt8(ascii: "?") {
                 index += 1
-                result += "$\(index)"
+                result.append(UInt8(ascii: "$"))
+                result.append(contentsOf: String(index).utf8)
             } else {
-                result.append(character)
+                result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import MomentumCore
+import MomentumPostgres
+import MomentumTestSupport
+import Synchronization
+import Testing
+
+@testable import MomentumServer
+
+/// The relay sends the changes that queue while a notification is on its way together,
+/// in payloads PostgreSQL accepts, and every other instance gets each change once.
+struct PostgresRelayTests {
+    static func message(_ index: Int, note: String = "") -> RelayMessage {
+        RelayMessage(
+            instance: "i_one", user: "u_\(index)\(note)",
+            change: Change(
+                kind: "events", headSeq: Int64(index), device: "d_phone", at: Date(timeIntervalSince1970: 1_767_225_600)
+            ))
+    }
+
+    @Test func batchesAreSplitIntoPayloadsPostgreSQLAcceptsAndKeepTheirOrder() throws {
+        let messages = (0..<200).map { Self.message($0) }
+        let encoded = try messages.map { try MomentumJSON.encodeBytes($0) }
+        let payloads = PostgresRelay.payloads(encoded)
+        #expect(payloads.count > 1)
+        #expect(payloads.allSatisfy { $0.utf8.count <= PostgresRelay.maximumPayload })
+        #expect(payloads.flatMap(PostgresRelay.messages(in:)) == messages)
+
+        // One change longer than a payload may be still goes, alone.
+        let long = Self.message(7, note: String(repeating: "x", count: PostgresRelay.maximumPayload))
+        let mixed = PostgresRelay.payloads(
+            try [messages[0], long, messages[1]].map { try MomentumJSON.encodeBytes($0) })
+        #expect(mixed.count == 3)
+        #expect(mixed.flatMap(PostgresRelay.messages(in:)) == [messages[0], long, messages[1]])
+    }
+
+    @Test func aListenerAcceptsASingleChangeAsEarlierVersionsSentIt() throws {
+        let single = String(decoding: try MomentumJSON.encodeBytes(Self.message(3)), as: UTF8.self)
+        #expect(PostgresRelay.messages(in: single) == [Self.message(3)])
+        #expect(PostgresRelay.messages(in: "not json").isEmpty)
+        #expect(PostgresRelay.messages(in: "[1, 2]").isEmpty)
+    }
+
+    @Test func manyChangesAtOnceReachTheOtherInstanceOnceEachInFewerNotifications() async throws {
+        let cluster = try PostgresTestCluster.shared
+        // The relay needs no schema: the cluster's own database will do.
+        let sender = try PostgresStore(url: cluster.url(database: "postgres"))
+        let receiver = try PostgresStore(url: cluster.url(database: "postgres"))
+        let received = Received()
+        let payloads = Received()
+        let ready = Received()
+        let listeners = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try? await PostgresRelay(store: receiver).listen(
+                        onListening: { if $0 { ready.count() } }
+                    ) { message in received.keep(message) }
+                }
+                group.addTask {
+                    try? await receiver.listen(
+                        channel: PostgresRelay.channel, onListening: { ready.count() }
+                    ) { _ in payloads.count() }
+                }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ready.counted < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(ready.counted == 2)
+
+        let relay = PostgresRelay(store: sender)
+        let count = 300
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask { try await relay.publish(Self.message(index)) }
+            }
+            try await group.waitForAll()
+        }
+        while received.messages.count < count, ContinuousClock.now < deadline + .seconds(10) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let users = received.messages.map(\.user)
+        #expect(users.count == count)
+        #expect(Set(users) == Set((0..<count).map { "u_\($0)" }))
+        #expect(payloads.counted < count, "one notification per change")
+        listeners.cancel()
+        await listeners.value
+        await sender.close()
+        await receiver.close()
+    }
+}
+
+/// What a listener received, from any thread.
+private final class Received: Sendable {
+    private let state = Mutex((count: 0, messages: [RelayMessage]()))
+
+    func count() { state.withLock { $0.count += 1 } }
+    func keep(_ message: RelayMessage) { state.withLock { $0.messages.append(message) } }
+    var counted: Int { state.withLock { $0.count } }
+    var messages: [RelayMessage] { state.withLock { $0.messages } }
+}
