@@ -52,6 +52,8 @@ struct RelayService: Service {
         try await cancelWhenGracefulShutdown {
             try await relay.listen(
                 onListening: { listening in
+                    // Sessions revoked elsewhere while no revocations arrived are read again.
+                    if listening { server.sessions.forgetAll() }
                     server.relayListening.store(listening, ordering: .relaxed)
                     server.logger.info(listening ? "relay listening" : "relay lost its connection")
                 }

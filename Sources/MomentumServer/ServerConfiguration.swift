@@ -31,9 +31,11 @@ public struct ServerConfiguration: Sendable {
     /// How many users' engines to keep in memory.
     public var engineCacheCapacity: Int = 20_000
     /// How long a verified device session is trusted without reading it again, in seconds
-    /// (0: every request reads it). A session revoked on another instance keeps working
-    /// here for at most this long.
-    public var sessionCacheSeconds: TimeInterval = 10
+    /// (0: every request reads it). A session ended through any instance stops working on
+    /// every instance at once (other instances hear of it through the relay, and do not use
+    /// the cache while the relay is not receiving); one deleted in the database behind the
+    /// servers' backs keeps working for at most this long.
+    public var sessionCacheSeconds: TimeInterval = 60
     /// Whether the web app's session cookie is always marked `Secure` (sent over HTTPS
     /// only). Set it when a TLS-terminating proxy serves Momentum over HTTPS; a request
     /// that arrives with `X-Forwarded-Proto: https` gets a `Secure` cookie either way.

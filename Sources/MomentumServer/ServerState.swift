@@ -66,9 +66,29 @@ public final class ServerState: Sendable {
         }
     }
 
-    /// Delivers a change another instance relayed.
+    /// Tells the other instances that a device session ended (`*`: every session of the
+    /// user), so that none of them keeps trusting it from its cache.
+    func relayRevocation(of user: String, tokenHash: String) async {
+        guard let relay else { return }
+        do {
+            try await relay.publish(RelayMessage(instance: instance, user: user, revoked: tokenHash))
+        } catch {
+            logger.warning("could not relay a revoked session", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    /// Acts on what another instance relayed: delivers a change, forgets a revoked session.
     func receive(_ message: RelayMessage) {
         guard message.instance != instance else { return }
-        hub.deliver(message.change, to: message.user)
+        switch message.revoked {
+        case "*": sessions.forget(user: message.user)
+        case let tokenHash?: sessions.forget(tokenHash: tokenHash)
+        case nil: break
+        }
+        if let change = message.change { hub.deliver(change, to: message.user) }
     }
+
+    /// Whether cached sessions may be trusted: always on a single instance; with other
+    /// instances only while the relay is receiving their revocations.
+    var sessionCacheTrusted: Bool { relay == nil || relayListening.load(ordering: .relaxed) }
 }

@@ -45,6 +45,38 @@ import Testing
         }
     }
 
+    /// Sessions are cached for a minute, but one ended through one instance stops working
+    /// on the other at once: the revocation travels through the relay.
+    @Test func aSessionEndedOnOneInstanceStopsWorkingOnTheOtherAtOnce() async throws {
+        try await TwoInstances.with { a, b in
+            let phone = try await a.register("kim", zone: "UTC")
+            let laptop = try await a.signIn("kim", device: "laptop")
+            // Instance b verifies and caches both sessions.
+            #expect(try await b.call(.get, "/v1/profile", token: phone).status == .ok)
+            #expect(try await b.call(.get, "/v1/profile", token: laptop).status == .ok)
+
+            #expect(try await a.call(.delete, "/v1/sessions/current", token: laptop).status == .noContent)
+            try await Self.expectUnauthorized(on: b, token: laptop)
+            #expect(try await b.call(.get, "/v1/profile", token: phone).status == .ok)
+
+            // Deleting the account ends every session, on every instance.
+            #expect(try await a.call(.delete, "/v1/account", token: phone).status == .noContent)
+            try await Self.expectUnauthorized(on: b, token: phone)
+        }
+    }
+
+    /// Polls until the instance refuses the token; the relay brings revocations within
+    /// milliseconds, the session cache would keep the token working for a minute.
+    private static func expectUnauthorized(on client: any TestClientProtocol, token: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(2)
+        var status = try await client.call(.get, "/v1/profile", token: token).status
+        while status != .unauthorized, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            status = try await client.call(.get, "/v1/profile", token: token).status
+        }
+        #expect(status == .unauthorized)
+    }
+
     @Test func twoDevicesOnTwoInstancesRaceToBuyWithDiamondsForOnlyOnePurchase() async throws {
         try await TwoInstances.with { a, b in
             let phone = try await a.register("ray", zone: "UTC")

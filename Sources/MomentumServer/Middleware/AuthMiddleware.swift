@@ -64,7 +64,7 @@ extension ServerState {
         let hash = Tokens.hash(token)
         let now = now()
         var session: DeviceSession
-        if let cached = sessions.session(hash, now: now), cached.userID == user {
+        if sessionCacheTrusted, let cached = sessions.session(hash, now: now), cached.userID == user {
             session = cached
         } else {
             guard let stored = try await store.session(of: user, tokenHash: hash) else { throw APIError.unauthorized }
@@ -87,5 +87,6 @@ extension ServerState {
     func revoke(user: String, tokenHash: String) async throws {
         try await store.deleteSession(of: user, tokenHash: tokenHash)
         sessions.forget(tokenHash: tokenHash)
+        await relayRevocation(of: user, tokenHash: tokenHash)
     }
 }

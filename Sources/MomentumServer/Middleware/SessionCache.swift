@@ -6,8 +6,9 @@ import Synchronization
 /// session from the database every time.
 ///
 /// A session revoked through this instance (sign-out, device revoke, account deletion) is
-/// forgotten at once. A session revoked through another instance stops working here at the
-/// latest ``ttl`` seconds later.
+/// forgotten at once; one revoked through another instance as soon as the relay brings the
+/// revocation (and while the relay is not receiving, the cache is not used). A session
+/// deleted behind the servers' backs stops working at the latest ``ttl`` seconds later.
 final class SessionCache: Sendable {
     private struct Entry {
         var session: DeviceSession
@@ -44,6 +45,11 @@ final class SessionCache: Sendable {
 
     func forget(tokenHash: String) {
         _ = entries.withLock { $0.removeValue(forKey: tokenHash) }
+    }
+
+    /// Forgets every session.
+    func forgetAll() {
+        entries.withLock { $0.removeAll() }
     }
 
     func forget(user: String) {

@@ -59,8 +59,19 @@ public struct RelayMessage: Sendable, Codable, Hashable {
     public var instance: String
     /// Whose data changed.
     public var user: String
-    /// The change.
-    public var change: Change
+    /// The change to deliver to the user's streams, if it is one.
+    public var change: Change?
+    /// A device session that was ended (its token hash), or `*` when every session of the
+    /// user was (the account was deleted): other instances stop trusting what they cached.
+    public var revoked: String?
+
+    /// Creates a message.
+    public init(instance: String, user: String, change: Change? = nil, revoked: String? = nil) {
+        self.instance = instance
+        self.user = user
+        self.change = change
+        self.revoked = revoked
+    }
 }
 
 /// Carries changes between server instances that share one database.

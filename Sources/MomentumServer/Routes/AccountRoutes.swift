@@ -114,6 +114,7 @@ extension Routes {
             let caller = try context.requireCaller()
             try await server.store.deleteAccount(id: caller.user)
             server.sessions.forget(user: caller.user)
+            await server.relayRevocation(of: caller.user, tokenHash: "*")
             return Response(status: .noContent)
         }
         authenticated.get("profile") { _, context in
