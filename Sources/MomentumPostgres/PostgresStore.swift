@@ -342,7 +342,18 @@ extension PostgresStore {
 /// run with `EXECUTE`, its arguments written as literals (PostgreSQL does not pass a
 /// query's parameters on to `EXECUTE`). Each connection's prepared names are remembered; a
 /// connection that lost them anyway prepares again.
+///
+/// A statement with more than ``maximumArguments`` arguments (an append of many events at
+/// once) runs unprepared, so that the statements a connection keeps stay few: their shapes
+/// are those of everyday appends and reads.
 final class PreparedStatements: Sendable {
+    /// The most arguments of a statement that is prepared.
+    static let maximumArguments = 64
+    /// The most (connection, statement) pairs remembered; beyond it the memory starts over
+    /// (connections come and go), and a statement a connection already has is simply
+    /// prepared again (PostgreSQL answers that it exists).
+    static let maximumKnown = 10_000
+
     private let known = Mutex(Set<String>())
 
     /// Runs `statement` on `connection` as a prepared statement; returns its rows.
@@ -351,6 +362,9 @@ final class PreparedStatements: Sendable {
     ) async throws
         -> [PostgresRow]
     {
+        guard statement.arguments.count <= Self.maximumArguments else {
+            return try await connection.query(PostgresStore.query(statement), logger: logger).get().rows
+        }
         let name = Self.name(of: statement.sql)
         let key = "\(connection.id) \(name)"
         let execute = PostgresQuery(unsafeSQL: Self.execute(name, statement.arguments))
@@ -374,7 +388,10 @@ final class PreparedStatements: Sendable {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P05" {
             // Already prepared on this connection.
         }
-        known.withLock { _ = $0.insert(key) }
+        known.withLock { known in
+            if known.count >= Self.maximumKnown { known.removeAll() }
+            known.insert(key)
+        }
     }
 
     /// `EXECUTE name(arguments…)`, each argument a literal.

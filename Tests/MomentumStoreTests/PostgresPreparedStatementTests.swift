@@ -29,6 +29,18 @@ struct PostgresPreparedStatementTests {
         }
     }
 
+    /// A statement with many arguments (an append of many events) runs unprepared, with
+    /// the same result.
+    @Test func aStatementWithManyArgumentsRunsUnprepared() async throws {
+        try await StoreFixture.withStore(.postgres) { store in
+            let values = (1...100).map { SQLValue.integer(Int64($0)) }
+            let sum = Array(repeating: "CAST(? AS bigint)", count: values.count).joined(separator: " + ")
+            let rows = try await store.writeAlone(
+                SQLStatement("SELECT \(sum), CAST(? AS text)", values + [.text("it's")]))
+            #expect(rows == [SQLRow([.integer(5_050), .text("it's")])])
+        }
+    }
+
     @Test func numbersAndBytesReachPostgreSQLUnchanged() async throws {
         try await StoreFixture.withStore(.postgres) { store in
             for value in [Int64.min, -1, 0, 1, 42, Int64.max] {
