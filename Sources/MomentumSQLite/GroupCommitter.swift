@@ -28,9 +28,12 @@ final class GroupCommitter: Sendable {
     private let maximumBatch: Int
     private let state = Mutex(State())
 
-    init(pool: DatabasePool, maximumBatch: Int) {
+    private let checkpointer: Checkpointer
+
+    init(pool: DatabasePool, maximumBatch: Int, checkpointer: Checkpointer) {
         self.pool = pool
         self.maximumBatch = max(1, maximumBatch)
+        self.checkpointer = checkpointer
     }
 
     func submit<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
@@ -98,7 +101,12 @@ final class GroupCommitter: Sendable {
                         for job in batch { _ = job.run(db) }
                         return .commit
                     }
+                    if checkpointer.takeWriterTurn() {
+                        // Committed already: a failed checkpoint is tried again later.
+                        _ = try? db.checkpoint(.passive)
+                    }
                 }
+                checkpointer.committed()
                 for job in batch { job.finish(nil) }
             } catch {
                 let failure = StoreError.wrap(error)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MomentumCore
 import MomentumStore
+
 import struct MomentumStore.AppendResult
 
 /// Momentum's embedded store: one SQLite file, through GRDB.
@@ -27,6 +28,7 @@ public final class SQLiteStore: SQLBackend {
 
     let pool: DatabasePool
     private let committer: GroupCommitter
+    private let checkpointer: Checkpointer
     private let locks = UserLocks()
 
     /// Opens (or creates) a database file. Call ``MomentumStore/migrate()`` before use.
@@ -49,6 +51,8 @@ public final class SQLiteStore: SQLBackend {
             // so a busy writer kept reading its index pages back from the log): 64 MiB for
             // the writer, 16 MiB for each reader; SQLite fills it only as it is used.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16_384 : -65_536)")
+            // The writer does not checkpoint on its own: the ``Checkpointer`` does.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -57,7 +61,13 @@ public final class SQLiteStore: SQLBackend {
         }
         self.path = path
         engines = EngineCache(capacity: engineCacheCapacity)
-        committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch)
+        do {
+            checkpointer = try Checkpointer(path: path)
+        } catch {
+            try? pool.close()
+            throw StoreError(.unavailable, "cannot open the SQLite database '\(path)': \(error)")
+        }
+        committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch, checkpointer: checkpointer)
     }
 
     /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
@@ -112,6 +122,7 @@ public final class SQLiteStore: SQLBackend {
 
     /// Implements ``MomentumStore`` `close`; see the protocol for its contract.
     public func close() async {
+        checkpointer.close()
         try? pool.close()
     }
 
