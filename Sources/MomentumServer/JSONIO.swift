@@ -31,6 +31,16 @@ enum JSONIO {
         }
     }
 
+    /// Decodes `value` as `T`, with the same errors as ``decode(_:from:limit:)`` (and the same
+    /// results as writing `value` out as JSON and decoding that).
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        do {
+            return try JSONValueDecoder.decode(type, from: value)
+        } catch let error as DecodingError {
+            throw apiError(error)
+        }
+    }
+
     /// The field path of a coding path: `events[2].at`.
     static func path(_ codingPath: [any CodingKey]) -> String {
         var text = ""

@@ -109,8 +109,7 @@ extension Routes {
             }
             object["tz"] = .string(zone)
         }
-        let data = try MomentumJSON.encode(JSONValue.object(object))
-        return try JSONIO.decode(Event.self, from: data)
+        return try JSONIO.decode(Event.self, from: .object(object))
     }
 
     /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.
