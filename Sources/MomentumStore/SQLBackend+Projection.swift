@@ -19,7 +19,8 @@ extension SQLBackend {
     /// user's projection version is still the one the work was computed against and runs
     /// the prepared statements. For a database with a single writer
     /// (SQLite), the engine work of many users then runs in parallel while the writer only
-    /// writes. If another writer changed the user in between (another process, or a
+    /// writes. On PostgreSQL the check and the statements are one statement that commits on
+    /// its own (``SQLBackend/writeAlone(_:)``), when the statements allow it. If another writer changed the user in between (another process, or a
     /// celebration or profile write), the append runs again the ordinary way, inside the
     /// transaction, so the outcome is the same either way.
     ///

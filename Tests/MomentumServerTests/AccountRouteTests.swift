@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
+import MomentumStore
 import Testing
 
 @testable import MomentumServer
@@ -166,6 +167,39 @@ import Testing
             #expect(limited.errorCode == "rate_limited")
             #expect(limited.headers[.retryAfter] != nil)
         }
+    }
+
+    /// A request that read a session just before it ended must not put it back in the
+    /// cache afterwards (sessions are trusted from the cache for a minute).
+    @Test func aSessionEndedWhileARequestVerifiedItIsNotCachedAgain() {
+        let now = Date(timeIntervalSince1970: 1_767_225_600)
+        let cache = SessionCache(ttl: 60)
+        let phone = DeviceSession(
+            userID: "u_ada", tokenHash: "h_phone", deviceName: "phone", createdAt: now, lastSeenAt: now, expiresAt: nil)
+        var laptop = phone
+        laptop.tokenHash = "h_laptop"
+        cache.remember(phone, now: now)
+        cache.remember(laptop, now: now)
+        #expect(cache.session("h_phone", now: now) == phone)
+
+        cache.forget(tokenHash: "h_phone")
+        cache.remember(phone, now: now)
+        #expect(cache.session("h_phone", now: now) == nil)
+        #expect(cache.session("h_laptop", now: now) == laptop)
+
+        cache.forget(user: "u_ada")
+        cache.remember(laptop, now: now)
+        #expect(cache.session("h_laptop", now: now) == nil)
+
+        // Forgetting everything (the relay reconnected) ends nothing: sessions come back.
+        let other = DeviceSession(
+            userID: "u_bo", tokenHash: "h_bo", deviceName: "tablet", createdAt: now, lastSeenAt: now, expiresAt: nil)
+        cache.remember(other, now: now)
+        cache.forgetAll()
+        #expect(cache.session("h_bo", now: now) == nil)
+        cache.remember(other, now: now)
+        #expect(cache.session("h_bo", now: now) == other)
+        #expect(cache.session("h_bo", now: now.addingTimeInterval(61)) == nil)
     }
 
     /// Sessions are cached for a few seconds: one revoked on this instance fails at once,

@@ -15,7 +15,16 @@ final class SessionCache: Sendable {
         var checkedAt: Date
     }
 
-    private let entries = Mutex([String: Entry]())
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Sessions (token hashes) and users whose sessions were ended: a request that read
+        /// such a session just before it ended must not cache it afterwards. A token never
+        /// becomes valid again, so these need no expiry; they are bounded by ``capacity``.
+        var endedSessions: Set<String> = []
+        var endedUsers: Set<String> = []
+    }
+
+    private let state = Mutex(State())
     /// How long a verified session is trusted without reading it again.
     let ttl: TimeInterval
     /// The most sessions kept; beyond it the cache starts over.
@@ -29,30 +38,46 @@ final class SessionCache: Sendable {
     /// The session with this token hash, if it was verified less than ``ttl`` ago.
     func session(_ tokenHash: String, now: Date) -> DeviceSession? {
         guard ttl > 0 else { return nil }
-        return entries.withLock { entries in
-            guard let entry = entries[tokenHash], now.timeIntervalSince(entry.checkedAt) < ttl else { return nil }
+        return state.withLock { state in
+            guard let entry = state.entries[tokenHash], now.timeIntervalSince(entry.checkedAt) < ttl else {
+                return nil
+            }
             return entry.session
         }
     }
 
+    /// Caches a session just verified, unless it has ended meanwhile.
     func remember(_ session: DeviceSession, now: Date) {
         guard ttl > 0 else { return }
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[session.tokenHash] = Entry(session: session, checkedAt: now)
+        state.withLock { state in
+            guard !state.endedSessions.contains(session.tokenHash), !state.endedUsers.contains(session.userID) else {
+                return
+            }
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[session.tokenHash] = Entry(session: session, checkedAt: now)
         }
     }
 
+    /// Forgets a session that ended, for good.
     func forget(tokenHash: String) {
-        _ = entries.withLock { $0.removeValue(forKey: tokenHash) }
+        state.withLock { state in
+            state.entries[tokenHash] = nil
+            if state.endedSessions.count >= capacity { state.endedSessions.removeAll() }
+            state.endedSessions.insert(tokenHash)
+        }
     }
 
-    /// Forgets every session.
+    /// Forgets every session (they are read again as they are used).
     func forgetAll() {
-        entries.withLock { $0.removeAll() }
+        state.withLock { $0.entries.removeAll() }
     }
 
+    /// Forgets every session of a user whose account was deleted, for good.
     func forget(user: String) {
-        entries.withLock { entries in entries = entries.filter { $0.value.session.userID != user } }
+        state.withLock { state in
+            state.entries = state.entries.filter { $0.value.session.userID != user }
+            if state.endedUsers.count >= capacity { state.endedUsers.removeAll() }
+            state.endedUsers.insert(user)
+        }
     }
 }
