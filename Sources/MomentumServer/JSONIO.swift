@@ -23,6 +23,18 @@ enum JSONIO {
         do {
             return try MomentumJSON.decoder().decode(type, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let value = try? MomentumJSON.decoder().decode(JSONValue.self, from: data)
+            {
+                // The JSON is readable, but JSONDecoder named no field (it does so for a
+                // number it will not take as an integer): decoding the parsed value names
+                // the field, or takes a whole number written as a fraction (`2.0`).
+                do {
+                    return try JSONValueDecoder.decode(type, from: value)
+                } catch let precise as DecodingError {
+                    throw apiError(precise)
+                }
+            }
             throw apiError(error)
         } catch let error as APIError {
             throw error

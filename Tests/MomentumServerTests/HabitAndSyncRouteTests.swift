@@ -226,6 +226,22 @@ import Testing
             #expect(tooMany.errorCode == "insufficient_diamonds")
             let nothing = try await client.call(.post, "/v1/store/purchases", token: token, json: "{}")
             #expect(nothing.status == .unprocessableContent)
+            // A fraction where a whole number of days is wanted names the field (Foundation's
+            // JSONDecoder called such a body unreadable JSON).
+            let half = try await client.call(.post, "/v1/store/purchases", token: token, json: #"{"days": 1.5}"#)
+            #expect(half.status == .unprocessableContent, "\(half.text)")
+            #expect(half.errorCode == "invalid_input")
+            #expect(half.text.contains("days: must be an integer"), "\(half.text)")
+            let pushed = try await client.call(
+                .post, "/v1/events", token: token,
+                json:
+                    #"{"events": [{"id": "p1", "type": "purchase", "at": "2026-01-02T10:00:00Z", "tz": "UTC", "days": 0.5}]}"#
+            )
+            #expect(pushed.status == .unprocessableContent, "\(pushed.text)")
+            #expect(pushed.text.contains("events[0].days: must be an integer"), "\(pushed.text)")
+            // The same number written as a fraction is still that number.
+            let whole = try await client.call(.post, "/v1/store/purchases", token: token, json: #"{"days": 1.0}"#)
+            #expect(whole.status == .created, "\(whole.text)")
             let offers = try await client.call(.get, "/v1/freeze-offers", token: token)
             #expect(offers.json["freezeOffers"] is [Any])
         }

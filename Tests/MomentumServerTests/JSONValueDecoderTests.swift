@@ -119,14 +119,15 @@ struct JSONValueDecoderTests {
         #expect(Self.direct(value) == Self.viaBytes(value))
     }
 
-    /// Where an integer is wanted, a fraction or a number too large names the field; the
-    /// round trip through `JSONDecoder` called the whole body unreadable JSON.
+    /// Where an integer is wanted, a fraction or a number too large names the field
+    /// (`JSONDecoder` alone called the whole body unreadable JSON).
     @Test(arguments: ["1.5", "1e20", "-0.25"])
     func aNumberThatIsNotAnIntegerNamesItsField(_ days: String) throws {
         let value = try Self.fields(
             #"{"type":"purchase","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","days":\#(days)}"#)
         #expect(
             Self.direct(value) == .error(#"422 invalid_input days: must be an integer ["days: must be an integer"]"#))
-        #expect(Self.viaBytes(value) == .error("400 invalid_json the request body is not valid JSON []"))
+        // JSONIO.decode(_:from: Data) finds the field the same way when JSONDecoder names none.
+        #expect(Self.viaBytes(value) == Self.direct(value))
     }
 }
