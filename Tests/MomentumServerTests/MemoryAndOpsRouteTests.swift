@@ -153,9 +153,29 @@ import Testing
         try await ServerHarness.with { _, client in
             #expect(try await client.call(.get, "/healthz").json["status"] as? String == "ok")
             #expect(try await client.call(.get, "/readyz").json["status"] as? String == "ready")
-            _ = try await client.register("metric")
+            let token = try await client.register("metric")
+            let created = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"name": "Walk", "habit": "walk"}"#)
+            #expect(created.status == .created)
             let metrics = try await client.call(.get, "/metrics")
             #expect(metrics.text.contains(#"http_requests_total{method="POST",route="/v1/accounts",status="201"}"#))
+
+            // How the store wrote appends (SQLite: each in a checked transaction), carried
+            // into counters at each scrape.
+            func appends(_ path: String, in text: String) -> Int? {
+                let prefix = #"momentum_store_appends_total{path=""# + path + #""} "#
+                return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap {
+                    Int($0.dropFirst(prefix.count))
+                }
+            }
+            let before = try #require(appends("checked_transaction", in: metrics.text), "\(metrics.text)")
+            #expect(before >= 1)
+            #expect(appends("fell_back", in: metrics.text) == 0)
+            #expect(appends("one_statement", in: metrics.text) == 0)
+            let checkIn = try await client.call(.post, "/v1/habits/walk/check-ins", token: token, json: "{}")
+            #expect(checkIn.status == .ok)
+            let after = try await client.call(.get, "/metrics")
+            #expect(appends("checked_transaction", in: after.text) == before + 1)
             let document = try await client.call(.get, "/openapi.json")
             #expect(document.json["openapi"] as? String == "3.1.0")
         }

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumStore
 import Prometheus
+import Synchronization
 
 /// The server's Prometheus metrics, served at `/metrics`.
 final class ServerMetrics: Sendable {
@@ -9,6 +11,11 @@ final class ServerMetrics: Sendable {
     let eventsRejected: Counter
     let streams: Gauge
     let reviewFlags: Counter
+    /// Appends by how the store wrote them, and the counts last carried into them.
+    private let oneStatement: Counter
+    private let checkedTransaction: Counter
+    private let fellBack: Counter
+    private let carried = Mutex(EngineCache.AppendCounts())
 
     init() {
         eventsAppended = registry.makeCounter(
@@ -19,6 +26,24 @@ final class ServerMetrics: Sendable {
         streams = registry.makeGauge(descriptor: Self.name("momentum_event_streams", "Open server-sent event streams."))
         reviewFlags = registry.makeCounter(
             descriptor: Self.name("momentum_review_flags_total", "Suspicious activity recorded for review."))
+        let appends = Self.name(
+            "momentum_store_appends_total",
+            "Appends of a warm user by how they were written: one_statement (PostgreSQL), checked_transaction, "
+                + "or fell_back (another writer had changed the user, so the append ran again in a transaction).")
+        oneStatement = registry.makeCounter(descriptor: appends, labels: [("path", "one_statement")])
+        checkedTransaction = registry.makeCounter(descriptor: appends, labels: [("path", "checked_transaction")])
+        fellBack = registry.makeCounter(descriptor: appends, labels: [("path", "fell_back")])
+    }
+
+    /// Brings the append counters up to the store's counts (called before each scrape).
+    func update(appends counts: EngineCache.AppendCounts) {
+        let previous = carried.withLock { carried in
+            defer { carried = counts }
+            return carried
+        }
+        oneStatement.increment(by: Int64(max(0, counts.oneStatement - previous.oneStatement)))
+        checkedTransaction.increment(by: Int64(max(0, counts.checkedTransaction - previous.checkedTransaction)))
+        fellBack.increment(by: Int64(max(0, counts.fellBack - previous.fellBack)))
     }
 
     func record(method: String, route: String, status: Int, seconds: Double) {

@@ -24,6 +24,9 @@ extension Routes {
         }
         router.get("metrics") { _, _ in
             server.metrics.streams.set(to: Double(server.hub.count))
+            if let backend = server.store as? any SQLBackend {
+                server.metrics.update(appends: backend.engines.appendCounts)
+            }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: server.metrics.registry.emitToBuffer())))

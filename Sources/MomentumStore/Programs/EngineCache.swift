@@ -55,6 +55,9 @@ public final class EngineCache: Sendable {
         /// Run again the ordinary way, because another writer had changed the user (or the
         /// one statement failed).
         public var fellBack = 0
+
+        /// No appends yet.
+        public init() {}
     }
 
     /// How appends were written so far (see ``AppendCounts``).
