@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

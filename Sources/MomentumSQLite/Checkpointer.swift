@@ -25,6 +25,10 @@ final class Checkpointer: Sendable {
     let restartFrames: Int
     private let connection: DatabaseQueue
     private let state = Mutex((commits: 0, running: false, writerTurn: false))
+    /// Whether the connection is closed. Held while a checkpoint runs, so that closing
+    /// waits for it and no checkpoint starts on a closed connection (SQLite would be
+    /// handed no connection at all).
+    private let closed = Mutex(false)
 
     init(path: String, commitsPerCheckpoint: Int = 8, restartFrames: Int = 1_000) throws {
         var configuration = Configuration()
@@ -45,10 +49,11 @@ final class Checkpointer: Sendable {
             return true
         }
         guard start else { return }
-        Task.detached(priority: .utility) { [self] in
-            // A failed checkpoint leaves the log as it was; the next one tries again.
-            let frames = try? await connection.writeWithoutTransaction { db in
-                try db.checkpoint(.passive).walFrameCount
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let frames = closed.withLock { closed -> Int? in
+                guard !closed else { return nil }
+                // A failed checkpoint leaves the log as it was; the next one tries again.
+                return try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive).walFrameCount }
             }
             state.withLock { state in
                 state.running = false
@@ -66,8 +71,12 @@ final class Checkpointer: Sendable {
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connection, after any checkpoint that is running; none starts after.
     func close() {
-        try? connection.close()
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            try? connection.close()
+        }
     }
 }

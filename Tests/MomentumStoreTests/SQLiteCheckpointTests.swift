@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 import MomentumCore
-import MomentumSQLite
 import MomentumStore
 import Testing
+
+@testable import MomentumSQLite
 
 /// The SQLite writer never checkpoints; the store's checkpointer copies the write-ahead log
 /// back into the database on its own connection. The log must still stay small, and
@@ -45,6 +47,28 @@ struct SQLiteCheckpointTests {
             #expect(projection.habits.map(\.current) == [50])
         }
         await reopened.close()
+    }
+
+    /// A store closes while its checkpointer may be starting a checkpoint (every commit,
+    /// here); no checkpoint may run on the closed connection (SQLite, handed no connection,
+    /// crashed the process).
+    @Test func closingWhileCheckpointsStartNeverRunsOneOnAClosedConnection() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-ckpt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "store.sqlite").path
+        let pool = try DatabasePool(path: path)
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (x INTEGER)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+        }
+        for _ in 0..<500 {
+            let checkpointer = try Checkpointer(path: path, commitsPerCheckpoint: 1)
+            checkpointer.committed()
+            checkpointer.close()
+            checkpointer.committed()
+        }
+        try pool.close()
     }
 
     static func size(of path: String) -> Int {
