@@ -60,7 +60,7 @@ public final class PostgresStore: SQLBackend {
     /// `?sslmode=disable` turns TLS off, `require` insists on it; the default, `prefer`,
     /// uses TLS when the server offers it. `?pool=N` sets the most connections (20).
     ///
-    /// - Throws: ``StoreError/Code/invalidInput`` for a URL that is not a PostgreSQL URL.
+    /// - Throws: `StoreError.Code.invalidInput` for a URL that is not a PostgreSQL URL.
     public convenience init(url: String, engineCacheCapacity: Int = 2_000) throws(StoreError) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let host = parts.host, !host.isEmpty
@@ -83,11 +83,11 @@ public final class PostgresStore: SQLBackend {
         self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity)
     }
 
-    /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
+    /// Implements `MomentumStore` `append`; see the protocol for its contract.
     ///
     /// A warm user's events are applied to the cached engine with no transaction open, and
     /// the write is one statement that checks the user's version under the user's lock
-    /// (``SQLBackend/appendPreparingOutside(_:for:receivedAt:device:locks:)``): one round
+    /// (`SQLBackend.appendPreparingOutside(_:for:receivedAt:device:locks:)`): one round
     /// trip. When another instance changed the user in between, or the write is one that a
     /// single statement cannot do, the append runs in a transaction as before.
     public func append(
@@ -96,7 +96,7 @@ public final class PostgresStore: SQLBackend {
         try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: appendLocks)
     }
 
-    /// Implements ``SQLBackend/writeAlone(_:)``: the statement alone, which PostgreSQL
+    /// Implements `SQLBackend.writeAlone(_:)`: the statement alone, which PostgreSQL
     /// commits on its own.
     public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
         let logger = self.logger
@@ -113,7 +113,7 @@ public final class PostgresStore: SQLBackend {
         }
     }
 
-    /// Implements ``MomentumStore`` `run`; see the protocol for its contract.
+    /// Implements `MomentumStore` `run`; see the protocol for its contract.
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             do {
@@ -242,7 +242,7 @@ public final class PostgresStore: SQLBackend {
         }
     }
 
-    /// Implements ``MomentumStore`` `close`; see the protocol for its contract.
+    /// Implements `MomentumStore` `close`; see the protocol for its contract.
     public func close() async {
         runner.cancel()
         _ = await runner.value
@@ -296,7 +296,7 @@ struct RetryableError: Error {
 extension PostgresStore {
     /// Sends `payload` on a notification channel (`pg_notify`), outside any transaction.
     ///
-    /// - Throws: ``StoreError/Code/unavailable`` when PostgreSQL refuses.
+    /// - Throws: `StoreError.Code.unavailable` when PostgreSQL refuses.
     public func notify(channel: String, payload: String) async throws(StoreError) {
         do {
             try await client.query("SELECT pg_notify(\(channel), \(payload))")
@@ -313,7 +313,7 @@ extension PostgresStore {
     ///   - onListening: Called once `LISTEN` has succeeded, when no notification sent from
     ///     then on can be missed.
     ///   - receive: Called with each notification's payload.
-    /// - Throws: ``StoreError/Code/unavailable`` when the connection fails.
+    /// - Throws: `StoreError.Code.unavailable` when the connection fails.
     public func listen(
         channel: String, onListening: @Sendable () -> Void = {}, _ receive: @escaping @Sendable (String) -> Void
     ) async throws(StoreError) {

@@ -9,7 +9,7 @@ import struct MomentumStore.AppendResult
 ///
 /// The database runs in WAL mode with `synchronous = FULL`: a commit returns only after
 /// the write-ahead log is on disk, so an acknowledged append survives a crash or a power
-/// loss. Writes go through a ``GroupCommitter``: while one transaction commits, new
+/// loss. Writes go through a `GroupCommitter`: while one transaction commits, new
 /// appends queue up, and the next transaction takes them all — each in its own savepoint,
 /// so one refused append does not affect the others — and commits them with one fsync.
 /// Reads run concurrently on a snapshot.
@@ -31,13 +31,13 @@ public final class SQLiteStore: SQLBackend {
     private let checkpointer: Checkpointer
     private let locks = UserLocks()
 
-    /// Opens (or creates) a database file. Call ``MomentumStore/migrate()`` before use.
+    /// Opens (or creates) a database file. Call `MomentumStore.migrate()` before use.
     ///
     /// - Parameters:
     ///   - path: The file; its directory must exist.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
     ///   - maximumBatch: The most appends one group commit takes.
-    /// - Throws: ``StoreError/Code/unavailable`` when the file cannot be opened.
+    /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
     public init(path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -51,7 +51,7 @@ public final class SQLiteStore: SQLBackend {
             // so a busy writer kept reading its index pages back from the log): 64 MiB for
             // the writer, 16 MiB for each reader; SQLite fills it only as it is used.
             try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -16_384 : -65_536)")
-            // The writer does not checkpoint on its own: the ``Checkpointer`` does.
+            // The writer does not checkpoint on its own: the `Checkpointer` does.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         }
         do {
@@ -70,10 +70,10 @@ public final class SQLiteStore: SQLBackend {
         committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch, checkpointer: checkpointer)
     }
 
-    /// Implements ``MomentumStore`` `append`; see the protocol for its contract.
+    /// Implements `MomentumStore` `append`; see the protocol for its contract.
     ///
     /// The engine work runs outside the single writer, on a read snapshot (see
-    /// ``SQLBackend/appendPreparingOutside(_:for:receivedAt:device:locks:)``): the writer
+    /// `SQLBackend.appendPreparingOutside(_:for:receivedAt:device:locks:)`): the writer
     /// only checks the user's version and writes, and the engine work of many users runs
     /// on every core.
     public func append(
@@ -82,7 +82,7 @@ public final class SQLiteStore: SQLBackend {
         try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: locks)
     }
 
-    /// Implements ``MomentumStore`` `run`; see the protocol for its contract.
+    /// Implements `MomentumStore` `run`; see the protocol for its contract.
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             do {
@@ -120,7 +120,7 @@ public final class SQLiteStore: SQLBackend {
             })
     }
 
-    /// Implements ``MomentumStore`` `close`; see the protocol for its contract.
+    /// Implements `MomentumStore` `close`; see the protocol for its contract.
     public func close() async {
         checkpointer.close()
         try? pool.close()
