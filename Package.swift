@@ -65,7 +65,15 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strict
         ),
-        .target(name: "MomentumTestSupport", dependencies: ["MomentumCore"], swiftSettings: strict),
+        .target(
+            name: "MomentumTestSupport",
+            dependencies: [
+                "MomentumCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "momentum",
             dependencies: [

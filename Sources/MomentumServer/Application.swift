@@ -51,6 +51,7 @@ struct RelayService: Service {
         let server = self.server
         try await cancelWhenGracefulShutdown {
             try await relay.listen(
+                skipping: server.instance,
                 onListening: { listening in
                     // Sessions revoked elsewhere while no revocations arrived are read again.
                     if listening { server.sessions.forgetAll() }

@@ -20,23 +20,43 @@ struct PostgresRelayTests {
 
     @Test func batchesAreSplitIntoPayloadsPostgreSQLAcceptsAndKeepTheirOrder() throws {
         let messages = (0..<200).map { Self.message($0) }
-        let encoded = try messages.map { try MomentumJSON.encodeBytes($0) }
+        let encoded = try messages.map { Outgoing(instance: $0.instance, message: try MomentumJSON.encodeBytes($0)) }
         let payloads = PostgresRelay.payloads(encoded)
         #expect(payloads.count > 1)
         #expect(payloads.allSatisfy { $0.utf8.count <= PostgresRelay.maximumPayload })
-        #expect(payloads.flatMap(PostgresRelay.messages(in:)) == messages)
+        #expect(payloads.flatMap { PostgresRelay.messages(in: $0) } == messages)
 
         // One change longer than a payload may be still goes, alone.
         let long = Self.message(7, note: String(repeating: "x", count: PostgresRelay.maximumPayload))
         let mixed = PostgresRelay.payloads(
-            try [messages[0], long, messages[1]].map { try MomentumJSON.encodeBytes($0) })
+            try [messages[0], long, messages[1]].map {
+                Outgoing(instance: $0.instance, message: try MomentumJSON.encodeBytes($0))
+            })
         #expect(mixed.count == 3)
-        #expect(mixed.flatMap(PostgresRelay.messages(in:)) == [messages[0], long, messages[1]])
+        #expect(mixed.flatMap { PostgresRelay.messages(in: $0) } == [messages[0], long, messages[1]])
+    }
+
+    @Test func eachPayloadNamesItsInstanceAndAListenerSkipsItsOwnUnread() throws {
+        let mine = (0..<3).map { Self.message($0) }
+        var theirs = Self.message(9)
+        theirs.instance = "i_two"
+        let batch = try (mine + [theirs] + mine).map {
+            Outgoing(instance: $0.instance, message: try MomentumJSON.encodeBytes($0))
+        }
+        let payloads = PostgresRelay.payloads(batch)
+        #expect(payloads.map { $0.prefix(6) } == ["i_one ", "i_two ", "i_one "])
+        #expect(payloads.flatMap { PostgresRelay.messages(in: $0) } == mine + [theirs] + mine)
+        #expect(payloads.flatMap { PostgresRelay.messages(in: $0, skipping: "i_one") } == [theirs])
+        #expect(payloads.flatMap { PostgresRelay.messages(in: $0, skipping: "i_two") } == mine + mine)
+        // Skipped without being read: a payload of ours that is not even JSON.
+        #expect(PostgresRelay.messages(in: "i_one {not json", skipping: "i_one").isEmpty)
+        #expect(PostgresRelay.messages(in: "i_one", skipping: "i_two").isEmpty)
     }
 
     @Test func aListenerAcceptsASingleChangeAsEarlierVersionsSentIt() throws {
         let single = String(decoding: try MomentumJSON.encodeBytes(Self.message(3)), as: UTF8.self)
         #expect(PostgresRelay.messages(in: single) == [Self.message(3)])
+        #expect(PostgresRelay.messages(in: "[\(single)]", skipping: "i_one") == [Self.message(3)])
         #expect(PostgresRelay.messages(in: "not json").isEmpty)
         #expect(PostgresRelay.messages(in: "[1, 2]").isEmpty)
     }
@@ -53,7 +73,7 @@ struct PostgresRelayTests {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try? await PostgresRelay(store: receiver).listen(
-                        onListening: { if $0 { ready.count() } }
+                        skipping: "i_two", onListening: { if $0 { ready.count() } }
                     ) { message in received.keep(message) }
                 }
                 group.addTask {

@@ -119,27 +119,24 @@ enum TwoInstances {
     static func with(
         _ body: @escaping @Sendable (any TestClientProtocol, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let cluster = try PostgresTestCluster.shared
-        let name = "momentum_live_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin(cluster, "CREATE DATABASE \(name)")
-        let first = try PostgresStore(url: cluster.url(database: name))
-        let second = try PostgresStore(url: cluster.url(database: name))
-        do {
-            try await first.migrate()
-            try await run(first) { a in
-                try await run(second) { b in
-                    try await body(a, b)
+        try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_live") { url in
+            let first = try PostgresStore(url: url)
+            let second = try PostgresStore(url: url)
+            do {
+                try await first.migrate()
+                try await run(first) { a in
+                    try await run(second) { b in
+                        try await body(a, b)
+                    }
                 }
+            } catch {
+                await first.close()
+                await second.close()
+                throw error
             }
-        } catch {
             await first.close()
             await second.close()
-            try? await admin(cluster, "DROP DATABASE \(name) WITH (FORCE)")
-            throw error
         }
-        await first.close()
-        await second.close()
-        try? await admin(cluster, "DROP DATABASE \(name) WITH (FORCE)")
     }
 
     private static func run(
@@ -165,22 +162,6 @@ enum TwoInstances {
             }
             try await body(client)
         }
-    }
-
-    private static func admin(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        guard let parts = URLComponents(string: cluster.url(database: "postgres")) else { return }
-        let configuration = PostgresConnection.Configuration(
-            host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
-            password: parts.password, database: "postgres", tls: .disable)
-        let logger = Logger(label: "momentum.test")
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        do {
-            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).get()
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
     }
 }
 

@@ -1,11 +1,9 @@
 import Foundation
-import Logging
 import MomentumCore
 import MomentumPostgres
 import MomentumSQLite
 import MomentumStore
 import MomentumTestSupport
-import PostgresNIO
 import Testing
 
 /// The backends every conformance test runs against.
@@ -36,34 +34,19 @@ enum StoreFixture {
                 throw error
             }
         case .postgres:
-            let cluster = try PostgresTestCluster.shared
-            let name = "momentum_test_\(UUID().uuidString.prefix(8).lowercased())"
-            try await admin(cluster, "CREATE DATABASE \(name)")
-            let store = try PostgresStore(url: cluster.url(database: name), engineCacheCapacity: cacheCapacity)
-            do {
-                if migrate { try await store.migrate() }
-                let result = try await body(store)
-                await store.close()
-                try? await admin(cluster, "DROP DATABASE \(name)")
-                return result
-            } catch {
-                await store.close()
-                try? await admin(cluster, "DROP DATABASE \(name)")
-                throw error
+            return try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_test") { url in
+                let store = try PostgresStore(url: url, engineCacheCapacity: cacheCapacity)
+                do {
+                    if migrate { try await store.migrate() }
+                    let result = try await body(store)
+                    await store.close()
+                    return result
+                } catch {
+                    await store.close()
+                    throw error
+                }
             }
         }
-    }
-
-    /// Runs one statement on the cluster's `postgres` database, outside any transaction.
-    static func admin(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        guard let parts = URLComponents(string: cluster.url(database: "postgres")) else { return }
-        let configuration = PostgresConnection.Configuration(
-            host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
-            password: parts.password, database: "postgres", tls: .disable)
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 1, logger: Logger(label: "momentum.test"))
-        defer { Task { try? await connection.close() } }
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "momentum.test")).get()
     }
 }
 

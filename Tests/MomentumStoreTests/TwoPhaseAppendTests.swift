@@ -183,19 +183,11 @@ enum TwoStores {
                 try SQLiteStore(path: path)
             }
         case .postgres:
-            let cluster = try PostgresTestCluster.shared
-            let name = "momentum_2p_\(UUID().uuidString.prefix(8).lowercased())"
-            try await StoreFixture.admin(cluster, "CREATE DATABASE \(name)")
-            let url = cluster.url(database: name)
-            do {
+            try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_2p") { url in
                 try await run(try PostgresStore(url: url), try PostgresStore(url: url), body) {
                     try PostgresStore(url: url)
                 }
-            } catch {
-                try? await StoreFixture.admin(cluster, "DROP DATABASE \(name)")
-                throw error
             }
-            try? await StoreFixture.admin(cluster, "DROP DATABASE \(name)")
         }
     }
 

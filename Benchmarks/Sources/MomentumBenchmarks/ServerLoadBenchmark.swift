@@ -73,8 +73,7 @@ enum ServerLoadBenchmark {
         if wants("postgres") || !(selection?.contains("sqlite") ?? false) {
             do {
                 let cluster = try PostgresTestCluster.shared
-                let database = "momentum_load_\(UInt32.random(in: 0...UInt32.max))"
-                try await admin(cluster, "CREATE DATABASE \(database)")
+                let database = try await cluster.createDatabase(prefix: "momentum_load").name
                 let store = try PostgresStore(
                     url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
                 try await store.migrate()
@@ -288,17 +287,6 @@ enum ServerLoadBenchmark {
     private static func require(_ port: Int?) throws -> Int {
         guard let port else { throw LoadError("the live server reported no port") }
         return port
-    }
-
-    private static func admin(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        let parts = URLComponents(string: cluster.url(database: "postgres"))!
-        let configuration = PostgresConnection.Configuration(
-            host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
-            password: parts.password, database: "postgres", tls: .disable)
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 1, logger: Logger(label: "bench"))
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench")).get()
-        try await connection.close()
     }
 
     struct LoadError: Error, CustomStringConvertible {

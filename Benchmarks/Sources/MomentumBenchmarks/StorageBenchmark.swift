@@ -54,8 +54,7 @@ enum StorageBenchmark {
         }
         do {
             let cluster = try PostgresTestCluster.shared
-            let database = "momentum_bench_\(UInt32.random(in: 0...UInt32.max))"
-            try await admin(cluster, "CREATE DATABASE \(database)")
+            let database = try await cluster.createDatabase(prefix: "momentum_bench").name
             let raw = try await rawPostgres(url: cluster.url(database: database), commits: commits)
             let store = try PostgresStore(url: cluster.url(database: database) + "&pool=\(min(users, 32))")
             try await store.migrate()
@@ -377,11 +376,5 @@ enum StorageBenchmark {
             host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
             password: parts.password, database: String(parts.path.dropFirst()), tls: .disable)
         return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "bench"))
-    }
-
-    private static func admin(_ cluster: PostgresTestCluster, _ sql: String) async throws {
-        let connection = try await connect(cluster.url(database: "postgres"))
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench")).get()
-        try await connection.close()
     }
 }

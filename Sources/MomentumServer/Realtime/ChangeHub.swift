@@ -81,10 +81,13 @@ public protocol ChangeRelay: Sendable {
     /// Receives every instance's changes until the task is cancelled.
     ///
     /// - Parameters:
+    ///   - instance: An instance whose own changes are not wanted (the listener's), or
+    ///     `nil` for all of them.
     ///   - onListening: Called with `true` each time the relay starts receiving, and with
     ///     `false` when it loses its connection (and, until it is back, misses changes).
-    ///   - receive: Called with every other instance's change.
+    ///   - receive: Called with every change, except those of `instance`.
     func listen(
-        onListening: @escaping @Sendable (Bool) -> Void, _ receive: @escaping @Sendable (RelayMessage) -> Void
+        skipping instance: String?, onListening: @escaping @Sendable (Bool) -> Void,
+        _ receive: @escaping @Sendable (RelayMessage) -> Void
     ) async throws
 }

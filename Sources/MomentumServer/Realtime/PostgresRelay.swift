@@ -13,8 +13,11 @@ import Synchronization
 /// Changes published while a notification is on its way are sent together in the next
 /// one, as a JSON array (at most ``maximumPayload`` bytes each): under load one
 /// notification carries many changes, and alone a change leaves at once. `publish`
-/// returns once its change was sent. A listener also accepts a single change, as an
-/// earlier version sent it.
+/// returns once its change was sent.
+///
+/// A payload starts with the sending instance's id and a space, so that an instance skips
+/// its own notifications without decoding them. A listener also accepts a bare array or a
+/// single change, as earlier versions sent them.
 public struct PostgresRelay: ChangeRelay {
     /// The channel name.
     public static let channel = "momentum_changes"
@@ -32,51 +35,72 @@ public struct PostgresRelay: ChangeRelay {
     /// Sends a change to every instance.
     public func publish(_ message: RelayMessage) async throws {
         let encoded = try MomentumJSON.encodeBytes(message)
-        try await outbox.send(encoded) { payloads in
+        try await outbox.send(Outgoing(instance: message.instance, message: encoded)) { payloads in
             for payload in payloads {
                 try await store.notify(channel: Self.channel, payload: payload)
             }
         }
     }
 
-    /// The payloads for a batch of encoded changes: JSON arrays of at most
-    /// ``maximumPayload`` bytes (a change longer than that alone in its own).
-    static func payloads(_ messages: [[UInt8]]) -> [String] {
+    /// The payloads for a batch of encoded changes: each instance's changes as a JSON
+    /// array of at most ``maximumPayload`` bytes, after the instance's id and a space (a
+    /// change longer than that alone in its own).
+    static func payloads(_ messages: [Outgoing]) -> [String] {
         var payloads: [String] = []
         var current: [UInt8] = []
-        for message in messages {
-            if !current.isEmpty, current.count + message.count + 2 > maximumPayload {
-                current.append(UInt8(ascii: "]"))
-                payloads.append(String(decoding: current, as: UTF8.self))
-                current = []
-            }
-            current.append(current.isEmpty ? UInt8(ascii: "[") : UInt8(ascii: ","))
-            current += message
-        }
-        if !current.isEmpty {
+        var instance = ""
+        func finish() {
+            guard !current.isEmpty else { return }
             current.append(UInt8(ascii: "]"))
             payloads.append(String(decoding: current, as: UTF8.self))
+            current = []
         }
+        for outgoing in messages {
+            if outgoing.instance != instance
+                || current.count + outgoing.message.count + 2 > maximumPayload
+            {
+                finish()
+            }
+            if current.isEmpty {
+                instance = outgoing.instance
+                current = Array(instance.utf8)
+                current.append(UInt8(ascii: " "))
+                current.append(UInt8(ascii: "["))
+            } else {
+                current.append(UInt8(ascii: ","))
+            }
+            current += outgoing.message
+        }
+        finish()
         return payloads
     }
 
-    /// The changes in a payload: an array of them, or one alone.
-    static func messages(in payload: String) -> [RelayMessage] {
+    /// The changes in a payload, unless it came from `skipping` (then none, and nothing is
+    /// decoded): an instance's id and an array of changes, or, as earlier versions sent
+    /// them, a bare array or one change alone.
+    static func messages(in payload: String, skipping: String? = nil) -> [RelayMessage] {
+        var json = Substring(payload)
+        if let first = json.first, first != "[", first != "{" {
+            guard let space = json.firstIndex(of: " ") else { return [] }
+            if let skipping, json[..<space] == skipping { return [] }
+            json = json[json.index(after: space)...]
+        }
         let decoder = MomentumJSON.decoder()
-        let data = Data(payload.utf8)
-        if payload.first == "[" { return (try? decoder.decode([RelayMessage].self, from: data)) ?? [] }
+        let data = Data(json.utf8)
+        if json.first == "[" { return (try? decoder.decode([RelayMessage].self, from: data)) ?? [] }
         return (try? decoder.decode(RelayMessage.self, from: data)).map { [$0] } ?? []
     }
 
     /// Receives every instance's changes until the task is cancelled, reconnecting after
     /// a lost connection.
     public func listen(
-        onListening: @escaping @Sendable (Bool) -> Void, _ receive: @escaping @Sendable (RelayMessage) -> Void
+        skipping instance: String?, onListening: @escaping @Sendable (Bool) -> Void,
+        _ receive: @escaping @Sendable (RelayMessage) -> Void
     ) async throws {
         while !Task.isCancelled {
             do {
                 try await store.listen(channel: Self.channel, onListening: { onListening(true) }) { payload in
-                    for message in Self.messages(in: payload) { receive(message) }
+                    for message in Self.messages(in: payload, skipping: instance) { receive(message) }
                 }
                 onListening(false)
             } catch {
@@ -90,9 +114,15 @@ public struct PostgresRelay: ChangeRelay {
 
 /// Changes waiting to be sent, and whether a send is under way: the first publisher sends
 /// everything that queued, then whatever queued meanwhile, until nothing is left.
+/// A change on its way out: who sent it, and its JSON.
+struct Outgoing: Sendable {
+    var instance: String
+    var message: [UInt8]
+}
+
 private final class Outbox: Sendable {
     private struct Waiting {
-        var message: [UInt8]
+        var message: Outgoing
         var done: CheckedContinuation<Void, any Error>
     }
 
@@ -103,7 +133,7 @@ private final class Outbox: Sendable {
 
     private let state = Mutex(State())
 
-    func send(_ message: [UInt8], with deliver: @escaping @Sendable ([String]) async throws -> Void) async throws {
+    func send(_ message: Outgoing, with deliver: @escaping @Sendable ([String]) async throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let leads = state.withLock { state -> Bool in
                 state.queue.append(Waiting(message: message, done: done))

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import Synchronization
 
 /// The programs that change a user's log or the settings it is evaluated with, and bring
 /// the projections along in the same transaction.
@@ -177,16 +178,43 @@ enum AppendPrograms {
     /// same key could not be), and no unlock inserts (whose counts decide what a further
     /// statement writes).
     static func singleStatement(_ prepared: Prepared, for user: String) -> SQLStatement? {
-        guard prepared.output.unlockInserts.isEmpty, let head = prepared.statements.last,
-            head.sql.hasPrefix(headUpdatePrefix), head.sql.hasSuffix("WHERE user_id = ?")
-        else { return nil }
+        guard prepared.output.unlockInserts.isEmpty, let head = prepared.statements.last else { return nil }
+        let texts = prepared.statements.map(\.sql)
+        let sql: String?
+        if let known = combinedSQL.withLock({ $0[texts] }) {
+            sql = known
+        } else {
+            sql = combine(texts)
+            combinedSQL.withLock { shapes in
+                if shapes.count >= maximumShapes { shapes.removeAll() }
+                shapes[texts] = .some(sql)
+            }
+        }
+        guard let sql else { return nil }
+        var arguments = head.arguments + [.integer(prepared.version), .text(user)]
+        for statement in prepared.statements.dropLast() { arguments += statement.arguments }
+        return SQLStatement(sql, arguments)
+    }
+
+    /// The single statement of each shape of append seen (by the texts of its statements),
+    /// or `nil` for a shape that cannot be one: the text depends on nothing else, and
+    /// building it was a twentieth of a PostgreSQL check-in's time in the server.
+    private static let combinedSQL = Mutex<[[String]: String?]>([:])
+    /// The most shapes remembered (an append writes one of a few dozen); beyond it the
+    /// memory starts over.
+    private static let maximumShapes = 1_024
+
+    /// The text of ``singleStatement(_:for:)`` for statements with these texts (the head
+    /// update last), or `nil` when they cannot be combined.
+    static func combine(_ texts: [String]) -> String? {
+        guard let head = texts.last, head.hasPrefix(headUpdatePrefix), head.hasSuffix("WHERE user_id = ?") else {
+            return nil
+        }
         var queries = [
-            "h AS (\(head.sql) AND version = ? AND "
+            "h AS (\(head) AND version = ? AND "
                 + "(SELECT count(*) FROM pg_advisory_xact_lock(hashtextextended(?, 0))) = 1 RETURNING 1)"
         ]
-        var arguments = head.arguments + [.integer(prepared.version), .text(user)]
-        for (index, statement) in prepared.statements.dropLast().enumerated() {
-            let sql = statement.sql
+        for (index, sql) in texts.dropLast().enumerated() {
             guard sql.hasPrefix("INSERT INTO "), let values = sql.range(of: "VALUES ("),
                 let close = sql[values.upperBound...].firstIndex(of: ")"),
                 !sql[values.upperBound..<close].contains("(")
@@ -195,12 +223,10 @@ enum AppendPrograms {
                 sql[..<values.lowerBound] + "SELECT " + sql[values.upperBound..<close]
                 + " WHERE EXISTS (SELECT 1 FROM h)" + sql[sql.index(after: close)...]
             queries.append("s\(index) AS (\(guarded) RETURNING 1)")
-            arguments += statement.arguments
         }
-        let counts = ["h"] + prepared.statements.dropLast().indices.map { "s\($0)" }
-        return SQLStatement(
-            "WITH " + queries.joined(separator: ",\n") + "\nSELECT "
-                + counts.map { "(SELECT count(*) FROM \($0))" }.joined(separator: ", "), arguments)
+        let counts = ["h"] + texts.dropLast().indices.map { "s\($0)" }
+        return "WITH " + queries.joined(separator: ",\n") + "\nSELECT "
+            + counts.map { "(SELECT count(*) FROM \($0))" }.joined(separator: ", ")
     }
 
     /// Finishes an append written by ``singleStatement(_:for:)`` from the counts its row
