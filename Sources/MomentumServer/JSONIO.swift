@@ -105,7 +105,14 @@ enum JSONIO {
     )
         throws -> Response
     {
-        var data = try MomentumJSON.encodeBytes(value)
+        response(json: try MomentumJSON.encodeBytes(value), status: status, headers: headers)
+    }
+
+    /// A response carrying JSON already encoded.
+    static func response(
+        json: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) -> Response {
+        var data = json
         data.append(UInt8(ascii: "\n"))
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"

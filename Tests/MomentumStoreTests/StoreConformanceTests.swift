@@ -135,6 +135,50 @@ struct StoreConformanceTests {
         }
     }
 
+    /// An append hands back the JSON of each habit row it wrote (cold, warm, and through
+    /// the two-phase path): the stored state, and nothing for a habit it left alone.
+    @Test(arguments: Backend.allCases)
+    func anAppendReportsTheHabitStatesItWrote(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            let created = try await store.append(
+                [try Fixtures.createHabit("read"), try Fixtures.createHabit("run")], for: "ada",
+                receivedAt: Fixtures.day(1, hour: 9), device: nil)
+            #expect(Set(created.habitJSON.keys) == ["read", "run"])
+            for day in 1...9 {
+                let now = Fixtures.day(day, hour: 21)
+                let result = try await store.append(
+                    [try Fixtures.completion("c\(day)", day: day)], for: "ada", receivedAt: now, device: nil)
+                // A new day changes every habit's calendar, so both rows are written; on
+                // the day they were created, only the habit checked in changed.
+                #expect(Set(result.habitJSON.keys) == (day == 1 ? ["read"] : ["read", "run"]), "day \(day)")
+                let stored = try await store.projection(of: "ada").habits
+                let fresh = try await store.evaluate("ada") { engine, _ in
+                    engine.state(at: now, calendarDays: UserProjection.calendarDays).habits
+                }
+                for (id, json) in result.habitJSON {
+                    let reported = try MomentumJSON.decoder().decode(HabitState.self, from: Data(json.utf8))
+                    #expect(reported == stored.first { $0.definition.id == id }, "day \(day), \(id)")
+                    #expect(reported == fresh.first { $0.definition.id == id }, "day \(day), \(id)")
+                }
+            }
+            // Later the same day: only the habit checked in changes.
+            let later = try await store.append(
+                [
+                    try Fixtures.event(
+                        """
+                        {"id":"c9b","type":"completion","at":"\(RFC3339.format(Fixtures.day(9, hour: 21)))","tz":"UTC",
+                         "habit":"read","note":"again"}
+                        """)
+                ], for: "ada", receivedAt: Fixtures.day(9, hour: 22), device: nil)
+            #expect(later.appliedCount == 1, "\(later.outcomes)")
+            #expect(Array(later.habitJSON.keys) == ["read"])
+            let again = try await store.append(
+                [try Fixtures.completion("c9", day: 9)], for: "ada", receivedAt: Fixtures.day(9, hour: 22), device: nil)
+            #expect(again.habitJSON.isEmpty, "a duplicate writes nothing")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func theSameCompletionSentTwiceIsStoredOnce(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in

@@ -51,6 +51,9 @@ struct PushResponse: Codable {
     var unlocks: [Unlock]
     /// The projection version the push produced (not sent: routes read their answer with it).
     var version: Int64 = -1
+    /// The JSON of the habit states the push wrote, by habit id (not sent: routes may
+    /// answer with it; see `AppendResult.habitJSON`).
+    var habitJSON: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
         case results, headSeq, wallet, unlocks
@@ -192,7 +195,7 @@ extension ServerState {
         }
         return PushResponse(
             results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
-            unlocks: result.unlocks, version: stored.version)
+            unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
     }
 
     /// Stores one event made by a convenience route; an event the rules refuse is a 422

@@ -40,7 +40,14 @@ extension Routes {
             fields["habit"] = .string(habit)
             let push = try await server.appendOne(
                 try await makeEvent("completion", fields: fields, caller: caller), caller: caller)
-            let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
+            if UserProjection.calendarDays == CheckInResponse.calendarDays, let stored = push.habitJSON[habit] {
+                // The habit's state as the append stored it, at the check-in's instant: the
+                // same bytes encoding it again would give.
+                return JSONIO.response(
+                    json: try CheckInResponse.encoded(habitJSON: stored, wallet: push.wallet, unlocks: push.unlocks))
+            }
+            let state = try await habitState(
+                habit, caller: caller, days: CheckInResponse.calendarDays, after: push.version)
             return try JSONIO.response(CheckInResponse(habit: state, wallet: push.wallet, unlocks: push.unlocks))
         }
         group.post("habits/:habit/skips") { request, context in
@@ -130,7 +137,25 @@ extension Routes {
 
 /// The answer to a check-in.
 struct CheckInResponse: Codable {
+    /// How many days of calendar the habit's state holds.
+    static let calendarDays = 7
+
     var habit: HabitState
     var wallet: Wallet
     var unlocks: [Unlock]
+
+    /// The answer's JSON, with the habit's state already encoded (`MomentumJSON`): the
+    /// bytes ``MomentumJSON/encodeBytes(_:)`` writes for the decoded value.
+    static func encoded(habitJSON: String, wallet: Wallet, unlocks: [Unlock]) throws -> [UInt8] {
+        // Canonical JSON puts the keys in byte order: habit, unlocks, wallet.
+        var out = Array(#"{"habit":"#.utf8)
+        out.reserveCapacity(habitJSON.utf8.count + 256)
+        out += habitJSON.utf8
+        out += #","unlocks":"#.utf8
+        out += try MomentumJSON.encodeBytes(unlocks)
+        out += #","wallet":"#.utf8
+        out += try MomentumJSON.encodeBytes(wallet)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
 }

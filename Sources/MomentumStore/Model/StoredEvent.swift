@@ -69,14 +69,24 @@ public struct AppendResult: Hashable, Sendable {
     /// ``MomentumStore/evaluate(_:after:_:)`` to read the state this append produced.
     /// `-1` when it is not known (reads after the append then go to the database).
     public var version: Int64
+    /// The state of each habit whose stored row this append wrote, by habit id, as the
+    /// canonical JSON it was stored as (`MomentumJSON`): evaluated at the append's
+    /// `receivedAt`, in the zone of the user's latest event, with a calendar of the last
+    /// ``UserProjection/calendarDays`` days. A habit the append did not change is absent.
+    /// Answering with it spares encoding the same state again.
+    public var habitJSON: [String: String]
 
     /// Creates a result.
-    public init(outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet, version: Int64 = -1) {
+    public init(
+        outcomes: [EventOutcome], unlocks: [Unlock], headSeq: Int64, wallet: Wallet, version: Int64 = -1,
+        habitJSON: [String: String] = [:]
+    ) {
         self.outcomes = outcomes
         self.unlocks = unlocks
         self.headSeq = headSeq
         self.wallet = wallet
         self.version = version
+        self.habitJSON = habitJSON
     }
 
     /// How many events were stored by this append.

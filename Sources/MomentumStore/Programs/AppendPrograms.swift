@@ -83,10 +83,11 @@ enum AppendPrograms {
     ) -> StoreStep<AppendResult> {
         slot.value = prepared.entry
         let outcomes = prepared.outcomes
+        let habits = prepared.output.habitJSON
         let finish = finishing(user, slot: slot, cache: cache, output: prepared.output, now: now) { entry, stored in
             AppendResult(
                 outcomes: outcomes, unlocks: stored, headSeq: entry.headSeq, wallet: entry.wallet,
-                version: entry.version)
+                version: entry.version, habitJSON: habits)
         }
         let eventCount = prepared.eventCount
         return .execute(

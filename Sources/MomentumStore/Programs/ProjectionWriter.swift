@@ -12,6 +12,8 @@ struct ProjectionWriter {
     struct Output {
         var statements: [SQLStatement] = []
         var unlockInserts: [(unlock: Unlock, statement: Int)] = []
+        /// The JSON of each habit state written, by habit id.
+        var habitJSON: [String: String] = [:]
     }
 
     func statements(
@@ -38,6 +40,8 @@ struct ProjectionWriter {
             present.insert(id)
             guard entry.habits[id] != habit else { continue }
             entry.habits[id] = habit
+            let json = StoreJSON.encode(habit)
+            out.habitJSON[id] = json
             out.statements.append(
                 SQLStatement(
                     """
@@ -49,7 +53,7 @@ struct ProjectionWriter {
                     """,
                     [
                         u, .text(id), .int(ordinal), .text(habit.definition.name), .bool(habit.archivedDay != nil),
-                        .int(habit.current), .int(habit.best), .text(StoreJSON.encode(habit)),
+                        .int(habit.current), .int(habit.best), .text(json),
                     ]))
         }
         for id in entry.habits.keys where !present.contains(id) {
