@@ -38,6 +38,10 @@ public final class PostgresStore: SQLBackend {
     private let appendLocks = UserLocks()
     /// The statements each connection has prepared.
     private let prepared = PreparedStatements()
+    /// Guarded appends waiting to be written together.
+    private let batches = GuardedWriteQueue()
+    /// How many guarded appends were written, and in how many statements.
+    private let guardedCounts = Mutex((statements: 0, writes: 0))
     private let logger: Logger
 
     /// Connects with a PostgresNIO configuration.
@@ -111,6 +115,61 @@ public final class PostgresStore: SQLBackend {
         } catch {
             throw StoreError(.unavailable, "PostgreSQL refused the write: \(error)")
         }
+    }
+
+    /// Implements `SQLBackend.writeGuarded(_:)`: appends that arrive while others are being
+    /// written are written together, several users' in one statement
+    /// (`GuardedWrite.batch(_:)`), so that they share one commit and one round trip.
+    /// A write that finds a free slot goes at once, alone; at most two statements are in
+    /// flight (measured against one and four: see `BENCHMARKS.md` §8).
+    public func writeGuarded(_ write: GuardedWrite) async throws(StoreError) -> Bool {
+        do {
+            return try await batches.write(write) { writes in await self.writeTogether(writes) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.unavailable, "PostgreSQL refused the write: \(error)")
+        }
+    }
+
+    /// How many guarded appends were written (``writeGuarded(_:)``), and in how many
+    /// statements: under load, fewer statements than writes.
+    public var guardedWriteCounts: (statements: Int, writes: Int) { guardedCounts.withLock { $0 } }
+
+    /// Writes guarded appends of different users in one statement (one at a time if that
+    /// fails, so that each reports its own error); one result each, in order: whether its
+    /// version check passed and it was written.
+    public func writeTogether(_ writes: [GuardedWrite]) async -> [Result<Bool, StoreError>] {
+        if writes.count > 1, let batch = GuardedWrite.batch(writes) {
+            let logger = self.logger
+            do {
+                let written = try await client.withConnection { connection in
+                    try await self.prepared.run(batch, on: connection, logger: logger)
+                }
+                guardedCounts.withLock {
+                    $0.statements += 1
+                    $0.writes += writes.count
+                }
+                return writes.map { .success(written.contains($0.user)) }
+            } catch {
+                // A deadlock with another instance's batch, a lost connection: each write
+                // goes again on its own, and reports its own error.
+                logger.debug("a batch of guarded writes failed", metadata: ["error": "\(error)"])
+            }
+        }
+        var results: [Result<Bool, StoreError>] = []
+        for write in writes {
+            do throws(StoreError) {
+                results.append(.success(try await writeGuardedAlone(write)))
+                guardedCounts.withLock {
+                    $0.statements += 1
+                    $0.writes += 1
+                }
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
     }
 
     /// Implements `MomentumStore` `run`; see the protocol for its contract.
@@ -366,17 +425,50 @@ final class PreparedStatements: Sendable {
             return try await connection.query(PostgresStore.query(statement), logger: logger).get().rows
         }
         let name = Self.name(of: statement.sql)
+        return try await run(
+            name, sql: { statement.numberedSQL }, execute: Self.execute(name, statement.arguments), on: connection,
+            logger: logger)
+    }
+
+    /// Runs a batch of guarded writes as a prepared statement (its text depends only on
+    /// which statements the writes hold); returns the users whose writes were written.
+    func run(_ batch: GuardedBatch, on connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
+        let name = Self.name(of: batch.sql)
+        var execute = "EXECUTE \(name)("
+        for (index, column) in batch.columns.enumerated() {
+            if index > 0 { execute += ", " }
+            execute += "ARRAY["
+            for (position, value) in column.values.enumerated() {
+                if position > 0 { execute += ", " }
+                Self.literal(value, into: &execute)
+            }
+            execute += "]::\(column.type)[]"
+        }
+        execute += ")"
+        let rows = try await run(name, sql: { batch.sql }, execute: execute, on: connection, logger: logger)
+        var users = Set<String>()
+        for row in rows {
+            users.insert(try row.decode(String.self))
+        }
+        return users
+    }
+
+    /// Runs the statement prepared as `name` (preparing `sql` first on a connection that
+    /// has not) with an `EXECUTE` text.
+    private func run(
+        _ name: String, sql: () -> String, execute: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PostgresRow] {
         let key = "\(connection.id) \(name)"
-        let execute = PostgresQuery(unsafeSQL: Self.execute(name, statement.arguments))
+        let query = PostgresQuery(unsafeSQL: execute)
         if !known.withLock({ $0.contains(key) }) {
-            try await prepare(name, statement.numberedSQL, key: key, on: connection, logger: logger)
+            try await prepare(name, sql(), key: key, on: connection, logger: logger)
         }
         do {
-            return try await connection.query(execute, logger: logger).get().rows
+            return try await connection.query(query, logger: logger).get().rows
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "26000" {
             // Not prepared on this connection after all: prepare it and run it once more.
-            try await prepare(name, statement.numberedSQL, key: key, on: connection, logger: logger)
-            return try await connection.query(execute, logger: logger).get().rows
+            try await prepare(name, sql(), key: key, on: connection, logger: logger)
+            return try await connection.query(query, logger: logger).get().rows
         }
     }
 

@@ -66,14 +66,13 @@ extension SQLBackend {
                 cache.count(\.fellBack)
                 return try await confirmed(run(ordinary), cache: cache, user: user)
             case .write(let prepared):
-                if dialect == .postgres, let single = AppendPrograms.singleStatement(prepared, for: user) {
+                if dialect == .postgres, let guarded = AppendPrograms.guardedWrite(prepared, for: user) {
                     // Any failure (a deadlock the database broke, a lost connection) leaves
                     // nothing written: the append then runs the ordinary way, which retries
                     // what can be retried and reports what cannot.
-                    if let row = try? await writeAlone(single).first,
-                        let result = try AppendPrograms.finishSingleStatement(
-                            prepared, row: row, for: user, receivedAt: receivedAt, cache: cache)
-                    {
+                    if (try? await writeGuarded(guarded)) == true {
+                        let result = try AppendPrograms.finishGuarded(
+                            prepared, for: user, receivedAt: receivedAt, cache: cache)
                         cache.count(\.oneStatement)
                         return confirmed(result, cache: cache, user: user)
                     }

@@ -15,9 +15,27 @@ public protocol SQLBackend: MomentumStore {
     /// round trip, with no BEGIN and COMMIT around it). By default it runs as a writing
     /// program.
     func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow]
+    /// Writes one user's guarded append (PostgreSQL); `true` when its version check passed
+    /// and everything was written, `false` when nothing was. A backend may write it
+    /// together with other users' (``GuardedWrite/batch(_:)``). By default it runs
+    /// ``writeGuardedAlone(_:)``.
+    func writeGuarded(_ write: GuardedWrite) async throws(StoreError) -> Bool
 }
 
 extension SQLBackend {
+    /// Implements ``SQLBackend/writeGuarded(_:)`` with ``writeGuardedAlone(_:)``.
+    public func writeGuarded(_ write: GuardedWrite) async throws(StoreError) -> Bool {
+        try await writeGuardedAlone(write)
+    }
+
+    /// Writes a guarded append by its single statement, through ``writeAlone(_:)``.
+    public func writeGuardedAlone(_ write: GuardedWrite) async throws(StoreError) -> Bool {
+        guard let row = try await writeAlone(write.single).first else {
+            throw .corrupt("a guarded write answered no row")
+        }
+        return try row.int(0, "count") == 1
+    }
+
     /// Implements ``SQLBackend/writeAlone(_:)`` as a writing program of one statement.
     public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
         try await run(

@@ -42,6 +42,22 @@ import Testing
             let habits = today.json["habits"] as? [[String: Any]] ?? []
             let walk = habits.first { ($0["definition"] as? [String: Any])?["habit"] as? String == "walk" }
             #expect(walk?["current"] as? Int == 1, "\(today.text)")
+
+            // A second check-in the same day unlocks nothing, so PostgreSQL writes it in one
+            // statement; /metrics counts the append and the statement that carried it.
+            let again = try await a.call(.post, "/v1/habits/walk/check-ins", token: phone, json: "{}")
+            #expect(again.status == .ok, "\(again.text)")
+            let metrics = try await a.call(.get, "/metrics").text
+            func value(_ prefix: String) -> Int? {
+                metrics.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.flatMap {
+                    Int($0.dropFirst(prefix.count + 1))
+                }
+            }
+            let appends = try #require(value(#"momentum_store_appends_total{path="one_statement"}"#), "\(metrics)")
+            let statements = try #require(value("momentum_store_append_statements_total"), "\(metrics)")
+            #expect(appends >= 1)
+            #expect(statements >= 1)
+            #expect(statements <= appends)
         }
     }
 

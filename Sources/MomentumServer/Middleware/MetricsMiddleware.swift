@@ -16,6 +16,9 @@ final class ServerMetrics: Sendable {
     private let checkedTransaction: Counter
     private let fellBack: Counter
     private let carried = Mutex(EngineCache.AppendCounts())
+    /// PostgreSQL statements that wrote guarded appends, and the count last carried in.
+    private let guardedStatements: Counter
+    private let carriedStatements = Mutex(0)
 
     init() {
         eventsAppended = registry.makeCounter(
@@ -33,6 +36,20 @@ final class ServerMetrics: Sendable {
         oneStatement = registry.makeCounter(descriptor: appends, labels: [("path", "one_statement")])
         checkedTransaction = registry.makeCounter(descriptor: appends, labels: [("path", "checked_transaction")])
         fellBack = registry.makeCounter(descriptor: appends, labels: [("path", "fell_back")])
+        guardedStatements = registry.makeCounter(
+            descriptor: Self.name(
+                "momentum_store_append_statements_total",
+                "PostgreSQL statements that wrote one_statement appends: under load one carries several users' "
+                    + "appends (a group commit), so it grows slower than the one_statement appends."))
+    }
+
+    /// Brings the statement counter up to the store's count (called before each scrape).
+    func update(appendStatements count: Int) {
+        let previous = carriedStatements.withLock { carried in
+            defer { carried = count }
+            return carried
+        }
+        guardedStatements.increment(by: Int64(max(0, count - previous)))
     }
 
     /// Brings the append counters up to the store's counts (called before each scrape).

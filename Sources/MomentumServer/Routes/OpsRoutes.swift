@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MomentumCore
+import MomentumPostgres
 import MomentumStore
 
 extension Routes {
@@ -26,6 +27,9 @@ extension Routes {
             server.metrics.streams.set(to: Double(server.hub.count))
             if let backend = server.store as? any SQLBackend {
                 server.metrics.update(appends: backend.engines.appendCounts)
+            }
+            if let postgres = server.store as? PostgresStore {
+                server.metrics.update(appendStatements: postgres.guardedWriteCounts.statements)
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

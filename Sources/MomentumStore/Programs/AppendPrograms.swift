@@ -178,9 +178,9 @@ enum AppendPrograms {
     /// database as it was before the statement, so a delete followed by an insert of the
     /// same key could not be), and no unlock inserts (whose counts decide what a further
     /// statement writes).
-    static func singleStatement(_ prepared: Prepared, for user: String) -> SQLStatement? {
-        guard prepared.output.unlockInserts.isEmpty, let head = prepared.statements.last else { return nil }
-        let texts = prepared.statements.map(\.sql)
+    static func singleStatement(_ statements: [SQLStatement], version: Int64, user: String) -> SQLStatement? {
+        guard let head = statements.last else { return nil }
+        let texts = statements.map(\.sql)
         let sql: String?
         if let known = combinedSQL.withLock({ $0[texts] }) {
             sql = known
@@ -192,9 +192,16 @@ enum AppendPrograms {
             }
         }
         guard let sql else { return nil }
-        var arguments = head.arguments + [.integer(prepared.version), .text(user)]
-        for statement in prepared.statements.dropLast() { arguments += statement.arguments }
+        var arguments = head.arguments + [.integer(version), .text(user)]
+        for statement in statements.dropLast() { arguments += statement.arguments }
         return SQLStatement(sql, arguments)
+    }
+
+    /// A prepared append as a ``GuardedWrite``, unless it inserts unlocks (whose counts
+    /// decide what a further statement writes) or its statements cannot be combined.
+    static func guardedWrite(_ prepared: Prepared, for user: String) -> GuardedWrite? {
+        guard prepared.output.unlockInserts.isEmpty else { return nil }
+        return GuardedWrite(user: user, version: prepared.version, statements: prepared.statements)
     }
 
     /// The single statement of each shape of append seen (by the texts of its statements),
@@ -205,7 +212,7 @@ enum AppendPrograms {
     /// memory starts over.
     private static let maximumShapes = 1_024
 
-    /// The text of ``singleStatement(_:for:)`` for statements with these texts (the head
+    /// The text of ``singleStatement(_:version:user:)`` for statements with these texts (the head
     /// update last), or `nil` when they cannot be combined.
     static func combine(_ texts: [String]) -> String? {
         guard let head = texts.last, head.hasPrefix(headUpdatePrefix), head.hasSuffix("WHERE user_id = ?") else {
@@ -230,24 +237,18 @@ enum AppendPrograms {
             + counts.map { "(SELECT count(*) FROM \($0))" }.joined(separator: ", ")
     }
 
-    /// Finishes an append written by ``singleStatement(_:for:)`` from the counts its row
-    /// holds: the result, or `nil` when the version check failed and nothing was written.
-    static func finishSingleStatement(
-        _ prepared: Prepared, row: SQLRow, for user: String, receivedAt: Date, cache: EngineCache
-    ) throws(StoreError) -> AppendResult? {
-        let count = prepared.statements.count
-        var counts: [Int] = []
-        for index in 0..<count { counts.append(Int(try row.int(index, "count"))) }
-        guard counts[0] == 1 else {
-            cache.forget(user)
-            return nil
-        }
-        // The statements' order: the inserts, then the head update.
-        let ordered = Array(counts.dropFirst()) + [counts[0]]
+    /// Finishes an append written as a ``GuardedWrite`` whose version check passed (so
+    /// everything was written).
+    static func finishGuarded(
+        _ prepared: Prepared, for user: String, receivedAt: Date, cache: EngineCache
+    ) throws(StoreError) -> AppendResult {
+        // What each statement wrote only matters for unlock inserts, which a guarded write
+        // never holds.
+        let counts = Array(repeating: 1, count: prepared.statements.count)
         let slot = Slot<EngineEntry?>(nil)
         let step = write(prepared, for: user, now: StoreJSON.canonical(receivedAt), slot: slot, cache: cache)
-        guard case .execute(_, let next) = step, case .done(let result) = try next(ordered) else {
-            throw .corrupt("a single-statement append asked for more statements")
+        guard case .execute(_, let next) = step, case .done(let result) = try next(counts) else {
+            throw .corrupt("a guarded append asked for more statements")
         }
         return result
     }
