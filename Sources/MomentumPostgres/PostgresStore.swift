@@ -8,6 +8,20 @@ import Synchronization
 
 import struct MomentumStore.AppendResult
 
+/// How a ``PostgresStore`` wrote its guarded appends.
+public struct GuardedWriteCounts: Sendable, Equatable {
+    /// Statements that wrote guarded appends: under load, one carries many users' appends.
+    public var statements = 0
+    /// Guarded appends those statements carried (written or found stale).
+    public var writes = 0
+    /// Statements of several appends that failed (a deadlock with another instance, a lost
+    /// connection), whose appends were then written one by one.
+    public var failedBatches = 0
+
+    /// No writes yet.
+    public init() {}
+}
+
 /// Momentum's production store: PostgreSQL through PostgresNIO's connection pool.
 ///
 /// Several stateless server instances can share one database. Each writing program runs
@@ -41,7 +55,7 @@ public final class PostgresStore: SQLBackend {
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
     /// How many guarded appends were written, and in how many statements.
-    private let guardedCounts = Mutex((statements: 0, writes: 0))
+    private let guardedCounts = Mutex(GuardedWriteCounts())
     private let logger: Logger
 
     /// Connects with a PostgresNIO configuration.
@@ -132,9 +146,9 @@ public final class PostgresStore: SQLBackend {
         }
     }
 
-    /// How many guarded appends were written (``writeGuarded(_:)``), and in how many
-    /// statements: under load, fewer statements than writes.
-    public var guardedWriteCounts: (statements: Int, writes: Int) { guardedCounts.withLock { $0 } }
+    /// How many guarded appends were written (``writeGuarded(_:)``), in how many
+    /// statements, and how many batches failed.
+    public var guardedWriteCounts: GuardedWriteCounts { guardedCounts.withLock { $0 } }
 
     /// Writes guarded appends of different users in one statement (one at a time if that
     /// fails, so that each reports its own error); one result each, in order: whether its
@@ -154,6 +168,7 @@ public final class PostgresStore: SQLBackend {
             } catch {
                 // A deadlock with another instance's batch, a lost connection: each write
                 // goes again on its own, and reports its own error.
+                guardedCounts.withLock { $0.failedBatches += 1 }
                 logger.debug("a batch of guarded writes failed", metadata: ["error": "\(error)"])
             }
         }

@@ -58,6 +58,7 @@ import Testing
             #expect(appends >= 1)
             #expect(statements >= 1)
             #expect(statements <= appends)
+            #expect(value("momentum_store_append_batches_failed_total") == 0)
         }
     }
 

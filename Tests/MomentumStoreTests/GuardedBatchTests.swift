@@ -53,8 +53,10 @@ import Testing
                 try #require(Self.write(user, seq: 1, version: versions[user]! - (user == "ben" ? 1 : 0)))
             }
             #expect(GuardedWrite.batch(writes) != nil)
+            let before = store.guardedWriteCounts
             let results = await store.writeTogether(writes)
             #expect(results.map { try? $0.get() } == [true, false, true, true])
+            #expect(store.guardedWriteCounts.statements == before.statements + 1, "one statement for all four")
             for user in users {
                 let events = try await store.events(of: user, after: 0, limit: 10)
                 let projection = try await store.projection(of: user)
@@ -92,7 +94,9 @@ import Testing
             // Event 1 of "eve" is stored: writing it again breaks the batch (a duplicate key).
             let again = try #require(Self.write("eve", seq: 1, version: eve + 1))
             let good = try #require(Self.write("fay", seq: 1, version: fay))
+            let before = store.guardedWriteCounts
             let results = await store.writeTogether([again, good])
+            #expect(store.guardedWriteCounts.failedBatches == before.failedBatches + 1)
             #expect((try? results[0].get()) == nil, "the duplicate reports its error")
             #expect((try? results[1].get()) == true)
             #expect(try await store.events(of: "fay", after: 0, limit: 10).map(\.seq) == [1])
@@ -163,6 +167,7 @@ import Testing
         #expect(writes == store.engines.appendCounts.oneStatement - guardedBefore)
         #expect(writes >= users.count * days / 2)
         #expect(statements < writes, "\(writes) writes in \(statements) statements")
+        #expect(after.failedBatches == before.failedBatches)
         // A store with nothing cached evaluates each log from scratch: the projections agree.
         let now = Fixtures.day(days, hour: 21)
         for user in users {

@@ -18,7 +18,8 @@ final class ServerMetrics: Sendable {
     private let carried = Mutex(EngineCache.AppendCounts())
     /// PostgreSQL statements that wrote guarded appends, and the count last carried in.
     private let guardedStatements: Counter
-    private let carriedStatements = Mutex(0)
+    private let failedBatches: Counter
+    private let carriedStatements = Mutex((statements: 0, failedBatches: 0))
 
     init() {
         eventsAppended = registry.makeCounter(
@@ -41,15 +42,21 @@ final class ServerMetrics: Sendable {
                 "momentum_store_append_statements_total",
                 "PostgreSQL statements that wrote one_statement appends: under load one carries several users' "
                     + "appends (a group commit), so it grows slower than the one_statement appends."))
+        failedBatches = registry.makeCounter(
+            descriptor: Self.name(
+                "momentum_store_append_batches_failed_total",
+                "PostgreSQL statements of several users' appends that failed (a deadlock with another instance, "
+                    + "a lost connection); their appends were then written one by one."))
     }
 
-    /// Brings the statement counter up to the store's count (called before each scrape).
-    func update(appendStatements count: Int) {
+    /// Brings the statement counters up to the store's counts (called before each scrape).
+    func update(appendStatements statements: Int, failedBatches failed: Int) {
         let previous = carriedStatements.withLock { carried in
-            defer { carried = count }
+            defer { carried = (statements, failed) }
             return carried
         }
-        guardedStatements.increment(by: Int64(max(0, count - previous)))
+        guardedStatements.increment(by: Int64(max(0, statements - previous.statements)))
+        failedBatches.increment(by: Int64(max(0, failed - previous.failedBatches)))
     }
 
     /// Brings the append counters up to the store's counts (called before each scrape).

@@ -29,7 +29,8 @@ extension Routes {
                 server.metrics.update(appends: backend.engines.appendCounts)
             }
             if let postgres = server.store as? PostgresStore {
-                server.metrics.update(appendStatements: postgres.guardedWriteCounts.statements)
+                let counts = postgres.guardedWriteCounts
+                server.metrics.update(appendStatements: counts.statements, failedBatches: counts.failedBatches)
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
