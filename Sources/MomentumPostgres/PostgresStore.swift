@@ -172,19 +172,26 @@ public final class PostgresStore: SQLBackend {
                 logger.debug("a batch of guarded writes failed", metadata: ["error": "\(error)"])
             }
         }
-        var results: [Result<Bool, StoreError>] = []
-        for write in writes {
-            do throws(StoreError) {
-                results.append(.success(try await writeGuardedAlone(write)))
-                guardedCounts.withLock {
-                    $0.statements += 1
-                    $0.writes += 1
+        // Different users' writes: at once, each on a connection of its own.
+        return await withTaskGroup(of: (Int, Result<Bool, StoreError>).self) { group in
+            for (index, write) in writes.enumerated() {
+                group.addTask {
+                    do throws(StoreError) {
+                        let written = try await self.writeGuardedAlone(write)
+                        self.guardedCounts.withLock {
+                            $0.statements += 1
+                            $0.writes += 1
+                        }
+                        return (index, .success(written))
+                    } catch {
+                        return (index, .failure(error))
+                    }
                 }
-            } catch {
-                results.append(.failure(error))
             }
+            var results = [Result<Bool, StoreError>](repeating: .success(false), count: writes.count)
+            for await (index, result) in group { results[index] = result }
+            return results
         }
-        return results
     }
 
     /// Implements `MomentumStore` `run`; see the protocol for its contract.

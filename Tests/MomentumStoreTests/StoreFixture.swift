@@ -24,28 +24,26 @@ enum StoreFixture {
             defer { try? FileManager.default.removeItem(at: directory) }
             let store = try SQLiteStore(
                 path: directory.appending(path: "test.sqlite").path, engineCacheCapacity: cacheCapacity)
-            do {
-                if migrate { try await store.migrate() }
-                let result = try await body(store)
-                await store.close()
-                return result
-            } catch {
-                await store.close()
-                throw error
-            }
+            return try await run(store, migrate: migrate, body)
         case .postgres:
             return try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_test") { url in
-                let store = try PostgresStore(url: url, engineCacheCapacity: cacheCapacity)
-                do {
-                    if migrate { try await store.migrate() }
-                    let result = try await body(store)
-                    await store.close()
-                    return result
-                } catch {
-                    await store.close()
-                    throw error
-                }
+                try await run(try PostgresStore(url: url, engineCacheCapacity: cacheCapacity), migrate: migrate, body)
             }
+        }
+    }
+
+    /// Runs `body` with `store` (migrated first if asked), and closes the store either way.
+    private static func run<R>(
+        _ store: any SQLBackend, migrate: Bool, _ body: (any SQLBackend) async throws -> R
+    ) async throws -> R {
+        do {
+            if migrate { try await store.migrate() }
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
         }
     }
 }
