@@ -34,7 +34,7 @@ enum ServerLoadBenchmark {
     }
 
     /// Parts of the run to do, from `MOMENTUM_BENCH_SERVER` (a comma-separated list of
-    /// `sqlite`, `postgres`, `trivial`, `checkins`, `dashboard`, `light`), for profiling one
+    /// `sqlite`, `postgres`, `trivial`, `checkins`, `dashboard`, `light`, `floor`), for profiling one
     /// phase; all of them when unset. A skipped phase reports no row.
     static let selection: Set<String>? = ProcessInfo.processInfo.environment["MOMENTUM_BENCH_SERVER"].map {
         Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -61,10 +61,15 @@ enum ServerLoadBenchmark {
         ]
         if wants("sqlite") || !(selection?.contains("postgres") ?? false) {
             do {
-                let store = try SQLiteStore(
-                    path: directory.appending(path: "load.sqlite").path, engineCacheCapacity: 20_000)
+                let path = directory.appending(path: "load.sqlite").path
+                let store = try SQLiteStore(path: path, engineCacheCapacity: 20_000)
                 try await store.migrate()
-                rows += try await measure(store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000)
+                let floor = (
+                    source: ServerFloor.Backend.sqlite(path: path),
+                    target: ServerFloor.Backend.sqlite(path: directory.appending(path: "floor.sqlite").path)
+                )
+                rows += try await measure(
+                    store: store, name: "server-sqlite", shape: shape, completionTarget: 10_000, floor: floor)
                 await store.close()
             } catch {
                 print("server-sqlite failed: \(error)")
@@ -73,11 +78,16 @@ enum ServerLoadBenchmark {
         if wants("postgres") || !(selection?.contains("sqlite") ?? false) {
             do {
                 let cluster = try PostgresTestCluster.shared
-                let database = try await cluster.createDatabase(prefix: "momentum_load").name
-                let store = try PostgresStore(
-                    url: cluster.url(database: database) + "&pool=32", engineCacheCapacity: 20_000)
+                let url = try await cluster.createDatabase(prefix: "momentum_load").url
+                let store = try PostgresStore(url: url + "&pool=32", engineCacheCapacity: 20_000)
                 try await store.migrate()
-                rows += try await measure(store: store, name: "server-postgres", shape: shape, completionTarget: 5_000)
+                let floor = (
+                    source: ServerFloor.Backend.postgres(url: url),
+                    target: ServerFloor.Backend.postgres(
+                        url: try await cluster.createDatabase(prefix: "momentum_floor").url)
+                )
+                rows += try await measure(
+                    store: store, name: "server-postgres", shape: shape, completionTarget: 5_000, floor: floor)
                 await store.close()
             } catch {
                 print("server-postgres failed: \(error)")
@@ -86,8 +96,12 @@ enum ServerLoadBenchmark {
         return rows
     }
 
+    /// Measures the real server on `store`, then the floor server (``ServerFloor``) under
+    /// the same load, with samples from `floor.source` (the store's database) and its own
+    /// database in `floor.target`.
     private static func measure(
-        store: any MomentumStore, name: String, shape: Shape, completionTarget: Double
+        store: any MomentumStore, name: String, shape: Shape, completionTarget: Double,
+        floor floorDatabases: (source: ServerFloor.Backend, target: ServerFloor.Backend)
     ) async throws -> [ResultRow] {
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -109,7 +123,7 @@ enum ServerLoadBenchmark {
                 "  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
                     + Format.duration(Double(Stopwatch.now() - setupStart)))
 
-            let all = ["trivial", "checkins", "dashboard", "light"]
+            let all = ["trivial", "checkins", "dashboard", "light", "floor"]
             let phases = all.contains(where: { selection?.contains($0) ?? false }) ? all.filter(wants) : all
             func run(
                 _ phase: String, _ shape: Shape, _ request: @escaping @Sendable (String) -> ByteBuffer
@@ -124,10 +138,11 @@ enum ServerLoadBenchmark {
                 LoadGenerator.request("GET", "/v1/today", headers: [("Authorization", "Bearer \(token)")])
             }
             let trivial = try await run("trivial", shape, healthz)
-            let completions = try await run("checkins", shape) { token in
+            let checkIn: @Sendable (String) -> ByteBuffer = { token in
                 LoadGenerator.request(
                     "POST", "/v1/habits/walk/check-ins", headers: [("Authorization", "Bearer \(token)")])
             }
+            let completions = try await run("checkins", shape, checkIn)
             let dashboard = try await run("dashboard", shape, today)
             // Latency under a light load: with 64 connections in a closed loop a request
             // mostly waits in the queue (even /healthz has a p99 of several ms there).
@@ -135,11 +150,67 @@ enum ServerLoadBenchmark {
             light.connections = shape.lightConnections
             let trivialLight = try await run("light", light, healthz)
             let dashboardLight = try await run("light", light, today)
-            return rows(
+            var floor: Outcome?
+            if phases.contains("floor") {
+                let samples = try await ServerFloor.samples(
+                    from: floorDatabases.source, answer: try await sampleAnswer(client: client, token: tokens[0]))
+                floor = try await ServerFloor.withServer(floorDatabases.target, tokens: tokens, samples: samples) {
+                    port in
+                    try await drive(port: port, shape: shape, tokens: tokens, checkIn)
+                }
+            }
+            var result = rows(
                 name: name, shape: shape, users: tokens.count, completionTarget: completionTarget,
                 trivial: trivial, completions: completions, dashboard: dashboard, trivialLight: trivialLight,
                 dashboardLight: dashboardLight)
+            if let floor {
+                result.insert(
+                    contentsOf: floorRows(
+                        name: name, floor: floor, trivial: trivial, completions: completions, target: completionTarget),
+                    at: result.count - 1)
+            }
+            return result
         }
+    }
+
+    /// The real server's answer to one more check-in, which the floor server answers with.
+    private static func sampleAnswer(client: some TestClientProtocol, token: String) async throws -> ByteBuffer {
+        let response = try await client.execute(
+            uri: "/v1/habits/walk/check-ins", method: .post, headers: [.authorization: "Bearer \(token)"],
+            body: nil)
+        guard (200..<300).contains(response.status.code) else {
+            throw LoadError("the sample check-in answered \(response.status)")
+        }
+        return response.body
+    }
+
+    /// The floor's rows: its rate beside the trivial route's, and the real route's share of it.
+    private static func floorRows(
+        name: String, floor: Outcome, trivial: Outcome?, completions: Outcome?, target: Double
+    ) -> [ResultRow] {
+        var rows = [
+            ResultRow(
+                benchmark: name,
+                metric: "floor: least a durable check-in costs on this stack (no engine, no JSON), req/s",
+                measured: Format.grouped(Int(floor.rate)),
+                baseline: trivial.map { Format.grouped(Int($0.rate)) } ?? "—",
+                ratio: trivial.map { Format.ratio(floor.rate / $0.rate) } ?? "—",
+                target: "bounds the ≥ \(Format.grouped(Int(target)))/s target"),
+            ResultRow(
+                benchmark: name, metric: "floor p50 / p99",
+                measured: "\(Format.duration(floor.p50)) / \(Format.duration(floor.p99))"),
+        ]
+        if let completions {
+            rows.append(
+                ResultRow(
+                    benchmark: name, metric: "durable check-ins ÷ floor",
+                    measured: Format.grouped(Int(completions.rate)),
+                    baseline: Format.grouped(Int(floor.rate)), ratio: Format.ratio(completions.rate / floor.rate)))
+        }
+        if floor.errors > 0 {
+            rows.append(ResultRow(benchmark: name, metric: "floor errors (non-2xx)", measured: "\(floor.errors)"))
+        }
+        return rows
     }
 
     /// The result rows of the phases that ran.

@@ -370,7 +370,7 @@ enum StorageBenchmark {
         return rate
     }
 
-    private static func connect(_ url: String) async throws -> PostgresConnection {
+    static func connect(_ url: String) async throws -> PostgresConnection {
         let parts = URLComponents(string: url)!
         let configuration = PostgresConnection.Configuration(
             host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",
