@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import Logging
 import MomentumCore
+import MomentumPostgres
 import MomentumStore
 import Synchronization
 
@@ -12,7 +13,7 @@ public final class ServerState: Sendable {
     public let store: any MomentumStore
     /// The configuration the server started with.
     public let configuration: ServerConfiguration
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
     let userLimiter: RateLimiter
     let addressLimiter: RateLimiter
     let inFlight = Mutex(Set<String>())
@@ -46,6 +47,7 @@ public final class ServerState: Sendable {
         self.configuration = configuration
         self.relay = relay
         self.logger = logger
+        metrics = ServerMetrics(postgres: store is PostgresStore)
         sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
         userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute)
         addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)

@@ -11,17 +11,21 @@ final class ServerMetrics: Sendable {
     let eventsRejected: Counter
     let streams: Gauge
     let reviewFlags: Counter
-    /// Appends by how the store wrote them, and the counts last carried into them.
-    private let oneStatement: Counter
+    /// Appends by how the store wrote them, and the counts last carried into them
+    /// (`oneStatement` on PostgreSQL only).
+    private let oneStatement: Counter?
     private let checkedTransaction: Counter
     private let fellBack: Counter
     private let carried = Mutex(EngineCache.AppendCounts())
-    /// PostgreSQL statements that wrote guarded appends, and the count last carried in.
-    private let guardedStatements: Counter
-    private let failedBatches: Counter
+    /// PostgreSQL statements that wrote guarded appends, and the count last carried in
+    /// (on PostgreSQL only).
+    private let guardedStatements: Counter?
+    private let failedBatches: Counter?
     private let carriedStatements = Mutex((statements: 0, failedBatches: 0))
 
-    init() {
+    /// Creates the metrics; `postgres` adds the series only a PostgreSQL store has (its
+    /// one-statement appends and their group commit), which would read 0 forever otherwise.
+    init(postgres: Bool) {
         eventsAppended = registry.makeCounter(
             descriptor: Self.name("momentum_events_appended_total", "Events stored in users' logs."))
         eventsRejected = registry.makeCounter(
@@ -34,9 +38,15 @@ final class ServerMetrics: Sendable {
             "momentum_store_appends_total",
             "Appends of a warm user by how they were written: one_statement (PostgreSQL), checked_transaction, "
                 + "or fell_back (another writer had changed the user, so the append ran again in a transaction).")
-        oneStatement = registry.makeCounter(descriptor: appends, labels: [("path", "one_statement")])
         checkedTransaction = registry.makeCounter(descriptor: appends, labels: [("path", "checked_transaction")])
         fellBack = registry.makeCounter(descriptor: appends, labels: [("path", "fell_back")])
+        guard postgres else {
+            oneStatement = nil
+            guardedStatements = nil
+            failedBatches = nil
+            return
+        }
+        oneStatement = registry.makeCounter(descriptor: appends, labels: [("path", "one_statement")])
         guardedStatements = registry.makeCounter(
             descriptor: Self.name(
                 "momentum_store_append_statements_total",
@@ -55,8 +65,8 @@ final class ServerMetrics: Sendable {
             defer { carried = (statements, failed) }
             return carried
         }
-        guardedStatements.increment(by: Int64(max(0, statements - previous.statements)))
-        failedBatches.increment(by: Int64(max(0, failed - previous.failedBatches)))
+        guardedStatements?.increment(by: Int64(max(0, statements - previous.statements)))
+        failedBatches?.increment(by: Int64(max(0, failed - previous.failedBatches)))
     }
 
     /// Brings the append counters up to the store's counts (called before each scrape).
@@ -65,7 +75,7 @@ final class ServerMetrics: Sendable {
             defer { carried = counts }
             return carried
         }
-        oneStatement.increment(by: Int64(max(0, counts.oneStatement - previous.oneStatement)))
+        oneStatement?.increment(by: Int64(max(0, counts.oneStatement - previous.oneStatement)))
         checkedTransaction.increment(by: Int64(max(0, counts.checkedTransaction - previous.checkedTransaction)))
         fellBack.increment(by: Int64(max(0, counts.fellBack - previous.fellBack)))
     }
