@@ -158,7 +158,7 @@ public final class PostgresStore: SQLBackend {
             let logger = self.logger
             do {
                 let written = try await client.withConnection { connection in
-                    try await self.prepared.run(batch, on: connection, logger: logger)
+                    try await BoundBatch.run(batch, on: connection, logger: logger)
                 }
                 guardedCounts.withLock {
                     $0.statements += 1
@@ -450,29 +450,6 @@ final class PreparedStatements: Sendable {
         return try await run(
             name, sql: { statement.numberedSQL }, execute: Self.execute(name, statement.arguments), on: connection,
             logger: logger)
-    }
-
-    /// Runs a batch of guarded writes as a prepared statement (its text depends only on
-    /// which statements the writes hold); returns the users whose writes were written.
-    func run(_ batch: GuardedBatch, on connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
-        let name = Self.name(of: batch.sql)
-        var execute = "EXECUTE \(name)("
-        for (index, column) in batch.columns.enumerated() {
-            if index > 0 { execute += ", " }
-            execute += "ARRAY["
-            for (position, value) in column.values.enumerated() {
-                if position > 0 { execute += ", " }
-                Self.literal(value, into: &execute)
-            }
-            execute += "]::\(column.type)[]"
-        }
-        execute += ")"
-        let rows = try await run(name, sql: { batch.sql }, execute: execute, on: connection, logger: logger)
-        var users = Set<String>()
-        for row in rows {
-            users.insert(try row.decode(String.self))
-        }
-        return users
     }
 
     /// Runs the statement prepared as `name` (preparing `sql` first on a connection that

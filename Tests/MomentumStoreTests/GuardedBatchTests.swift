@@ -104,6 +104,64 @@ import Testing
         }
     }
 
+    /// A batch's arrays travel in binary form: every element type, `NULL`s, and values that
+    /// SQL text would have to escape arrive as they were.
+    @Test func aBatchCarriesEveryColumnTypeAndNullUnchanged() async throws {
+        try await StoreFixture.withStore(.postgres) { backend in
+            let store = try #require(backend as? PostgresStore)
+            let users = ["gus", "hal", "ivy"]
+            for user in users {
+                try await store.createAccount(Fixtures.account(user), profile: Fixtures.profile())
+            }
+            let bytes: [[UInt8]] = [[0, 1, 0x27, 0x5c, 0xff], [], Array(repeating: 0, count: 3_000)]
+            let paths = ["a.jpg", "b'c\\d.png", "ünïcode-🙂.jpg"]
+            let created = [1_767_225_600.125, -86_400.5, 0]
+            var writes: [GuardedWrite] = []
+            for (index, user) in users.enumerated() {
+                let version = try await store.projection(of: user).version
+                writes.append(
+                    try #require(
+                        GuardedWrite(
+                            user: user, version: version,
+                            statements: [
+                                Self.write(user, seq: Int64(index + 1), version: version)!.statements[0],
+                                SQLStatement(
+                                    "INSERT INTO photos (user_id, path, content_type, bytes, created_at) VALUES (?, ?, ?, ?, ?)",
+                                    [
+                                        .text(user), .text(paths[index]), .text("image/jpeg"), .blob(bytes[index]),
+                                        .real(created[index]),
+                                    ]),
+                                SQLStatement(
+                                    """
+                                    UPDATE user_heads SET version = version + 1, head_seq = ?, diamonds = ?, freezes = ?, evaluated_at = ?
+                                    WHERE user_id = ?
+                                    """,
+                                    [
+                                        .integer(0), .integer(index == 1 ? Int64.min : Int64.max), .integer(-1),
+                                        .real(created[index]), .text(user),
+                                    ]),
+                            ])))
+            }
+            let before = store.guardedWriteCounts
+            let results = await store.writeTogether(writes)
+            #expect(results.map { try? $0.get() } == [true, true, true])
+            #expect(store.guardedWriteCounts.statements == before.statements + 1)
+            #expect(store.guardedWriteCounts.failedBatches == before.failedBatches)
+            for (index, user) in users.enumerated() {
+                let photo = try #require(try await store.photo(of: user, path: paths[index]))
+                #expect(photo.bytes == bytes[index])
+                #expect(photo.createdAt.timeIntervalSince1970 == created[index])
+                let projection = try await store.projection(of: user)
+                #expect(projection.wallet.diamonds == (index == 1 ? Int.min : Int.max))
+                #expect(projection.wallet.freezes == -1)
+                // Event 2's device is NULL, the others' "phone".
+                let events = try await store.events(of: user, after: 0, limit: 10)
+                #expect(events.map(\.seq) == [Int64(index + 1)])
+                #expect(events.first?.device == (index == 1 ? nil : "phone"))
+            }
+        }
+    }
+
     @Test func writesThatCannotBeBatchedAreRefused() throws {
         let one = try #require(Self.write("ana", seq: 1, version: 1))
         let two = try #require(Self.write("ben", seq: 1, version: 1))
