@@ -40,40 +40,21 @@ enum ServerFloor {
     /// The last event body and a habit row the real store wrote in `source`, with the real
     /// server's `answer` to a check-in.
     static func samples(from source: Backend, answer: ByteBuffer) async throws -> Samples {
-        let last = "SELECT body FROM events ORDER BY seq DESC LIMIT 1"
-        let habit = "SELECT state FROM habits LIMIT 1"
+        let (body, state): (String, String)
         switch source {
         case .sqlite(let path):
-            var configuration = Configuration()
-            configuration.readonly = true
-            let database = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? database.close() }
-            return try await database.read { db in
-                Samples(
-                    eventBody: try String.fetchOne(db, sql: last) ?? "{}",
-                    habitState: try String.fetchOne(db, sql: habit) ?? "{}", answer: answer)
-            }
+            (body, state) = try StorageBenchmark.samples(path)
         case .postgres(let url):
             let connection = try await StorageBenchmark.connect(url)
-            let logger = Logger(label: "momentum.bench.floor")
             do {
-                func first(_ sql: String) async throws -> String {
-                    for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-                        .decode(String.self)
-                    {
-                        return value
-                    }
-                    return "{}"
-                }
-                let samples = Samples(
-                    eventBody: try await first(last), habitState: try await first(habit), answer: answer)
+                (body, state) = try await StorageBenchmark.samples(connection)
                 try await connection.close()
-                return samples
             } catch {
                 try? await connection.close()
                 throw error
             }
         }
+        return Samples(eventBody: body, habitState: state, answer: answer)
     }
 
     /// Creates the floor's database in `backend`, an empty one (Momentum's schema; one user, head and

@@ -195,9 +195,11 @@ enum StorageBenchmark {
         return (full, minimal)
     }
 
-    /// The last event body and a habit row the measured store wrote.
-    private static func samples(_ path: String) throws -> (String, String) {
-        let source = try DatabaseQueue(path: path)
+    /// The last event body and a habit row the measured store wrote, in SQLite.
+    static func samples(_ path: String) throws -> (String, String) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let source = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? source.close() }
         return try source.read { db in
             (
@@ -262,6 +264,16 @@ enum StorageBenchmark {
         return Double(appends) / (Double(Stopwatch.now() - start) / 1e9)
     }
 
+    /// The last event body and a habit row the measured store wrote, in PostgreSQL.
+    static func samples(_ connection: PostgresConnection) async throws -> (String, String) {
+        let logger = Logger(label: "bench")
+        let eventRows = try await connection.query(
+            "SELECT body FROM events ORDER BY seq DESC LIMIT 1", logger: logger
+        ).get().rows
+        let habitRows = try await connection.query("SELECT state FROM habits LIMIT 1", logger: logger).get().rows
+        return (try eventRows.first?.decode(String.self) ?? "{}", try habitRows.first?.decode(String.self) ?? "{}")
+    }
+
     /// SQLite's own rate: one-row transactions, one after another, WAL + synchronous=FULL.
     private static func rawSQLite(path: String, commits: Int) throws -> Double {
         var configuration = Configuration()
@@ -287,14 +299,7 @@ enum StorageBenchmark {
     private static func postgresFloor(url: String, users: Int, connections: Int, appends: Int) async throws -> Double {
         let setup = try await connect(url)
         let logger = Logger(label: "bench")
-        let (body, state): (String, String)
-        do {
-            let eventRows = try await setup.query("SELECT body FROM events ORDER BY seq DESC LIMIT 1", logger: logger)
-                .get().rows
-            let habitRows = try await setup.query("SELECT state FROM habits LIMIT 1", logger: logger).get().rows
-            body = try eventRows.first?.decode(String.self) ?? "{}"
-            state = try habitRows.first?.decode(String.self) ?? "{}"
-        }
+        let (body, state) = try await samples(setup)
         // The measured store's users stay; the floor writes under other ids, after theirs.
         for user in 0..<users {
             let id = "floor\(user)"
