@@ -68,26 +68,35 @@ struct PostgresRelayTests {
         let receiver = try PostgresStore(url: cluster.url(database: "postgres"))
         let received = Received()
         let payloads = Received()
-        let ready = Received()
+        let relayReady = Received()
+        let rawReady = Received()
         let listeners = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try? await PostgresRelay(store: receiver).listen(
-                        skipping: "i_two", onListening: { if $0 { ready.count() } }
+                        skipping: "i_two", onListening: { if $0 { relayReady.count() } }
                     ) { message in received.keep(message) }
                 }
                 group.addTask {
-                    try? await receiver.listen(
-                        channel: PostgresRelay.channel, onListening: { ready.count() }
-                    ) { _ in payloads.count() }
+                    // Listening again after a failed connection, as the relay does (under
+                    // the whole suite's load a connection can be refused for a moment).
+                    while !Task.isCancelled {
+                        do {
+                            try await receiver.listen(
+                                channel: PostgresRelay.channel, onListening: { rawReady.count() }
+                            ) { _ in payloads.count() }
+                        } catch {
+                            try? await Task.sleep(for: .milliseconds(100))
+                        }
+                    }
                 }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ready.counted < 2, ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while relayReady.counted == 0 || rawReady.counted == 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        try #require(ready.counted == 2)
+        try #require(relayReady.counted >= 1 && rawReady.counted >= 1)
 
         let relay = PostgresRelay(store: sender)
         let count = 300
