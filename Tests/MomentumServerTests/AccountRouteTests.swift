@@ -221,4 +221,28 @@ import Testing
             #expect(try await client.call(.get, "/v1/profile", token: second).status == .unauthorized)
         }
     }
+
+    /// An account deleted through another instance, before the relay brings the news, is
+    /// found missing by a request trusting its cached session: the answer is 401 (the
+    /// session has ended), not the route's 404, and the session leaves the cache.
+    @Test func aCachedSessionWhoseAccountWasDeletedElsewhereAnswers401() async throws {
+        try await ServerHarness.with { harness, client in
+            let token = try await client.register("leaver")
+            let habit = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"name": "Walk", "habit": "walk"}"#)
+            #expect(habit.status == .created, "\(habit.text)")
+            #expect(try await client.call(.get, "/v1/profile", token: token).status == .ok)
+            let user = String(token.prefix { $0 != "." })
+            // A missing resource on a live session stays a 404.
+            #expect(try await client.call(.get, "/v1/memories/unknown/share-card", token: token).status == .notFound)
+
+            #expect(try await harness.state.store.deleteAccount(id: user))
+            let profile = try await client.call(.get, "/v1/profile", token: token)
+            #expect(profile.status == .unauthorized, "\(profile.text)")
+            #expect(profile.json["error"] as? [String: Any] != nil, "\(profile.text)")
+            let checkIn = try await client.call(.post, "/v1/habits/walk/check-ins", token: token, json: "{}")
+            #expect(checkIn.status == .unauthorized, "\(checkIn.text)")
+            #expect(harness.state.sessions.session(Tokens.hash(token), now: harness.state.now()) == nil)
+        }
+    }
 }

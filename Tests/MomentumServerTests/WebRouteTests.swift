@@ -56,6 +56,27 @@ struct WebRouteTests {
         }
     }
 
+    /// A browser whose account was deleted through another instance a moment ago (its
+    /// session still trusted from the cache) is sent to sign in, not shown an error.
+    @Test func pagesOfAnAccountDeletedElsewhereSendTheBrowserToSignIn() async throws {
+        try await ServerHarness.with { harness, client in
+            let created = try await client.call(
+                .post, "/signup",
+                bytes: Array("displayName=Bo&email=bo%40example.com&password=correct+horse&timeZone=UTC".utf8),
+                headers: Self.form)
+            let cookie = try #require(Self.cookie(created))
+            #expect(try await client.call(.get, "/today", headers: [.cookie: cookie]).status == .ok)
+            let user = try #require(try await harness.state.store.account(email: "bo@example.com")).id
+            #expect(try await harness.state.store.deleteAccount(id: user))
+            for path in ["/today", "/journey", "/profile", "/memories", "/habits/walk"] {
+                let page = try await client.call(.get, path, headers: [.cookie: cookie])
+                #expect(page.status == .seeOther, "\(path): \(page.status)")
+                #expect(page.headers[.location] == "/signin", "\(path)")
+            }
+            #expect(try await client.call(.get, "/signin", headers: [.cookie: cookie]).status == .ok)
+        }
+    }
+
     /// Plain HTTP gets a cookie without `Secure` (it could not be sent back otherwise);
     /// behind a TLS-terminating proxy (`X-Forwarded-Proto: https`) or when configured,
     /// the cookie is `Secure`, and so is the one that signs out.

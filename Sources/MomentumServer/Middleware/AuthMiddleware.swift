@@ -35,7 +35,16 @@ struct AuthMiddleware: RouterMiddleware {
         try server.userLimiter.check(user, scope: "for this account")
         var context = context
         context.caller = caller
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error where APIError.from(error).status == .notFound {
+            // A session trusted from the cache may have ended on another instance a moment
+            // ago, before the relay brought the news (deleting the account ends them all):
+            // the route then finds no account. That is the session's end, not a missing
+            // resource.
+            try await server.confirmSession(of: caller)
+            throw error
+        }
     }
 
     /// The token of an `Authorization: Bearer <token>` header (the scheme in any case,
@@ -80,6 +89,20 @@ extension ServerState {
             sessions.remember(session, now: now)
         }
         return Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
+    }
+
+    /// Throws 401, and forgets the session here, when the caller's session has ended since
+    /// it was verified; returns when it still exists or cannot be read just now.
+    func confirmSession(of caller: Caller) async throws {
+        let stored: DeviceSession?
+        do {
+            stored = try await store.session(of: caller.user, tokenHash: caller.tokenHash)
+        } catch {
+            return
+        }
+        guard stored == nil else { return }
+        sessions.forget(tokenHash: caller.tokenHash)
+        throw APIError.unauthorized
     }
 
     /// Ends one device session, in the store and then here (in that order, so that a

@@ -76,34 +76,37 @@ extension Routes {
             ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
         ] {
             router.get(RouterPath(path)) { request, _ in
-                guard let caller = try await webCaller(request) else { return toSignIn(request) }
-                let context: [String: Any] =
-                    switch page {
-                    case "today": try await views.today(caller)
-                    case "journey": try await views.journey(caller)
-                    case "profile": try await views.profile(caller)
-                    default:
-                        try await views.memories(
-                            caller, category: request.uri.queryParameters["category"].map(String.init))
-                    }
-                return assets.page(page, context)
+                try await signedInPage(request) { caller in
+                    let context: [String: Any] =
+                        switch page {
+                        case "today": try await views.today(caller)
+                        case "journey": try await views.journey(caller)
+                        case "profile": try await views.profile(caller)
+                        default:
+                            try await views.memories(
+                                caller, category: request.uri.queryParameters["category"].map(String.init))
+                        }
+                    return assets.page(page, context)
+                }
             }
         }
         router.get("habits/:habit") { request, context in
-            guard let caller = try await webCaller(request) else { return toSignIn(request) }
-            guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
-                return assets.page(
-                    "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+            try await signedInPage(request) { caller in
+                guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
+                    return assets.page(
+                        "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+                }
+                return assets.page("habit", page)
             }
-            return assets.page("habit", page)
         }
         router.get("memories/:memory/share") { request, context in
-            guard let caller = try await webCaller(request) else { return toSignIn(request) }
-            guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
-                return assets.page(
-                    "missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
+            try await signedInPage(request) { caller in
+                guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
+                    return assets.page(
+                        "missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
+                }
+                return assets.page("share", page)
             }
-            return assets.page("share", page)
         }
     }
 
@@ -114,6 +117,25 @@ extension Routes {
             return try await server.authenticate(token: token)
         } catch let error as APIError where error.status == .unauthorized {
             return nil
+        }
+    }
+
+    /// A page for the signed-in browser, or the sign-in page without a valid session. A
+    /// session trusted from the cache whose account was deleted through another instance a
+    /// moment ago finds no account: that sends the browser to sign in too.
+    private func signedInPage(
+        _ request: Request, _ body: (Caller) async throws -> Response
+    ) async throws -> Response {
+        guard let caller = try await webCaller(request) else { return toSignIn(request) }
+        do {
+            return try await body(caller)
+        } catch let error where APIError.from(error).status == .notFound {
+            do {
+                try await server.confirmSession(of: caller)
+            } catch let ended as APIError where ended.status == .unauthorized {
+                return toSignIn(request)
+            }
+            throw error
         }
     }
 
