@@ -2,8 +2,8 @@ import Foundation
 import MomentumCore
 
 /// Benchmark 9: writing the documents the store and the server write on every request —
-/// a user's state with a week of calendar (the dashboard and the stored habit rows) and a
-/// batch of events — with `MomentumJSON.encode` against Foundation's `JSONEncoder`
+/// a user's state with a week of calendar (the dashboard), one habit's state (the row a
+/// check-in rewrites and answers with) and a batch of events — with `MomentumJSON.encode` against Foundation's `JSONEncoder`
 /// configured the same way (the baseline), measured in the same run. Both produce the
 /// same bytes; the benchmark checks that too.
 enum JSONBenchmark {
@@ -14,6 +14,7 @@ enum JSONBenchmark {
         for event in log { _ = try? engine.append(event) }
         let dashboard = engine.state(at: now, calendarDays: 7)
         let events = Array(log.suffix(100))
+        let habit = dashboard.habits.max { $0.calendar.count < $1.calendar.count }
         let rounds = settings.quick ? 20 : 300
         var rows: [ResultRow] = []
         for (name, encodeFoundation, encodeCanonical) in [
@@ -21,6 +22,11 @@ enum JSONBenchmark {
                 "user state, \(dashboard.habits.count) habits × 7 days",
                 { try MomentumJSON.encoder().encode(dashboard) } as () throws -> Data,
                 { try MomentumJSON.encode(dashboard) } as () throws -> Data
+            ),
+            (
+                "one habit's state × 7 days (a check-in's row)",
+                { try MomentumJSON.encoder().encode(habit) } as () throws -> Data,
+                { try MomentumJSON.encode(habit) } as () throws -> Data
             ),
             (
                 "100 events", { try MomentumJSON.encoder().encode(events) } as () throws -> Data,

@@ -93,6 +93,13 @@ final class JSONStream {
         if try JSONNode.writeSpecial(value, path: JSONPath(keys: codingPath(depth: depth)), into: &out) {
             return
         }
+        // The document every check-in writes is written by its type itself (`DirectJSON`);
+        // comparing the type is a pointer comparison, where a cast to a protocol would cost
+        // every other value a conformance lookup.
+        if T.self == HabitState.self {
+            guard unsafeBitCast(value, to: HabitState.self).writeJSON(into: &out) else { throw giveUp() }
+            return
+        }
         let mark = out.count
         try value.encode(to: JSONStreamEncoder(stream: self, depth: depth))
         if broken { throw giveUp() }
