@@ -103,6 +103,35 @@ struct DirectJSONTests {
         #expect(count == Self.definitions.count * Self.todays.count * Self.calendars.count)
     }
 
+    /// Completions (the event a check-in appends) in every form; other events go through
+    /// `encode(to:)` and come out the same.
+    @Test func completionsAreWrittenAsFoundationWritesThem() throws {
+        let at = Date(timeIntervalSince1970: 1_795_300_000.125)
+        var events: [Event] = []
+        for day in [nil, Self.day.advanced(by: -1)] {
+            for value in [1, 0, 2.5, -3, 1e21] {
+                for note in [nil, "", "a \"quoted\" note\twith / and ü"] {
+                    events.append(
+                        Event(
+                            id: "e_\(events.count)", at: at, timeZone: "America/Argentina/Buenos_Aires",
+                            payload: .completion(habit: "walk", day: day, value: value, note: note)))
+                }
+            }
+        }
+        events.append(Event(id: "s", at: at, timeZone: "UTC", payload: .skip(habit: nil, day: nil, note: "rest")))
+        for event in events {
+            #expect(try MomentumJSON.encode(event) == MomentumJSON.encoder().encode(event))
+            var out: [UInt8] = []
+            if case .completion = event.payload {
+                #expect(event.writeCompletionJSON(into: &out) == true)
+                #expect(out == Array(try MomentumJSON.encode(event)))
+            } else {
+                #expect(event.writeCompletionJSON(into: &out) == nil)
+            }
+        }
+        #expect(try MomentumJSON.encode(events) == MomentumJSON.encoder().encode(events))
+    }
+
     /// The direct path really is taken (a state writes the same bytes when its type's
     /// `writeJSON` is called by itself).
     @Test func theEncoderWritesAStateThroughItsDirectPath() throws {
@@ -135,5 +164,11 @@ struct DirectJSONTests {
         let deep = Self.state(Self.definitions[0], today: Self.todays[0], calendar: calendar)
         #expect(path { try MomentumJSON.encode(["s": deep]) } == "s.calendar.1.completions.1.value")
         #expect(path { try MomentumJSON.encoder().encode(["s": deep]) } == "s.calendar.1.completions.1.value")
+
+        let completion = Event(
+            id: "e", at: Date(timeIntervalSince1970: 0), timeZone: "UTC",
+            payload: .completion(habit: "walk", day: nil, value: -.infinity, note: nil))
+        #expect(path { try MomentumJSON.encode([completion]) } == "0.value")
+        #expect(path { try MomentumJSON.encoder().encode([completion]) } == "0.value")
     }
 }

@@ -93,11 +93,16 @@ final class JSONStream {
         if try JSONNode.writeSpecial(value, path: JSONPath(keys: codingPath(depth: depth)), into: &out) {
             return
         }
-        // The document every check-in writes is written by its type itself (`DirectJSON`);
-        // comparing the type is a pointer comparison, where a cast to a protocol would cost
-        // every other value a conformance lookup.
+        // The documents every check-in writes (the habit's state, the completion event) are
+        // written by their types themselves (`DirectJSON`). Comparing the type is a pointer
+        // comparison, where a cast to a protocol would cost every other value a conformance
+        // lookup.
         if T.self == HabitState.self {
             guard unsafeBitCast(value, to: HabitState.self).writeJSON(into: &out) else { throw giveUp() }
+            return
+        }
+        if T.self == Event.self, let written = unsafeBitCast(value, to: Event.self).writeCompletionJSON(into: &out) {
+            guard written else { throw giveUp() }
             return
         }
         let mark = out.count
