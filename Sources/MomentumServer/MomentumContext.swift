@@ -37,6 +37,8 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     /// A path parameter, percent-decoded (ids may contain `/` or `:`).
     func parameter(_ name: String) throws -> String {
         let raw = try parameters.require(name)
+        // Most parameters (ids) hold no escapes; Foundation's decoding costs a bridge.
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         return raw.removingPercentEncoding ?? raw
     }
 

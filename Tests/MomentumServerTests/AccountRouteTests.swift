@@ -1,8 +1,12 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
+import Logging
 import MomentumCore
+import MomentumSQLite
 import MomentumStore
+import Synchronization
 import Testing
 
 @testable import MomentumServer
@@ -156,6 +160,39 @@ import Testing
         }
     }
 
+    /// One structured line per request, carrying its id (the client's or a generated one),
+    /// method, path, status, duration and user.
+    @Test func everyRequestLogsOneStructuredLineWithItsID() async throws {
+        let recorder = LogRecorder()
+        var logger = Logger(label: "momentum.test") { _ in RecordingLogHandler(recorder: recorder) }
+        logger.logLevel = .info
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
+        try await store.migrate()
+        let harness = ServerHarness(store: store)
+        let app = Application(router: buildRouter(harness.state), logger: logger)
+        try await app.test(.router) { client in
+            _ = try await client.call(.get, "/healthz", headers: [HTTPField.Name("X-Request-ID")!: "abc-123"])
+            let refused = try await client.call(.get, "/v1/profile", token: "u_nobody.secret")
+            #expect(refused.status == .unauthorized)
+        }
+        await store.close()
+        let requests = recorder.lines.withLock { $0 }.filter { $0.metadata["path"] != nil }
+        try #require(requests.count == 2, "\(recorder.lines.withLock { $0 })")
+        #expect(requests[0].level == .info)
+        #expect(requests[0].message == "GET /healthz 200")
+        #expect(requests[0].metadata["request_id"] == "abc-123")
+        #expect(requests[0].metadata["method"] == "GET")
+        #expect(requests[0].metadata["status"] == "200")
+        #expect(requests[0].metadata["ms"].flatMap(Double.init) != nil)
+        #expect(requests[0].metadata["user"] == "-")
+        #expect(requests[1].message == "GET /v1/profile 401")
+        let generated = try #require(requests[1].metadata["request_id"])
+        #expect(generated.hasPrefix("r_") && generated.count > 10, "\(generated)")
+    }
+
     @Test func perUserRateLimitAnswers429WithRetryAfter() async throws {
         try await ServerHarness.with(userLimit: 5) { _, client in
             let token = try await client.register("rush")
@@ -243,6 +280,38 @@ import Testing
             let checkIn = try await client.call(.post, "/v1/habits/walk/check-ins", token: token, json: "{}")
             #expect(checkIn.status == .unauthorized, "\(checkIn.text)")
             #expect(harness.state.sessions.session(Tokens.hash(token), now: harness.state.now()) == nil)
+        }
+    }
+}
+
+/// A log line as a test sees it.
+struct RecordedLine: Sendable {
+    var level: Logger.Level
+    var message: String
+    var metadata: [String: String]
+}
+
+/// Every line logged through its handlers.
+final class LogRecorder: Sendable {
+    let lines = Mutex<[RecordedLine]>([])
+}
+
+/// Keeps every line logged through it in a ``LogRecorder``.
+struct RecordingLogHandler: LogHandler {
+    let recorder: LogRecorder
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        recorder.lines.withLock {
+            $0.append(
+                RecordedLine(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
         }
     }
 }

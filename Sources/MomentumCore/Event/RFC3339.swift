@@ -57,6 +57,35 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// The instant ``parse(_:)`` reads back from ``format(_:)``'s text (millisecond
+    /// precision, the form Momentum stores), computed without the text: the same `Date`,
+    /// bit for bit, for every instant of years 0000–9999; outside them, where the text has
+    /// no four-digit year, the instant itself, as the round trip (which fails) leaves it
+    /// (and, unlike ``format(_:)``, a non-finite or enormous instant does not trap).
+    ///
+    /// - Parameter date: The instant.
+    /// - Returns: The instant as stored.
+    public static func stored(_ date: Date) -> Date {
+        let total = date.timeIntervalSince1970
+        // 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z; the text of any other instant
+        // has no four-digit year, and `parse` refuses it.
+        let end = 253_402_300_800
+        guard total.isFinite, total >= -62_167_219_200, total < Double(end) else { return date }
+        let seconds = Int(total.rounded(.down))
+        let millis = Int(((total - Double(seconds)) * 1000).rounded())
+        if millis == 0 { return Date(timeIntervalSince1970: Double(seconds)) }
+        if millis == 1000 { return seconds + 1 < end ? Date(timeIntervalSince1970: Double(seconds + 1)) : date }
+        // The fraction as `parse` adds up its three digits.
+        let scale1 = 0.1
+        let scale2 = scale1 / 10
+        let scale3 = scale2 / 10
+        var fraction = 0.0
+        fraction += Double(millis / 100) * scale1
+        fraction += Double(millis / 10 % 10) * scale2
+        fraction += Double(millis % 10) * scale3
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
     /// Formats an instant in UTC (`2026-03-14T12:30:00Z`), with milliseconds when it has any.
     ///
     /// - Parameter date: The instant.

@@ -19,7 +19,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
         let id = supplied ?? Tokens.id("r_")
         context.requestID = id
-        context.logger[metadataKey: "request_id"] = .string(id)
         let started = ContinuousClock.now
         var response: Response
         do {
@@ -27,7 +26,9 @@ struct RequestLogMiddleware: RouterMiddleware {
         } catch {
             let apiError = APIError.from(error)
             if apiError.status == .internalServerError {
-                context.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
+                context.logger.error(
+                    "request failed",
+                    metadata: ["request_id": .string(id), "error": .string(String(reflecting: error))])
             }
             response = apiError.response()
         }
@@ -36,8 +37,12 @@ struct RequestLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
+            // The request id goes with each line rather than into the logger's metadata:
+            // setting that makes the stream handler format all of its metadata again, on
+            // every request, whether or not anything is logged.
             metadata: [
-                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+                "request_id": .string(id), "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
                 "status": .stringConvertible(response.status.code),
                 "ms": .string(String(format: "%.2f", milliseconds)),
                 "user": .string(context.caller?.user ?? "-"),

@@ -20,7 +20,7 @@ enum StoreJSON {
     /// An instant as Momentum writes it (millisecond precision), so that what is stored and
     /// what the engine saw are the same.
     static func canonical(_ date: Date) -> Date {
-        RFC3339.parse(RFC3339.format(date)) ?? date
+        RFC3339.stored(date)
     }
 
     /// An event with its instant in canonical form.
