@@ -66,11 +66,7 @@ struct Serve: AsyncParsableCommand {
         }
 
         let level = configuration.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in MomentumLogHandler(label: label, level: level) }
         let logger = Logger(label: "momentum")
         let opened: any MomentumStore
         do {

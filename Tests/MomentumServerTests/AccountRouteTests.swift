@@ -193,6 +193,32 @@ import Testing
         #expect(generated.hasPrefix("r_") && generated.count > 10, "\(generated)")
     }
 
+    /// `momentum serve`'s log lines: timestamp, level, label, message, then the metadata in
+    /// logfmt with sorted keys, quoting what needs it; below the level, nothing.
+    @Test func theLogHandlerWritesLogfmtLines() {
+        let written = Mutex<[String]>([])
+        var logger = Logger(label: "momentum") { label in
+            MomentumLogHandler(
+                label: label, level: .info, now: { Date(timeIntervalSince1970: 1_795_300_000.5) },
+                write: { line in written.withLock { $0.append(line) } })
+        }
+        logger[metadataKey: "hb.request.id"] = "42"
+        logger.debug("not written")
+        logger.info(
+            "GET /v1/today 200",
+            metadata: [
+                "user": "u_1", "path": "/v1/today", "note": "two words", "empty": "", "quote": "say \"hi\"",
+                "eq": "a=b",
+            ])
+        logger.error("failed")
+        #expect(
+            written.withLock { $0 } == [
+                #"2026-11-21T22:26:40.500Z info momentum: GET /v1/today 200 empty="" eq="a=b" hb.request.id=42 "#
+                    + #"note="two words" path=/v1/today quote="say \"hi\"" user=u_1"# + "\n",
+                "2026-11-21T22:26:40.500Z error momentum: failed hb.request.id=42\n",
+            ])
+    }
+
     @Test func perUserRateLimitAnswers429WithRetryAfter() async throws {
         try await ServerHarness.with(userLimit: 5) { _, client in
             let token = try await client.register("rush")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import MomentumPostgres
 import MomentumSQLite
+import MomentumServer
 import MomentumStore
 import NIOCore
 import PostgresNIO
@@ -94,7 +95,9 @@ enum ServerFloor {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: answer))
         }
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: Logger(label: "momentum.bench.floor") { MomentumLogHandler(label: $0, level: .error) })
         return try await application.test(.live) { client in
             guard let port = client.port else { throw ServerLoadBenchmark.LoadError("the floor reported no port") }
             return try await body(port)

@@ -108,8 +108,8 @@ enum ServerLoadBenchmark {
         configuration.bcryptCost = 4
         configuration.userRequestsPerMinute = 0
         configuration.addressRequestsPerMinute = 0
-        var logger = Logger(label: "momentum.bench")
-        logger.logLevel = .error
+        // The log handler `momentum serve` installs, at a level that writes nothing here.
+        let logger = Logger(label: "momentum.bench") { MomentumLogHandler(label: $0, level: .error) }
         configuration.logLevel = .error
         // As `momentum serve` runs it: with PostgreSQL, changes go to other instances
         // through the LISTEN/NOTIFY relay.
