@@ -166,19 +166,11 @@ import Testing
         let recorder = LogRecorder()
         var logger = Logger(label: "momentum.test") { _ in RecordingLogHandler(recorder: recorder) }
         logger.logLevel = .info
-        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
-        try await store.migrate()
-        let harness = ServerHarness(store: store)
-        let app = Application(router: buildRouter(harness.state), logger: logger)
-        try await app.test(.router) { client in
+        try await ServerHarness.with(logger: logger) { _, client in
             _ = try await client.call(.get, "/healthz", headers: [HTTPField.Name("X-Request-ID")!: "abc-123"])
             let refused = try await client.call(.get, "/v1/profile", token: "u_nobody.secret")
             #expect(refused.status == .unauthorized)
         }
-        await store.close()
         let requests = recorder.lines.withLock { $0 }.filter { $0.metadata["path"] != nil }
         try #require(requests.count == 2, "\(recorder.lines.withLock { $0 })")
         #expect(requests[0].level == .info)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import MomentumCore
 import MomentumSQLite
 import MomentumServer
@@ -41,7 +42,7 @@ final class ServerHarness: Sendable {
 
     static func with<R: Sendable>(
         adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
-        _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
+        logger: Logger? = nil, _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
         let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -50,7 +51,8 @@ final class ServerHarness: Sendable {
         try await store.migrate()
         let harness = ServerHarness(
             store: store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies)
-        let app = Application(router: buildRouter(harness.state))
+        let router = buildRouter(harness.state)
+        let app = logger.map { Application(router: router, logger: $0) } ?? Application(router: router)
         do {
             let result = try await app.test(.router) { client in try await body(harness, client) }
             await store.close()
