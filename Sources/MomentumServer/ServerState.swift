@@ -58,14 +58,21 @@ public final class ServerState: Sendable {
     func now() -> Date { configuration.clock() }
 
     /// Tells the user's connected devices (on every instance) that something changed.
-    func publish(_ change: Change, to user: String) async {
+    ///
+    /// The change leaves for the other instances with the relay's next notification; the
+    /// request that made it does not wait for that (``flushRelay()`` does, at shutdown).
+    func publish(_ change: Change, to user: String) {
         hub.deliver(change, to: user)
         guard let relay else { return }
-        do {
-            try await relay.publish(RelayMessage(instance: instance, user: user, change: change))
-        } catch {
+        let logger = logger
+        relay.post(RelayMessage(instance: instance, user: user, change: change)) { error in
             logger.warning("could not relay a change", metadata: ["error": .string("\(error)")])
         }
+    }
+
+    /// Returns once every change published so far has left for the other instances.
+    public func flushRelay() async {
+        await relay?.flush()
     }
 
     /// Tells the other instances that a device session ended (`*`: every session of the

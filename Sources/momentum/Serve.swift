@@ -90,6 +90,7 @@ struct Serve: AsyncParsableCommand {
                 "database": .string(store.location.hasPrefix("postgres") ? "postgresql" : store.location),
             ])
         try await app.runService()
+        await state.flushRelay()
         await opened.close()
     }
 }

@@ -113,6 +113,18 @@ struct PostgresRelayTests {
         #expect(users.count == count)
         #expect(Set(users) == Set((0..<count).map { "u_\($0)" }))
         #expect(payloads.counted < count, "one notification per change")
+
+        // Posted without waiting (as a request does): they leave in the order posted, and
+        // flush returns once they have.
+        let posted = (count..<(2 * count)).map { Self.message($0) }
+        let failures = Received()
+        for message in posted { relay.post(message) { _ in failures.count() } }
+        await relay.flush()
+        while received.messages.count < 2 * count, ContinuousClock.now < deadline + .seconds(20) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(Array(received.messages.dropFirst(count)) == posted)
+        #expect(failures.counted == 0)
         listeners.cancel()
         await listeners.value
         await sender.close()
@@ -128,4 +140,18 @@ private final class Received: Sendable {
     func keep(_ message: RelayMessage) { state.withLock { $0.messages.append(message) } }
     var counted: Int { state.withLock { $0.count } }
     var messages: [RelayMessage] { state.withLock { $0.messages } }
+}
+
+/// A change that cannot leave is reported, and does not hold up a flush.
+@Test func aPostedChangeThatCannotBeSentIsReported() async throws {
+    let cluster = try PostgresTestCluster.shared
+    let store = try PostgresStore(url: cluster.url(database: "postgres"))
+    await store.close()
+    let relay = PostgresRelay(store: store)
+    let failures = Received()
+    relay.post(PostgresRelayTests.message(1)) { _ in failures.count() }
+    relay.post(PostgresRelayTests.message(2)) { _ in failures.count() }
+    await relay.flush()
+    #expect(failures.counted == 2)
+    await #expect(throws: (any Error).self) { try await relay.publish(PostgresRelayTests.message(3)) }
 }

@@ -200,6 +200,14 @@ enum ServerLoadBenchmark {
                 benchmark: name, metric: "floor p50 / p99",
                 measured: "\(Format.duration(floor.p50)) / \(Format.duration(floor.p99))"),
         ]
+        if let micros = floor.coreMicros {
+            rows.append(
+                ResultRow(
+                    benchmark: name, metric: "floor: busy core time per request (whole machine)",
+                    measured: Format.duration(micros * 1e3),
+                    baseline: completions?.coreMicros.map { Format.duration($0 * 1e3) } ?? "—",
+                    ratio: completions?.coreMicros.map { Format.ratio(micros / $0) } ?? "—"))
+        }
         if let completions {
             rows.append(
                 ResultRow(
@@ -244,6 +252,14 @@ enum ServerLoadBenchmark {
                     measured: "\(Format.duration(completions.p50)) / \(Format.duration(completions.p99))",
                     baseline: baselineLatency, ratio: trivial.map { Format.ratio(completions.p99 / $0.p99) } ?? "—",
                     target: "p99 < 25 ms", met: completions.p99 < 25e6))
+            if let micros = completions.coreMicros {
+                rows.append(
+                    ResultRow(
+                        benchmark: name, metric: "check-in: busy core time per request (whole machine)",
+                        measured: Format.duration(micros * 1e3),
+                        baseline: trivial?.coreMicros.map { Format.duration($0 * 1e3) } ?? "—",
+                        ratio: trivial?.coreMicros.map { Format.ratio(micros / $0) } ?? "—"))
+            }
         }
         if let dashboard {
             rows.append(
@@ -317,6 +333,9 @@ enum ServerLoadBenchmark {
         var p50: Double
         var p99: Double
         var errors: Int
+        /// The machine's busy CPU time per request, in µs: server, database and load
+        /// generator together (`nil` without `/proc/stat`).
+        var coreMicros: Double?
     }
 
     /// Runs `connections` closed-loop clients (`LoadGenerator`) for the shape's duration;
@@ -328,13 +347,17 @@ enum ServerLoadBenchmark {
             stride(from: connection, to: tokens.count, by: shape.connections).map { request(tokens[$0]) }
         }
         let start = Stopwatch.now()
+        let busyBefore = MachineTime.busySeconds()
         let result = try await LoadGenerator.run(
             port: port, requests: requests, until: start + UInt64(shape.seconds * 1e9))
         let elapsed = Double(Stopwatch.now() - start) / 1e9
+        let busyAfter = MachineTime.busySeconds()
+        let busy = busyBefore.flatMap { before in busyAfter.map { $0 - before } }
         let percentiles = Percentiles(result.latencies)
+        let count = Double(max(result.latencies.count, 1))
         return Outcome(
             rate: Double(result.latencies.count) / elapsed, p50: percentiles.value(at: 50),
-            p99: percentiles.value(at: 99), errors: result.errors)
+            p99: percentiles.value(at: 99), errors: result.errors, coreMicros: busy.map { $0 * 1e6 / count })
     }
 
     /// Latency of a 4 KiB write followed by fsync, in the benchmark's directory.
@@ -363,5 +386,22 @@ enum ServerLoadBenchmark {
     struct LoadError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// The machine's CPU time, from `/proc/stat`.
+enum MachineTime {
+    /// Seconds every core together spent busy since boot (user, nice, system, interrupts
+    /// and time stolen by the hypervisor; not idle or waiting for I/O), or `nil` where
+    /// `/proc/stat` is not readable.
+    static func busySeconds() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return nil }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 8 else { return nil }
+        // user, nice, system, idle, iowait, irq, softirq, steal (guest time is inside user).
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

@@ -32,10 +32,31 @@ public struct PostgresRelay: ChangeRelay {
         outbox = Outbox()
     }
 
-    /// Sends a change to every instance.
+    /// Sends a change to every instance, and returns once it was sent.
     public func publish(_ message: RelayMessage) async throws {
         let encoded = try MomentumJSON.encodeBytes(message)
-        try await outbox.send(Outgoing(instance: message.instance, message: encoded)) { payloads in
+        try await outbox.send(Outgoing(instance: message.instance, message: encoded), with: deliver)
+    }
+
+    /// Sends a change to every instance without waiting: it leaves with the next
+    /// notification, after every change published or posted before it.
+    public func post(_ message: RelayMessage, onFailure: @escaping @Sendable (any Error) -> Void) {
+        do {
+            let encoded = try MomentumJSON.encodeBytes(message)
+            outbox.post(Outgoing(instance: message.instance, message: encoded), onFailure: onFailure, with: deliver)
+        } catch {
+            onFailure(error)
+        }
+    }
+
+    /// Returns once every change posted so far has been sent (or has failed).
+    public func flush() async {
+        await outbox.flushed()
+    }
+
+    /// Sends notifications with the payloads, in order.
+    private var deliver: @Sendable ([String]) async throws -> Void {
+        { [store] payloads in
             for payload in payloads {
                 try await store.notify(channel: Self.channel, payload: payload)
             }
@@ -112,53 +133,92 @@ public struct PostgresRelay: ChangeRelay {
     }
 }
 
-/// Changes waiting to be sent, and whether a send is under way: the first publisher sends
-/// everything that queued, then whatever queued meanwhile, until nothing is left.
 /// A change on its way out: who sent it, and its JSON.
 struct Outgoing: Sendable {
     var instance: String
     var message: [UInt8]
 }
 
+/// Changes waiting to be sent, and whether a send is under way: the first change queued
+/// while nothing is being sent starts a task that sends everything queued, then whatever
+/// queued meanwhile, until nothing is left.
 private final class Outbox: Sendable {
     private struct Waiting {
         var message: Outgoing
-        var done: CheckedContinuation<Void, any Error>
+        /// Resumed when a published change was sent.
+        var done: CheckedContinuation<Void, any Error>?
+        /// Told when a posted change could not be sent.
+        var onFailure: (@Sendable (any Error) -> Void)?
     }
 
     private struct State {
         var queue: [Waiting] = []
         var sending = false
+        /// Waiting for the queue to empty.
+        var flushing: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
 
+    /// Queues a change and waits until it was sent.
     func send(_ message: Outgoing, with deliver: @escaping @Sendable ([String]) async throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            let leads = state.withLock { state -> Bool in
-                state.queue.append(Waiting(message: message, done: done))
-                if state.sending { return false }
-                state.sending = true
-                return true
-            }
-            if leads { Task { await self.drain(deliver) } }
+            enqueue(Waiting(message: message, done: done), with: deliver)
         }
+    }
+
+    /// Queues a change without waiting for it.
+    func post(
+        _ message: Outgoing, onFailure: @escaping @Sendable (any Error) -> Void,
+        with deliver: @escaping @Sendable ([String]) async throws -> Void
+    ) {
+        enqueue(Waiting(message: message, onFailure: onFailure), with: deliver)
+    }
+
+    /// Returns once the queue is empty and nothing is being sent.
+    func flushed() async {
+        await withCheckedContinuation { (idle: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if !state.sending { return true }
+                state.flushing.append(idle)
+                return false
+            }
+            if now { idle.resume() }
+        }
+    }
+
+    private func enqueue(_ waiting: Waiting, with deliver: @escaping @Sendable ([String]) async throws -> Void) {
+        let leads = state.withLock { state -> Bool in
+            state.queue.append(waiting)
+            if state.sending { return false }
+            state.sending = true
+            return true
+        }
+        if leads { Task { await self.drain(deliver) } }
     }
 
     private func drain(_ deliver: @Sendable ([String]) async throws -> Void) async {
         while true {
-            let batch = state.withLock { state -> [Waiting] in
+            let (batch, flushed) = state.withLock { state -> ([Waiting], [CheckedContinuation<Void, Never>]) in
                 let batch = state.queue
                 state.queue = []
-                if batch.isEmpty { state.sending = false }
-                return batch
+                guard batch.isEmpty else { return (batch, []) }
+                state.sending = false
+                defer { state.flushing = [] }
+                return ([], state.flushing)
             }
-            if batch.isEmpty { return }
+            if batch.isEmpty {
+                for idle in flushed { idle.resume() }
+                return
+            }
             do {
                 try await deliver(PostgresRelay.payloads(batch.map(\.message)))
-                for waiting in batch { waiting.done.resume() }
+                for waiting in batch { waiting.done?.resume() }
             } catch {
-                for waiting in batch { waiting.done.resume(throwing: error) }
+                for waiting in batch {
+                    waiting.done?.resume(throwing: error)
+                    waiting.onFailure?(error)
+                }
             }
         }
     }

@@ -142,7 +142,7 @@ extension Routes {
             profile.updatedAt = server.now()
             try validate(profile)
             try await server.store.updateProfile(profile, for: caller.user)
-            await server.publish(
+            server.publish(
                 Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
                 to: caller.user)
             return try JSONIO.response(ProfileView(profile))

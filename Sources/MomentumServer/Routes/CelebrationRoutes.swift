@@ -55,7 +55,7 @@ extension Routes {
                     name == "shown" ? planner.markShown(id: id, at: now) : planner.dismiss(id: id, at: now)
                 }
                 guard found else { throw APIError.notFound("celebration '\(id)'") }
-                await server.publish(
+                server.publish(
                     Change(kind: "celebrations", device: Tokens.deviceID(caller.tokenHash), at: now), to: caller.user)
                 return Response(status: .noContent)
             }

@@ -191,7 +191,7 @@ extension ServerState {
                 metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
         }
         if !applied.isEmpty {
-            await publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
+            publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
         }
         return PushResponse(
             results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,

@@ -99,24 +99,59 @@ extension Routes {
     /// retries; generated here if absent), `at` (now if absent) and `tz` (the zone of the
     /// user's latest event, or their profile's, if absent).
     func makeEvent(_ type: String, fields: [String: JSONValue], caller: Caller) async throws -> Event {
-        var object = fields
-        object["type"] = .string(type)
-        object["id"] = fields["eventId"] ?? .string(Tokens.id("e_"))
-        object["eventId"] = nil
-        if object["at"] == nil { object["at"] = .string(RFC3339.format(server.now())) }
-        if object["tz"] == nil {
+        var zone: String?
+        if fields["tz"] == nil {
             let latest = try await server.detector.zone(of: caller.user) {
                 try await server.store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
             }
-            let zone: String
             if let latest {
                 zone = latest
             } else {
                 zone = try await server.store.profile(of: caller.user)?.timeZone ?? "UTC"
             }
-            object["tz"] = .string(zone)
         }
+        return try Self.event(type, fields: fields, now: server.now(), zone: zone)
+    }
+
+    /// An event of `type` from a request's fields, at `now` unless they hold `at`, in `zone`
+    /// unless they hold `tz`: the event its JSON form decodes to.
+    static func event(_ type: String, fields: [String: JSONValue], now: Date, zone: String?) throws -> Event {
+        if type == "completion", let zone, let event = plainCompletion(fields, now: now, zone: zone) {
+            return event
+        }
+        return try decodedEvent(type, fields: fields, now: now, zone: zone)
+    }
+
+    /// The event, decoded from its JSON form (the fields with `type`, `id`, `at` and `tz`).
+    static func decodedEvent(_ type: String, fields: [String: JSONValue], now: Date, zone: String?) throws -> Event {
+        var object = fields
+        object["type"] = .string(type)
+        object["id"] = fields["eventId"] ?? .string(Tokens.id("e_"))
+        object["eventId"] = nil
+        if object["at"] == nil { object["at"] = .string(RFC3339.format(now)) }
+        if object["tz"] == nil, let zone { object["tz"] = .string(zone) }
         return try JSONIO.decode(Event.self, from: .object(object))
+    }
+
+    /// A completion whose fields are its habit and at most a client event id, made without
+    /// decoding (the decoder was a twentieth of a check-in's time in the server): the same
+    /// event ``decodedEvent(_:fields:now:zone:)`` gives, or `nil` for any other fields,
+    /// which that decodes (and explains what is wrong with them).
+    static func plainCompletion(_ fields: [String: JSONValue], now: Date, zone: String) -> Event? {
+        guard case .string(let habit)? = fields["habit"] else { return nil }
+        let id: String
+        switch fields["eventId"] {
+        case nil:
+            guard fields.count == 1 else { return nil }
+            id = Tokens.id("e_")
+        case .string(let given)?:
+            guard fields.count == 2, !given.isEmpty, given.utf8.count <= 128 else { return nil }
+            id = given
+        default: return nil
+        }
+        return Event(
+            id: id, at: RFC3339.stored(now), timeZone: zone,
+            payload: .completion(habit: habit, day: nil, value: 1, note: nil))
     }
 
     /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.

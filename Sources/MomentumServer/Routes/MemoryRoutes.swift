@@ -113,7 +113,7 @@ extension Routes {
                 try await server.store.deletePhoto(of: caller.user, path: path)
             }
         }
-        await server.publish(
+        server.publish(
             Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: server.now()), to: caller.user)
         return try JSONIO.response(updated)
     }
