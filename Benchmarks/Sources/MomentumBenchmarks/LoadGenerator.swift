@@ -12,6 +12,7 @@ enum LoadGenerator {
     /// What one run measured: every latency in nanoseconds and the count of non-2xx answers.
     struct Result: Sendable {
         var latencies: [UInt64] = []
+        var ends: [UInt64] = []
         var errors = 0
     }
 
@@ -48,6 +49,7 @@ enum LoadGenerator {
             var total = Result()
             for try await part in tasks {
                 total.latencies += part.latencies
+                total.ends += part.ends
                 total.errors += part.errors
             }
             return total
@@ -102,7 +104,9 @@ enum LoadGenerator {
                 pending!.writeBuffer(&incoming)
             }
             while let status = takeResponse() {
-                result.latencies.append(Stopwatch.now() &- sentAt)
+                let end = Stopwatch.now()
+                result.latencies.append(end &- sentAt)
+                result.ends.append(end)
                 if !(200..<300).contains(status) { result.errors += 1 }
                 if Stopwatch.now() < deadline {
                     send(context: context)

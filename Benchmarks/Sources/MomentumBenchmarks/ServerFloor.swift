@@ -36,6 +36,11 @@ enum ServerFloor {
     enum Backend: Sendable {
         case sqlite(path: String)
         case postgres(url: String)
+
+        /// The database's URL, for PostgreSQL.
+        var postgresURL: String? {
+            if case .postgres(let url) = self { url } else { nil }
+        }
     }
 
     /// The last event body and a habit row the real store wrote in `source`, with the real
@@ -303,6 +308,7 @@ private final class PostgresFloorWriter: FloorWriter {
                 FROM generate_series(0, \(users - 1)) AS g
                 """, logger: logger)
             _ = try await setup.query("ANALYZE", logger: logger)
+            try await ServerLoadBenchmark.warmWAL(setup)
             try await setup.close()
         } catch {
             try? await setup.close()

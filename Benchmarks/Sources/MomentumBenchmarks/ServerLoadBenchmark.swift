@@ -123,6 +123,17 @@ enum ServerLoadBenchmark {
                 "  \(name): \(Format.grouped(tokens.count)) users with a habit each, set up in "
                     + Format.duration(Double(Stopwatch.now() - setupStart)))
 
+            if let url = floorDatabases.source.postgresURL {
+                let connection = try await StorageBenchmark.connect(url)
+                do {
+                    try await warmWAL(connection)
+                    try await connection.close()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+            }
+
             let all = ["trivial", "checkins", "dashboard", "light", "floor"]
             let phases = all.contains(where: { selection?.contains($0) ?? false }) ? all.filter(wants) : all
             func run(
@@ -338,6 +349,30 @@ enum ServerLoadBenchmark {
         var coreMicros: Double?
     }
 
+    /// Whether to print each phase's latencies half-second by half-second
+    /// (`MOMENTUM_BENCH_TIMELINE=1`), to see stalls that a whole run's percentiles hide.
+    static let timeline = ProcessInfo.processInfo.environment["MOMENTUM_BENCH_TIMELINE"] == "1"
+
+    /// Whether to skip ``warmWAL(_:)`` (`MOMENTUM_BENCH_SERVER=…,coldwal`), to measure a
+    /// freshly created cluster.
+    static let coldWAL = selection?.contains("coldwal") ?? false
+
+    /// Brings a freshly created PostgreSQL cluster's write-ahead log to the state of one
+    /// that has run for a while: 32 segments are created (each switch to a new segment
+    /// writes its 16 MiB of zeros), then a checkpoint recycles them for the segments to
+    /// come. Without this, every new segment stalls the commits waiting on it for 50–100 ms
+    /// while PostgreSQL zero-fills it (every 3 s or so at this benchmark's write rate); a
+    /// server that has run for a while writes into recycled segments instead.
+    static func warmWAL(_ connection: PostgresConnection) async throws {
+        guard !coldWAL else { return }
+        let logger = Logger(label: "bench")
+        for _ in 0..<32 {
+            _ = try await connection.query("SELECT pg_logical_emit_message(false, 'momentum', 'warm')", logger: logger)
+            _ = try await connection.query("SELECT pg_switch_wal()", logger: logger)
+        }
+        _ = try await connection.query("CHECKPOINT", logger: logger)
+    }
+
     /// Runs `connections` closed-loop clients (`LoadGenerator`) for the shape's duration;
     /// connection `i` serves the users `i`, `i + connections`, … in turn.
     private static func drive(
@@ -353,6 +388,18 @@ enum ServerLoadBenchmark {
         let elapsed = Double(Stopwatch.now() - start) / 1e9
         let busyAfter = MachineTime.busySeconds()
         let busy = busyBefore.flatMap { before in busyAfter.map { $0 - before } }
+        if timeline {
+            var buckets: [Int: [UInt64]] = [:]
+            for (latency, end) in zip(result.latencies, result.ends) {
+                buckets[Int((end - start) / 500_000_000), default: []].append(latency)
+            }
+            for key in buckets.keys.sorted() {
+                let p = Percentiles(buckets[key]!)
+                print(
+                    "  t=\(Double(key) / 2)s n=\(buckets[key]!.count) p50=\(Format.duration(p.value(at: 50))) p99=\(Format.duration(p.value(at: 99))) max=\(Format.duration(p.value(at: 100)))"
+                )
+            }
+        }
         let percentiles = Percentiles(result.latencies)
         let count = Double(max(result.latencies.count, 1))
         return Outcome(
