@@ -36,6 +36,36 @@ struct PostgresRelayTests {
         #expect(mixed.flatMap { PostgresRelay.messages(in: $0) } == [messages[0], long, messages[1]])
     }
 
+    /// A message writes its own JSON: the bytes of the Codable encoding, whatever is
+    /// present, whatever its strings hold, at any instant.
+    @Test func aMessageWritesTheJSONItsEncodingGives() throws {
+        let strings = ["i_one", "", "u_\"quoted\"", "back\\slash", "line\nbreak\t\u{01}\u{1F}", "ünï 🏃", "a/b"]
+        let instants = [
+            Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: 1_795_300_000.123_456),
+            Date(timeIntervalSince1970: 1_795_300_000.999_9), Date(timeIntervalSince1970: -86_400.5),
+        ]
+        var messages: [RelayMessage] = []
+        for (index, text) in strings.enumerated() {
+            let at = instants[index % instants.count]
+            messages.append(RelayMessage(instance: text, user: "u_\(index)"))
+            messages.append(RelayMessage(instance: "i_1", user: text, revoked: text))
+            messages.append(
+                RelayMessage(
+                    instance: "i_1", user: text,
+                    change: Change(kind: text, headSeq: Int64(index) * -7_919, device: text, at: at)))
+            messages.append(
+                RelayMessage(
+                    instance: text, user: "u_1", change: Change(kind: "events", headSeq: nil, device: nil, at: at),
+                    revoked: "*"))
+            messages.append(
+                RelayMessage(
+                    instance: text, user: "u_1", change: Change(kind: "profile", headSeq: .max, device: nil, at: at)))
+        }
+        for message in messages {
+            #expect(message.json() == (try MomentumJSON.encodeBytes(message)), "\(message)")
+        }
+    }
+
     @Test func eachPayloadNamesItsInstanceAndAListenerSkipsItsOwnUnread() throws {
         let mine = (0..<3).map { Self.message($0) }
         var theirs = Self.message(9)

@@ -32,6 +32,22 @@ public enum MomentumJSON {
         try CanonicalJSONEncoder.encode(value)
     }
 
+    /// Appends `value` as a JSON string, escaped exactly as ``encodeBytes(_:)`` escapes
+    /// strings: for types outside this module that write their own JSON on a hot path.
+    public static func appendString(_ value: String, to out: inout [UInt8]) {
+        JSONBytes.string(value, into: &out)
+    }
+
+    /// Appends an integer as ``encodeBytes(_:)`` writes it.
+    public static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        JSONBytes.integer(value, into: &out)
+    }
+
+    /// Appends an instant as ``encodeBytes(_:)`` writes a `Date` (an RFC 3339 string).
+    public static func appendInstant(_ date: Date, to out: inout [UInt8]) {
+        JSONBytes.instant(date, into: &out)
+    }
+
     /// A decoder for Momentum documents.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()

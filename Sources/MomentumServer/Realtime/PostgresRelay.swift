@@ -34,19 +34,13 @@ public struct PostgresRelay: ChangeRelay {
 
     /// Sends a change to every instance, and returns once it was sent.
     public func publish(_ message: RelayMessage) async throws {
-        let encoded = try MomentumJSON.encodeBytes(message)
-        try await outbox.send(Outgoing(instance: message.instance, message: encoded), with: deliver)
+        try await outbox.send(Outgoing(instance: message.instance, message: message.json()), with: deliver)
     }
 
     /// Sends a change to every instance without waiting: it leaves with the next
     /// notification, after every change published or posted before it.
     public func post(_ message: RelayMessage, onFailure: @escaping @Sendable (any Error) -> Void) {
-        do {
-            let encoded = try MomentumJSON.encodeBytes(message)
-            outbox.post(Outgoing(instance: message.instance, message: encoded), onFailure: onFailure, with: deliver)
-        } catch {
-            onFailure(error)
-        }
+        outbox.post(Outgoing(instance: message.instance, message: message.json()), onFailure: onFailure, with: deliver)
     }
 
     /// Returns once every change posted so far has been sent (or has failed).
