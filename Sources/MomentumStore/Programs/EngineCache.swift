@@ -86,16 +86,20 @@ public final class EngineCache: Sendable {
     /// Takes a user's entry out, whatever its version, if that version is committed.
     func takeLatest(_ user: String) -> EngineEntry? {
         state.withLock { state in
-            guard let cached = state.entries[user], cached.entry.committed else { return nil }
-            state.entries[user] = nil
-            return cached.entry
+            // One lookup, and the entry moved out rather than copied.
+            guard let index = state.entries.index(forKey: user), state.entries.values[index].entry.committed else {
+                return nil
+            }
+            return state.entries.remove(at: index).value.entry
         }
     }
 
     /// Marks a user's entry at `version` as committed.
     func confirm(_ user: String, version: Int64) {
         state.withLock { state in
-            if state.entries[user]?.entry.version == version { state.entries[user]?.entry.committed = true }
+            guard let index = state.entries.index(forKey: user), state.entries.values[index].entry.version == version
+            else { return }
+            state.entries.values[index].entry.committed = true
         }
     }
 
