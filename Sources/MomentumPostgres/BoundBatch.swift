@@ -1,6 +1,7 @@
 import MomentumStore
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// A ``GuardedBatch`` run as a prepared statement of PostgreSQL's extended protocol: its
 /// array parameters travel as bound values in binary form, so PostgreSQL neither parses
@@ -44,6 +45,77 @@ struct BoundBatch: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+}
+
+/// A single statement run as a prepared statement of PostgreSQL's extended protocol, its
+/// arguments bound in binary form: PostgreSQL runs it without parsing an `EXECUTE` text
+/// with literal arguments (for a dashboard's version check, `EXECUTE` was a third of
+/// PostgreSQL's work).
+///
+/// A prepared statement's parameter types are fixed when a connection prepares it (from the
+/// arguments of that first run), and a later run's binary values are read as those types.
+/// So a statement runs this way only when none of its arguments is `NULL` (whose type
+/// says nothing) and their types are those its text first ran with in this process, which
+/// every connection then prepared it with; any other run goes the textual way
+/// (``PreparedStatements``).
+struct BoundStatement: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+
+    /// The name and text of the statement being run by this task.
+    @TaskLocal static var current = (name: "", sql: "")
+
+    static var name: String { current.name }
+    static var sql: String { current.sql }
+
+    let statement: SQLStatement
+
+    /// The argument types each statement text first ran with, by its name.
+    private static let types = Mutex<[String: [PostgresDataType]]>([:])
+    /// The most statement texts remembered (a process runs a few dozen); beyond it the
+    /// memory starts over, and a forgotten text may be bound with other types than a
+    /// connection prepared it with, so then nothing is bound any more.
+    static let maximumTexts = 4_096
+    private static let full = Atomic<Bool>(false)
+
+    /// The statement's rows, or `nil` when it cannot run bound (see the type's notes).
+    static func run(
+        _ statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PostgresRow]? {
+        guard !full.load(ordering: .relaxed) else { return nil }
+        var argumentTypes: [PostgresDataType] = []
+        argumentTypes.reserveCapacity(statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: return nil
+            case .integer: argumentTypes.append(.int8)
+            case .real: argumentTypes.append(.float8)
+            case .text: argumentTypes.append(.text)
+            case .blob: argumentTypes.append(.bytea)
+            }
+        }
+        let name = "s" + PreparedStatements.name(of: statement.sql)
+        let known = types.withLock { types -> Bool in
+            if let first = types[name] { return first == argumentTypes }
+            guard types.count < maximumTexts else {
+                full.store(true, ordering: .relaxed)
+                return false
+            }
+            types[name] = argumentTypes
+            return true
+        }
+        guard known else { return nil }
+        return try await $current.withValue((name, statement.numberedSQL)) {
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.execute(BoundStatement(statement: statement), logger: logger) {
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
+    func makeBindings() throws -> PostgresBindings { PostgresStore.bindings(statement) }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
 /// One column of a batch as a one-dimensional PostgreSQL array in binary form (`NULL`

@@ -446,6 +446,7 @@ final class PreparedStatements: Sendable {
         guard statement.arguments.count <= Self.maximumArguments else {
             return try await connection.query(PostgresStore.query(statement), logger: logger).get().rows
         }
+        if let rows = try await BoundStatement.run(statement, on: connection, logger: logger) { return rows }
         let name = Self.name(of: statement.sql)
         return try await run(
             name, sql: { statement.numberedSQL }, execute: Self.execute(name, statement.arguments), on: connection,
