@@ -148,7 +148,7 @@ enum AppendPrograms {
         return StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
             let slot = Slot<EngineEntry?>(nil)
             return .lock(user) { () throws(StoreError) in
-                .query(SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])) {
+                .query(EngineLoader.versionOnly(user)) {
                     rows throws(StoreError) in
                     guard let row = rows.first, try row.int(0, "version") == prepared.version else {
                         cache.forget(user)
@@ -259,7 +259,7 @@ enum AppendPrograms {
     /// The user's stored projection version.
     static func storedVersion(of user: String) -> StoreProgram<Int64> {
         StoreProgram(writes: false) { () throws(StoreError) in
-            .query(SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])) {
+            .query(EngineLoader.versionOnly(user)) {
                 rows throws(StoreError) in
                 guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
                 return .done(try row.int(0, "version"))

@@ -26,6 +26,31 @@ enum EngineLoader {
         _ user: String, cache: EngineCache, into slot: Slot<EngineEntry?>, profile override: Profile? = nil,
         peek: Bool = false, _ next: @escaping @Sendable (_ rebuilt: Bool) throws(StoreError) -> StoreStep<R>
     ) -> StoreStep<R> {
+        guard peek, override == nil else {
+            return loadStored(user, cache: cache, into: slot, profile: override, peek: peek, next)
+        }
+        // A reader whose engine is cached needs only the stored version (a single-table
+        // lookup; the join with the profile is for a miss).
+        return .query(versionOnly(user)) { rows throws(StoreError) in
+            guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
+            if let entry = cache.peek(user, version: try row.int(0, "version")) {
+                slot.value = entry
+                return try next(false)
+            }
+            return loadStored(user, cache: cache, into: slot, profile: nil, peek: true, next)
+        }
+    }
+
+    /// The statement that reads a user's stored projection version.
+    static func versionOnly(_ user: String) -> SQLStatement {
+        SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])
+    }
+
+    /// ``load(_:cache:into:profile:peek:_:)`` with the head and the profile read together.
+    private static func loadStored<R: Sendable>(
+        _ user: String, cache: EngineCache, into slot: Slot<EngineEntry?>, profile override: Profile?,
+        peek: Bool, _ next: @escaping @Sendable (_ rebuilt: Bool) throws(StoreError) -> StoreStep<R>
+    ) -> StoreStep<R> {
         .query(SQLStatement(headAndProfile, [.text(user)])) { rows throws(StoreError) in
             guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
             let version = try row.int(0, "version")
