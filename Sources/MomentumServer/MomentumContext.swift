@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// The signed-in device a request comes from.
 public struct Caller: Sendable, Hashable {
@@ -24,6 +25,9 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     public var caller: Caller?
     /// The request id, echoed in `X-Request-ID` and every log line.
     public var requestID: String = ""
+    /// What middleware inside the request log learns for its line (each middleware passes
+    /// a copy of the context on; the copies share this).
+    let logged = RequestLogFacts()
 
     /// Creates the context of a new request.
     public init(source: ApplicationRequestContextSource) {
@@ -46,5 +50,17 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     func requireCaller() throws -> Caller {
         guard let caller else { throw APIError.unauthorized }
         return caller
+    }
+}
+
+/// Facts about a request that are learned after the request log's middleware has passed
+/// its context on (who the caller is), shared by every copy of that context.
+final class RequestLogFacts: Sendable {
+    private let caller = Mutex<String?>(nil)
+
+    /// The authenticated user, once known.
+    var user: String? {
+        get { caller.withLock { $0 } }
+        set { caller.withLock { $0 = newValue } }
     }
 }

@@ -166,13 +166,20 @@ import Testing
         let recorder = LogRecorder()
         var logger = Logger(label: "momentum.test") { _ in RecordingLogHandler(recorder: recorder) }
         logger.logLevel = .info
+        let user = Mutex<String?>(nil)
         try await ServerHarness.with(logger: logger) { _, client in
             _ = try await client.call(.get, "/healthz", headers: [HTTPField.Name("X-Request-ID")!: "abc-123"])
             let refused = try await client.call(.get, "/v1/profile", token: "u_nobody.secret")
             #expect(refused.status == .unauthorized)
+            let account = try await client.call(
+                .post, "/v1/accounts",
+                json: #"{"email": "logan@example.com", "password": "correct horse", "displayName": "Logan"}"#)
+            user.withLock { $0 = account.json["userID"] as? String }
+            let token = try #require(account.json["token"] as? String)
+            #expect(try await client.call(.get, "/v1/profile", token: token).status == .ok)
         }
         let requests = recorder.lines.withLock { $0 }.filter { $0.metadata["path"] != nil }
-        try #require(requests.count == 2, "\(recorder.lines.withLock { $0 })")
+        try #require(requests.count == 4, "\(recorder.lines.withLock { $0 })")
         #expect(requests[0].level == .info)
         #expect(requests[0].message == "GET /healthz 200")
         #expect(requests[0].metadata["request_id"] == "abc-123")
@@ -183,6 +190,11 @@ import Testing
         #expect(requests[1].message == "GET /v1/profile 401")
         let generated = try #require(requests[1].metadata["request_id"])
         #expect(generated.hasPrefix("r_") && generated.count > 10, "\(generated)")
+        #expect(requests[1].metadata["user"] == "-")
+        // A signed-in request's line names its user.
+        #expect(requests[3].message == "GET /v1/profile 200")
+        let id = try #require(user.withLock { $0 })
+        #expect(requests[3].metadata["user"] == id)
     }
 
     /// `momentum serve`'s log lines: timestamp, level, label, message, then the metadata in

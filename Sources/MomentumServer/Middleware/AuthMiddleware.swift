@@ -35,6 +35,7 @@ struct AuthMiddleware: RouterMiddleware {
         try server.userLimiter.check(user, scope: "for this account")
         var context = context
         context.caller = caller
+        context.logged.user = user
         do {
             return try await next(request, context)
         } catch let error where APIError.from(error).status == .notFound {

@@ -45,7 +45,7 @@ struct RequestLogMiddleware: RouterMiddleware {
                 "path": .string(request.uri.path),
                 "status": .stringConvertible(response.status.code),
                 "ms": .string(String(format: "%.2f", milliseconds)),
-                "user": .string(context.caller?.user ?? "-"),
+                "user": .string(context.logged.user ?? "-"),
             ])
         return response
     }
