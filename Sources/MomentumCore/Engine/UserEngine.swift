@@ -94,6 +94,12 @@ public struct UserEngine: Sendable {
     /// The events in the order the engine applies them (removed events excluded).
     public var events: [Event] { entries.map { log[Int($0.event)] } }
 
+    /// The event stored with this id, if any: one that was later removed still is; one the
+    /// rules refused is not.
+    public func event(id: String) -> Event? {
+        indexByID[id].map { log[Int($0)] }
+    }
+
     // MARK: - Appending
 
     /// Appends one event, updating the state incrementally.

@@ -7,11 +7,10 @@ extension Routes {
     func addHabitRoutes(_ group: RouterGroup<MomentumContext>) {
         group.post("habits") { request, context in
             let caller = try context.requireCaller()
-            var fields = try await fields(request)
-            if fields["habit"] == nil { fields["habit"] = .string(Tokens.id("h_")) }
-            let habit = fields["habit"]?.string ?? ""
-            let event = try await makeEvent("habit.created", fields: fields, caller: caller)
-            let push = try await server.appendOne(event, caller: caller)
+            let (event, push) = try await appendEvent(
+                "habit.created", fields: try await fields(request), generated: ["habit": .string(Tokens.id("h_"))],
+                caller: caller)
+            let habit = event.payload.habitID ?? ""
             let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
             return try JSONIO.response(state, status: .created)
         }
@@ -20,8 +19,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request)
             fields["habit"] = .string(habit)
-            let push = try await server.appendOne(
-                try await makeEvent("habit.updated", fields: fields, caller: caller), caller: caller)
+            let (_, push) = try await appendEvent("habit.updated", fields: fields, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/archive") { request, context in
@@ -29,8 +27,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
-            let push = try await server.appendOne(
-                try await makeEvent("habit.archived", fields: fields, caller: caller), caller: caller)
+            let (_, push) = try await appendEvent("habit.archived", fields: fields, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/check-ins") { request, context in
@@ -38,8 +35,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
-            let push = try await server.appendOne(
-                try await makeEvent("completion", fields: fields, caller: caller), caller: caller)
+            let (_, push) = try await appendEvent("completion", fields: fields, caller: caller)
             if UserProjection.calendarDays == CheckInResponse.calendarDays, let stored = push.habitJSON[habit] {
                 // The habit's state as the append stored it, at the check-in's instant: the
                 // same bytes encoding it again would give.
@@ -55,8 +51,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             var fields = try await fields(request, optional: true)
             fields["habit"] = .string(habit)
-            let push = try await server.appendOne(
-                try await makeEvent("skip", fields: fields, caller: caller), caller: caller)
+            let (_, push) = try await appendEvent("skip", fields: fields, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.get("subjects") { _, context in
@@ -68,11 +63,10 @@ extension Routes {
         }
         group.post("subjects") { request, context in
             let caller = try context.requireCaller()
-            var fields = try await fields(request)
-            if fields["subject"] == nil { fields["subject"] = .string(Tokens.id("s_")) }
-            let subject = fields["subject"]?.string ?? ""
-            _ = try await server.appendOne(
-                try await makeEvent("subject", fields: fields, caller: caller), caller: caller)
+            let (event, _) = try await appendEvent(
+                "subject", fields: try await fields(request), generated: ["subject": .string(Tokens.id("s_"))],
+                caller: caller)
+            let subject = if case .subject(let created) = event.payload { created.id } else { "" }
             let stored = try await server.store.evaluate(caller.user) { engine, _ in
                 engine.achievements.subjects[subject]
             }
@@ -111,6 +105,51 @@ extension Routes {
             }
         }
         return try Self.event(type, fields: fields, now: server.now(), zone: zone)
+    }
+
+    /// Stores the event of `type` a convenience route makes of a request's fields (see
+    /// ``makeEvent(_:fields:caller:)``), `generated` standing in for fields the request
+    /// left out (a new habit's id, say).
+    ///
+    /// A retried request is answered as the first was: when the event id is already stored
+    /// for an event that differs only in what the server filled in (`at`, `tz`, the
+    /// generated fields, which differ on every attempt), the stored event is the one
+    /// appended, a duplicate. An id stored for an event that differs in a field the client
+    /// gave is still a 409.
+    ///
+    /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
+    ///   the push did.
+    func appendEvent(
+        _ type: String, fields given: [String: JSONValue], generated: [String: JSONValue] = [:], caller: Caller
+    ) async throws -> (event: Event, push: PushResponse) {
+        let fields = generated.isEmpty ? given : given.merging(generated) { field, _ in field }
+        let event = try await makeEvent(type, fields: fields, caller: caller)
+        do {
+            return (event, try await server.appendOne(event, caller: caller))
+        } catch let error as APIError where error.code == "conflicting_event_id" && given["eventId"] != nil {
+            let filled = ["at", "tz"] + generated.keys
+            guard filled.contains(where: { given[$0] == nil }),
+                let stored = try await server.store.evaluate(
+                    caller.user,
+                    { engine, _ in
+                        engine.streaks.event(id: event.id)
+                    }),
+                try Self.isRetry(of: stored, type: type, given: given, filled: filled)
+            else { throw error }
+            return (stored, try await server.appendOne(stored, caller: caller))
+        }
+    }
+
+    /// Whether the fields a request gave make `stored` once what the server filled in is
+    /// taken from it.
+    static func isRetry(of stored: Event, type: String, given: [String: JSONValue], filled: [String]) throws -> Bool {
+        guard case .object(let original) = try JSONIO.decode(JSONValue.self, from: MomentumJSON.encode(stored)) else {
+            return false
+        }
+        var fields = given
+        for field in filled where given[field] == nil { fields[field] = original[field] }
+        let again = try? decodedEvent(type, fields: fields, now: stored.at, zone: stored.timeZone)
+        return again == stored
     }
 
     /// An event of `type` from a request's fields, at `now` unless they hold `at`, in `zone`

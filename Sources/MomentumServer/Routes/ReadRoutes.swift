@@ -147,8 +147,7 @@ extension Routes {
                     .unprocessableContent, "invalid_input", "name a store item or a number of days",
                     details: [.init(field: "item", issue: "item or days is required")])
             }
-            _ = try await server.appendOne(
-                try await makeEvent("purchase", fields: fields, caller: caller), caller: caller)
+            _ = try await appendEvent("purchase", fields: fields, caller: caller)
             return try JSONIO.response(try await walletState(caller), status: .created)
         }
         group.get("freeze-offers") { _, context in
@@ -165,7 +164,7 @@ extension Routes {
             var fields: [String: JSONValue] = ["habit": .string(body.habit), "day": .string(body.day.description)]
             if let id = body.eventId { fields["eventId"] = .string(id) }
             let type = body.accept ? "freeze.accepted" : "freeze.declined"
-            _ = try await server.appendOne(try await makeEvent(type, fields: fields, caller: caller), caller: caller)
+            _ = try await appendEvent(type, fields: fields, caller: caller)
             return try JSONIO.response(try await walletState(caller))
         }
         group.get("achievements") { _, context in
