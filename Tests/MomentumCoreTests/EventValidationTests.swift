@@ -118,6 +118,14 @@ struct SimultaneousPurchaseTests {
             return
         }
         #expect(error.code == .insufficientDiamonds)
+        // What the log holds under an id: the kept purchase; not the refused one.
+        #expect(engine.event(id: "b1")?.payload == .purchase(item: "freeze-5", days: nil))
+        #expect(engine.event(id: "b2") == nil)
+        #expect(engine.event(id: "nowhere") == nil)
+        // A removed event is still stored under its id (so a retry of it is a duplicate).
+        try engine.append(Event(id: "r", at: instant, timeZone: zone, payload: .removal(event: "c29")))
+        #expect(engine.event(id: "c29")?.at == start.addingTimeInterval(29 * 86_400 + 72_000))
+        #expect(try engine.append(engine.event(id: "c29")!) == .duplicate)
     }
 
     @Test func aLaterPurchaseThatSortsFirstDoesNotDisplaceAnAcceptedOne() throws {
