@@ -7,14 +7,20 @@ enum JSONIO {
     /// Decodes the request body as `T`.
     ///
     /// - Throws: 413 when the body exceeds `limit`, 415 for a body that is not JSON, 400
-    ///   for malformed JSON, and 422 with the failing field for wrong types or missing fields.
+    ///   for malformed JSON, and 422 with the failing field for wrong types, missing fields
+    ///   or a field `T` does not know (which would otherwise be dropped without a word).
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type", "send JSON with 'Content-Type: application/json'")
         }
         let buffer = try await request.body.collect(upTo: limit)
-        return try decode(type, from: Data(buffer: buffer))
+        let value = try decode(JSONValue.self, from: Data(buffer: buffer))
+        do {
+            return try JSONValueDecoder.decodeKnownFields(type, from: value)
+        } catch let error as DecodingError {
+            throw apiError(error)
+        }
     }
 
     /// Decodes `data` as `T`, with the same errors as ``decode(_:from:limit:)``.
@@ -71,7 +77,13 @@ enum JSONIO {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
         case .dataCorrupted(let context):
-            return invalid(path(context.codingPath), context.debugDescription)
+            // The engine's reasons name their field ("value must be …"); the answer's issue
+            // goes beside the field, so it leaves the name out.
+            var issue = context.debugDescription
+            if let key = context.codingPath.last?.stringValue, issue.hasPrefix(key + " ") {
+                issue.removeFirst(key.count + 1)
+            }
+            return invalid(path(context.codingPath), issue)
         case .keyNotFound(let key, let context):
             return invalid(path(context.codingPath + [key]), "is required")
         case .typeMismatch(let type, let context):

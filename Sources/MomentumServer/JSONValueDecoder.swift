@@ -3,10 +3,11 @@ import MomentumCore
 
 /// Decodes a `Decodable` value straight from a ``JSONValue`` tree, with the same results and
 /// the same errors as writing the tree out and reading it back with
-/// `MomentumJSON.decoder()` (a `JSONDecoder`), without the round trip through bytes. One
-/// error differs, for the better: a number that is not an integer where one is wanted
+/// `MomentumJSON.decoder()` (a `JSONDecoder`), without the round trip through bytes. Two
+/// errors differ, for the better: a number that is not an integer where one is wanted
 /// (`"days": 1.5`) is a type mismatch of that field, where `JSONDecoder` called the whole
-/// body unreadable.
+/// body unreadable; and a value outside an enumeration names the values it takes
+/// (`"loud" is not one of full, subtle, minimal, off`), not the Swift type.
 ///
 /// The convenience routes build an event from a request's fields this way: the write and
 /// the parse had been about a tenth of a check-in's work.
@@ -15,7 +16,66 @@ struct JSONValueDecoder {
     ///
     /// - Throws: `DecodingError`, as `JSONDecoder` would for the same JSON.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).decodeValue(type)
+        try ValueDecoder(value: value, codingPath: [], fields: nil).decodeValue(type)
+    }
+
+    /// Decodes `type` from `value`, refusing a field of an object that `type` does not know:
+    /// one that decoding never asked for (a misspelt `timezone` would otherwise change
+    /// nothing, silently). An object whose decoding lists its keys itself (a dictionary, an
+    /// event) checks its own.
+    ///
+    /// - Throws: `DecodingError`; for an unknown field, `dataCorrupted` at its path, naming
+    ///   the fields that are known there.
+    static func decodeKnownFields<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let fields = FieldLog()
+        let decoded = try ValueDecoder(value: value, codingPath: [], fields: fields).decodeValue(type)
+        if let (path, key, known) = fields.firstUnknown() {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: path + [PathKey(stringValue: key)],
+                    debugDescription: known.isEmpty
+                        ? "is not a field here" : "is not a field here (\(known.joined(separator: ", ")))"))
+        }
+        return decoded
+    }
+}
+
+/// Which keys of each object a decoding asked for.
+private final class FieldLog {
+    struct Object {
+        var path: [any CodingKey]
+        var keys: [String]
+        var asked: Set<String> = []
+        /// Whether the decoding read the object's keys itself (and so checks them).
+        var listed = false
+    }
+    var objects: [String: Object] = [:]
+    var order: [String] = []
+
+    func opened(_ path: [any CodingKey], keys: [String]) {
+        let name = JSONIO.path(path)
+        guard objects[name] == nil else { return }
+        objects[name] = Object(path: path, keys: keys)
+        order.append(name)
+    }
+
+    func asked(_ key: String, at path: [any CodingKey]) {
+        objects[JSONIO.path(path)]?.asked.insert(key)
+    }
+
+    func listed(at path: [any CodingKey]) {
+        objects[JSONIO.path(path)]?.listed = true
+    }
+
+    /// The first key, in the order the objects were opened, that no decoding asked for.
+    func firstUnknown() -> (path: [any CodingKey], key: String, known: [String])? {
+        for name in order {
+            guard let object = objects[name], !object.listed else { continue }
+            if let key = object.keys.sorted().first(where: { !object.asked.contains($0) }) {
+                return (object.path, key, object.asked.sorted())
+            }
+        }
+        return nil
     }
 }
 
@@ -33,18 +93,21 @@ private struct PathKey: CodingKey {
 private struct ValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    /// Records the keys asked for, when unknown fields are refused.
+    let fields: FieldLog?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw mismatch([String: Any].self, codingPath)
         }
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        fields?.opened(codingPath, keys: Array(object.keys))
+        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let array) = value else { throw mismatch([Any].self, codingPath) }
-        return UnkeyedContainer(array: array, codingPath: codingPath)
+        return UnkeyedContainer(array: array, codingPath: codingPath, fields: fields)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -60,7 +123,29 @@ private struct ValueDecoder: Decoder {
             // The cast cannot fail: T is Date.
             return date as! T  // swiftlint:disable:this force_cast
         }
-        return try T(from: self)
+        do {
+            return try T(from: self)
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.count == codingPath.count && Self.choices(of: type) != nil
+        {
+            // A value outside an enumeration: name the values it takes, not the Swift type.
+            let choices = Self.choices(of: type) ?? []
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "\(value.text) is not one of \(choices.joined(separator: ", "))"))
+        }
+    }
+
+    /// The raw values of an enumeration that lists its cases, or `nil` for other types.
+    static func choices(of type: Any.Type) -> [String]? {
+        guard let enumeration = type as? any CaseIterable.Type else { return nil }
+        let choices = rawValues(enumeration)
+        return choices.isEmpty ? nil : choices
+    }
+
+    private static func rawValues<C: CaseIterable>(_ type: C.Type) -> [String] {
+        C.allCases.compactMap { ($0 as? any RawRepresentable).map { "\($0.rawValue)" } }
     }
 
     func mismatch(_ expected: Any.Type, _ path: [any CodingKey]) -> DecodingError {
@@ -133,12 +218,20 @@ extension ValueDecoder: SingleValueDecodingContainer {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [any CodingKey]
+    let fields: FieldLog?
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        fields?.listed(at: codingPath)
+        return object.keys.compactMap { Key(stringValue: $0) }
+    }
 
-    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool {
+        fields?.asked(key.stringValue, at: codingPath)
+        return object[key.stringValue] != nil
+    }
 
     private func decoder(for key: Key) throws -> ValueDecoder {
+        fields?.asked(key.stringValue, at: codingPath)
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(
                 key,
@@ -146,7 +239,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     codingPath: codingPath,
                     debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
-        return ValueDecoder(value: value, codingPath: codingPath + [key])
+        return ValueDecoder(value: value, codingPath: codingPath + [key], fields: fields)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).decodeNil() }
@@ -177,22 +270,26 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")])
+        ValueDecoder(
+            value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")], fields: fields)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        fields?.asked(key.stringValue, at: codingPath)
+        return ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let array: [JSONValue]
     let codingPath: [any CodingKey]
+    let fields: FieldLog?
     var currentIndex = 0
 
-    init(array: [JSONValue], codingPath: [any CodingKey]) {
+    init(array: [JSONValue], codingPath: [any CodingKey], fields: FieldLog?) {
         self.array = array
         self.codingPath = codingPath
+        self.fields = fields
     }
 
     var count: Int? { array.count }
@@ -205,7 +302,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
                 type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: array[currentIndex], codingPath: path)
+        return ValueDecoder(value: array[currentIndex], codingPath: path, fields: fields)
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -143,6 +143,55 @@ import Testing
             #expect(pack.errorCode == "unknown_pack")
             let kept = try await client.call(.get, "/v1/profile", token: token)
             #expect(kept.json["dayStartHour"] as? Int == 4)
+
+            // A patch of one notification preference keeps the others.
+            let weekly = try await client.call(
+                .patch, "/v1/profile", token: token, json: #"{"notifications": {"weeklySummary": true}}"#)
+            let notifications = try #require(weekly.json["notifications"] as? [String: Any])
+            #expect(notifications["weeklySummary"] as? Bool == true)
+            #expect(notifications["reminders"] as? Bool == false)
+            #expect(notifications["reminderHour"] as? Int == 20)
+            let cleared = try await client.call(
+                .patch, "/v1/profile", token: token, json: #"{"notifications": {"reminderHour": null}}"#)
+            #expect((cleared.json["notifications"] as? [String: Any])?["reminderHour"] == nil)
+            #expect((cleared.json["notifications"] as? [String: Any])?["weeklySummary"] as? Bool == true)
+        }
+    }
+
+    /// A field the endpoint does not know is refused, not dropped: a misspelt `timezone`
+    /// would otherwise answer 200 and change nothing.
+    @Test func unknownFieldsAndValuesAreNamed() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("ursula")
+            let misspelt = try await client.call(
+                .patch, "/v1/profile", token: token, json: #"{"timezone": "Europe/Paris"}"#)
+            #expect(misspelt.status == .unprocessableContent)
+            #expect(misspelt.errorFields == ["timezone"])
+            #expect(misspelt.text.contains("timeZone"), "the known fields are listed: \(misspelt.text)")
+            let nested = try await client.call(
+                .patch, "/v1/profile", token: token, json: #"{"notifications": {"weekly": true}}"#)
+            #expect(nested.errorFields == ["notifications.weekly"])
+            let style = try await client.call(
+                .patch, "/v1/profile", token: token, json: #"{"celebrationStyle": "loud"}"#)
+            #expect(style.errorFields == ["celebrationStyle"])
+            #expect(
+                (style.json["error"] as? [String: Any])?["message"] as? String
+                    == #"celebrationStyle: "loud" is not one of full, subtle, minimal, off"#)
+            let profile = try await client.call(.get, "/v1/profile", token: token)
+            #expect(profile.json["timeZone"] as? String == "Europe/Berlin")
+            #expect(profile.json["celebrationStyle"] as? String == "full")
+
+            let extra = try await client.call(
+                .post, "/v1/events", token: token, json: #"{"events": [], "cursor": 3}"#)
+            #expect(extra.errorFields == ["cursor"])
+            let signIn = try await client.call(
+                .post, "/v1/sessions",
+                json: #"{"email": "ursula@example.com", "password": "correct horse", "remember": true}"#)
+            #expect(signIn.errorFields == ["remember"])
+            let difficulty = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"name": "Run", "difficulty": "extreme"}"#)
+            #expect(difficulty.errorFields == ["difficulty"])
+            #expect(difficulty.text.contains("is not one of easy, medium, hard"), "\(difficulty.text)")
         }
     }
 

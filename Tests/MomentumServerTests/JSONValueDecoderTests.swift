@@ -65,6 +65,8 @@ struct JSONValueDecoderTests {
             let direct = Self.direct(value)
             #expect(direct == Self.viaBytes(value))
             #expect(direct == .event(event))
+            // A pulled event pushed back is read as it was: it holds no field a push refuses.
+            #expect(try JSONValueDecoder.decodeKnownFields(Event.self, from: value) == event)
             types.insert(event.payload.type)
         }
         #expect(types.isSuperset(of: ["habit.created", "completion", "skip", "purchase"]))
@@ -106,7 +108,6 @@ struct JSONValueDecoderTests {
         #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk","name":"Walk","schedule":{"weekdays":["mon",5]}}"#,
         #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk","name":"Walk","target":{"atLeast":"five"}}"#,
         #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk","name":"Walk","policy":{"grace":-1}}"#,
-        #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk","name":"Walk","difficulty":"impossible"}"#,
         #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk"}"#,
         #"{"type":"subject","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","subject":"rex","name":"Rex","dates":{"birthday":5}}"#,
         #"{"type":"subject","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","subject":"rex","name":"Rex","dates":["2020-05-01"]}"#,
@@ -116,7 +117,14 @@ struct JSONValueDecoderTests {
     ])
     func fieldsDecodeToTheSameEventOrTheSameError(_ json: String) throws {
         let value = try Self.fields(json)
-        #expect(Self.direct(value) == Self.viaBytes(value))
+        let direct = Self.direct(value)
+        #expect(direct == Self.viaBytes(value))
+        if case .event(let event) = direct {
+            #expect(try JSONValueDecoder.decodeKnownFields(Event.self, from: value) == event)
+            // Written out again, it holds no field a push refuses.
+            let written = try Self.fields(String(decoding: try MomentumJSON.encode(event), as: UTF8.self))
+            #expect(try JSONValueDecoder.decodeKnownFields(Event.self, from: written) == event)
+        }
     }
 
     /// Where an integer is wanted, a fraction or a number too large names the field
@@ -129,5 +137,51 @@ struct JSONValueDecoderTests {
             Self.direct(value) == .error(#"422 invalid_input days: must be an integer ["days: must be an integer"]"#))
         // JSONIO.decode(_:from: Data) finds the field the same way when JSONDecoder names none.
         #expect(Self.viaBytes(value) == Self.direct(value))
+    }
+
+    /// A value outside an enumeration names the values it takes (`JSONDecoder` named the
+    /// Swift type: "Cannot initialize Difficulty from invalid String value impossible").
+    @Test func aValueOutsideAnEnumerationNamesTheValuesItTakes() throws {
+        let value = try Self.fields(
+            #"{"type":"habit.created","id":"e1","at":"2026-03-14T08:30:00Z","tz":"UTC","habit":"walk","name":"Walk","difficulty":"impossible"}"#
+        )
+        let error = try #require(throws: APIError.self) { try JSONIO.decode(Event.self, from: value) }
+        let issue = #""impossible" is not one of easy, medium, hard"#
+        #expect(error.message == "difficulty: \(issue)")
+        #expect(error.details.map(\.field) == ["difficulty"] && error.details.map(\.issue) == [issue])
+    }
+
+    struct Outer: Decodable, Equatable {
+        struct Item: Decodable, Equatable { var name: String; var note: String? }
+        var counts: [String: Int]
+        var items: [Item]
+        var label: String?
+    }
+
+    /// Decoding with unknown fields refused names the first field no decoding asked for, at
+    /// any depth, with the fields known there; a dictionary's keys are all its own.
+    @Test(
+        arguments: [
+            (#"{"counts": {"any": 1, "key": 2}, "items": [{"name": "a"}], "label": "x"}"#, nil),
+            (#"{"counts": {}, "items": [], "colour": 1}"#, "colour: is not a field here (counts, items, label)"),
+            (
+                #"{"counts": {}, "items": [{"name": "a"}, {"name": "b", "nite": "c"}]}"#,
+                "items[1].nite: is not a field here (name, note)"
+            ),
+            (
+                #"{"counts": {}, "items": [], "label": null, "zzz": 0, "aaa": 0}"#,
+                "aaa: is not a field here (counts, items, label)"
+            ),
+        ] as [(String, String?)])
+    func unknownFieldsAreNamedWhereTheyAre(_ json: String, _ expected: String?) throws {
+        let value = try Self.fields(json)
+        do {
+            let decoded = try JSONValueDecoder.decodeKnownFields(Outer.self, from: value)
+            #expect(expected == nil, "decoded \(decoded)")
+            // Without the check, the same value decodes to the same thing.
+            #expect(try JSONValueDecoder.decode(Outer.self, from: value) == decoded)
+        } catch let error as DecodingError {
+            #expect(JSONIO.apiError(error).message == expected)
+        }
     }
 }

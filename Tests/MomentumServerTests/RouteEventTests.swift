@@ -65,4 +65,21 @@ import Testing
             #expect(error.code == same.code && error.message == same.message, "\(fields)")
         }
     }
+
+    /// A bad field is named as the request names it, and its issue does not repeat it.
+    @Test func badFieldsAreNamedAsTheRequestNamesThem() throws {
+        let cases: [([String: JSONValue], field: String, issue: String)] = [
+            (["habit": .string("walk"), "eventId": .string("")], "eventId", "must be 1…128 bytes"),
+            (["habit": .string("walk"), "eventId": .number(7)], "eventId", "must be a string"),
+            (["habit": .string("walk"), "value": .number(-1)], "value", "must be a finite number ≥ 0"),
+        ]
+        for (fields, field, issue) in cases {
+            let error = try #require(throws: APIError.self) {
+                try Routes.event("completion", fields: fields, now: now, zone: "UTC")
+            }
+            #expect(error.details.map(\.field) == [field], "\(fields)")
+            #expect(error.details.first?.issue == issue, "\(fields)")
+            #expect(error.message == "\(field): \(issue)", "\(fields)")
+        }
+    }
 }

@@ -75,7 +75,7 @@ struct ProfileView: Codable {
 }
 
 /// A partial profile change: absent fields stay as they are.
-struct ProfilePatch: Codable {
+struct ProfilePatch: Decodable {
     var displayName: String?
     var timeZone: String?
     var dayStartHour: Int?
@@ -83,7 +83,37 @@ struct ProfilePatch: Codable {
     var celebrationStyle: CelebrationStyle?
     var reduceMotion: Bool?
     var doNotDisturb: Bool?
-    var notifications: NotificationPreferences?
+    var notifications: NotificationsPatch?
+}
+
+/// A change to some notification preferences: the fields it leaves out keep their values,
+/// and `"reminderHour": null` goes back to the app's default hour.
+struct NotificationsPatch: Decodable {
+    var reminders: Bool?
+    /// `.some(nil)` when the request sets the hour to null.
+    var reminderHour: Int??
+    var celebrations: Bool?
+    var weeklySummary: Bool?
+
+    private enum CodingKeys: String, CodingKey { case reminders, reminderHour, celebrations, weeklySummary }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders)
+        if c.contains(.reminderHour) { reminderHour = .some(try c.decodeIfPresent(Int.self, forKey: .reminderHour)) }
+        celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations)
+        weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary)
+    }
+
+    /// The preferences with this change made.
+    func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
+        var changed = preferences
+        if let reminders { changed.reminders = reminders }
+        if let reminderHour { changed.reminderHour = reminderHour }
+        if let celebrations { changed.celebrations = celebrations }
+        if let weeklySummary { changed.weeklySummary = weeklySummary }
+        return changed
+    }
 }
 
 extension Routes {
@@ -138,7 +168,7 @@ extension Routes {
             if let value = patch.celebrationStyle { profile.preferences.style = value }
             if let value = patch.reduceMotion { profile.preferences.accessibility.reduceMotion = value }
             if let value = patch.doNotDisturb { profile.preferences.doNotDisturb = value }
-            if let value = patch.notifications { profile.notifications = value }
+            if let value = patch.notifications { profile.notifications = value.applied(to: profile.notifications) }
             profile.updatedAt = server.now()
             try validate(profile)
             try await server.store.updateProfile(profile, for: caller.user)

@@ -169,7 +169,15 @@ extension Routes {
         object["eventId"] = nil
         if object["at"] == nil { object["at"] = .string(RFC3339.format(now)) }
         if object["tz"] == nil, let zone { object["tz"] = .string(zone) }
-        return try JSONIO.decode(Event.self, from: .object(object))
+        do {
+            return try JSONIO.decode(Event.self, from: .object(object))
+        } catch let error as APIError where error.details.map(\.field) == ["id"] {
+            // The request calls the event's id `eventId`.
+            let issue = error.details[0].issue
+            throw APIError(
+                .unprocessableContent, "invalid_input", "eventId: \(issue)",
+                details: [.init(field: "eventId", issue: issue)])
+        }
     }
 
     /// A completion whose fields are its habit and at most a client event id, made without
