@@ -64,6 +64,13 @@ import Testing
             #expect(
                 (potty.json["memories"] as? [[String: Any]])?.allSatisfy { $0["category"] as? String == "potty" }
                     == true)
+            let notOnThisDay = try await client.call(.get, "/v1/memories?onThisDay=0", token: token)
+            #expect((notOnThisDay.json["memories"] as? [Any])?.count == memories.count)
+            let onThisDay = try await client.call(.get, "/v1/memories?onThisDay=true", token: token)
+            #expect(((onThisDay.json["memories"] as? [Any])?.count ?? .max) < memories.count)
+            let unclear = try await client.call(.get, "/v1/memories?onThisDay=maybe", token: token)
+            #expect(unclear.status == .unprocessableContent)
+            #expect(unclear.errorFields == ["onThisDay"])
             let id = try #require(memories.first?["id"] as? String)
             let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
 

@@ -231,6 +231,16 @@ extension EventOutcome {
 }
 
 extension Request {
+    /// A boolean query parameter: `true` or `1`, `false` or `0`.
+    func boolean(_ name: String, default value: Bool) throws -> Bool {
+        guard let text = uri.queryParameters[name[...]] else { return value }
+        switch text {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw APIError.invalid("must be true or false", field: name)
+        }
+    }
+
     /// An integer query parameter within a range.
     func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = uri.queryParameters[name[...]] else { return value }

@@ -14,7 +14,7 @@ extension Routes {
         group.get("memories") { request, context in
             let caller = try context.requireCaller()
             let category = request.uri.queryParameters["category"].map(String.init)
-            let onThisDay = request.uri.queryParameters["onThisDay"].map { $0 == "true" || $0 == "1" } ?? false
+            let onThisDay = try request.boolean("onThisDay", default: false)
             var memories = try await server.store.projection(of: caller.user).memories
             if let category { memories = memories.filter { $0.category == category } }
             if onThisDay {
