@@ -77,11 +77,13 @@ enum JSONIO {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
         case .dataCorrupted(let context):
-            // The engine's reasons name their field ("value must be …"); the answer's issue
-            // goes beside the field, so it leaves the name out.
+            // The engine's reasons name their field ("value must be …", "'colour' is not a
+            // field of …"); the answer's issue goes beside the field, so it leaves the name out.
             var issue = context.debugDescription
-            if let key = context.codingPath.last?.stringValue, issue.hasPrefix(key + " ") {
-                issue.removeFirst(key.count + 1)
+            if let key = context.codingPath.last?.stringValue {
+                for named in [key + " ", "'\(key)' "] where issue.hasPrefix(named) {
+                    issue.removeFirst(named.count)
+                }
             }
             return invalid(path(context.codingPath), issue)
         case .keyNotFound(let key, let context):
