@@ -517,6 +517,56 @@ def freeze_purchase_updates_both_counters(args):
         browser.quit()
 
 
+def a_lost_answer_pressed_again_checks_in_once(args):
+    browser = Browser(args, "lost-answer")
+    try:
+        sign_up(browser, "commuter")
+        browser.dismiss_celebrations()
+        habit = create_habit(browser, "Stretch")
+        # The first check-in reaches the server, which stores it, but its answer is lost
+        # (as on a train going into a tunnel): the page sees a network error, and its live
+        # stream, lost with the connection, does not bring the change either.
+        browser.wait_for("document.body.dataset.live === 'true'", message="the live stream did not open")
+        browser.js("window.dispatchEvent(new PageTransitionEvent('pagehide'))")
+        browser.js("""
+            window.sentCheckIns = [];
+            const realFetch = window.fetch;
+            window.fetch = async (path, init) => {
+                if (String(path).endsWith('/check-ins')) {
+                    window.sentCheckIns.push(JSON.parse(init.body));
+                    if (window.sentCheckIns.length === 1) {
+                        await realFetch(path, init);
+                        throw new TypeError('Failed to fetch');
+                    }
+                }
+                return realFetch(path, init);
+            };
+        """)
+        row = f"li.habit[data-habit='{habit}']"
+        button = row + " button[data-action=check-in]"
+        browser.css(button).click()
+        browser.wait_for(f"window.sentCheckIns.length === 1 && !document.querySelector(\"{button}\").disabled",
+                         message="the check-in button did not come back after the lost answer")
+        message = browser.css(row + " [data-error]")
+        assert message.is_displayed() and "No answer from the server" in message.text, \
+            f"the lost answer was not shown beside the habit: {message.text!r}"
+        browser.shot("lost-answer-error")
+        browser.css(button).click()
+        browser.wait_for(f"document.querySelector(\"{row} [data-streak]\")?.textContent === '1'",
+                         message="pressing check-in again did not show the streak")
+        sent = browser.js("return window.sentCheckIns")
+        assert len(sent) == 2, f"expected two attempts, saw {sent}"
+        assert sent[0].get("eventId") and sent[0] == sent[1], f"the attempts carried different event ids: {sent}"
+        status, body = browser.api("GET", "/v1/events")
+        assert status == 200, f"{status} {body}"
+        completions = [change["event"] for change in body["events"]
+                       if change["event"]["type"] == "completion" and change["event"]["habit"] == habit]
+        assert len(completions) == 1, f"the retried check-in was stored {len(completions)} times: {completions}"
+        browser.shot("lost-answer-retried")
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -546,6 +596,7 @@ SCENARIOS = [
     thirty_day_milestone_full_screen_with_photo_prompt,
     journey_shows_the_progression_timeline,
     freeze_purchase_updates_both_counters,
+    a_lost_answer_pressed_again_checks_in_once,
     two_windows_stay_in_sync,
 ]
 
@@ -556,10 +607,11 @@ def main():
     parser.add_argument("--artifacts", default="artifacts/screenshots")
     parser.add_argument("--only", default="")
     args = parser.parse_args()
+    chosen = [scenario for scenario in SCENARIOS if args.only in scenario.__name__]
+    if not chosen:
+        raise SystemExit(f"no scenario's name contains {args.only!r}")
     failures = 0
-    for scenario in SCENARIOS:
-        if args.only and args.only not in scenario.__name__:
-            continue
+    for scenario in chosen:
         started = time.time()
         try:
             scenario(args)
@@ -568,7 +620,7 @@ def main():
             failures += 1
             print(f"FAIL {scenario.__name__} ({time.time() - started:.1f} s)")
             traceback.print_exc()
-    print(f"{len(SCENARIOS) - failures} of {len(SCENARIOS)} browser scenarios passed; screenshots in {args.artifacts}")
+    print(f"{len(chosen) - failures} of {len(chosen)} browser scenarios passed; screenshots in {args.artifacts}")
     sys.exit(1 if failures else 0)
 
 

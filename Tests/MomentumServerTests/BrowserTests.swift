@@ -14,7 +14,8 @@ import Testing
 /// habit, check in and see the streak; the demo account's screens, calendar and memories
 /// with a photo upload and share-card downloads of the right pixel size; the 7-day
 /// milestone card with confetti, and none with reduced motion; a freeze purchase updating
-/// both counters; two windows staying in sync. Screenshots of every screen are saved in
+/// both counters; a check-in whose answer was lost, pressed again and stored once; two
+/// windows staying in sync. Screenshots of every screen are saved in
 /// `artifacts/screenshots`.
 ///
 /// Nothing here is skipped: without Chromium, chromedriver or Selenium the test fails and

@@ -43,6 +43,61 @@ import Testing
         }
     }
 
+    /// A convenience route names the fields it takes when it refuses one: the event's own
+    /// (less what its path gives) with `eventId`, `at` and `tz`; a field that contradicts
+    /// the path is refused rather than silently replaced.
+    @Test func convenienceRoutesNameTheirOwnFields() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("nel")
+            _ = try await client.call(.post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Read"}"#)
+            func issue(_ response: JSONResponse) -> String? {
+                let details = (response.json["error"] as? [String: Any])?["details"] as? [[String: Any]]
+                guard let detail = details?.first else { return nil }
+                return "\(detail["field"] as? String ?? ""): \(detail["issue"] as? String ?? "")"
+            }
+            let cases: [(HTTPRequest.Method, String, String, String)] = [
+                (
+                    .post, "/v1/habits/read/check-ins", #"{"nte": "ch. 3"}"#,
+                    "nte: is not a field here (at, day, eventId, note, tz, value)"
+                ),
+                (
+                    .post, "/v1/habits/read/check-ins", #"{"habit": "walk"}"#,
+                    "habit: is given by the path ('read'); leave it out"
+                ),
+                (
+                    .post, "/v1/habits/read/skips", #"{"value": 1}"#,
+                    "value: is not a field here (at, day, eventId, note, tz)"
+                ),
+                (.post, "/v1/habits/read/archive", #"{"name": "x"}"#, "name: is not a field here (at, eventId, tz)"),
+                (
+                    .patch, "/v1/habits/read", #"{"colour": "red"}"#,
+                    "colour: is not a field here (at, category, difficulty, eventId, name, policy, target, tz)"
+                ),
+                (
+                    .post, "/v1/habits", #"{"name": "Walk", "colour": "red"}"#,
+                    "colour: is not a field here (at, category, difficulty, eventId, habit, name, policy, schedule, start, target, tz, weekStart)"
+                ),
+                (
+                    .post, "/v1/subjects", #"{"name": "Ollie", "breed": "lab"}"#,
+                    "breed: is not a field here (at, dates, eventId, kind, name, subject, tz)"
+                ),
+            ]
+            for (method, path, body, expected) in cases {
+                let refused = try await client.call(method, path, token: token, json: body)
+                #expect(refused.status == .unprocessableContent, "\(path) \(body)")
+                #expect(issue(refused) == expected, "\(refused.text)")
+            }
+            // The path's own value may be repeated.
+            let same = try await client.call(
+                .post, "/v1/habits/read/check-ins", token: token, json: #"{"habit": "read"}"#)
+            #expect(same.status == .ok, "\(same.text)")
+            let today = try await client.call(.get, "/v1/today", token: token)
+            let habits = try #require(today.json["habits"] as? [[String: Any]])
+            #expect(habits.count == 1)
+            #expect((habits[0]["definition"] as? [String: Any])?["name"] as? String == "Read")
+        }
+    }
+
     @Test func anotherUserSeesNothingAndGets404() async throws {
         try await ServerHarness.with { _, client in
             let owner = try await client.register("owner")

@@ -10,7 +10,7 @@ extension Event: Codable {
     }
 
     /// The fields each type accepts besides `id`, `type`, `at` and `tz`.
-    static let fieldsByType: [String: Set<String>] = [
+    public static let fieldsByType: [String: Set<String>] = [
         "habit.created": [
             "habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start",
         ],

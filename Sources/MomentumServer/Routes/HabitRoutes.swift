@@ -17,25 +17,25 @@ extension Routes {
         group.patch("habits/:habit") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            var fields = try await fields(request)
-            fields["habit"] = .string(habit)
-            let (_, push) = try await appendEvent("habit.updated", fields: fields, caller: caller)
+            let fields = try await fields(request)
+            let (_, push) = try await appendEvent(
+                "habit.updated", fields: fields, path: ["habit": .string(habit)], caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/archive") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            var fields = try await fields(request, optional: true)
-            fields["habit"] = .string(habit)
-            let (_, push) = try await appendEvent("habit.archived", fields: fields, caller: caller)
+            let fields = try await fields(request, optional: true)
+            let (_, push) = try await appendEvent(
+                "habit.archived", fields: fields, path: ["habit": .string(habit)], caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/check-ins") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            var fields = try await fields(request, optional: true)
-            fields["habit"] = .string(habit)
-            let (_, push) = try await appendEvent("completion", fields: fields, caller: caller)
+            let fields = try await fields(request, optional: true)
+            let (_, push) = try await appendEvent(
+                "completion", fields: fields, path: ["habit": .string(habit)], caller: caller)
             if UserProjection.calendarDays == CheckInResponse.calendarDays, let stored = push.habitJSON[habit] {
                 // The habit's state as the append stored it, at the check-in's instant: the
                 // same bytes encoding it again would give.
@@ -49,9 +49,9 @@ extension Routes {
         group.post("habits/:habit/skips") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
-            var fields = try await fields(request, optional: true)
-            fields["habit"] = .string(habit)
-            let (_, push) = try await appendEvent("skip", fields: fields, caller: caller)
+            let fields = try await fields(request, optional: true)
+            let (_, push) = try await appendEvent(
+                "skip", fields: fields, path: ["habit": .string(habit)], caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.get("subjects") { _, context in
@@ -120,8 +120,11 @@ extension Routes {
     /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
     ///   the push did.
     func appendEvent(
-        _ type: String, fields given: [String: JSONValue], generated: [String: JSONValue] = [:], caller: Caller
+        _ type: String, fields sent: [String: JSONValue], path: [String: JSONValue] = [:],
+        generated: [String: JSONValue] = [:], caller: Caller
     ) async throws -> (event: Event, push: PushResponse) {
+        try Self.checkFields(sent, of: type, path: path)
+        let given = path.isEmpty ? sent : sent.merging(path) { _, fromPath in fromPath }
         let fields = generated.isEmpty ? given : given.merging(generated) { field, _ in field }
         let event = try await makeEvent(type, fields: fields, caller: caller)
         do {
@@ -137,6 +140,29 @@ extension Routes {
                 try Self.isRetry(of: stored, type: type, given: given, filled: filled)
             else { throw error }
             return (stored, try await server.appendOne(stored, caller: caller))
+        }
+    }
+
+    /// Refuses a field that a convenience route for events of `type` does not take (naming
+    /// the ones it does: the event's own, less those the path gives, with `eventId`, `at`
+    /// and `tz`), and a field that says otherwise than the path.
+    static func checkFields(_ sent: [String: JSONValue], of type: String, path: [String: JSONValue]) throws {
+        func refuse(_ field: String, _ issue: String) -> APIError {
+            APIError(
+                .unprocessableContent, "invalid_input", "\(field): \(issue)",
+                details: [.init(field: field, issue: issue)])
+        }
+        let payload = Event.fieldsByType[type] ?? []
+        for (field, value) in sent {
+            if let fixed = path[field] {
+                guard value == fixed else {
+                    let named = if case .string(let text) = fixed { " ('\(text)')" } else { "" }
+                    throw refuse(field, "is given by the path\(named); leave it out")
+                }
+            } else if !payload.contains(field), !["eventId", "at", "tz"].contains(field) {
+                let known = payload.subtracting(path.keys).union(["eventId", "at", "tz"]).sorted()
+                throw refuse(field, "is not a field here (\(known.joined(separator: ", ")))")
+            }
         }
     }
 

@@ -40,9 +40,17 @@ export function refresh({ live = false } = {}) {
   return pending;
 }
 
+// A failed action's reason, beside what was pressed; a request that never got an answer
+// (fetch rejects with a TypeError) says so in words rather than the browser's own.
+function describeError(error) {
+  if (error instanceof APIError) return error.detail;
+  if (error instanceof TypeError) return 'No answer from the server. Check your connection and try again.';
+  return String(error.message ?? error);
+}
+
 function showError(scope, error) {
   const target = scope?.querySelector?.('[data-error]') ?? document.getElementById('announcer');
-  const message = error instanceof APIError ? error.detail : String(error.message ?? error);
+  const message = describeError(error);
   if (target) target.textContent = message;
   announce(message);
 }
@@ -52,6 +60,33 @@ function setCounters(wallet) {
   document.getElementById('diamonds').textContent = wallet.diamonds;
   document.getElementById('freezes').textContent = wallet.freezes;
   document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = wallet.diamonds; });
+}
+
+// MARK: writes that are safe to repeat
+
+// Each write of an event carries a client event id, kept until the server has answered
+// it. When the connection drops after the server stored the event but before its answer
+// arrived, pressing the button again sends the same id, and the server answers as it did
+// the first time instead of storing a second check-in or purchase.
+const unanswered = new Map();
+
+function newEventID() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `e_web-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+async function sendEvent(key, path, body) {
+  const eventId = unanswered.get(key) ?? newEventID();
+  unanswered.set(key, eventId);
+  try {
+    const result = await api('POST', path, { ...body, eventId });
+    unanswered.delete(key);
+    return result;
+  } catch (error) {
+    // A refusal is an answer; only a lost connection or a server fault keeps the id.
+    if (error instanceof APIError && error.status < 500) unanswered.delete(key);
+    throw error;
+  }
 }
 
 // MARK: the freeze store
@@ -83,21 +118,22 @@ function updateStore() {
 const actions = {
   async 'check-in'(button) {
     button.disabled = true;
-    const result = await api('POST', `/v1/habits/${encodeURIComponent(button.dataset.habit)}/check-ins`, {});
+    const habit = button.dataset.habit;
+    const result = await sendEvent(`check-in ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, {});
     setCounters(result.wallet);
     announce(`${result.habit.definition.name} done. Streak ${result.habit.current} days.`);
     await refresh();
     await presentNext();
   },
   async skip(button) {
-    await api('POST', `/v1/habits/${encodeURIComponent(button.dataset.habit)}/skips`, {});
+    const habit = button.dataset.habit;
+    await sendEvent(`skip ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/skips`, {});
     announce('Skipped today.');
     await refresh();
   },
   async offer(button) {
-    const result = await api('POST', '/v1/freeze-offers/decisions', {
-      habit: button.dataset.habit, day: button.dataset.day, accept: button.dataset.accept === 'true',
-    });
+    const decision = { habit: button.dataset.habit, day: button.dataset.day, accept: button.dataset.accept === 'true' };
+    const result = await sendEvent(`offer ${JSON.stringify(decision)}`, '/v1/freeze-offers/decisions', decision);
     setCounters(result.wallet);
     announce(button.dataset.accept === 'true' ? 'Freeze used; your streak is safe.' : 'Offer declined.');
     await refresh();
@@ -116,12 +152,12 @@ const actions = {
     if (!body) return;
     button.disabled = true;
     try {
-      const result = await api('POST', '/v1/store/purchases', body);
+      const result = await sendEvent(`purchase ${JSON.stringify(body)}`, '/v1/store/purchases', body);
       setCounters(result.wallet);
       document.getElementById('store').close();
       announce(`Bought. You have ${result.wallet.freezes} freezes and ${result.wallet.diamonds} diamonds.`);
     } catch (error) {
-      document.getElementById('store-error').textContent = error.message;
+      document.getElementById('store-error').textContent = describeError(error);
     } finally {
       button.disabled = false;
     }
@@ -146,10 +182,11 @@ const forms = {
       weekdays: { kind: 'weekdays', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
       3: { kind: 'timesPerWeek', count: 3 },
     };
-    const habit = await api('POST', '/v1/habits', {
+    const definition = {
       name: data.get('name'), schedule: schedules[data.get('schedule')], policy: data.get('policy'),
       difficulty: data.get('difficulty'), category: data.get('category'),
-    });
+    };
+    const habit = await sendEvent(`create-habit ${JSON.stringify(definition)}`, '/v1/habits', definition);
     announce(`Created ${habit.definition.name}.`);
     form.reset();
     await refresh();
