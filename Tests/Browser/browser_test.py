@@ -567,6 +567,52 @@ def a_lost_answer_pressed_again_checks_in_once(args):
         browser.quit()
 
 
+def unsaved_edits_and_long_names_survive(args):
+    browser = Browser(args, "edits")
+    try:
+        sign_up(browser, "editor")
+        browser.dismiss_celebrations()
+        browser.get("/profile")
+        browser.wait_for("document.body.dataset.live === 'true'", message="the live stream did not open")
+
+        def change_elsewhere():
+            """Another device's change: the page re-renders itself from the server."""
+            before = int(browser.js("return Number(document.body.dataset.refreshes || 0)"))
+            status, body = browser.api("POST", "/v1/subjects", {"name": f"Pet {uuid.uuid4().hex[:4]}"})
+            assert status == 201, f"{status} {body}"
+            browser.wait_for(f"Number(document.body.dataset.refreshes || 0) > {before}",
+                             message="the page did not refresh for a change made elsewhere")
+            browser.settle()
+
+        # A ticked box and a chosen hour, not saved yet, stay through a live refresh.
+        browser.css("#preferences input[name=doNotDisturb]").click()
+        browser.js("const s = document.querySelector('#preferences select[name=dayStartHour]');"
+                   "s.value = '4'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        browser.css("h1").click()
+        change_elsewhere()
+        assert browser.css("#preferences input[name=doNotDisturb]").is_selected(), "the unsaved tick was lost"
+        assert browser.css("#preferences select[name=dayStartHour]").get_attribute("value") == "4", \
+            "the unsaved hour was lost"
+        # Saved: "Saved." stays although saving is itself a change the page hears of.
+        browser.css("#preferences button[type=submit]").click()
+        browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'")
+        change_elsewhere()
+        assert browser.css("#preferences [data-saved]").text == "Saved.", "the page's own save wiped 'Saved.'"
+        browser.get("/profile")
+        assert browser.css("#preferences input[name=doNotDisturb]").is_selected(), "Do Not Disturb was not saved"
+
+        # A habit name with no spaces keeps every habit's button on screen, even on a phone.
+        browser.driver.set_window_size(390, 844)
+        browser.get("/today")
+        create_habit(browser, "W" * 100)
+        create_habit(browser, "Read")
+        overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the page is {overflow} px wider than the phone's screen"
+        browser.shot("today-long-name-phone")
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -597,6 +643,7 @@ SCENARIOS = [
     journey_shows_the_progression_timeline,
     freeze_purchase_updates_both_counters,
     a_lost_answer_pressed_again_checks_in_once,
+    unsaved_edits_and_long_names_survive,
     two_windows_stay_in_sync,
 ]
 

@@ -3,6 +3,9 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
+@testable import MomentumCore
+@testable import MomentumServer
+
 /// The web app's server side: forms, the session cookie and its CSRF rules, pages and
 /// static files. (What the pages do in a browser is `BrowserTests`.)
 struct WebRouteTests {
@@ -48,6 +51,15 @@ struct WebRouteTests {
             let profile = try await client.call(.get, "/profile", headers: [.cookie: cookie])
             #expect(profile.text.contains(#"value="Ada""#))
             #expect(try await client.call(.get, "/habits/nope", headers: [.cookie: cookie]).status == .notFound)
+            // A habit made today: no streak start to name, a trend in words.
+            let made = try await client.call(
+                .post, "/v1/habits", json: #"{"habit": "floss", "name": "Floss"}"#,
+                headers: [.cookie: cookie, HTTPField.Name("X-Momentum-Client")!: "web"])
+            #expect(made.status == .created, "\(made.text)")
+            let habit = try await client.call(.get, "/habits/floss", headers: [.cookie: cookie])
+            #expect(habit.status == .ok)
+            #expect(!habit.text.contains("current streak began"))
+            #expect(habit.text.contains("trend: too few days yet to tell"))
 
             let signedOut = try await client.call(.post, "/signout", headers: [.cookie: cookie])
             #expect(signedOut.headers[.location] == "/signin")
@@ -167,6 +179,36 @@ struct WebRouteTests {
             #expect(crossSiteOut.status == .forbidden)
             #expect(try await client.call(.get, "/v1/today", headers: [.cookie: cookie]).status == .ok)
         }
+    }
+
+    /// The 30-day chart gives each day a fixed slot, the newest at the right: a habit a day
+    /// old draws one narrow bar, not one as wide as the chart.
+    @Test func theChartGivesEachDayAFixedSlot() throws {
+        let today = try #require(LocalDay(iso8601: "2026-11-22"))
+        func points(_ count: Int) -> [DailyPoint] {
+            (0..<count).map { back in
+                DailyPoint(
+                    day: today.advanced(by: back - count + 1), state: .completed, completed: true, rate7Days: 1)
+            }
+        }
+        func bars(_ svg: String) -> [(x: Double, width: Double)] {
+            svg.components(separatedBy: "<rect ").dropFirst().map { rect in
+                func number(_ name: String) -> Double {
+                    let value = rect.components(separatedBy: "\(name)=\"")[1].prefix { $0 != "\"" }
+                    return Double(value) ?? .nan
+                }
+                return (number("x"), number("width"))
+            }
+        }
+        let one = bars(WebViews.chart(points(1)))
+        #expect(one.count == 1)
+        #expect(one.first?.width == 16 && one.first?.x == 582)
+        let month = bars(WebViews.chart(points(30)))
+        #expect(month.count == 30)
+        #expect(month.allSatisfy { $0.width == 16 })
+        #expect(month.first?.x == 2)
+        let labels = WebViews.chart(points(30))
+        #expect(labels.contains(">24 Oct</text>") && labels.contains(">22 Nov</text>"))
     }
 
     @Test func staticFilesHaveTheirTypes() async throws {

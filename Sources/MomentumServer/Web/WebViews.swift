@@ -114,13 +114,19 @@ struct WebViews: Sendable {
         page["breaks"] = habit.breaks
         page["startDay"] = Self.longDay(habit.startDay)
         page["weeks"] = calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!)
-        page["streakStart"] = habit.currentStreakStart.map(Self.longDay) ?? ""
+        if habit.current > 0, let start = habit.currentStreakStart { page["streakStart"] = Self.longDay(start) }
         if let analytics {
             page["rate30"] = analytics.rates.last30Days.percent ?? 0
             page["rateAll"] = analytics.rates.allTime.percent ?? 0
             page["strength"] = Int((analytics.strength.value * 100).rounded())
             page["totalDays"] = analytics.totalDaysCompleted
-            page["trend"] = analytics.trend.direction.rawValue
+            page["trend"] =
+                switch analytics.trend.direction {
+                case .improving: "improving ↗"
+                case .steady: "steady"
+                case .declining: "declining ↘"
+                case .insufficientData: "too few days yet to tell"
+                }
             page["milestones"] = analytics.milestones.map { ["streak": $0.streak, "day": Self.longDay($0.day)] }
             page["historyWeeks"] = analytics.weeks.suffix(12).reversed().map(Self.period)
             page["historyMonths"] = analytics.months.reversed().map(Self.period)
@@ -168,25 +174,41 @@ struct WebViews: Sendable {
     }
 
     /// Thirty days of completions as bars with the 7-day rate as a line, in inline SVG.
+    /// The last 30 days as an SVG: a bar for each day done, the 7-day completion rate as a
+    /// line, and the first and last day named under them. The days take fixed slots, the
+    /// newest at the right, so that a habit a few days old draws a few narrow bars rather
+    /// than bars stretched across the whole width.
     static func chart(_ points: [DailyPoint]) -> String {
         let width = 600.0
-        let height = 160.0
-        let step = width / Double(max(points.count, 1))
+        let plot = 140.0
+        let slots = max(30, points.count)
+        let step = width / Double(slots)
+        let offset = slots - points.count
         var bars = ""
         var line: [String] = []
         for (index, point) in points.enumerated() {
-            let x = Double(index) * step
+            let x = Double(offset + index) * step
             if point.completed {
                 bars +=
-                    "<rect x=\"\(fmt(x + 2))\" y=\"\(fmt(height - 60))\" width=\"\(fmt(step - 4))\" height=\"60\" "
+                    "<rect x=\"\(fmt(x + 2))\" y=\"\(fmt(plot - 60))\" width=\"\(fmt(step - 4))\" height=\"60\" "
                     + "class=\"bar\"><title>\(point.day): done</title></rect>"
             }
-            line.append("\(fmt(x + step / 2)),\(fmt(height - 10 - (point.rate7Days ?? 0) * (height - 20)))")
+            line.append("\(fmt(x + step / 2)),\(fmt(plot - 10 - (point.rate7Days ?? 0) * (plot - 20)))")
+        }
+        var labels = ""
+        if let first = points.first, let last = points.last {
+            labels += "<text class=\"axis\" x=\"\(fmt(Double(offset) * step))\" y=\"156\">\(shortDay(first.day))</text>"
+            if points.count > 1 {
+                labels +=
+                    "<text class=\"axis\" x=\"\(fmt(width))\" y=\"156\" text-anchor=\"end\">\(shortDay(last.day))</text>"
+            }
         }
         return
-            "<svg class=\"chart\" viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" role=\"img\" "
+            "<svg class=\"chart\" viewBox=\"0 0 \(fmt(width)) 160\" role=\"img\" "
             + "aria-label=\"Last 30 days: completions as bars, the 7-day completion rate as a line\">"
-            + bars + "<polyline class=\"rate\" fill=\"none\" points=\"\(line.joined(separator: " "))\"/></svg>"
+            + "<line class=\"baseline\" x1=\"0\" y1=\"\(fmt(plot))\" x2=\"\(fmt(width))\" y2=\"\(fmt(plot))\"/>"
+            + bars + "<polyline class=\"rate\" fill=\"none\" points=\"\(line.joined(separator: " "))\"/>" + labels
+            + "</svg>"
     }
 
     private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }

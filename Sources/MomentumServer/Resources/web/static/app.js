@@ -21,12 +21,35 @@ export function refresh({ live = false } = {}) {
     const response = await fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-    const focusedAction = document.activeElement?.dataset?.action;
-    const focusedHabit = document.activeElement?.dataset?.habit;
+    const focused = document.activeElement;
+    const focusedAction = focused?.dataset?.action;
+    const focusedHabit = focused?.dataset?.habit;
+    const selection = [focused?.selectionStart, focused?.selectionEnd];
+    // A form with changes not yet saved, the one being used, or one just saved (its
+    // "Saved." still showing) stays as it is: the rest of the page is fresh.
+    const kept = new Map();
+    for (const form of document.querySelectorAll('main form')) {
+      if (form.dataset.dirty === 'true' || form.contains(focused) || Number(form.dataset.keepUntil ?? 0) > Date.now()) {
+        kept.set(formKey(form), form);
+      }
+    }
+    for (const fresh of page.querySelectorAll('main form')) {
+      const form = kept.get(formKey(fresh));
+      if (!form) continue;
+      const details = fresh.closest('details');
+      if (details) details.open = Boolean(form.closest('details')?.open);
+      fresh.replaceWith(form);
+    }
     for (const id of ['main', 'counters']) {
       const fresh = page.getElementById(id);
       const current = document.getElementById(id);
       if (fresh && current) current.replaceWith(fresh);
+    }
+    if (focused && focused !== document.body && document.contains(focused) && document.activeElement !== focused) {
+      focused.focus({ preventScroll: true });
+      if (selection[0] != null) {
+        try { focused.setSelectionRange(selection[0], selection[1]); } catch { /* not a text field */ }
+      }
     }
     const balance = page.querySelector('[data-balance]');
     document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = balance?.textContent ?? node.textContent; });
@@ -40,6 +63,10 @@ export function refresh({ live = false } = {}) {
   return pending;
 }
 
+function formKey(form) {
+  return form.id || `${form.dataset.action}:${form.dataset.memory ?? ''}`;
+}
+
 // A failed action's reason, beside what was pressed; a request that never got an answer
 // (fetch rejects with a TypeError) says so in words rather than the browser's own.
 function describeError(error) {
@@ -49,7 +76,14 @@ function describeError(error) {
 }
 
 function showError(scope, error) {
-  const target = scope?.querySelector?.('[data-error]') ?? document.getElementById('announcer');
+  if (error instanceof APIError && error.status === 401) {
+    // The session ended (signed out on another device, or expired): sign in again.
+    location.assign('/signin');
+    return;
+  }
+  const target = scope?.querySelector?.('[data-error]')
+    ?? scope?.parentElement?.closest?.('article, section, li')?.querySelector('[data-error]')
+    ?? document.getElementById('announcer');
   const message = describeError(error);
   if (target) target.textContent = message;
   announce(message);
@@ -235,6 +269,8 @@ document.addEventListener('submit', async (event) => {
   try {
     form.querySelector('[data-error]')?.replaceChildren();
     await forms[form.dataset.action](form);
+    delete form.dataset.dirty;
+    form.dataset.keepUntil = String(Date.now() + 4000);
   } catch (error) {
     showError(form, error);
   } finally {
@@ -258,6 +294,14 @@ document.addEventListener('change', async (event) => {
 document.addEventListener('input', (event) => {
   if (event.target.closest?.('#store-form')) updateStore();
 });
+
+// What the user changed in a form and has not saved yet survives a live refresh.
+for (const type of ['input', 'change']) {
+  document.addEventListener(type, (event) => {
+    const form = event.target.closest?.('main form[data-action]');
+    if (form) form.dataset.dirty = 'true';
+  });
+}
 
 // The sign-up form starts in the browser's own zone.
 const zoneSelect = document.querySelector('[data-detect-zone]');
