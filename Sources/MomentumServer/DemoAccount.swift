@@ -11,6 +11,8 @@ public enum DemoAccount {
     public static let password = "momentum-demo"
     /// The demo account's time zone.
     public static let timeZone = "Europe/Berlin"
+    /// The achievement whose celebration the demo account still has waiting.
+    static let waitingRule = "potty-streak-7"
 
     /// Creates the demo account, replacing one made on an earlier day (its log would end
     /// in the past).
@@ -38,12 +40,12 @@ public enum DemoAccount {
         }
         // The family has used the app for four months and saw its celebrations as they came;
         // the one still waiting is seed 000's own example, Ollie's 7-day outdoor potty streak,
-        // so that the first session of a newcomer opens with its card.
+        // so that the first session of a newcomer opens with its card (and later actions
+        // bring their own celebrations, not the rest of four months' backlog).
         try await store.updateCelebrations(of: user, now: now) { planner in
-            guard let waiting = planner.pending.firstIndex(where: { $0.unlock.rule == "potty-streak-7" }) else {
-                return
+            for waiting in planner.pending where waiting.unlock.rule != Self.waitingRule {
+                _ = planner.dismiss(id: waiting.id, at: now)
             }
-            for id in planner.pending.prefix(waiting).map(\.id) { _ = planner.dismiss(id: id, at: now) }
         }
         return user
     }

@@ -47,6 +47,29 @@ import Testing
         #expect(catalog.message(for: fractional, today: Self.today).text.hasPrefix("Biscuit 12.5 "))
     }
 
+    /// A title that ends its own sentence gives up its punctuation to the template's.
+    @Test func aTitlesOwnPunctuationGivesWayToTheTemplates() {
+        let cases: [(template: String, title: String, expected: String)] = [
+            (
+                "It counts all the same: {title}, {when}! 🌟", "Ollie is 11 weeks old!",
+                "It counts all the same: Ollie is 11 weeks old, in August 2025! 🌟"
+            ),
+            ("{title}! ✨", "Ollie is 11 weeks old!", "Ollie is 11 weeks old! ✨"),
+            ("{title}! ✨", "Really?!", "Really! ✨"),
+            ("A moment to remember: {title}! 🌟", "7-Day Potty Streak", "A moment to remember: 7-Day Potty Streak! 🌟"),
+            ("{title} 🎉", "Ollie is 11 weeks old!", "Ollie is 11 weeks old! 🎉"),
+            ("Found in your log: {title}, {when}! ✨", "Well done.", "Found in your log: Well done, in August 2025! ✨"),
+        ]
+        for (template, title, expected) in cases {
+            let catalog = MessageCatalog(templates: [
+                MessageTemplate(id: "t", category: "potty", retroactive: template.contains("{when}"), text: template)
+            ])
+            let unlock = Self.unlock(
+                title: title, achieved: Self.day("2025-08-10"), retroactive: template.contains("{when}"))
+            #expect(catalog.message(for: unlock, today: Self.today).text == expected, "\(template)")
+        }
+    }
+
     @Test func templatesWhosePlaceholdersCannotBeFilledAreSkipped() {
         let catalog = MessageCatalog(templates: [
             MessageTemplate(id: "named", category: "potty", text: "Go {name}!"),

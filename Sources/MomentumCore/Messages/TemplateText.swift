@@ -43,13 +43,28 @@ enum TemplateText {
     ) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
-        for segment in segments(of: text, isPlaceholder: isPlaceholder) {
+        let parts = segments(of: text, isPlaceholder: isPlaceholder)
+        for (index, segment) in parts.enumerated() {
             if let name = segment.placeholder {
-                result += values[String(name)] ?? (keepMissing ? String(segment.text) : "")
+                guard var value = values[String(name)] else {
+                    if keepMissing { result += segment.text }
+                    continue
+                }
+                // A value that ends a sentence ("Ollie is 11 weeks old!") before the
+                // template's own punctuation ("{title}, in August!") gives up its own.
+                if let next = parts[(index + 1)...].first?.text.first, sentencePunctuation.contains(next),
+                    parts[index + 1].placeholder == nil
+                {
+                    while let last = value.last, endings.contains(last) { value.removeLast() }
+                }
+                result += value
             } else {
                 result += segment.text
             }
         }
         return result
     }
+
+    private static let endings: Set<Character> = ["!", ".", "?"]
+    private static let sentencePunctuation: Set<Character> = ["!", ".", "?", ",", ";", ":"]
 }
