@@ -251,8 +251,11 @@ def everything_by_keyboard(args):
         browser.wait_for("document.querySelector('li.habit button[data-action=check-in]') !== null",
                          message="Enter did not create the habit")
         browser.settle()
-        # Tab from the habit's link to its check-in button, and press Enter.
+        # Tab from the habit's link to its check-in button, and press Enter. (Leaving the
+        # name field lets the page apply the live update it held while the user typed; focus
+        # stays on the same button through it.)
         browser.css("li.habit a.habit-name").send_keys(Keys.TAB)
+        browser.settle()
         assert browser.js("return document.activeElement.dataset.action") == "check-in", \
             browser.js("return document.activeElement.outerHTML")
         browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
@@ -613,6 +616,57 @@ def unsaved_edits_and_long_names_survive(args):
         browser.quit()
 
 
+def edit_and_archive_a_habit_and_sign_out_a_device(args):
+    browser = Browser(args, "manage")
+    other = Browser(args, "manage-other")
+    try:
+        email = sign_up(browser, "manager")
+        browser.dismiss_celebrations()
+        habit = create_habit(browser, "Floss")
+        browser.get("/habits/" + habit)
+        browser.js("document.querySelector('details.edit-habit').open = true")
+        name = browser.css("#edit-habit input[name=name]")
+        name.clear()
+        name.send_keys("Floss nightly")
+        browser.js("document.querySelector('#edit-habit select[name=difficulty]').value = 'hard'")
+        browser.css("#edit-habit button[type=submit]").click()
+        browser.wait_for("document.querySelector('h1').textContent.includes('Floss nightly')",
+                         message="the habit page did not show the new name")
+        browser.settle()
+        assert browser.css("#edit-habit [data-saved]").text == "Saved."
+        status, body = browser.api("GET", f"/v1/habits/{habit}")
+        assert status == 200 and body["habit"]["definition"]["difficulty"] == "hard", f"{status} {body}"
+        browser.shot("habit-edited")
+
+        # The profile lists both browsers; signing the other one out sends it to sign-in.
+        other.sign_in(email, "correct horse battery")
+        other.dismiss_celebrations()
+        browser.get("/profile")
+        rows = browser.js("return [...document.querySelectorAll('ul.devices li')].map(li => li.innerText)")
+        assert len(rows) == 2 and sum("(this browser)" in row for row in rows) == 1, rows
+        assert all(row.startswith("Chrome on Linux") for row in rows), rows
+        browser.shot("profile-devices")
+        browser.css("ul.devices button[data-action=revoke-device]").click()
+        browser.wait_for("document.querySelectorAll('ul.devices li').length === 1",
+                         message="the signed-out device stayed in the list")
+        other.get("/today")
+        assert other.js("return location.pathname") == "/signin", "the signed-out browser still opened Today"
+
+        # Archived: off Today, its page says so and offers no check-in.
+        browser.get("/habits/" + habit)
+        browser.js("document.querySelector('details.edit-habit').open = true")
+        browser.css("button[data-action=archive-habit]").click()
+        browser.driver.switch_to.alert.accept()
+        browser.wait_for("location.pathname === '/today'", message="archiving did not return to Today")
+        assert not browser.all(f"li.habit[data-habit='{habit}']"), "the archived habit is still on Today"
+        browser.get("/habits/" + habit)
+        assert "Archived on" in browser.css(".archived").text
+        assert not browser.all("[data-action=check-in]"), "an archived habit offers a check-in"
+    finally:
+        browser.quit()
+        other.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -644,6 +698,7 @@ SCENARIOS = [
     freeze_purchase_updates_both_counters,
     a_lost_answer_pressed_again_checks_in_once,
     unsaved_edits_and_long_names_survive,
+    edit_and_archive_a_habit_and_sign_out_a_device,
     two_windows_stay_in_sync,
 ]
 

@@ -211,6 +211,30 @@ struct WebRouteTests {
         #expect(labels.contains(">24 Oct</text>") && labels.contains(">22 Nov</text>"))
     }
 
+    /// A browser's session is named after it, so that the devices list tells them apart.
+    @Test func browsersAreNamedFromTheirUserAgent() {
+        let cases: [(String?, String)] = [
+            (
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+                "Chrome on Linux"
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+                "Safari on iPhone"
+            ),
+            ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14.1; rv:120.0) Gecko/20100101 Firefox/120.0", "Firefox on macOS"),
+            (
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
+                "Edge on Windows"
+            ),
+            ("curl/8.5.0", "Web browser"),
+            (nil, "Web browser"),
+        ]
+        for (agent, name) in cases {
+            #expect(Routes.deviceName(userAgent: agent) == name, "\(agent ?? "none")")
+        }
+    }
+
     @Test func staticFilesHaveTheirTypes() async throws {
         try await ServerHarness.with { _, client in
             let script = try await client.call(.get, "/static/app.js")

@@ -25,14 +25,15 @@ extension Routes {
             return assets.page("signin", AuthPage(demo: server.configuration.demo))
         }
         router.get("signup") { _, _ in
-            assets.page("signup", AuthPage(zones: WebViews.zones(selected: "UTC")))
+            assets.page("signup", AuthPage(title: "Create account", zones: WebViews.zones(selected: "UTC")))
         }
         router.post("signin") { request, context in
             let form = try await webForm(request, context)
             do {
                 let session = try await signIn(
                     SignInRequest(
-                        email: form["email"] ?? "", password: form["password"] ?? "", deviceName: "Web browser"))
+                        email: form["email"] ?? "", password: form["password"] ?? "",
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])))
                 return signedIn(session.token, request)
             } catch let error as APIError {
                 var page = AuthPage(demo: server.configuration.demo)
@@ -48,10 +49,11 @@ extension Routes {
                     RegisterRequest(
                         email: form["email"] ?? "", password: form["password"] ?? "",
                         displayName: form["displayName"] ?? "", timeZone: form["timeZone"],
-                        dayStartHour: nil, pack: nil, deviceName: "Web browser"))
+                        dayStartHour: nil, pack: nil,
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])))
                 return signedIn(session.token, request)
             } catch let error as APIError {
-                var page = AuthPage(zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
+                var page = AuthPage(title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
                 page.email = form["email"] ?? ""
                 page.displayName = form["displayName"] ?? ""
                 page.error = error.message  // names every failing field (see APIError)
@@ -195,10 +197,34 @@ func requireSameOrigin(_ request: Request) throws {
 
 /// The sign-in and sign-up pages.
 struct AuthPage {
-    var title = "Momentum"
+    var title = "Sign in"
     var demo = false
     var email = ""
     var displayName = ""
     var error: String?
     var zones: [[String: Any]] = []
+}
+
+extension Routes {
+    /// A browser's device name from its `User-Agent` ("Firefox on macOS"), so that the list
+    /// of signed-in devices tells them apart; "Web browser" when it says nothing familiar.
+    static func deviceName(userAgent: String?) -> String {
+        guard let agent = userAgent else { return "Web browser" }
+        let browsers = [
+            ("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"),
+            ("Safari/", "Safari"),
+        ]
+        let systems = [
+            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
+            ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"),
+        ]
+        let browser = browsers.first { agent.contains($0.0) }?.1
+        let system = systems.first { agent.contains($0.0) }?.1
+        switch (browser, system) {
+        case (let browser?, let system?): return "\(browser) on \(system)"
+        case (let browser?, nil): return browser
+        case (nil, let system?): return "Web browser on \(system)"
+        case (nil, nil): return "Web browser"
+        }
+    }
 }

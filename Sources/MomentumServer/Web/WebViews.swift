@@ -65,9 +65,12 @@ struct WebViews: Sendable {
                 "dayLabel": Self.longDay($0.day),
             ]
         }
-        page["categories"] = ["health", "fitness", "mind", "learning", "home", "social", "finance", "other"]
+        page["categories"] = Self.habitCategories
         return page
     }
+
+    /// The categories the web app offers for a habit.
+    static let habitCategories = ["health", "fitness", "mind", "learning", "home", "social", "finance", "other"]
 
     private func habitRow(_ habit: HabitState) -> [String: Any] {
         let done = habit.today.state == .completed
@@ -75,6 +78,7 @@ struct WebViews: Sendable {
             "id": habit.definition.id,
             "name": habit.definition.name,
             "category": habit.definition.category ?? "",
+            "categoryLabel": habit.definition.category.map { "\($0) · " } ?? "",
             "current": habit.current,
             "best": habit.best,
             "shield": habit.shieldActive,
@@ -115,6 +119,13 @@ struct WebViews: Sendable {
         page["startDay"] = Self.longDay(habit.startDay)
         page["weeks"] = calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!)
         if habit.current > 0, let start = habit.currentStreakStart { page["streakStart"] = Self.longDay(start) }
+        if let archived = habit.archivedDay { page["archivedOn"] = Self.longDay(archived) }
+        let category = habit.definition.category ?? "other"
+        let categories = (Self.habitCategories.contains(category) ? [] : [category]) + Self.habitCategories
+        page["categoryOptions"] = categories.map { ["name": $0, "selected": $0 == category] }
+        page["difficulties"] = Difficulty.allCases.map {
+            ["name": $0.rawValue, "selected": $0 == habit.definition.difficulty]
+        }
         if let analytics {
             page["rate30"] = analytics.rates.last30Days.percent ?? 0
             page["rateAll"] = analytics.rates.allTime.percent ?? 0
@@ -350,6 +361,16 @@ struct WebViews: Sendable {
         page["styles"] = CelebrationStyle.allCases.map {
             ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == profile.preferences.style]
         }
+        let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
+        let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
+        page["devices"] = try await server.store.sessions(of: caller.user).sorted { $0.lastSeenAt > $1.lastSeenAt }
+            .map { session -> [String: Any] in
+                [
+                    "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,
+                    "current": session.tokenHash == caller.tokenHash, "created": day(session.createdAt),
+                    "lastSeen": day(session.lastSeenAt),
+                ]
+            }
         page["zones"] = Self.zones(selected: profile.timeZone)
         page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
         page["stats"] =

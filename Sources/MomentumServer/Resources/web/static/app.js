@@ -196,6 +196,17 @@ const actions = {
       button.disabled = false;
     }
   },
+  async 'archive-habit'(button) {
+    if (!window.confirm(`Archive ${button.dataset.name}? Its history and memories stay; it leaves Today.`)) return;
+    const habit = button.dataset.habit;
+    await sendEvent(`archive ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/archive`, {});
+    location.assign('/today');
+  },
+  async 'revoke-device'(button) {
+    await api('DELETE', `/v1/devices/${encodeURIComponent(button.dataset.device)}`);
+    announce(`Signed out ${button.dataset.name}.`);
+    await refresh();
+  },
   day(button) {
     document.querySelectorAll('.calendar .day[aria-pressed=true]').forEach((b) => b.setAttribute('aria-pressed', 'false'));
     button.setAttribute('aria-pressed', 'true');
@@ -223,6 +234,15 @@ const forms = {
     const habit = await sendEvent(`create-habit ${JSON.stringify(definition)}`, '/v1/habits', definition);
     announce(`Created ${habit.definition.name}.`);
     form.reset();
+    await refresh();
+  },
+  async 'edit-habit'(form) {
+    const data = new FormData(form);
+    const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, {
+      name: data.get('name'), category: data.get('category'), difficulty: data.get('difficulty'),
+    });
+    form.querySelector('[data-saved]').textContent = 'Saved.';
+    announce(`Saved ${result.definition.name}.`);
     await refresh();
   },
   async 'save-note'(form) {
