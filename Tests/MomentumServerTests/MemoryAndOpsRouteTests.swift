@@ -94,6 +94,10 @@ import Testing
             let text = try await client.call(
                 .put, "/v1/memories/\(escaped)/photo", token: token, bytes: Array("not a photo".utf8))
             #expect(text.status == .unsupportedMediaType)
+            let huge = try await client.call(
+                .put, "/v1/memories/\(escaped)/photo", token: token, bytes: [UInt8](repeating: 0, count: (8 << 20) + 1))
+            #expect(huge.status == .contentTooLarge)
+            #expect((huge.json["error"] as? [String: Any])?["message"] as? String == "a photo may be at most 8 MB")
 
             for format in ShareCardFormat.allCases {
                 let svg = try await client.call(

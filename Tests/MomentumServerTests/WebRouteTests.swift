@@ -126,7 +126,7 @@ struct WebRouteTests {
             let wrong = try await client.call(
                 .post, "/signin", bytes: Array("email=bea%40example.com&password=nope".utf8), headers: Self.form)
             #expect(wrong.status == .unauthorized)
-            #expect(wrong.text.contains("wrong email or password"))
+            #expect(wrong.text.contains("Wrong email or password."))
             #expect(wrong.text.contains(#"value="bea@example.com""#))
             #expect(Self.cookie(wrong) == nil)
 
@@ -134,9 +134,17 @@ struct WebRouteTests {
                 .post, "/signup", bytes: Array("displayName=Cy&email=not-an-email&password=short".utf8),
                 headers: Self.form)
             #expect(short.status == .unprocessableContent)
-            #expect(short.text.contains("email is not an email address"))
-            #expect(short.text.contains("password must have 8 to 72 bytes"))
+            #expect(short.text.contains("Email is not an email address. Password must have 8 to 72 bytes."))
             #expect(short.text.contains(#"value="Cy""#))
+            // Every field at fault at once, the name among them.
+            let nameless = try await client.call(
+                .post, "/signup", bytes: Array("displayName=&email=e%40example.com&password=short".utf8),
+                headers: Self.form)
+            #expect(nameless.status == .unprocessableContent)
+            #expect(
+                nameless.text.contains(
+                    "Password must have 8 to 72 bytes. Display name must have 1 to 100 characters."),
+                "\(nameless.text)")
 
             let taken = try await client.call(
                 .post, "/signup", bytes: Array("displayName=B&email=bea%40example.com&password=correct+horse".utf8),
@@ -232,6 +240,21 @@ struct WebRouteTests {
         ]
         for (agent, name) in cases {
             #expect(Routes.deviceName(userAgent: agent) == name, "\(agent ?? "none")")
+        }
+    }
+
+    /// A browser that asks for an address with nothing at it gets a page, and an API
+    /// client the JSON error.
+    @Test func unknownAddressesGiveBrowsersAPage() async throws {
+        try await ServerHarness.with { _, client in
+            let page = try await client.call(.get, "/nope", headers: [.accept: "text/html,application/xhtml+xml"])
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("<h1>Not found</h1>") && page.text.contains(#"href="/""#))
+            let api = try await client.call(.get, "/v1/nope", headers: [.accept: "text/html"])
+            #expect(api.status == .notFound && api.errorCode == "not_found")
+            let json = try await client.call(.get, "/nope")
+            #expect(json.status == .notFound && json.errorCode == "not_found")
         }
     }
 

@@ -30,7 +30,9 @@ struct RequestLogMiddleware: RouterMiddleware {
                     "request failed",
                     metadata: ["request_id": .string(id), "error": .string(String(reflecting: error))])
             }
-            response = apiError.response()
+            response =
+                apiError.status == .notFound && error is HTTPError && Self.isBrowserPage(request)
+                ? Self.notFoundPage() : apiError.response()
         }
         response.headers[.xRequestID] = id
         let elapsed = ContinuousClock.now - started
@@ -55,4 +57,28 @@ extension HTTPField.Name {
     static let xRequestID = Self("X-Request-ID")!
     static let idempotencyKey = Self("Idempotency-Key")!
     static let idempotentReplayed = Self("Idempotent-Replayed")!
+}
+
+extension RequestLogMiddleware {
+    /// Whether a request is a browser asking for a page (not an API call): a `GET` outside
+    /// `/v1/` that accepts HTML.
+    static func isBrowserPage(_ request: Request) -> Bool {
+        request.method == .get && !request.uri.path.hasPrefix("/v1/")
+            && request.headers[.accept]?.contains("text/html") == true
+    }
+
+    /// The page a browser gets for an address the server has nothing at.
+    static func notFoundPage() -> Response {
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Not found · Momentum</title><link rel="stylesheet" href="/static/app.css"></head>
+            <body><main><section class="card"><h1>Not found</h1>
+            <p>There is nothing at this address. <a href="/">Go to Momentum</a></p></section></main></body></html>
+
+            """
+        return Response(
+            status: .notFound, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
 }

@@ -216,17 +216,22 @@ extension Routes {
         if body.password.count < 8 || body.password.utf8.count > 72 {
             problems.append(.init(field: "password", issue: "must have 8 to 72 bytes"))
         }
+        let now = server.now()
+        let profile = Profile(
+            displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
+            dayStartHour: body.dayStartHour ?? 0, pack: body.pack ?? server.configuration.pack, updatedAt: now)
+        do {
+            try validate(profile)
+        } catch let error as APIError where !problems.isEmpty {
+            // Every field at fault at once, not one per attempt.
+            problems += error.details
+        }
         if !problems.isEmpty {
             throw APIError(
                 .unprocessableContent, "invalid_input",
                 problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
                 details: problems)
         }
-        let now = server.now()
-        let profile = Profile(
-            displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
-            dayStartHour: body.dayStartHour ?? 0, pack: body.pack ?? server.configuration.pack, updatedAt: now)
-        try validate(profile)
         if try await server.store.account(email: email) != nil {
             throw APIError(
                 .conflict, "email_taken", "an account with this email exists; sign in instead",

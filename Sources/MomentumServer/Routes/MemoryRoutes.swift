@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumCore
 import MomentumStore
+import NIOCore
 
 /// A change to a memory's note.
 struct MemoryPatch: Codable {
@@ -43,7 +44,16 @@ extension Routes {
             let caller = try context.requireCaller()
             let id = try context.parameter("memory")
             let current = try await memory(id, caller: caller)
-            let buffer = try await request.body.collect(upTo: server.configuration.maxPhotoBytes)
+            let limit = server.configuration.maxPhotoBytes
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: limit)
+            } catch is NIOTooManyBytesError {
+                let size =
+                    limit % (1 << 20) == 0
+                    ? "\(limit >> 20) MB" : limit % 1024 == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
+                throw APIError(.contentTooLarge, "body_too_large", "a photo may be at most \(size)")
+            }
             let sanitized: (contentType: String, bytes: [UInt8], ext: String)
             do throws(PhotoSanitizer.Failure) {
                 sanitized = try PhotoSanitizer.sanitize(Array(buffer.readableBytesView))

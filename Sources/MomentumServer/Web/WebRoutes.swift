@@ -38,7 +38,7 @@ extension Routes {
             } catch let error as APIError {
                 var page = AuthPage(demo: server.configuration.demo)
                 page.email = form["email"] ?? ""
-                page.error = error.message
+                page.error = Self.sentences(error)
                 return assets.page("signin", page, status: error.status)
             }
         }
@@ -56,7 +56,7 @@ extension Routes {
                 var page = AuthPage(title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
                 page.email = form["email"] ?? ""
                 page.displayName = form["displayName"] ?? ""
-                page.error = error.message  // names every failing field (see APIError)
+                page.error = Self.sentences(error)
                 return assets.page("signup", page, status: error.status)
             }
         }
@@ -206,6 +206,32 @@ struct AuthPage {
 }
 
 extension Routes {
+    /// An error as a page shows it: each field at fault as a sentence ("Display name must
+    /// have 1 to 100 characters."), as the web app's script words them; an issue that
+    /// names its own subject stands alone.
+    static func sentences(_ error: APIError) -> String {
+        func sentence(_ field: String, _ issue: String) -> String {
+            var label = String(field.split(separator: ".").last ?? "")
+            if let bracket = label.firstIndex(of: "[") { label = String(label[..<bracket]) }
+            label = label.reduce(into: "") { words, character in
+                if character.isUppercase, let last = words.last, last.isLowercase { words.append(" ") }
+                words.append(character)
+            }.lowercased()
+            let predicates = [
+                "must", "is", "are", "was", "has", "have", "cannot", "can't", "should", "appears", "needs", "does",
+                "not",
+            ]
+            let first = issue.prefix { $0.isLetter || $0 == "'" }
+            var text = !label.isEmpty && predicates.contains(String(first)) ? "\(label) \(issue)" : issue
+            text = text.prefix(1).uppercased() + text.dropFirst()
+            return [".", "!", "?", ")"].contains(text.last) ? text : text + "."
+        }
+        // Field by field for bad input; another refusal's message says what to do instead
+        // ("an account with this email exists; sign in instead").
+        if error.details.isEmpty || error.code != "invalid_input" { return sentence("", error.message) }
+        return error.details.map { sentence($0.field, $0.issue) }.joined(separator: " ")
+    }
+
     /// A browser's device name from its `User-Agent` ("Firefox on macOS"), so that the list
     /// of signed-in devices tells them apart; "Web browser" when it says nothing familiar.
     static func deviceName(userAgent: String?) -> String {

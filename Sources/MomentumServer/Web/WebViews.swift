@@ -167,11 +167,16 @@ struct WebViews: Sendable {
             if !times.isEmpty { detail += " · logged at \(times.joined(separator: ", "))" }
             if !notes.isEmpty { detail += " · “\(notes.joined(separator: "”, “"))”" }
             let inStreak = streakStart.map { day.day >= $0 && day.streak > 0 } ?? false
-            cells.append([
+            var cell: [String: Any] = [
                 "day": day.day.description, "number": day.day.civil.day, "state": day.state.rawValue,
                 "border": day.border.rawValue, "inStreak": inStreak, "detail": detail,
                 "hasNote": !notes.isEmpty,
-            ])
+            ]
+            // The month is named on its first day, and on the calendar's first.
+            if day.day.civil.day == 1 || cells.count == padding {
+                cell["monthStart"] = String(Self.months[day.day.civil.month - 1].prefix(3))
+            }
+            cells.append(cell)
         }
         return stride(from: 0, to: cells.count, by: 7).map { ["days": Array(cells[$0..<min(cells.count, $0 + 7)])] }
     }

@@ -6,11 +6,23 @@ export class APIError extends Error {
     this.status = status;
     this.body = body;
   }
-  // "field issue; field issue" from the server's error details, or the message.
+  // The server's error details as sentences ("Display name must have 1 to 100
+  // characters."), or its message.
   get detail() {
-    const details = this.body?.error?.details ?? [];
-    return details.length ? details.map((d) => `${d.field} ${d.issue}`).join('; ') : this.message;
+    const details = this.body?.error?.code === 'invalid_input' ? this.body.error.details ?? [] : [];
+    return details.length ? details.map((d) => sentence(d.field, d.issue)).join(' ') : sentence('', this.message);
   }
+}
+
+// "displayName" + "must have 1 to 100 characters" → "Display name must have 1 to 100
+// characters."; an issue that names its subject itself ("a habit name is …") stands alone.
+export function sentence(field, issue) {
+  const label = String(field ?? '').split('.').pop().replace(/\[\d+\]$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const predicate = /^(must|is|are|was|has|have|cannot|can't|should|appears|needs|does|not)\b/.test(issue);
+  let text = label && predicate ? `${label} ${issue}` : String(issue ?? '');
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
 
 export async function api(method, path, body) {

@@ -128,23 +128,28 @@ async function sendEvent(key, path, body) {
 function storeTotal() {
   const form = document.getElementById('store-form');
   const chosen = form.querySelector('input[name=pack]:checked');
-  const days = Number(form.querySelector('input[name=days]').value);
-  if (!chosen) return { total: 0, body: null };
+  const field = form.querySelector('input[name=days]');
+  if (!chosen) return { total: 0, body: null, problem: 'Choose a pack or a number of days.' };
   if (chosen.value === 'custom') {
-    const valid = Number.isInteger(days) && days >= 1;
-    return { total: valid ? days * Number(chosen.dataset.price) : 0, body: valid ? { days } : null };
+    const days = Number(field.value);
+    const maximum = Number(field.max) || Infinity;
+    if (field.value.trim() === '' || !Number.isInteger(days) || days < 1 || days > maximum) {
+      const range = Number.isFinite(maximum) ? `from 1 to ${maximum}` : 'of at least 1';
+      return { total: 0, body: null, problem: `Enter a whole number of days ${range}.` };
+    }
+    return { total: days * Number(chosen.dataset.price), body: { days } };
   }
   return { total: Number(chosen.dataset.diamonds), body: { item: chosen.value } };
 }
 
 function updateStore() {
-  const { total, body } = storeTotal();
+  const { total, body, problem } = storeTotal();
   document.getElementById('store-total').textContent = total;
   const balance = Number(document.getElementById('diamonds').textContent);
   const confirm = document.querySelector('[data-action=confirm-purchase]');
   const error = document.getElementById('store-error');
   confirm.disabled = !body || total > balance;
-  error.textContent = body && total > balance ? `You need 💎 ${total - balance} more.` : '';
+  error.textContent = problem ?? (total > balance ? `You need 💎 ${total - balance} more.` : '');
 }
 
 // MARK: actions
@@ -155,7 +160,8 @@ const actions = {
     const habit = button.dataset.habit;
     const result = await sendEvent(`check-in ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, {});
     setCounters(result.wallet);
-    announce(`${result.habit.definition.name} done. Streak ${result.habit.current} days.`);
+    const streak = result.habit.current;
+    announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? 'day' : 'days'}.`);
     await refresh();
     await presentNext();
   },
@@ -312,7 +318,11 @@ document.addEventListener('change', async (event) => {
 });
 
 document.addEventListener('input', (event) => {
-  if (event.target.closest?.('#store-form')) updateStore();
+  if (event.target.closest?.('#store-form')) {
+    // Typing a number of days means buying that many.
+    if (event.target.name === 'days') document.querySelector('#store-form input[value=custom]').checked = true;
+    updateStore();
+  }
 });
 
 // What the user changed in a form and has not saved yet survives a live refresh.
