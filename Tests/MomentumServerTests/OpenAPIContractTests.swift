@@ -1,7 +1,9 @@
 import Foundation
+import MomentumCore
 import MomentumSQLite
-import MomentumServer
 import Testing
+
+@testable import MomentumServer
 
 /// The routes and the OpenAPI document cannot drift: every route is documented, every
 /// documented operation is a route, and the served copy is the repository's `openapi.json`.
@@ -45,6 +47,44 @@ import Testing
             contentsOf: Self.repository.appending(path: "Sources/MomentumServer/Resources/openapi.json"))
         #expect(served == data, "Sources/MomentumServer/Resources/openapi.json must equal openapi.json")
         await store.close()
+    }
+
+    /// The request body each convenience route documents is exactly what the route takes:
+    /// its event's fields, less those its path gives, with `eventId`, `at` and `tz`; the
+    /// route accepts every documented field and refuses any other.
+    @Test func convenienceRoutesDocumentTheFieldsTheyTake() throws {
+        let routes: [(path: String, method: String, type: String, fromPath: [String])] = [
+            ("/v1/habits", "post", "habit.created", []),
+            ("/v1/habits/{habit}", "patch", "habit.updated", ["habit"]),
+            ("/v1/habits/{habit}/archive", "post", "habit.archived", ["habit"]),
+            ("/v1/habits/{habit}/check-ins", "post", "completion", ["habit"]),
+            ("/v1/habits/{habit}/skips", "post", "skip", ["habit"]),
+            ("/v1/subjects", "post", "subject", []),
+        ]
+        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for route in routes {
+            let operation = paths[route.path]?[route.method] as? [String: Any]
+            let body = operation?["requestBody"] as? [String: Any]
+            let content = (body?["content"] as? [String: Any])?["application/json"] as? [String: Any]
+            let schema = try #require(content?["schema"] as? [String: Any], "\(route.method) \(route.path)")
+            #expect(schema["additionalProperties"] as? Bool == false, "\(route.path)")
+            let documented = Set((schema["properties"] as? [String: Any] ?? [:]).keys)
+            let taken = try #require(Event.fieldsByType[route.type]).subtracting(route.fromPath).union([
+                "eventId", "at", "tz",
+            ])
+            #expect(documented == taken, "\(route.method) \(route.path)")
+            let pathValues = Dictionary(uniqueKeysWithValues: route.fromPath.map { ($0, JSONValue.string("x")) })
+            for field in documented {
+                #expect(throws: Never.self, "\(route.path) \(field)") {
+                    try Routes.checkFields([field: .string("x")], of: route.type, path: pathValues)
+                }
+            }
+            #expect(throws: APIError.self, "\(route.path)") {
+                try Routes.checkFields(["undocumented": .string("x")], of: route.type, path: pathValues)
+            }
+        }
     }
 
     /// The answer check catches what drift looks like: a field the document does not name,

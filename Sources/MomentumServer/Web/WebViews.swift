@@ -83,7 +83,10 @@ struct WebViews: Sendable {
             "best": habit.best,
             "shield": habit.shieldActive,
             "done": done,
+            "skipped": habit.today.state == .skipped,
             "due": habit.today.due,
+            // Due today and not already covered (a weekly quota met): the check-in stands out.
+            "needed": habit.today.due && habit.today.state != .notDue,
             "status": Self.label(habit.today.state, due: habit.today.due),
             "border": habit.border.rawValue,
             "week": habit.calendar.suffix(7).map { day in
@@ -143,6 +146,7 @@ struct WebViews: Sendable {
             page["historyMonths"] = analytics.months.reversed().map(Self.period)
             page["chart"] = Self.chart(analytics.last30Days)
         }
+        page["hasBadges"] = !unlocks.isEmpty || !(analytics?.milestones.isEmpty ?? true)
         page["badges"] = unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
             ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
         }

@@ -10,7 +10,7 @@ const signedIn = () => Boolean(document.querySelector('.topbar'));
 // `live` marks a refresh for another device's change: it waits while the user is typing,
 // so that nothing they type is thrown away. A refresh after the user's own action runs now.
 let pending = null;
-export function refresh({ live = false } = {}) {
+export function refresh({ live = false, focus = null } = {}) {
   if (pending) return pending;
   pending = (async () => {
     const editing = document.activeElement?.closest?.('main form textarea, main form input[type=text]');
@@ -22,8 +22,10 @@ export function refresh({ live = false } = {}) {
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), 'text/html');
     const focused = document.activeElement;
-    const focusedAction = focused?.dataset?.action;
-    const focusedHabit = focused?.dataset?.habit;
+    // The control that started this refresh (a check-in button, disabled and so no longer
+    // focused) keeps the focus's place for keyboard users.
+    const focusedAction = focus?.action ?? focused?.dataset?.action;
+    const focusedHabit = focus?.habit ?? focused?.dataset?.habit;
     const selection = [focused?.selectionStart, focused?.selectionEnd];
     // A form with changes not yet saved, the one being used, or one just saved (its
     // "Saved." still showing) stays as it is: the rest of the page is fresh.
@@ -162,7 +164,7 @@ const actions = {
     setCounters(result.wallet);
     const streak = result.habit.current;
     announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? 'day' : 'days'}.`);
-    await refresh();
+    await refresh({ focus: { habit, action: 'check-in' } });
     await presentNext();
   },
   async skip(button) {
