@@ -296,8 +296,19 @@ def demo_screens_and_memory_photo(args):
         states = set(browser.js("return [...document.querySelectorAll('.calendar button.day')].map(b => [...b.classList].find(c => c.startsWith('state-')))"))
         assert "state-completed" in states, states
         assert browser.all(".calendar .in-streak"), "the current streak is not highlighted"
+        # One Tab stop for the calendar (its last day); the arrow keys move through the days.
+        stops = browser.all(".calendar button.day[tabindex='0']")
+        assert len(stops) == 1 and stops[0] == cells[-1], f"{len(stops)} Tab stops in the calendar"
+        cells[-1].send_keys(Keys.ARROW_LEFT)
+        assert browser.js("return document.activeElement") == cells[-2], "ArrowLeft did not move to the day before"
+        browser.driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        assert browser.js("return document.activeElement") == cells[-9], "ArrowUp did not move a week back"
+        browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        browser.wait_for("document.querySelector('.calendar .day[aria-pressed=true]') === document.activeElement",
+                         message="Enter on a day did not select it")
         noted = browser.all(".calendar button.day.has-note")
         target = noted[0] if noted else cells[-2]
+        browser.js("arguments[0].scrollIntoView({block: 'center'})", target)
         target.click()
         detail = browser.css("#day-detail").text
         assert "logged at" in detail, f"the day's detail shows no time: {detail!r}"

@@ -182,6 +182,8 @@ struct WebViews: Sendable {
             }
             cells.append(cell)
         }
+        // One Tab stop for the whole calendar, on its last day; arrow keys move from there.
+        if !cells.isEmpty { cells[cells.count - 1]["tabStop"] = true }
         return stride(from: 0, to: cells.count, by: 7).map { ["days": Array(cells[$0..<min(cells.count, $0 + 7)])] }
     }
 

@@ -319,6 +319,26 @@ document.addEventListener('change', async (event) => {
   }
 });
 
+// The calendar is one Tab stop; the arrow keys move a day (left, right) or a week (up,
+// down), Home and End to its first and last day, Enter or Space shows the day.
+document.addEventListener('keydown', (event) => {
+  const day = event.target.closest?.('.calendar button.day');
+  if (!day) return;
+  const days = [...document.querySelectorAll('.calendar button.day')];
+  const index = days.indexOf(day);
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+  let next = index;
+  if (event.key in moves) next = index + moves[event.key];
+  else if (event.key === 'Home') next = 0;
+  else if (event.key === 'End') next = days.length - 1;
+  else return;
+  event.preventDefault();
+  next = Math.max(0, Math.min(days.length - 1, next));
+  days.forEach((button) => { button.tabIndex = -1; });
+  days[next].tabIndex = 0;
+  days[next].focus();
+});
+
 document.addEventListener('input', (event) => {
   if (event.target.closest?.('#store-form')) {
     // Typing a number of days means buying that many.
