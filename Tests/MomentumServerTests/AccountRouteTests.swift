@@ -103,6 +103,16 @@ import Testing
             )
             #expect(zone.status == .unprocessableContent)
             #expect(zone.errorFields == ["timeZone"])
+            let issues = (zone.json["error"] as? [String: Any])?["details"] as? [[String: Any]]
+            #expect(issues?.first?["issue"] as? String == "'Mars/Olympus' is not an IANA time zone")
+            // Every field at fault at once; no issue repeats its field's name.
+            let everything = try await client.call(
+                .post, "/v1/accounts", json: #"{"email": "e", "password": "short", "displayName": " "}"#)
+            #expect(everything.errorFields == ["email", "password", "displayName"])
+            #expect(
+                (everything.json["error"] as? [String: Any])?["message"] as? String
+                    == "email is not an email address; password must have 8 to 72 bytes; displayName must have 1 to 100 characters"
+            )
 
             let missing = try await client.call(.post, "/v1/accounts", json: #"{"email": "m@example.com"}"#)
             #expect(missing.status == .unprocessableContent)

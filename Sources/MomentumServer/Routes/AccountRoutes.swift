@@ -184,17 +184,20 @@ extension Routes {
         do {
             try profile.validate()
         } catch {
-            let field =
-                switch true {
-                case error.message.hasPrefix("display name"): "displayName"
-                case error.message.hasPrefix("time zone"): "timeZone"
-                case error.message.hasPrefix("day start"): "dayStartHour"
-                case error.message.hasPrefix("reminder"): "notifications.reminderHour"
-                default: "pack"
+            // The field at fault, and the issue beside it without the words that name it
+            // ("display name must have …" → displayName: "must have …").
+            let subjects = [
+                ("display name ", "displayName"), ("time zone ", "timeZone"), ("day start hour ", "dayStartHour"),
+                ("reminder hour ", "notifications.reminderHour"),
+            ]
+            let (field, issue) =
+                subjects.first { error.message.hasPrefix($0.0) }.map {
+                    ($0.1, String(error.message.dropFirst($0.0.count)))
                 }
+                ?? ("pack", error.message)
             throw APIError(
                 .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
-                details: [.init(field: field, issue: error.message)])
+                details: [.init(field: field, issue: issue)])
         }
     }
 
