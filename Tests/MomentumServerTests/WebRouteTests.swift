@@ -60,6 +60,8 @@ struct WebRouteTests {
             #expect(habit.status == .ok)
             #expect(!habit.text.contains("current streak began"))
             #expect(habit.text.contains("trend: too few days yet to tell"))
+            // Made without a category: its edit form keeps it so.
+            #expect(habit.text.contains(#"<option value="" selected>No category</option>"#))
 
             let signedOut = try await client.call(.post, "/signout", headers: [.cookie: cookie])
             #expect(signedOut.headers[.location] == "/signin")
@@ -217,6 +219,12 @@ struct WebRouteTests {
         #expect(month.first?.x == 2)
         let labels = WebViews.chart(points(30))
         #expect(labels.contains(">24 Oct</text>") && labels.contains(">22 Nov</text>"))
+        // A habit a few days old: only its last day is named, so the two never overlap.
+        for count in 1...3 {
+            let young = WebViews.chart(points(count))
+            #expect(young.components(separatedBy: "<text ").count - 1 == 1, "\(count) days")
+            #expect(young.contains(">22 Nov</text>"))
+        }
     }
 
     /// A browser's session is named after it, so that the devices list tells them apart.
@@ -234,6 +242,10 @@ struct WebRouteTests {
             (
                 "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
                 "Edge on Windows"
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1",
+                "Chrome on iPhone"
             ),
             ("curl/8.5.0", "Web browser"),
             (nil, "Web browser"),

@@ -237,8 +237,8 @@ extension Routes {
     static func deviceName(userAgent: String?) -> String {
         guard let agent = userAgent else { return "Web browser" }
         let browsers = [
-            ("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"),
-            ("Safari/", "Safari"),
+            ("Edg/", "Edge"), ("EdgiOS/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS/", "Firefox"),
+            ("CriOS/", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"),
         ]
         let systems = [
             ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),

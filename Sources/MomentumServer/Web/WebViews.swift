@@ -123,9 +123,14 @@ struct WebViews: Sendable {
         page["weeks"] = calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!)
         if habit.current > 0, let start = habit.currentStreakStart { page["streakStart"] = Self.longDay(start) }
         if let archived = habit.archivedDay { page["archivedOn"] = Self.longDay(archived) }
-        let category = habit.definition.category ?? "other"
-        let categories = (Self.habitCategories.contains(category) ? [] : [category]) + Self.habitCategories
-        page["categoryOptions"] = categories.map { ["name": $0, "selected": $0 == category] }
+        // A habit without a category keeps none unless one is chosen ("" is sent as no change).
+        let category = habit.definition.category ?? ""
+        let categories =
+            (category.isEmpty ? [""] : Self.habitCategories.contains(category) ? [] : [category])
+            + Self.habitCategories
+        page["categoryOptions"] = categories.map {
+            ["value": $0, "name": $0.isEmpty ? "No category" : $0, "selected": $0 == category]
+        }
         page["difficulties"] = Difficulty.allCases.map {
             ["name": $0.rawValue, "selected": $0 == habit.definition.difficulty]
         }
@@ -217,13 +222,16 @@ struct WebViews: Sendable {
             }
             line.append("\(fmt(x + step / 2)),\(fmt(plot - 10 - (point.rate7Days ?? 0) * (plot - 20)))")
         }
+        // The last day under the right edge; the first under its own bar, unless it is too
+        // close to the last to be read beside it (a habit a few days old).
         var labels = ""
         if let first = points.first, let last = points.last {
-            labels += "<text class=\"axis\" x=\"\(fmt(Double(offset) * step))\" y=\"156\">\(shortDay(first.day))</text>"
-            if points.count > 1 {
+            if points.count > 1, Double(offset) * step < width - 100 {
                 labels +=
-                    "<text class=\"axis\" x=\"\(fmt(width))\" y=\"156\" text-anchor=\"end\">\(shortDay(last.day))</text>"
+                    "<text class=\"axis\" x=\"\(fmt(Double(offset) * step))\" y=\"156\">\(shortDay(first.day))</text>"
             }
+            labels +=
+                "<text class=\"axis\" x=\"\(fmt(width))\" y=\"156\" text-anchor=\"end\">\(shortDay(last.day))</text>"
         }
         return
             "<svg class=\"chart\" viewBox=\"0 0 \(fmt(width)) 160\" role=\"img\" "
@@ -374,7 +382,10 @@ struct WebViews: Sendable {
         }
         let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
         let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
-        page["devices"] = try await server.store.sessions(of: caller.user).sorted { $0.lastSeenAt > $1.lastSeenAt }
+        let lifetime = Double(server.configuration.sessionLifetime.components.seconds)
+        page["devices"] = try await server.store.sessions(of: caller.user)
+            .filter { ($0.expiresAt.map { $0 > now } ?? true) && now.timeIntervalSince($0.lastSeenAt) < lifetime }
+            .sorted { $0.lastSeenAt > $1.lastSeenAt }
             .map { session -> [String: Any] in
                 [
                     "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,

@@ -25,6 +25,9 @@ export function sentence(field, issue) {
   return /[.!?)]$/.test(text) ? text : `${text}.`;
 }
 
+// A request that got no answer: the connection failed, or the server could not be reached.
+export class NetworkError extends Error {}
+
 export async function api(method, path, body) {
   const init = { method, headers: { 'X-Momentum-Client': 'web' }, credentials: 'same-origin' };
   if (body instanceof Blob) {
@@ -34,7 +37,12 @@ export async function api(method, path, body) {
     init.body = JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new NetworkError(String(error?.message ?? error));
+  }
   const text = await response.text();
   let json = null;
   try {

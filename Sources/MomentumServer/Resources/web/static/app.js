@@ -1,7 +1,7 @@
 // Momentum's web app: pages come rendered from the server; this module makes them
 // interactive (check-ins, the store, memories, preferences), keeps them live through the
 // server-sent event stream, and hands milestones to the celebration module.
-import { api, announce, APIError } from './api.js';
+import { api, announce, APIError, NetworkError } from './api.js';
 import { startSession, presentNext } from './celebrate.js';
 
 const signedIn = () => Boolean(document.querySelector('.topbar'));
@@ -18,48 +18,71 @@ export function refresh({ live = false, focus = null } = {}) {
       editing.addEventListener('blur', () => refresh(), { once: true });
       return;
     }
-    const response = await fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    let response;
+    try {
+      response = await fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+    } catch {
+      return; // Offline: the page stays as it is; the live stream refreshes it when back.
+    }
+    if (response.redirected && new URL(response.url).pathname === '/signin') {
+      location.assign('/signin'); // The session ended (signed out elsewhere).
+      return;
+    }
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-    const focused = document.activeElement;
+    const focused = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
     // The control that started this refresh (a check-in button, disabled and so no longer
-    // focused) keeps the focus's place for keyboard users.
-    const focusedAction = focus?.action ?? focused?.dataset?.action;
-    const focusedHabit = focus?.habit ?? focused?.dataset?.habit;
+    // focused) keeps the focus's place for keyboard users, unless the user has moved on.
+    const origin = focused ? null : focus;
+    const focusedAction = origin?.action ?? focused?.dataset?.action;
+    const focusedHabit = origin?.habit ?? focused?.dataset?.habit;
+    const focusedForm = focused?.form ?? focused?.closest?.('main form');
+    const focusedIndex = focusedForm ? [...focusedForm.elements].indexOf(focused) : -1;
     const selection = [focused?.selectionStart, focused?.selectionEnd];
-    // A form with changes not yet saved, the one being used, or one just saved (its
-    // "Saved." still showing) stays as it is: the rest of the page is fresh.
-    const kept = new Map();
-    for (const form of document.querySelectorAll('main form')) {
-      if (form.dataset.dirty === 'true' || form.contains(focused) || Number(form.dataset.keepUntil ?? 0) > Date.now()) {
-        kept.set(formKey(form), form);
-      }
-    }
+    // A form with changes not yet saved stays as it is; every other form is fresh (so a
+    // change from another device shows), keeping a "Saved." just shown.
     for (const fresh of page.querySelectorAll('main form')) {
-      const form = kept.get(formKey(fresh));
-      if (!form) continue;
+      const current = [...document.querySelectorAll('main form')].find((form) => formKey(form) === formKey(fresh));
+      if (!current) continue;
       const details = fresh.closest('details');
-      if (details) details.open = Boolean(form.closest('details')?.open);
-      fresh.replaceWith(form);
+      if (details) details.open = Boolean(current.closest('details')?.open);
+      if (current.dataset.dirty === 'true') {
+        fresh.replaceWith(current);
+      } else if (Number(current.dataset.keepUntil ?? 0) > Date.now()) {
+        fresh.dataset.keepUntil = current.dataset.keepUntil;
+        const saved = fresh.querySelector('[data-saved]');
+        if (saved) saved.textContent = current.querySelector('[data-saved]')?.textContent ?? '';
+      }
     }
     for (const id of ['main', 'counters']) {
       const fresh = page.getElementById(id);
       const current = document.getElementById(id);
       if (fresh && current) current.replaceWith(fresh);
     }
-    if (focused && focused !== document.body && document.contains(focused) && document.activeElement !== focused) {
-      focused.focus({ preventScroll: true });
-      if (selection[0] != null) {
-        try { focused.setSelectionRange(selection[0], selection[1]); } catch { /* not a text field */ }
-      }
-    }
     const balance = page.querySelector('[data-balance]');
     document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = balance?.textContent ?? node.textContent; });
     document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes ?? 0) + 1);
-    if (focusedHabit) {
-      const target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]`)
+    let target = null;
+    if (focused && document.contains(focused)) {
+      target = focused; // in a form kept as it was
+    } else if (focusedForm && focusedIndex >= 0) {
+      // The same control of the form's fresh copy.
+      const form = [...document.querySelectorAll('main form')].find((f) => formKey(f) === formKey(focusedForm));
+      target = form?.elements?.[focusedIndex] ?? null;
+    } else if (focusedHabit) {
+      target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]`)
         ?? document.querySelector(`li[data-habit="${CSS.escape(focusedHabit)}"] a`);
-      target?.focus();
+      if (!target && origin) {
+        // The habit's own page: its pressed button is gone (done); its heading takes focus.
+        target = document.querySelector('main h1');
+        target?.setAttribute('tabindex', '-1');
+      }
+    }
+    if (target && document.activeElement !== target) {
+      target.focus({ preventScroll: true });
+      if (selection[0] != null && target.setSelectionRange) {
+        try { target.setSelectionRange(selection[0], selection[1]); } catch { /* not a text field */ }
+      }
     }
   })().finally(() => { pending = null; });
   return pending;
@@ -73,22 +96,25 @@ function formKey(form) {
 // (fetch rejects with a TypeError) says so in words rather than the browser's own.
 function describeError(error) {
   if (error instanceof APIError) return error.detail;
-  if (error instanceof TypeError) return 'No answer from the server. Check your connection and try again.';
+  if (error instanceof NetworkError) return 'No answer from the server. Check your connection and try again.';
   return String(error.message ?? error);
 }
 
+// The session ended (signed out on another device, or expired): sign in again.
+function sessionEnded(error) {
+  if (!(error instanceof APIError && error.status === 401)) return false;
+  location.assign('/signin');
+  return true;
+}
+
 function showError(scope, error) {
-  if (error instanceof APIError && error.status === 401) {
-    // The session ended (signed out on another device, or expired): sign in again.
-    location.assign('/signin');
-    return;
-  }
+  if (sessionEnded(error)) return;
   const target = scope?.querySelector?.('[data-error]')
-    ?? scope?.parentElement?.closest?.('article, section, li')?.querySelector('[data-error]')
-    ?? document.getElementById('announcer');
+    ?? scope?.parentElement?.closest?.('article, section, li')?.querySelector('[data-error]');
   const message = describeError(error);
+  // A visible slot is an alert itself; otherwise the live region says it.
   if (target) target.textContent = message;
-  announce(message);
+  else announce(message);
 }
 
 function setCounters(wallet) {
@@ -165,7 +191,8 @@ const actions = {
     const streak = result.habit.current;
     announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? 'day' : 'days'}.`);
     await refresh({ focus: { habit, action: 'check-in' } });
-    await presentNext();
+    // The check-in is stored: a celebration that cannot be fetched now waits for later.
+    await presentNext().catch(() => {});
   },
   async skip(button) {
     const habit = button.dataset.habit;
@@ -199,7 +226,7 @@ const actions = {
       document.getElementById('store').close();
       announce(`Bought. You have ${result.wallet.freezes} freezes and ${result.wallet.diamonds} diamonds.`);
     } catch (error) {
-      document.getElementById('store-error').textContent = describeError(error);
+      if (!sessionEnded(error)) document.getElementById('store-error').textContent = describeError(error);
     } finally {
       button.disabled = false;
     }
@@ -246,9 +273,9 @@ const forms = {
   },
   async 'edit-habit'(form) {
     const data = new FormData(form);
-    const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, {
-      name: data.get('name'), category: data.get('category'), difficulty: data.get('difficulty'),
-    });
+    const changes = { name: data.get('name'), difficulty: data.get('difficulty') };
+    if (data.get('category')) changes.category = data.get('category');
+    const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, changes);
     form.querySelector('[data-saved]').textContent = 'Saved.';
     announce(`Saved ${result.definition.name}.`);
     await refresh();
@@ -323,7 +350,7 @@ document.addEventListener('change', async (event) => {
 // down), Home and End to its first and last day, Enter or Space shows the day.
 document.addEventListener('keydown', (event) => {
   const day = event.target.closest?.('.calendar button.day');
-  if (!day) return;
+  if (!day || event.altKey || event.ctrlKey || event.metaKey) return;
   const days = [...document.querySelectorAll('.calendar button.day')];
   const index = days.indexOf(day);
   const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
