@@ -320,6 +320,10 @@ def demo_screens_and_memory_photo(args):
 
         browser.get("/journey")
         assert browser.all(".timeline li"), "the journey timeline is empty"
+        # Four months of milestones: cards by name, each month's small daily steps in a line.
+        small = browser.js("return [...document.querySelectorAll('.timeline li.muted')].map(l => l.textContent)")
+        assert small and all("small step" in line for line in small), small
+        assert len(browser.all(".timeline li")) < 60, f"{len(browser.all('.timeline li'))} lines in the timeline"
         browser.shot("journey")
         browser.get("/profile")
         browser.shot("profile")

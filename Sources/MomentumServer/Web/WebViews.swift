@@ -339,16 +339,25 @@ struct WebViews: Sendable {
                 months.append((month, [unlock]))
             }
         }
+        // Cards and full-screen milestones by name; a month's small steps (tier 1: "5 days
+        // in a row outside", each day) counted in one line instead of filling the page.
         page["months"] = months.map { month, unlocks in
-            [
+            var entry: [String: Any] = [
                 "month": month,
-                "unlocks": unlocks.map {
+                "unlocks": unlocks.filter { $0.tier >= .notable }.map {
                     [
                         "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
                         "tier": $0.tier.rawValue,
                     ]
                 },
-            ] as [String: Any]
+            ]
+            let small = unlocks.filter { $0.tier < .notable }
+            if let latest = small.first {
+                entry["smallSteps"] =
+                    small.count == 1
+                    ? "1 small step: \(latest.title)" : "\(small.count) small steps, the latest: \(latest.title)"
+            }
+            return entry
         }
         page["achievements"] = unlocks.count
         page["consistency"] = analytics.consistency.score ?? 0
