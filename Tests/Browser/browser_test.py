@@ -375,7 +375,8 @@ def demo_screens_and_memory_photo(args):
             path = None
             while time.time() < deadline:
                 new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
-                if new:
+                # Chromium may create the file before it has written it: wait for its header.
+                if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
                     path = os.path.join(browser.downloads, new[0])
                     break
                 time.sleep(0.1)

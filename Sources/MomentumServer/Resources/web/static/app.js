@@ -93,7 +93,7 @@ function formKey(form) {
 }
 
 // A failed action's reason, beside what was pressed; a request that never got an answer
-// (fetch rejects with a TypeError) says so in words rather than the browser's own.
+// (api.js's NetworkError) says so in words rather than the browser's own.
 function describeError(error) {
   if (error instanceof APIError) return error.detail;
   if (error instanceof NetworkError) return 'No answer from the server. Check your connection and try again.';
@@ -137,7 +137,10 @@ function newEventID() {
   return `e_web-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-async function sendEvent(key, path, body) {
+// `name` names the write ("check-in <habit>"); a press on another day is another write,
+// even on a page left open overnight after a failure.
+async function sendEvent(name, path, body) {
+  const key = `${name} ${new Date().toDateString()}`;
   const eventId = unanswered.get(key) ?? newEventID();
   unanswered.set(key, eventId);
   try {
