@@ -81,9 +81,7 @@ extension ServerState {
             session = stored
             sessions.remember(stored, now: now)
         }
-        guard session.expiresAt.map({ $0 > now }) ?? true,
-            now.timeIntervalSince(session.lastSeenAt) < Double(configuration.sessionLifetime.components.seconds)
-        else { throw APIError.unauthorized }
+        guard session.isLive(at: now, lifetime: configuration.sessionLifetime) else { throw APIError.unauthorized }
         if now.timeIntervalSince(session.lastSeenAt) > 300 {
             try await store.touchSession(of: user, tokenHash: hash, at: now)
             session.lastSeenAt = now
@@ -112,5 +110,13 @@ extension ServerState {
         try await store.deleteSession(of: user, tokenHash: tokenHash)
         sessions.forget(tokenHash: tokenHash)
         await relayRevocation(of: user, tokenHash: tokenHash)
+    }
+}
+
+extension DeviceSession {
+    /// Whether the session still signs its device in at `now`: not past its expiry, and
+    /// used within `lifetime`.
+    func isLive(at now: Date, lifetime: Duration) -> Bool {
+        (expiresAt.map { $0 > now } ?? true) && now.timeIntervalSince(lastSeenAt) < Double(lifetime.components.seconds)
     }
 }

@@ -391,9 +391,8 @@ struct WebViews: Sendable {
         }
         let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
         let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
-        let lifetime = Double(server.configuration.sessionLifetime.components.seconds)
         page["devices"] = try await server.store.sessions(of: caller.user)
-            .filter { ($0.expiresAt.map { $0 > now } ?? true) && now.timeIntervalSince($0.lastSeenAt) < lifetime }
+            .filter { $0.isLive(at: now, lifetime: server.configuration.sessionLifetime) }
             .sorted { $0.lastSeenAt > $1.lastSeenAt }
             .map { session -> [String: Any] in
                 [
