@@ -71,7 +71,7 @@ import Testing
         let cases: [([String: JSONValue], field: String, issue: String)] = [
             (["habit": .string("walk"), "eventId": .string("")], "eventId", "must be 1…128 bytes"),
             (["habit": .string("walk"), "eventId": .number(7)], "eventId", "must be a string"),
-            (["habit": .string("walk"), "value": .number(-1)], "value", "must be a finite number ≥ 0"),
+            (["habit": .string("walk"), "value": .number(-1)], "value", "must be a number from 0 to 1000000"),
             (
                 ["habit": .string("walk"), "colour": .string("red")], "colour",
                 "is not a field of completion events (day, habit, note, value)"

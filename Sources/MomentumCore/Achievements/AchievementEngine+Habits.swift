@@ -1,11 +1,41 @@
 import Foundation
 
 extension AchievementEngine {
+    /// What the habit rules have read of one habit's closed days: a fold over its history,
+    /// so that each call reads only the days closed since the last one.
+    struct HabitScan: Sendable {
+        /// How many of the habit's closed days have been read.
+        var scanned = 0
+        var previous = 0
+        var bestBefore = 0
+        var runBest = 0
+        var runStart = 0
+        var hadBreak = false
+    }
+
+    /// What a consistency rule has read of the days every habit shares.
+    struct ConsistencyScan: Sendable {
+        /// The next closed day to read; `Int.min` before the first.
+        var next = Int.min
+        var run = 0
+        var runStart = 0
+        /// The state at the start of every ``markInterval``-th day read, to resume from after
+        /// a change behind.
+        var marks: [(day: Int, run: Int, runStart: Int)] = []
+    }
+
+    /// Consistency scans remember their state every this many days.
+    static let markInterval = 64
+
     /// Evaluates the rules that read habit streaks (streak thresholds, personal bests,
     /// recoveries, days with every due habit done) against the engine's history.
     ///
-    /// Habit history can change behind the latest day (a backfill, a removal), so the whole
-    /// history is read each time; an occurrence already granted is never granted again.
+    /// Closed days are read once: each call reads the days closed since the previous one,
+    /// and again only the days a rewind of the engine changed (a backfill, a removal, a
+    /// habit started in the past), so that appending a batch of events costs time linear
+    /// in its size. The open day is read as it stands. An occurrence already granted is
+    /// never granted again. Use one achievement engine with one streak engine, as
+    /// ``MomentumUser`` does.
     ///
     /// - Parameters:
     ///   - engine: The user's streak engine, advanced to `detectedAt`.
@@ -15,6 +45,7 @@ extension AchievementEngine {
     public mutating func evaluateHabits(in engine: UserEngine, detectedAt: Date) -> [Unlock] {
         guard !habitRules.isEmpty else { return [] }
         let before = unlocks.count
+        forgetChanged(in: engine)
         let count = engine.run.habits.count
         let table = ZoneOffsetTable.named(engine.latest?.zone ?? zone) ?? ZoneOffsetTable.named("UTC")!
         let today = max(clock.localDay(of: detectedAt, in: table).number, engine.run.openDay ?? Int.min)
@@ -23,100 +54,165 @@ extension AchievementEngine {
             let end = Date(timeIntervalSince1970: Double(clock.start(of: LocalDay(number: day + 1), in: table) - 1))
             return min(detectedAt, end)
         }
-        // Each habit's days: (day, state, streak after it), closed days then today.
-        var days: [[(day: Int, state: DayState, streak: Int)]] = []
-        for h in 0..<count {
+        // The open day, for habits already done on it: (state, streak after it).
+        func openDay(_ h: Int) -> Int? {
             let habit = engine.run.habits[h]
-            var list = engine.histories[h].days.enumerated().map {
-                (day: habit.startDay + $0.offset, state: $0.element.state, streak: Int($0.element.streak))
-            }
-            if habit.isActive(on: today), habit.dayCompleted {
-                list.append((today, .completed, habit.current))
-            }
-            days.append(list)
+            return habit.isActive(on: today) && habit.dayCompleted ? habit.current : nil
         }
-        for r in habitRules {
-            let rule = rules[r]
-            if rule.kind == .consistency {
-                consistency(r, days, engine: engine, achievedAt: achievedAt, detectedAt: detectedAt)
+        for (k, r) in habitRules.enumerated() {
+            if rules[r].kind == .consistency {
+                consistency(
+                    r, engine: engine, today: today, open: openDay, achievedAt: achievedAt, detectedAt: detectedAt)
                 continue
             }
             for h in 0..<count {
                 let definition = engine.run.definitions[h]
-                if let only = rule.habit, only != definition.id { continue }
-                if let difficulty = rule.difficulty, difficulty != definition.difficulty { continue }
-                var previous = 0
-                var bestBefore = 0
-                var runBest = 0
-                var runStart = 0
-                var hadBreak = false
-                for (day, _, streak) in days[h] {
-                    if streak == 0 {
-                        if previous > 0 {
-                            hadBreak = true
-                            bestBefore = max(bestBefore, runBest)
-                            runBest = 0
-                        }
-                        previous = 0
-                        continue
-                    }
-                    if previous == 0 { runStart = day }
-                    defer {
-                        previous = streak
-                        runBest = max(runBest, streak)
-                    }
-                    guard streak == previous + 1 else { continue }
-                    let context = ["habit": definition.name, "unit": Coaching.unit(definition.schedule)]
-                    let value = Double(streak)
-                    func fire(_ id: String, _ type: String) {
-                        grant(
-                            r, id: id, achievedAt: achievedAt(day), day: day, detectedAt: detectedAt, event: nil,
-                            type: type, value: value, habit: definition.id, category: rule.category, context: context)
-                    }
-                    switch rule.kind {
-                    case .streak:
-                        let hit =
-                            rule.at?.contains(value) == true
-                            || rule.every.map {
-                                value >= (rule.minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0
-                            }
-                                == true
-                        if hit { fire("\(rule.id)#\(definition.id)#\(streak)", "streak") }
-                    case .personalBest:
-                        if bestBefore > 0, Double(bestBefore) >= (rule.minimum ?? 1), streak == bestBefore + 1 {
-                            fire("\(rule.id)#\(definition.id)#\(LocalDay(number: runStart))", "streak_record")
-                        }
-                    case .recovery:
-                        if hadBreak, let target = rule.at?.first, value == target {
-                            fire("\(rule.id)#\(definition.id)#\(LocalDay(number: runStart))", "recovery")
-                        }
-                    default: break
-                    }
+                if let only = rules[r].habit, only != definition.id { continue }
+                if let difficulty = rules[r].difficulty, difficulty != definition.difficulty { continue }
+                let start = engine.run.habits[h].startDay
+                var scans = habitScans[definition.id] ?? []
+                if scans.count != habitRules.count { scans = Array(repeating: HabitScan(), count: habitRules.count) }
+                var scan = scans[k]
+                let days = engine.histories[h].days
+                if scan.scanned > days.count { scan = HabitScan() }
+                while scan.scanned < days.count {
+                    let index = scan.scanned
+                    read(
+                        r, &scan, day: start + index, streak: Int(days[index].streak), definition: definition,
+                        achievedAt: achievedAt, detectedAt: detectedAt)
+                    scan.scanned += 1
+                }
+                scans[k] = scan
+                habitScans[definition.id] = scans
+                if let streak = openDay(h) {
+                    var open = scan
+                    read(
+                        r, &open, day: today, streak: streak, definition: definition, achievedAt: achievedAt,
+                        detectedAt: detectedAt)
                 }
             }
         }
         return Array(unlocks[before...])
     }
 
-    /// Runs of days on which every habit due was done (and at least one was due).
-    private mutating func consistency(
-        _ r: Int, _ days: [[(day: Int, state: DayState, streak: Int)]], engine: UserEngine,
+    /// Drops what was read of days the engine has since evaluated differently.
+    private mutating func forgetChanged(in engine: UserEngine) {
+        defer { scannedEpoch = engine.historyChanges.epoch }
+        guard let changes = engine.historyChanges.since(scannedEpoch) else {
+            habitScans = [:]
+            consistencyScans = [:]
+            return
+        }
+        guard !changes.isEmpty else { return }
+        var startByID: [String: Int] = [:]
+        for (h, definition) in engine.run.definitions.enumerated() where h < engine.run.habits.count {
+            startByID[definition.id] = engine.run.habits[h].startDay
+        }
+        var earliest = Int.max
+        for change in changes {
+            if let scans = habitScans[change.habit], scans.contains(where: { $0.scanned > change.from }) {
+                habitScans[change.habit] = nil
+            }
+            if let start = startByID[change.habit] { earliest = min(earliest, start + change.from) }
+        }
+        guard earliest != .max else { return }
+        for r in Array(consistencyScans.keys) {
+            guard var scan = consistencyScans[r], earliest < scan.next else { continue }
+            scan.marks.removeAll { $0.day > earliest }
+            if let mark = scan.marks.popLast() {
+                scan.next = mark.day
+                scan.run = mark.run
+                scan.runStart = mark.runStart
+                consistencyScans[r] = scan
+            } else {
+                consistencyScans[r] = nil
+            }
+        }
+    }
+
+    /// Reads one day of a habit for a streak, personal-best or recovery rule.
+    private mutating func read(
+        _ r: Int, _ scan: inout HabitScan, day: Int, streak: Int, definition: HabitDefinition,
         achievedAt: (Int) -> Date, detectedAt: Date
     ) {
+        if streak == 0 {
+            if scan.previous > 0 {
+                scan.hadBreak = true
+                scan.bestBefore = max(scan.bestBefore, scan.runBest)
+                scan.runBest = 0
+            }
+            scan.previous = 0
+            return
+        }
+        if scan.previous == 0 { scan.runStart = day }
+        defer {
+            scan.previous = streak
+            scan.runBest = max(scan.runBest, streak)
+        }
+        guard streak == scan.previous + 1 else { return }
         let rule = rules[r]
-        guard let length = rule.days, let first = days.compactMap({ $0.first?.day }).min(),
-            let last = days.compactMap({ $0.last?.day }).max()
-        else { return }
-        var run = 0
-        var runStart = first
-        for day in first...last {
+        let value = Double(streak)
+        func fire(_ id: String, _ type: String) {
+            let context = ["habit": definition.name, "unit": Coaching.unit(definition.schedule)]
+            grant(
+                r, id: id, achievedAt: achievedAt(day), day: day, detectedAt: detectedAt, event: nil,
+                type: type, value: value, habit: definition.id, category: rule.category, context: context)
+        }
+        switch rule.kind {
+        case .streak:
+            let hit =
+                rule.at?.contains(value) == true
+                || rule.every.map { value >= (rule.minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0 }
+                    == true
+            if hit { fire("\(rule.id)#\(definition.id)#\(streak)", "streak") }
+        case .personalBest:
+            if scan.bestBefore > 0, Double(scan.bestBefore) >= (rule.minimum ?? 1), streak == scan.bestBefore + 1 {
+                fire("\(rule.id)#\(definition.id)#\(LocalDay(number: scan.runStart))", "streak_record")
+            }
+        case .recovery:
+            if scan.hadBreak, let target = rule.at?.first, value == target {
+                fire("\(rule.id)#\(definition.id)#\(LocalDay(number: scan.runStart))", "recovery")
+            }
+        default: break
+        }
+    }
+
+    /// Runs of days on which every habit due was done (and at least one was due).
+    private mutating func consistency(
+        _ r: Int, engine: UserEngine, today: Int, open: (Int) -> Int?, achievedAt: (Int) -> Date, detectedAt: Date
+    ) {
+        guard let length = rules[r].days else { return }
+        let habits = engine.run.habits
+        let histories = engine.histories
+        var first = Int.max
+        var last = Int.min
+        for h in habits.indices {
+            let count = histories[h].days.count
+            guard count > 0 || open(h) != nil else { continue }
+            first = min(first, habits[h].startDay)
+            if count > 0 { last = max(last, habits[h].startDay + count - 1) }
+        }
+        guard first != .max else { return }
+        var scan = consistencyScans[r] ?? ConsistencyScan()
+        if scan.next == .min {
+            scan.next = first
+            scan.runStart = first
+        }
+        // One day: how many habits were due and how many done.
+        func tally(_ day: Int, openDay: Bool) -> (due: Int, done: Int) {
             var due = 0
             var done = 0
-            for h in days.indices {
-                let start = engine.run.habits[h].startDay
-                let index = day - start
-                guard days[h].indices.contains(index) else { continue }
-                switch days[h][index].state {
+            for h in habits.indices {
+                let state: DayState
+                if openDay {
+                    guard open(h) != nil else { continue }
+                    state = .completed
+                } else {
+                    let index = day - habits[h].startDay
+                    guard histories[h].days.indices.contains(index) else { continue }
+                    state = histories[h].days[index].state
+                }
+                switch state {
                 case .completed:
                     due += 1
                     done += 1
@@ -124,18 +220,34 @@ extension AchievementEngine {
                 default: break
                 }
             }
+            return (due, done)
+        }
+        func step(_ scan: inout ConsistencyScan, _ day: Int, _ due: Int, _ done: Int) {
             if due > 0, done == due {
-                if run == 0 { runStart = day }
-                run += 1
-                if run == length {
+                if scan.run == 0 { scan.runStart = day }
+                scan.run += 1
+                if scan.run == length {
                     grant(
-                        r, id: "\(rule.id)#\(LocalDay(number: runStart))", achievedAt: achievedAt(day), day: day,
-                        detectedAt: detectedAt, event: nil, type: "consistency", value: Double(length),
-                        category: rule.category, context: [:])
+                        r, id: "\(rules[r].id)#\(LocalDay(number: scan.runStart))", achievedAt: achievedAt(day),
+                        day: day, detectedAt: detectedAt, event: nil, type: "consistency", value: Double(length),
+                        category: rules[r].category, context: [:])
                 }
             } else if due > 0 {
-                run = 0
+                scan.run = 0
             }
+        }
+        while scan.next <= last {
+            let day = scan.next
+            if day % Self.markInterval == 0 { scan.marks.append((day, scan.run, scan.runStart)) }
+            let (due, done) = tally(day, openDay: false)
+            step(&scan, day, due, done)
+            scan.next += 1
+        }
+        consistencyScans[r] = scan
+        if today >= scan.next {
+            var open = scan
+            let (due, done) = tally(today, openDay: true)
+            step(&open, today, due, done)
         }
     }
 }

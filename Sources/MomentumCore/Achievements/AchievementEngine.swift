@@ -37,6 +37,13 @@ public struct AchievementEngine: Sendable {
     var anyKindRules: [Int] = []
     var habitRules: [Int] = []
     var clockDay = Int.min
+    /// What ``evaluateHabits(in:detectedAt:)`` has read of each habit's history, by habit
+    /// id, one scan per entry of `habitRules`.
+    var habitScans: [String: [HabitScan]] = [:]
+    /// The same for consistency rules, by rule index.
+    var consistencyScans: [Int: ConsistencyScan] = [:]
+    /// The streak engine's history epoch the scans have read up to.
+    var scannedEpoch = 0
     var zone = "UTC"
     var zoneCache: ZoneOffsetTable?
     /// Benchmarks only: check every rule against every activity, without the index by kind

@@ -157,7 +157,7 @@ extension Coaching {
             let target = series.definition.target
             if target.comparison == .atLeast, target.amount > 1 {
                 let lower = (target.amount / 2).rounded(.up)
-                let amount = lower == lower.rounded() ? String(Int(lower)) : String(lower)
+                let amount = Self.format(lower)
                 let unitName = target.unit.map { " \($0)" } ?? ""
                 guidance.append(
                     Guidance(
@@ -209,8 +209,10 @@ extension Coaching {
         }
     }
 
+    /// A whole amount without its `.0` (`8`, not `8.0`); any other number as Swift writes it.
+    /// Total: an amount too large for `Int` is written as a `Double`, never converted.
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        Int(exactly: value).map(String.init) ?? String(value)
     }
 
     /// A phrasing chosen by a stable hash (FNV-1a) of the habit id and the day.

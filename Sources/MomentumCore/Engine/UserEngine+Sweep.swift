@@ -42,6 +42,11 @@ extension UserEngine {
     /// closed before.
     mutating func rewind(to day: Int) {
         let previousOpen = run.openDay
+        // What the histories were, to tell readers which days the rewind really changed
+        // (copy-on-write: the arrays are copied only when truncated below).
+        let previousIDs = run.definitions.map(\.id)
+        let previousHistories = histories
+        defer { historyChanges.note(ids: run.definitions.map(\.id), histories, before: previousIDs, previousHistories) }
         var start = 0
         if let index = checkpoints.lastIndex(where: { $0.day <= day }) {
             let checkpoint = checkpoints[index]
@@ -69,6 +74,50 @@ extension UserEngine {
         }
         sweep(from: start)
         if let previousOpen { advanceOpenDay(to: previousOpen) }
+    }
+
+    /// Evaluates a habit created with a start before the open day alone, without
+    /// rewinding the others, when that gives the same result as a rewind.
+    ///
+    /// A habit that sorts after every other in creation order and has no event of its own
+    /// yet keeps a streak of 0 until its first completion: it earns nothing, spends no
+    /// freeze and is offered none, so no other habit and not the wallet can change. Only
+    /// its own days need judging (rest days for all habits and travel still apply), and the
+    /// checkpoints after its start must hold it. This keeps a batch of habits started in
+    /// the past linear in its size; anything else rewinds.
+    ///
+    /// - Returns: `false`, changing nothing, when the entry is not such a habit.
+    mutating func catchUp(_ entry: Entry) -> Bool {
+        guard entry.operation == .create, let open = run.openDay, entry.day < open,
+            Int(entry.habit) == run.habits.count, histories.count == run.habits.count,
+            case .habitCreated(let definition) = log[Int(entry.event)].payload
+        else { return false }
+        insert(entry)
+        let h = run.habits.count
+        let start = entry.day
+        run.habits.append(
+            HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: start))
+        run.definitions.append(definition)
+        var history = HabitHistory()
+        history.days.reserveCapacity(open - start + 1)
+        histories.append(history)
+        var restDays: Set<Int> = []
+        for other in entries where other.operation == .skipAll && other.day >= start { restDays.insert(other.day) }
+        // Checkpoints hold the run at the start of their day, before its events.
+        var next = checkpoints.firstIndex { $0.day > start } ?? checkpoints.endIndex
+        for day in start...open {
+            while next < checkpoints.endIndex, checkpoints[next].day <= day {
+                if checkpoints[next].day == day {
+                    checkpoints[next].run.habits.append(run.habits[h])
+                    checkpoints[next].run.definitions.append(definition)
+                }
+                next += 1
+            }
+            if restDays.contains(day) { run.habits[h].daySkipped = true }
+            if day < open { closeDay(day, only: h) }
+        }
+        historyChanges.noteAdded(definition.id)
+        return true
     }
 
     // MARK: - Events
@@ -178,12 +227,16 @@ extension UserEngine {
 
     /// Judges every habit's day: successes first (they may earn freezes), then misses in
     /// creation order, drawing on the shared freeze pool.
-    mutating func closeDay(_ day: Int) {
+    ///
+    /// - Parameters:
+    ///   - day: The day to close.
+    ///   - only: One habit to close the day of, alone (``catchUp(_:)``); `nil` for all.
+    mutating func closeDay(_ day: Int, only: Int? = nil) {
         let count = run.habits.count
         guard count > 0 else { return }
         let travel = !travelSkipped.isEmpty && travelSkipped.contains(day)
         scratchFailing.removeAll(keepingCapacity: true)
-        for h in 0..<count where run.habits[h].isActive(on: day) {
+        for h in only.map({ $0..<($0 + 1) }) ?? 0..<count where run.habits[h].isActive(on: day) {
             var state: DayState
             var failing = false
             if run.habits[h].dayCompleted {

@@ -74,6 +74,9 @@ public struct UserEngine: Sendable {
     var zoneCache: (identifier: String, table: ZoneOffsetTable)?
     /// Reused by `closeDay` so that closing a day allocates nothing.
     var scratchFailing: [(habit: Int, state: DayState)] = []
+    /// How habit histories changed behind their end, for readers that follow them
+    /// incrementally (``AchievementEngine/evaluateHabits(in:detectedAt:)``).
+    var historyChanges = HistoryChanges()
 
     /// Creates an engine with an empty log.
     ///
@@ -125,6 +128,7 @@ public struct UserEngine: Sendable {
             accept(event)
             return .duplicate
         }
+        try checkLimits(event)
         let knownHabits = habitMeta.count
         let entry = try validate(event, index: Int32(log.count), now: now)
         if case .removal(let target) = event.payload {
@@ -181,6 +185,8 @@ public struct UserEngine: Sendable {
                 needsRewind(from: entry.day)
             }
         }
+            } else if rewindDay == nil, catchUp(entry) {
+                // A habit started in the past that sorts last: evaluated alone, O(its days).
         if let rewindDay { rewind(to: rewindDay) }
         if let index = rejected.lastIndex(where: { $0.event == event.id }) {
             // The state refused it (for example too few diamonds at that point): it is not kept.
@@ -309,6 +315,10 @@ public struct UserEngine: Sendable {
         var removals: [(line: Int, target: String)] = []
         for index in events.indices {
             if let existing = indexByID.updateValue(Int32(index), forKey: events[index].id) {
+            guard habitMeta.count < EventLimits.maximumHabits else {
+                errors.append(Self.tooManyHabits.at(line: line(index)))
+                continue
+            }
                 indexByID[events[index].id] = existing
                 if events[Int(existing)] != events[index] {
                     errors.append(
@@ -418,7 +428,7 @@ public struct UserEngine: Sendable {
         entries.sort { Self.precedes($0, $1, in: log) }
     }
 
-    private mutating func insert(_ entry: Entry) {
+    mutating func insert(_ entry: Entry) {
         var low = 0
         var high = entries.count
         while low < high {
@@ -482,7 +492,7 @@ extension MomentumError.Code: Codable {
         let all: [MomentumError.Code] = [
             .malformedEvent, .invalidEvent, .unknownHabit, .duplicateHabit, .habitArchived, .unknownTimeZone,
             .futureTimestamp, .outsideBackfillWindow, .insufficientDiamonds, .unknownStoreItem, .conflictingEventID,
-            .noFreezeOffer, .invalidPack,
+            .noFreezeOffer, .invalidPack, .limitExceeded,
         ]
         guard let code = all.first(where: { $0.description == text }) else {
             throw DecodingError.dataCorrupted(

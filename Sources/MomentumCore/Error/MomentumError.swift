@@ -21,6 +21,7 @@ public struct MomentumError: Error, Hashable, Sendable, CustomStringConvertible 
             case noFreezeOffer = "no_freeze_offer"
             case invalidPack = "invalid_pack"
         }
+            case limitExceeded = "limit_exceeded"
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
@@ -57,6 +58,10 @@ public struct MomentumError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// What went wrong, for programs.
     public let code: Code
+        /// An event would take the user past one of ``EventLimits``' bounds on work: more
+        /// habits than ``EventLimits/maximumHabits``, or more re-evaluation than
+        /// ``EventLimits/evaluationBudget``. It is refused, not stored.
+        public static let limitExceeded = Code(.limitExceeded)
     /// What went wrong, for people.
     public let message: String
     /// The 1-based line of the input the error concerns, when reading a file.

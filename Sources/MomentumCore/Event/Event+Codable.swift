@@ -58,9 +58,36 @@ extension Event: Codable {
                 forKey: Key("at"), in: c,
                 debugDescription: "'\(atText)' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00")
         }
+        guard at >= EventLimits.earliestInstant, at < EventLimits.instantLimit else {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key("at"), in: c,
+                debugDescription:
+                    "at \(atText) must lie from \(EventLimits.earliestDay)T00:00:00Z to \(EventLimits.latestDay)T23:59:59Z"
+            )
+        }
         let zone = try c.decode(String.self, forKey: Key("tz"))
         func habit() throws -> String { try c.decode(String.self, forKey: Key("habit")) }
-        func day() throws -> LocalDay? { try c.decodeIfPresent(LocalDay.self, forKey: Key("day")) }
+        func day() throws -> LocalDay? {
+            guard let day = try c.decodeIfPresent(LocalDay.self, forKey: Key("day")) else { return nil }
+            guard EventLimits.days.contains(day) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("day"), in: c, debugDescription: EventLimits.dayMessage("day", day, EventLimits.days))
+            }
+            return day
+        }
+        /// A number of `field`, refused outside `range` (and when it is not finite).
+        func number(
+            _ field: String, _ value: Double, _ range: ClosedRange<Double>, exclusiveLower: Bool = false
+        )
+            throws -> Double
+        {
+            guard value.isFinite, range.contains(value), !exclusiveLower || value > range.lowerBound else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key(field), in: c,
+                    debugDescription: EventLimits.numberMessage(field, range, exclusiveLower: exclusiveLower))
+            }
+            return value
+        }
         let payload: Payload
         switch type {
         case "habit.created": payload = .habitCreated(try HabitDefinition(from: decoder))
@@ -74,11 +101,8 @@ extension Event: Codable {
                     policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy"))))
         case "habit.archived": payload = .habitArchived(habit: try habit())
         case "completion":
-            let value = try c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1
-            guard value.isFinite, value >= 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("value"), in: c, debugDescription: "value must be a finite number ≥ 0")
-            }
+            let value = try number(
+                "value", c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1, 0...EventLimits.maximumValue)
             payload = .completion(
                 habit: try habit(), day: try day(), value: value,
                 note: try c.decodeIfPresent(String.self, forKey: Key("note")))
@@ -93,6 +117,11 @@ extension Event: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: Key("item"), in: c, debugDescription: "a purchase has either an 'item' or custom 'days'")
             }
+            if let days, !(1...EventLimits.maximumPurchaseDays).contains(days) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("days"), in: c,
+                    debugDescription: "days must be a whole number from 1 to \(EventLimits.maximumPurchaseDays)")
+            }
             payload = .purchase(item: item, days: days)
         case "freeze.accepted", "freeze.declined":
             guard let day = try day() else {
@@ -101,17 +130,21 @@ extension Event: Codable {
             }
             payload = .freezeDecision(habit: try habit(), day: day, accepted: type == "freeze.accepted")
         case "subject":
+            let dates = try c.decodeIfPresent([String: LocalDay].self, forKey: Key("dates")) ?? [:]
+            for (name, date) in dates where !EventLimits.subjectDays.contains(date) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("dates"), in: c,
+                    debugDescription: EventLimits.dayMessage("dates.\(name)", date, EventLimits.subjectDays))
+            }
             payload = .subject(
                 Subject(
                     id: try c.decode(String.self, forKey: Key("subject")),
                     name: try c.decode(String.self, forKey: Key("name")),
                     kind: try c.decodeIfPresent(String.self, forKey: Key("kind")) ?? "user",
-                    dates: try c.decodeIfPresent([String: LocalDay].self, forKey: Key("dates")) ?? [:]))
+                    dates: dates))
         case "log":
-            let value = try c.decodeIfPresent(Double.self, forKey: Key("value"))
-            if let value, !value.isFinite {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("value"), in: c, debugDescription: "value must be a finite number")
+            let value = try c.decodeIfPresent(Double.self, forKey: Key("value")).map {
+                try number("value", $0, -EventLimits.maximumLogValue...EventLimits.maximumLogValue)
             }
             let kind = try c.decode(String.self, forKey: Key("kind"))
             guard !kind.isEmpty, kind.utf8.count <= 64 else {
@@ -125,22 +158,18 @@ extension Event: Codable {
                     subject: try c.decodeIfPresent(String.self, forKey: Key("subject")), day: try day(),
                     note: try c.decodeIfPresent(String.self, forKey: Key("note"))))
         case "goal":
-            let target = try c.decode(Double.self, forKey: Key("target"))
-            guard target.isFinite, target > 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("target"), in: c, debugDescription: "target must be a finite number > 0")
-            }
+            let target = try number(
+                "target", c.decode(Double.self, forKey: Key("target")), 0...EventLimits.maximumAmount,
+                exclusiveLower: true)
             payload = .goal(
                 SavingsGoal(
                     id: try c.decode(String.self, forKey: Key("goal")),
                     name: try c.decode(String.self, forKey: Key("name")),
                     category: try c.decodeIfPresent(String.self, forKey: Key("category")) ?? "other", target: target))
         case "contribution":
-            let amount = try c.decode(Double.self, forKey: Key("amount"))
-            guard amount.isFinite, amount > 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("amount"), in: c, debugDescription: "amount must be a finite number > 0")
-            }
+            let amount = try number(
+                "amount", c.decode(Double.self, forKey: Key("amount")), 0...EventLimits.maximumAmount,
+                exclusiveLower: true)
             payload = .contribution(
                 goal: try c.decode(String.self, forKey: Key("goal")), amount: amount, day: try day(),
                 note: try c.decodeIfPresent(String.self, forKey: Key("note")))

@@ -19,7 +19,8 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
     public var category: String?
     /// The first day of a calendar week for weekly quotas.
     public var weekStart: Weekday
-    /// The habit's first day; defaults to the local day it was created on.
+    /// The habit's first day; defaults to the local day it was created on. In JSON (`start`)
+    /// it lies within ``EventLimits/days``.
     public var startDay: LocalDay?
 
     /// Creates a habit definition.
@@ -46,6 +47,11 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let startDay = try c.decodeIfPresent(LocalDay.self, forKey: .startDay)
+        if let startDay, !EventLimits.days.contains(startDay) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .startDay, in: c, debugDescription: EventLimits.dayMessage("start", startDay, EventLimits.days))
+        }
         self.init(
             id: try c.decode(String.self, forKey: .id),
             name: try c.decode(String.self, forKey: .name),
@@ -55,7 +61,7 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
             difficulty: try c.decodeIfPresent(Difficulty.self, forKey: .difficulty) ?? .medium,
             category: try c.decodeIfPresent(String.self, forKey: .category),
             weekStart: try c.decodeIfPresent(Weekday.self, forKey: .weekStart) ?? .monday,
-            startDay: try c.decodeIfPresent(LocalDay.self, forKey: .startDay))
+            startDay: startDay)
     }
 
     /// Encodes the value in its JSON form, described in the type's documentation.

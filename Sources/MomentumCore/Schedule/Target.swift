@@ -2,7 +2,7 @@
 ///
 /// JSON: absent (any completion counts), `{"atLeast": 8, "unit": "glasses"}` or
 /// `{"atMost": 2, "unit": "coffees"}`. Completions carry a `value` (default 1) and a day's
-/// values are added up.
+/// values are added up. Amounts are at most ``EventLimits/maximumValue``.
 ///
 /// An *at least* day is done as soon as its total reaches the target. An *at most* day is
 /// judged when it is over: it is done if something was logged (possibly `0`) and the total
@@ -46,15 +46,18 @@ public struct Target: Hashable, Sendable, Codable {
             try c.decodeIfPresent(Double.self, forKey: .atLeast), try c.decodeIfPresent(Double.self, forKey: .atMost)
         ) {
         case (let value?, nil):
-            guard value > 0, value.isFinite else {
+            guard value.isFinite, value > 0, value <= EventLimits.maximumValue else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .atLeast, in: c, debugDescription: "atLeast must be a positive number")
+                    forKey: .atLeast, in: c,
+                    debugDescription: EventLimits.numberMessage(
+                        "atLeast", 0...EventLimits.maximumValue, exclusiveLower: true))
             }
             self.init(comparison: .atLeast, amount: value, unit: unit)
         case (nil, let value?):
-            guard value >= 0, value.isFinite else {
+            guard value.isFinite, (0...EventLimits.maximumValue).contains(value) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .atMost, in: c, debugDescription: "atMost must be zero or a positive number")
+                    forKey: .atMost, in: c,
+                    debugDescription: EventLimits.numberMessage("atMost", 0...EventLimits.maximumValue))
             }
             self.init(comparison: .atMost, amount: value, unit: unit)
         case (nil, nil): self.init(comparison: .check, amount: 1, unit: unit)

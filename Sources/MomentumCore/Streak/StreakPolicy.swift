@@ -72,8 +72,10 @@ extension StreakPolicy: Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let grace = try c.decodeIfPresent(Int.self, forKey: .grace) ?? 0
-        guard (0...30).contains(grace) else {
-            throw DecodingError.dataCorruptedError(forKey: .grace, in: c, debugDescription: "grace must be 0…30")
+        guard (0...EventLimits.maximumGrace).contains(grace) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .grace, in: c,
+                debugDescription: "grace must be a whole number from 0 to \(EventLimits.maximumGrace)")
         }
         let penalty: MissPenalty
         if let word = try? c.decode(String.self, forKey: .penalty) {
@@ -85,9 +87,10 @@ extension StreakPolicy: Codable {
         } else {
             let p = try c.nestedContainer(keyedBy: PenaltyKeys.self, forKey: .penalty)
             let n = try p.decode(Int.self, forKey: .decrement)
-            guard n >= 1 else {
+            guard (1...EventLimits.maximumDecrement).contains(n) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .decrement, in: p, debugDescription: "decrement must be ≥ 1")
+                    forKey: .decrement, in: p,
+                    debugDescription: "decrement must be a whole number from 1 to \(EventLimits.maximumDecrement)")
             }
             penalty = .decrement(n)
         }

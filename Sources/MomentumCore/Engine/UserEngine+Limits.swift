@@ -1,0 +1,57 @@
+import Foundation
+
+/// The bounds on the work one event may cause (``EventLimits``).
+extension UserEngine {
+    /// The error for a habit beyond ``EventLimits/maximumHabits``.
+    static var tooManyHabits: MomentumError {
+        MomentumError(
+            .limitExceeded,
+            "an account may have at most \(EventLimits.maximumHabits) habits (archived ones count); archive is not "
+                + "deletion, so reuse one instead",
+            field: "habit")
+    }
+
+    /// Refuses, before anything changes, an event that would create a habit beyond
+    /// ``EventLimits/maximumHabits`` or make the engine evaluate more than
+    /// ``EventLimits/evaluationBudget`` habit-days again.
+    ///
+    /// An event that sorts before the open day makes the sweep rewind to the checkpoint at
+    /// or before its day and judge every habit's days again up to the open day; that work
+    /// is what the budget bounds. An event for the open day or later costs O(1).
+    func checkLimits(_ event: Event) throws(MomentumError) {
+        if case .habitCreated(let definition) = event.payload, habitMeta[definition.id] == nil,
+            habitMeta.count >= EventLimits.maximumHabits
+        {
+            throw Self.tooManyHabits
+        }
+        guard let open = run.openDay, let table = table(for: event.timeZone) else { return }
+        var earliest = clock.localDay(of: event.at, in: table).number
+        var field = "at"
+        func reaches(_ day: LocalDay?, _ name: String) {
+            guard let day, day.number < earliest else { return }
+            earliest = day.number
+            field = name
+        }
+        switch event.payload {
+        case .habitCreated(let definition): reaches(definition.startDay, "start")
+        case .completion(_, let day, _, _), .skip(_, let day, _), .contribution(_, _, let day, _): reaches(day, "day")
+        case .activity(let activity): reaches(activity.day, "day")
+        case .freezeDecision(_, let day, _): reaches(day, "day")
+        case .removal(let target):
+            if let index = indexByID[target], let removed = entries.first(where: { $0.event == index }) {
+                reaches(LocalDay(number: removed.day), "event")
+            }
+        case .habitUpdated, .habitArchived, .purchase, .subject, .goal, .stage: break
+        }
+        guard earliest < open else { return }
+        let habits = run.habits.count + (habitMeta[event.payload.habitID ?? ""] == nil ? 1 : 0)
+        let (days, overflowDays) = (open - earliest).addingReportingOverflow(Self.checkpointInterval)
+        let (work, overflow) = max(1, habits).multipliedReportingOverflow(by: days)
+        guard overflowDays || overflow || work > EventLimits.evaluationBudget else { return }
+        throw MomentumError(
+            .limitExceeded,
+            "\(LocalDay(number: earliest)) is \(open - earliest) days back: evaluating \(max(1, habits)) habits again "
+                + "from then exceeds the limit of \(EventLimits.evaluationBudget) habit-days per event",
+            field: field)
+    }
+}
