@@ -101,9 +101,11 @@ struct DayClockTests {
         }
     }
 
-    @Test func unknownAndFixedOffsetZonesAreRefused() {
+    @Test func namesTheTZDatabaseDoesNotDefineAreRefused() {
         #expect(ZoneOffsetTable.named("Mars/Olympus_Mons") == nil)
+        // Not a tz name (the database spells five hours ahead `Etc/GMT-5`); `GMT+0` is one.
         #expect(ZoneOffsetTable.named("GMT+5") == nil)
+        #expect(ZoneOffsetTable.named("GMT+0") != nil)
         #expect(ZoneOffsetTable.named("") == nil)
         #expect(ZoneOffsetTable.named("europe/paris") == nil)
         #expect(ZoneOffsetTable.named("Europe/Paris") != nil)

@@ -18,7 +18,8 @@ public struct UserState: Hashable, Sendable, Codable {
     public var habits: [HabitState]
     /// Freeze offers still waiting for an answer.
     public var freezeOffers: [OpenFreezeOffer]
-    /// Dates the user never lived through while travelling east.
+    /// Dates the user never lived through: crossed while travelling east, or jumped over by
+    /// their zone (Samoa's 2011-12-30).
     public var skippedDays: [LocalDay]
     /// Every movement of diamonds and freezes, oldest first.
     public var ledger: [LedgerEntry]

@@ -518,10 +518,8 @@ enum JSONBytes {
             string(RFC3339.format(date), into: &out)
             return
         }
-        let seconds = Int(total.rounded(.down))
-        let millis = Int(((total - Double(seconds)) * 1000).rounded())
-        let carry = millis == 1000 ? 1 : 0
-        let s = seconds + carry
+        // The millisecond the instant lies in, truncated, as `format` writes it.
+        let (s, millis) = RFC3339.parts(total)
         let dayNumber = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secondOfDay = s - dayNumber * 86_400
         let (year, month, day) = LocalDay.civil(fromDayNumber: dayNumber)
@@ -537,7 +535,7 @@ enum JSONBytes {
         digits(secondOfDay / 60 % 60, 2, into: &out)
         out.append(UInt8(ascii: ":"))
         digits(secondOfDay % 60, 2, into: &out)
-        if millis > 0, carry == 0 {
+        if millis > 0 {
             out.append(UInt8(ascii: "."))
             digits(millis, 3, into: &out)
         }

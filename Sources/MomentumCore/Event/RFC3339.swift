@@ -4,8 +4,25 @@ import Foundation
 ///
 /// JSONDecoder's ISO 8601 strategy rejects fractional seconds and is slow, and events are
 /// read in bulk, so Momentum parses timestamps itself.
+///
+/// ## Precision
+///
+/// Momentum keeps instants to the **millisecond, truncated**: a fraction's digits after the
+/// third are dropped, never rounded, so `23:59:59.9999999` is `23:59:59.999` and stays on its
+/// second and on its day. ``format(_:)`` writes the millisecond an instant lies in (never a
+/// later one, never the next second), ``parse(_:)`` reads that text back to the same `Date`,
+/// bit for bit, and ``stored(_:)`` gives that `Date` without the text. A `Date` is a `Double`
+/// of seconds since 2001, which cannot hold every decimal fraction exactly; what is kept is
+/// the `Double` ``parse(_:)`` computes for the text, and its whole second is always the
+/// text's second.
 public enum RFC3339 {
+    /// The number of fraction digits an instant keeps: milliseconds.
+    public static let fractionDigits = 3
+
     /// Parses a timestamp with a `Z` or `±HH:MM` offset and optional fractional seconds.
+    ///
+    /// Fraction digits beyond the millisecond are read and dropped (the instant is truncated
+    /// toward the past, never rounded into the next second).
     ///
     /// - Parameter text: The timestamp.
     /// - Returns: The instant, or `nil` if `text` is not a valid RFC 3339 timestamp.
@@ -27,17 +44,16 @@ public enum RFC3339 {
             let date = LocalDay(year: year, month: month, day: day), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
-        var fraction = 0.0
+        var millis = 0
         if i < b.count, b[i] == 46 {
             i += 1
-            var scale = 0.1
             let start = i
             while i < b.count, b[i] >= 48, b[i] <= 57 {
-                fraction += Double(b[i] - 48) * scale
-                scale /= 10
+                if i - start < fractionDigits { millis = millis * 10 + Int(b[i] - 48) }
                 i += 1
             }
             guard i > start else { return nil }
+            for _ in min(i - start, fractionDigits)..<fractionDigits { millis *= 10 }
         }
         guard i < b.count else { return nil }
         var offset = 0
@@ -54,28 +70,71 @@ public enum RFC3339 {
         }
         guard i == b.count else { return nil }
         let seconds = date.number * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Date(timeIntervalSince1970: instant(second: seconds, millis: millis))
     }
 
     /// The instant ``parse(_:)`` reads back from ``format(_:)``'s text (millisecond
-    /// precision, the form Momentum stores), computed without the text: the same `Date`,
-    /// bit for bit, for every instant of years 0000–9999; outside them, where the text has
-    /// no four-digit year, the instant itself, as the round trip (which fails) leaves it
-    /// (and, unlike ``format(_:)``, a non-finite or enormous instant does not trap).
+    /// precision, truncated: the form Momentum stores), computed without the text: the same
+    /// `Date`, bit for bit, for every instant of years 0000–9999; outside them, where the
+    /// text has no four-digit year, the instant itself, as the round trip (which fails)
+    /// leaves it.
     ///
     /// - Parameter date: The instant.
-    /// - Returns: The instant as stored.
+    /// - Returns: The instant as stored: never in a later second than `date`.
     public static func stored(_ date: Date) -> Date {
         let total = date.timeIntervalSince1970
         // 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z; the text of any other instant
         // has no four-digit year, and `parse` refuses it.
-        let end = 253_402_300_800
-        guard total.isFinite, total >= -62_167_219_200, total < Double(end) else { return date }
-        let seconds = Int(total.rounded(.down))
-        let millis = Int(((total - Double(seconds)) * 1000).rounded())
-        if millis == 0 { return Date(timeIntervalSince1970: Double(seconds)) }
-        if millis == 1000 { return seconds + 1 < end ? Date(timeIntervalSince1970: Double(seconds + 1)) : date }
-        // The fraction as `parse` adds up its three digits.
+        guard total.isFinite, total >= -62_167_219_200, total < 253_402_300_800 else { return date }
+        let (second, millis) = parts(total)
+        return Date(timeIntervalSince1970: instant(second: second, millis: millis))
+    }
+
+    /// Formats an instant in UTC (`2026-03-14T12:30:00Z`), with milliseconds when it has any.
+    ///
+    /// The millisecond written is the one the instant lies in, truncated: the text never
+    /// names a later second than the instant (`23:59:59.9999` is written `23:59:59.999Z`).
+    ///
+    /// - Parameter date: The instant.
+    /// - Returns: The RFC 3339 text; for an instant no text can name (not finite, or
+    ///   beyond ±10¹⁵ seconds), its number of seconds since 1970.
+    public static func format(_ date: Date) -> String {
+        let total = date.timeIntervalSince1970
+        guard total.isFinite, abs(total) < 1e15 else { return "\(total)" }
+        let (s, millis) = parts(total)
+        let day = LocalDay(number: s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+        let secondOfDay = s - day.number * 86_400
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var text = "\(day)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        if millis > 0 {
+            let m = String(millis)
+            text += "." + String(repeating: "0", count: 3 - m.count) + m
+        }
+        return text + "Z"
+    }
+
+    /// The whole second and the millisecond within it that ``format(_:)`` writes for an
+    /// instant: the latest millisecond whose ``instant(second:millis:)`` is not later than
+    /// `total`, within `total`'s own precision (a `Double` a hair below a millisecond mark,
+    /// say 0.29 computed as 0.28999…, is on that mark); never the next second.
+    ///
+    /// - Parameter total: Seconds since 1970, finite, below ±10¹⁵ in magnitude.
+    /// - Returns: The second (rounded down) and the millisecond, 0–999.
+    static func parts(_ total: Double) -> (second: Int, millis: Int) {
+        let whole = total.rounded(.down)
+        // Exact: `total` and `whole` are within one second of each other.
+        let fraction = total - whole
+        // A `Date` holds seconds since 2001, so an instant read back as seconds since 1970
+        // has been rounded twice: allow for both.
+        let tolerance = (total.ulp + (total - Date.timeIntervalBetween1970AndReferenceDate).ulp) * 1000
+        let millis = min(Int((fraction * 1000 + tolerance).rounded(.down)), 999)
+        return (Int(whole), millis)
+    }
+
+    /// The instant of a whole second and a millisecond within it, computed as ``parse(_:)``
+    /// adds up the fraction's digits, so that stored instants and parsed ones agree bit for bit.
+    static func instant(second: Int, millis: Int) -> Double {
+        guard millis > 0 else { return Double(second) }
         let scale1 = 0.1
         let scale2 = scale1 / 10
         let scale3 = scale2 / 10
@@ -83,27 +142,6 @@ public enum RFC3339 {
         fraction += Double(millis / 100) * scale1
         fraction += Double(millis / 10 % 10) * scale2
         fraction += Double(millis % 10) * scale3
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    /// Formats an instant in UTC (`2026-03-14T12:30:00Z`), with milliseconds when it has any.
-    ///
-    /// - Parameter date: The instant.
-    /// - Returns: The RFC 3339 text.
-    public static func format(_ date: Date) -> String {
-        let total = date.timeIntervalSince1970
-        let seconds = Int(total.rounded(.down))
-        let millis = Int(((total - Double(seconds)) * 1000).rounded())
-        let carry = millis == 1000 ? 1 : 0
-        let s = seconds + carry
-        let day = LocalDay(number: s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
-        let secondOfDay = s - day.number * 86_400
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var text = "\(day)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-        if millis > 0, carry == 0 {
-            let m = String(millis)
-            text += "." + String(repeating: "0", count: 3 - m.count) + m
-        }
-        return text + "Z"
+        return Double(second) + fraction
     }
 }

@@ -66,4 +66,43 @@ public struct DayClock: Sendable, Hashable {
         }
         return low
     }
+
+    /// The local days a zone skipped by moving its clocks forward across the date line
+    /// (see ``ZoneOffsetTable/dateLineJumps``), for jumps in an interval of instants.
+    ///
+    /// A day is skipped when the jump took most of it: its middle, twelve wall-clock hours
+    /// after its start, lies within the jump, after the time the clock jumped from and no
+    /// later than the time it jumped to (of two days that each lost half, the later). With
+    /// midnight as the day's start these are exactly the civil dates the zone jumped over
+    /// (Samoa's 2011-12-30); with a 03:00 start, Samoa's 30th lasted only from 00:00 to 03:00
+    /// on the 31st and is skipped, while the 29th, 21 hours long, is not. A daylight-saving
+    /// gap never skips a day.
+    ///
+    /// - Parameters:
+    ///   - table: The zone's offset table.
+    ///   - after: Only jumps after this instant (seconds since 1970) count.
+    ///   - through: Only jumps at or before this instant count.
+    /// - Returns: The skipped days, in order.
+    public func daysSkipped(by table: ZoneOffsetTable, after: Int64 = .min, through: Int64 = .max) -> [LocalDay] {
+        var days: [LocalDay] = []
+        for jump in table.dateLineJumps where jump.at > after && jump.at <= through {
+            // The clock jumped from `first` to `last` (the old and the new offset's reading at
+            // the jump), in local seconds shifted so that each day's middle is a multiple of
+            // 86 400.
+            let shift = Int64(dayStartHour) * 3600 + 43_200
+            let first = jump.at + Int64(jump.offsetBefore) - shift
+            let last = jump.at + Int64(jump.offsetAfter) - shift
+            // Days whose middle, d × 86 400, lies in (first, last].
+            var day = Self.floorDivide(first, 86_400) + 1
+            while day * 86_400 <= last {
+                days.append(LocalDay(number: Int(day)))
+                day += 1
+            }
+        }
+        return days
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
 }

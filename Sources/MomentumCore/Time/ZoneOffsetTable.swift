@@ -25,12 +25,36 @@ public final class ZoneOffsetTable: Sendable {
     static let lowerBound: Int64 = -2_208_988_800  // 1900-01-01T00:00:00Z
     static let upperBound: Int64 = 4_133_980_800  // 2101-01-01T00:00:00Z
     static let bucketShift: Int64 = 21  // 2^21 s ≈ 24.3 days
+    /// The smallest forward jump, in seconds, that counts as moving across the date line:
+    /// half a day, far beyond any daylight-saving shift (at most two hours).
+    static let dateLineJump = 43_200
+
+    /// A change of a zone's offset from UTC.
+    public struct Transition: Hashable, Sendable {
+        /// The first instant of the new offset, in seconds since 1970.
+        public var at: Int64
+        /// The offset in force before ``at``, in seconds.
+        public var offsetBefore: Int
+        /// The offset in force from ``at`` on, in seconds.
+        public var offsetAfter: Int
+    }
+
+    /// The transitions between 1900 and 2100 at which the zone moved its clocks forward by
+    /// half a day or more, crossing the date line eastward and skipping a date, in time
+    /// order: `Pacific/Apia` at 2011-12-30T10:00:00Z (from −10:00 to +14:00, so 2011-12-30
+    /// never happened there), `Pacific/Kiritimati` on 1994-12-31, `Pacific/Kwajalein` on
+    /// 1993-08-21. Empty for nearly every zone.
+    public let dateLineJumps: [Transition]
 
     /// Builds the table for a time zone.
     ///
     /// - Parameter zone: The time zone; its identifier must be an IANA name.
-    public init(zone: TimeZone) {
-        self.identifier = zone.identifier
+    public convenience init(zone: TimeZone) {
+        self.init(zone: zone, identifier: zone.identifier)
+    }
+
+    init(zone: TimeZone, identifier: String) {
+        self.identifier = identifier
         self.zone = zone
         var starts: [Int64] = [Self.lowerBound]
         var offsets: [Int32] = [Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(Self.lowerBound))))]
@@ -55,6 +79,11 @@ public final class ZoneOffsetTable: Sendable {
         self.starts = starts
         self.offsets = offsets
         self.buckets = buckets
+        self.dateLineJumps = starts.indices.dropFirst().compactMap { i in
+            let jump = Int(offsets[i]) - Int(offsets[i - 1])
+            guard jump >= Self.dateLineJump else { return nil }
+            return Transition(at: starts[i], offsetBefore: Int(offsets[i - 1]), offsetAfter: Int(offsets[i]))
+        }
     }
 
     /// The UTC offset, in seconds, at an instant (its whole second).
@@ -98,8 +127,11 @@ extension ZoneOffsetTable {
             lock.lock()
             defer { lock.unlock() }
             if let table = tables[identifier] { return table }
-            guard let zone = TimeZone(identifier: identifier) else { return nil }
-            let table = ZoneOffsetTable(zone: zone)
+            guard ZoneOffsetTable.isTZDatabaseName(identifier), let zone = TimeZone(identifier: identifier) else {
+                return nil
+            }
+            // The requested name, not Foundation's (which calls `UTC` and `GMT+0` `GMT`).
+            let table = ZoneOffsetTable(zone: zone, identifier: identifier)
             tables[identifier] = table
             return table
         }
@@ -107,33 +139,26 @@ extension ZoneOffsetTable {
 
     private static let cache = Cache()
 
-    /// The shared table for an IANA zone name, built on first use; `nil` if the name is not a
-    /// time zone Foundation knows.
+    /// The shared table for a tz database name, built on first use; `nil` if the tz database
+    /// does not define the name.
     ///
-    /// Fixed-offset names such as `GMT+5` are refused: devices report IANA region names, and a
-    /// fixed offset cannot follow daylight saving time.
+    /// Every zone and link name of the tz database is accepted (``tzDatabaseNames``), the
+    /// fixed-offset ones included: `Etc/GMT+5`, `GMT-0`, `UTC`, `Zulu`, `US/Eastern`,
+    /// `Asia/Calcutta`. Anything else is refused, even where Foundation would make up a zone
+    /// for it: `GMT+5` (not a tz name: the database spells it `Etc/GMT-5`), `PST`, `+05:00`,
+    /// or a name in the wrong case.
     ///
-    /// - Parameter identifier: An IANA time zone name, for example `Asia/Kathmandu` or `UTC`.
+    /// - Parameter identifier: A tz database name, for example `Asia/Kathmandu` or `UTC`.
     public static func named(_ identifier: String) -> ZoneOffsetTable? {
-        guard isPlausibleIANAName(identifier) else { return nil }
-        return cache.table(named: identifier)
+        cache.table(named: identifier)
     }
 
-    static func isPlausibleIANAName(_ identifier: String) -> Bool {
-        if identifier == "UTC" || identifier == "GMT" { return true }
-        let bytes = identifier.utf8
-        guard let first = bytes.first, bytes.count <= 64, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
-        else { return false }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"),
-                UInt8(ascii: "+"):
-                continue
-            default:
-                return false
-            }
-        }
-        return !identifier.hasPrefix("GMT+") && !identifier.hasPrefix("GMT-")
+    /// Whether the tz database defines a name (as a zone or as a link).
+    ///
+    /// - Parameter identifier: The name, for example `America/Sao_Paulo`.
+    /// - Returns: `true` if ``named(_:)`` accepts it.
+    public static func isTZDatabaseName(_ identifier: String) -> Bool {
+        // Names are short; a long string is refused before it is hashed.
+        identifier.utf8.count <= 64 && tzDatabaseNames.contains(identifier)
     }
 }
