@@ -224,6 +224,19 @@ struct ExtremeValueTests {
         }
     }
 
+    /// Fuzz finding F2: a calendar window that starts after an archived habit's last day.
+    @Test func calendarWindowAfterAnArchivedHabitsLastDayDoesNotTrap() throws {
+        var log = Log()
+        log.habit("read", on: day(1))
+        log.complete("read", days: 1...2)
+        log.add(.habitArchived(habit: "read"), on: day(3))
+        var engine = UserEngine()
+        try engine.load(log.events)
+        let state = engine.state(at: log.instant(day(20), hour: 12), calendarDays: 7)
+        #expect(state[habit: "read"].calendar.isEmpty)
+        #expect(engine.state(at: log.instant(day(20), hour: 12)).habits.first?.calendar.count == 2)
+    }
+
     // MARK: - The reported crash
 
     /// A strict habit with an `atLeast` target, completed with `value` on days 1–10, 12–20

@@ -179,7 +179,8 @@ extension AchievementEngine {
 
     /// Runs of days on which every habit due was done (and at least one was due).
     private mutating func consistency(
-        _ r: Int, engine: UserEngine, today: Int, open: (Int) -> Int?, achievedAt: (Int) -> Date, detectedAt: Date
+        _ r: Int, engine: UserEngine, today: Int, open openDay: (Int) -> Int?, achievedAt: (Int) -> Date,
+        detectedAt: Date
     ) {
         guard let length = rules[r].days else { return }
         let habits = engine.run.habits
@@ -188,7 +189,7 @@ extension AchievementEngine {
         var last = Int.min
         for h in habits.indices {
             let count = histories[h].days.count
-            guard count > 0 || open(h) != nil else { continue }
+            guard count > 0 || openDay(h) != nil else { continue }
             first = min(first, habits[h].startDay)
             if count > 0 { last = max(last, habits[h].startDay + count - 1) }
         }
@@ -197,30 +198,6 @@ extension AchievementEngine {
         if scan.next == .min {
             scan.next = first
             scan.runStart = first
-        }
-        // One day: how many habits were due and how many done.
-        func tally(_ day: Int, openDay: Bool) -> (due: Int, done: Int) {
-            var due = 0
-            var done = 0
-            for h in habits.indices {
-                let state: DayState
-                if openDay {
-                    guard open(h) != nil else { continue }
-                    state = .completed
-                } else {
-                    let index = day - habits[h].startDay
-                    guard histories[h].days.indices.contains(index) else { continue }
-                    state = histories[h].days[index].state
-                }
-                switch state {
-                case .completed:
-                    due += 1
-                    done += 1
-                case .missed, .grace, .frozen: due += 1
-                default: break
-                }
-            }
-            return (due, done)
         }
         func step(_ scan: inout ConsistencyScan, _ day: Int, _ due: Int, _ done: Int) {
             if due > 0, done == due {
@@ -236,18 +213,40 @@ extension AchievementEngine {
                 scan.run = 0
             }
         }
-        while scan.next <= last {
-            let day = scan.next
-            if day % Self.markInterval == 0 { scan.marks.append((day, scan.run, scan.runStart)) }
-            let (due, done) = tally(day, openDay: false)
-            step(&scan, day, due, done)
-            scan.next += 1
+        if scan.next <= last {
+            // Tallied habit by habit, each history read in order: a change far back (a habit
+            // started in the past) re-reads every habit's days at memory speed.
+            let base = scan.next
+            var due = [Int32](repeating: 0, count: last - base + 1)
+            var done = due
+            for h in habits.indices {
+                let start = habits[h].startDay
+                let days = histories[h].days
+                let from = max(base, start)
+                let to = min(last, start + days.count - 1)
+                guard from <= to else { continue }
+                for day in from...to {
+                    switch days[day - start].state {
+                    case .completed:
+                        due[day - base] += 1
+                        done[day - base] += 1
+                    case .missed, .grace, .frozen: due[day - base] += 1
+                    default: break
+                    }
+                }
+            }
+            for day in base...last {
+                if day % Self.markInterval == 0 { scan.marks.append((day, scan.run, scan.runStart)) }
+                step(&scan, day, Int(due[day - base]), Int(done[day - base]))
+            }
+            scan.next = last + 1
         }
         consistencyScans[r] = scan
         if today >= scan.next {
+            // On the open day only habits already done count, each as done.
             var open = scan
-            let (due, done) = tally(today, openDay: true)
-            step(&open, today, due, done)
+            let doneToday = habits.indices.count { openDay($0) != nil }
+            step(&open, today, doneToday, doneToday)
         }
     }
 }

@@ -86,7 +86,9 @@ extension UserEngine {
         let first = max(habit.startDay, windowStart)
         if first <= today {
             calendar.reserveCapacity(today - first + 1)
-            for day in first..<min(today, habit.startDay + history.days.count) {
+            // Closed days with a record (none when the window starts after an archived
+            // habit's last day): a stride, never a range whose bounds are reversed.
+            for day in stride(from: first, to: min(today, habit.startDay + history.days.count), by: 1) {
                 let record = history.days[day - habit.startDay]
                 let streak = Int(record.streak)
                 calendar.append(
