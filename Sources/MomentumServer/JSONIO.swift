@@ -7,8 +7,9 @@ enum JSONIO {
     /// Decodes the request body as `T`.
     ///
     /// - Throws: 413 when the body exceeds `limit`, 415 for a body that is not JSON, 400
-    ///   for malformed JSON, and 422 with the failing field for wrong types, missing fields
-    ///   or a field `T` does not know (which would otherwise be dropped without a word).
+    ///   for malformed JSON, and 422 with the failing field for wrong types, missing fields,
+    ///   a field `T` does not know (which would otherwise be dropped without a word) or a
+    ///   key given twice in one object.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
             throw APIError(
@@ -26,6 +27,18 @@ enum JSONIO {
     /// Decodes `data` as `T`, with the same errors as ``decode(_:from:limit:)``.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if data.isEmpty { throw APIError(.badRequest, "invalid_json", "the request body is empty; send a JSON object") }
+        let value = try parse(type, from: data)
+        // Checked once the JSON is known to be well formed, so malformed JSON stays a 400.
+        if let field = JSONDuplicateKeys.first(in: data) {
+            let issue = "is given twice in one object; send each field once"
+            throw APIError(
+                .unprocessableContent, "duplicate_key", "\(field): \(issue)",
+                details: [.init(field: field, issue: issue)])
+        }
+        return value
+    }
+
+    private static func parse<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try MomentumJSON.decoder().decode(type, from: data)
         } catch let error as DecodingError {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MomentumCore
 import MomentumSQLite
 import Testing
@@ -97,7 +98,8 @@ import Testing
         let extra = #"{"wallet": {"diamonds": 3, "freezes": 1, "rubies": 2}, "ledger": []}"#
         let missing = #"{"ledger": []}"#
         let mistyped = #"{"wallet": {"diamonds": "three", "freezes": 1}, "ledger": []}"#
-        for body in [extra, missing, mistyped] {
+        let fractional = #"{"wallet": {"diamonds": 1.5, "freezes": 1}, "ledger": []}"#
+        for body in [extra, missing, mistyped, fractional] {
             #expect(
                 contract.problems(method: "GET", uri: "/v1/wallet", status: 200, body: Data(body.utf8)).count == 1,
                 "\(body)")
@@ -106,5 +108,118 @@ import Testing
         #expect(
             contract.problems(method: "GET", uri: "/v1/undocumented", status: 200, body: Data("{}".utf8)).count == 1)
         #expect(contract.problems(method: "GET", uri: "/today", status: 200, body: Data("{}".utf8)) == [])
+    }
+
+    /// Answers of a new account with nothing due (where optional fields are absent), and of
+    /// a medium habit (weight 1.5, so weighted counts are fractional), match the document:
+    /// every required field present, every integer integral, no undocumented field.
+    @Test func emptyStateAndWeightedAnswersMatchTheDocument() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("contract")
+            let reads = [
+                "/v1/analytics", "/v1/stats", "/v1/today", "/v1/habits", "/v1/achievements", "/v1/progression",
+                "/v1/wallet", "/v1/store", "/v1/freeze-offers", "/v1/subjects", "/v1/events", "/v1/profile",
+                "/v1/devices", "/v1/memories", "/v1/celebrations/next",
+            ]
+            var problems: [String] = []
+            func check(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws {
+                let response = try await client.call(method, uri, token: token, json: json)
+                #expect((200..<300).contains(response.status.code), "\(method) \(uri): \(response.text)")
+                problems += OpenAPIContract.shared.problems(
+                    method: method.rawValue, uri: uri, status: response.status.code, body: Data(buffer: response.body))
+            }
+            for uri in reads { try await check(.get, uri) }
+            try await check(.post, "/v1/celebrations/sessions", json: #"{"session": "s1"}"#)
+            #expect(problems == [], "a new account's answers")
+
+            problems = []
+            let created = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Read", "difficulty": "medium"}"#)
+            #expect(created.status == .created, "\(created.text)")
+            let habit = "read"
+            try await check(.post, "/v1/habits/\(habit)/check-ins")
+            for uri in reads + ["/v1/habits/\(habit)"] { try await check(.get, uri) }
+            #expect(problems == [], "answers with a medium habit")
+            let stats = try await client.call(.get, "/v1/stats", token: token)
+            let consistency = try #require(stats.json["consistency"] as? [String: Any])
+            #expect(consistency["done"] as? Double == 1.5, "the case this test is about: a fractional weighted count")
+            #expect(consistency["score"] as? Int == 100)
+        }
+    }
+
+    /// Answers every JSON route gives before it looks at the request (too large, not JSON)
+    /// are documented, as schemathesis and any generated client expect.
+    @Test func bodyFramingErrorsAreDocumentedAnswers() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("framing")
+            let large = #"{"note": "\#(String(repeating: "x", count: 20_000))"}"#
+            let patch = try await client.call(.patch, "/v1/memories/m_1", token: token, json: large)
+            #expect(patch.status == .contentTooLarge, "\(patch.text)")
+            #expect(
+                OpenAPIContract.shared.problems(
+                    method: "PATCH", uri: "/v1/memories/m_1", status: 413, body: Data(buffer: patch.body)) == [])
+            let text = try await client.call(
+                .post, "/v1/celebrations/sessions", token: token, bytes: Array(#"{"session": "s"}"#.utf8),
+                headers: [.contentType: "text/plain"])
+            #expect(text.status == .unsupportedMediaType)
+            #expect(
+                OpenAPIContract.shared.problems(
+                    method: "POST", uri: "/v1/celebrations/sessions", status: 415, body: Data(buffer: text.body)) == [])
+        }
+        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                let operation = operation as? [String: Any] ?? [:]
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                guard content?["application/json"] != nil else { continue }
+                let documented = Set((operation["responses"] as? [String: Any] ?? [:]).keys)
+                #expect(
+                    Set(["400", "413", "415", "422"]).subtracting(documented).sorted() == [], "\(method) \(path)")
+            }
+        }
+    }
+
+    /// Every object an answer can hold says which fields it has: either closed
+    /// (`additionalProperties: false`) or a map whose values have a schema.
+    @Test func everyAnswerObjectIsClosed() throws {
+        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var open: [String] = []
+        func walk(_ value: Any, _ path: String) {
+            if let object = value as? [String: Any] {
+                if object["properties"] != nil, object["additionalProperties"] == nil { open.append(path) }
+                for (key, child) in object { walk(child, "\(path)/\(key)") }
+            } else if let array = value as? [Any] {
+                for (index, child) in array.enumerated() { walk(child, "\(path)[\(index)]") }
+            }
+        }
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var referenced: Set<String> = []
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                let responses = (operation as? [String: Any])?["responses"] ?? [:]
+                walk(responses, "\(method) \(path)")
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: responses), as: UTF8.self)
+                for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/) {
+                    referenced.insert(String(match.1))
+                }
+            }
+        }
+        // Components an answer refers to, and those they refer to.
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        var pending = Array(referenced)
+        while let name = pending.popLast() {
+            guard let schema = schemas[name] else { continue }
+            walk(schema, "#/components/schemas/\(name)")
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: schema), as: UTF8.self)
+            for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/)
+            where referenced.insert(String(match.1)).inserted {
+                pending.append(String(match.1))
+            }
+        }
+        #expect(referenced.contains("Error") && referenced.contains("Habit"))
+        #expect(open.sorted() == [], "answer objects that do not say which fields they have")
     }
 }

@@ -234,7 +234,9 @@ def main():
         written += 1
     # Statuses every operation of a kind can answer: 401 and 429 for an authenticated one;
     # 403 (a cookie write without the app's header) and 409 (an idempotency conflict) for
-    # an authenticated write; 404 for a decision about an unknown habit.
+    # an authenticated write; 404 for a decision about an unknown habit; 400 (malformed),
+    # 413 (too large), 415 (not JSON) and 422 (a field at fault, a key given twice) for
+    # every JSON request body.
     error = {"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     public = {("post", "/v1/accounts"), ("post", "/v1/sessions")}
     for path, operations in document["paths"].items():
@@ -248,6 +250,11 @@ def main():
                 statuses.append("404")
             for status in statuses:
                 operation["responses"].setdefault(status, error)
+    for path, operations in document["paths"].items():
+        for operation in operations.values():
+            if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                for status in ("400", "413", "415", "422"):
+                    operation["responses"].setdefault(status, error)
     text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     DOCUMENT.write_text(text)
     SERVED.write_text(text)
