@@ -1,0 +1,1 @@
+../../../Tests/MomentumCoreTests/Support/FuzzReadPipeline.swift
