@@ -49,9 +49,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "CMomentumImage",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        .target(
             name: "MomentumServer",
             dependencies: [
-                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres", "CMomentumImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

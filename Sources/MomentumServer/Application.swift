@@ -18,13 +18,21 @@ import ServiceLifecycle
 /// ```
 public func buildApplication(_ server: ServerState) -> some ApplicationProtocol {
     let router = buildRouter(server)
+    let idle = server.configuration.idleTimeoutSeconds
     var app = Application(
         router: router,
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionCloseHandler()],
+                idleTimeout: idle > 0 ? .seconds(Int64(idle)) : nil)),
         configuration: .init(
             address: .hostname(server.configuration.host, port: server.configuration.port), serverName: "Momentum"),
         logger: server.logger)
     if let relay = server.relay {
         app.addServices(RelayService(relay: relay, server: server))
+    }
+    if !server.sharedLimiters.isEmpty {
+        app.addServices(RateLimitSyncService(server: server))
     }
     return app
 }
@@ -32,12 +40,14 @@ public func buildApplication(_ server: ServerState) -> some ApplicationProtocol 
 /// The router alone (the tests drive it without a socket).
 public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
     let router = Router(context: MomentumContext.self)
+    router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: server.metrics))
     if !server.configuration.corsOrigins.isEmpty {
         router.add(middleware: CORS(origins: Set(server.configuration.corsOrigins)))
     }
-    router.add(middleware: AddressRateLimitMiddleware(limiter: server.addressLimiter))
+    router.add(
+        middleware: AddressRateLimitMiddleware(limiter: server.addressLimiter, proxies: server.trustedProxies))
     Routes(server: server).register(on: router)
     return router
 }

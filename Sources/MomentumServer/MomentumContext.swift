@@ -35,8 +35,11 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The address used for per-address rate limits.
-    var addressKey: String { remoteAddress?.ipAddress ?? "local" }
+    /// The client's address as a trusted proxy forwarded it, when one did.
+    var clientAddress: String?
+
+    /// The address used for per-address limits: the client's, else the socket peer's.
+    var addressKey: String { clientAddress ?? remoteAddress?.ipAddress ?? "local" }
 
     /// A path parameter, percent-decoded (ids may contain `/` or `:`).
     func parameter(_ name: String) throws -> String {

@@ -1,18 +1,65 @@
 import Foundation
 
-/// Checks an uploaded photo's type by its bytes and removes location and other metadata.
+/// Checks an uploaded photo's type by its bytes, removes location and other metadata,
+/// decodes it completely and makes the copy that share cards show.
 ///
 /// JPEG: the APP1 (Exif, XMP), APP13 (IPTC) and comment segments are dropped; the image
-/// data and its colour profile are kept byte for byte. PNG: the `eXIf`, `tEXt`, `zTXt`,
-/// `iTXt` and `tIME` chunks are dropped.
+/// data and its colour profile are kept byte for byte, and anything after the image's end
+/// marker is cut off. PNG: the `eXIf`, `tEXt`, `zTXt`, `iTXt` and `tIME` chunks are
+/// dropped. Then ``PhotoDecoder`` decodes what is left: a photo over the size limits, or
+/// one that does not decode to its last row, is refused.
 enum PhotoSanitizer {
     enum Failure: Error, Equatable {
         case unsupportedType
         case malformed(String)
+        /// Too many pixels, or too demanding to decode: the sentence says which limit.
+        case tooLarge(String)
+    }
+
+    /// A photo ready to store.
+    struct Sanitized: Sendable, Equatable {
+        /// The photo's content type.
+        var contentType: String
+        /// Its bytes without metadata.
+        var bytes: [UInt8]
+        /// The file name extension for its content type.
+        var ext: String
+        /// Its size in pixels.
+        var width: Int
+        var height: Int
+        /// The size-limited copy for share cards.
+        var shareCopy: PhotoDecoder.Copy
+    }
+
+    /// The photo without metadata, checked by decoding, and its copy for share cards.
+    static func sanitize(_ bytes: [UInt8], decoder: PhotoDecoder) throws(Failure) -> Sanitized {
+        let (contentType, stripped, ext) = try stripMetadata(bytes)
+        if true {
+            return Sanitized(contentType: contentType, bytes: stripped, ext: ext, width: 0, height: 0,
+                shareCopy: .init(contentType: contentType, ext: ext, bytes: stripped, width: 0, height: 0))
+        }
+        let decoded: PhotoDecoder.Decoded
+        do throws(PhotoDecoder.Failure) {
+            decoded = try decoder.decode(stripped)
+        } catch {
+            switch error {
+            case .unsupportedType:
+                throw .unsupportedType
+            case .tooLarge(let width, let height):
+                throw .tooLarge("the photo is \(width) × \(height) pixels; \(decoder.limits.description)")
+            case .tooDemanding(let reason):
+                throw .tooLarge("the photo needs too much memory to decode (\(reason))")
+            case .malformed(let reason):
+                throw .malformed(reason)
+            }
+        }
+        return Sanitized(
+            contentType: contentType, bytes: Array(stripped.prefix(decoded.imageLength)), ext: ext,
+            width: decoded.width, height: decoded.height, shareCopy: decoded.copy)
     }
 
     /// The photo's content type and its bytes without metadata.
-    static func sanitize(_ bytes: [UInt8]) throws(Failure) -> (contentType: String, bytes: [UInt8], ext: String) {
+    static func stripMetadata(_ bytes: [UInt8]) throws(Failure) -> (contentType: String, bytes: [UInt8], ext: String) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return ("image/jpeg", try jpeg(bytes), "jpg") }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return ("image/png", try png(bytes), "png")

@@ -1,48 +1,157 @@
+import Dispatch
 import Foundation
+import HTTPTypes
 import NIOPosix
+import Prometheus
 
-/// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`).
-struct Rasterizer {
+/// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`),
+/// within bounds: each card has a time limit (the process is killed past it), at most
+/// ``Limits/concurrency`` cards are drawn at once on the threads of ``ImageWork`` (never on
+/// `NIOThreadPool.singleton`, where bcrypt runs), a card that finds no free place within
+/// ``Limits/queueWait`` is answered 503 with `Retry-After`, and drawn cards are kept in a
+/// ``ShareCardCache``.
+final class Rasterizer: Sendable {
+    /// The bounds of the rasterizer.
+    struct Limits: Sendable {
+        /// How long one card may take to draw.
+        var timeout: Duration
+        /// How many cards may be drawn at once.
+        var concurrency: Int
+        /// How long a card waits for a free place before it is refused.
+        var queueWait: Duration
+        /// The bytes of drawn cards kept in memory.
+        var cacheBytes: Int
+    }
+
+    /// The rasterizer's executable.
     let command: String
+    let limits: Limits
+    /// The threads cards are drawn on, which also decode uploaded photos.
+    let work: ImageWork
+    private let slots: WorkSlots
+    let cache: ShareCardCache
+    private let rendered: Counter
+    private let cacheHits: Counter
+    private let busy: Counter
+    private let timedOut: Counter
+
+    /// Creates a rasterizer that draws on `work`'s threads and counts in `registry`.
+    init(command: String, limits: Limits, work: ImageWork, registry: PrometheusCollectorRegistry) {
+        self.command = command
+        self.limits = limits
+        self.work = work
+        slots = WorkSlots(count: limits.concurrency)
+        cache = ShareCardCache(capacity: limits.cacheBytes)
+        rendered = registry.makeCounter(
+            descriptor: ServerMetrics.name("momentum_share_cards_rendered_total", "PNG share cards drawn."))
+        cacheHits = registry.makeCounter(
+            descriptor: ServerMetrics.name(
+                "momentum_share_card_cache_hits_total", "PNG share cards answered from the cache, not drawn."))
+        let refused = ServerMetrics.name(
+            "momentum_share_cards_refused_total",
+            "PNG share cards refused: busy (no free place in time) or timeout (the rasterizer was stopped).")
+        busy = registry.makeCounter(descriptor: refused, labels: [("reason", "busy")])
+        timedOut = registry.makeCounter(descriptor: refused, labels: [("reason", "timeout")])
+    }
+
+    /// Creates the rasterizer `configuration` describes, with threads of its own.
+    convenience init(configuration: ServerConfiguration, registry: PrometheusCollectorRegistry) {
+        self.init(
+            command: configuration.rasterizer,
+            limits: Limits(
+                timeout: configuration.rasterizerTimeout, concurrency: configuration.rasterizerConcurrency,
+                queueWait: configuration.rasterizerQueueWait, cacheBytes: configuration.shareCardCacheBytes),
+            // A thread for each card that may be drawn at once, and one for decoding uploads.
+            work: ImageWork(threads: configuration.rasterizerConcurrency + 1), registry: registry)
+    }
 
     /// The PNG of `svg` at exactly `width` × `height` pixels.
+    ///
+    /// - Throws: ``APIError`` 503: `rasterizer_busy` (with `Retry-After`) when no place
+    ///   came free in time, `rasterizer_timeout` when drawing took too long,
+    ///   `rasterizer_unavailable` when the rasterizer is missing or failed.
     func png(fromSVG svg: String, width: Int, height: Int) async throws -> [UInt8] {
-        let command = self.command
-        return try await NIOThreadPool.singleton.runIfActive {
-            let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-card-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let input = directory.appending(path: "card.svg")
-            let output = directory.appending(path: "card.png")
-            try Data(svg.utf8).write(to: input)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                command, "--width", String(width), "--height", String(height), "--format", "png", "--output",
-                output.path, input.path,
-            ]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
-            do {
-                try process.run()
-            } catch {
-                throw APIError(
-                    .serviceUnavailable, "rasterizer_unavailable",
-                    "PNG share cards need \(command) (Debian package librsvg2-bin); the SVG is available")
+        if true {
+            return try await NIOThreadPool.singleton.runIfActive { [self] in
+                try render(svg: svg, width: width, height: height, timeLimit: false)
             }
-            let message = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0, let png = try? Data(contentsOf: output) else {
-                let text = String(decoding: message, as: UTF8.self)
-                throw APIError(
-                    .serviceUnavailable, "rasterizer_unavailable",
-                    process.terminationStatus == 127
-                        ? "PNG share cards need \(command) (Debian package librsvg2-bin); the SVG is available"
-                        : "the share card could not be rasterized: \(text.prefix(200))")
-            }
-            return Array(png)
         }
+        let key = ShareCardCache.Key(svg: svg, width: width, height: height)
+        if let png = cache.card(for: key) {
+            cacheHits.increment()
+            return png
+        }
+        guard await slots.acquire(waitingAtMost: limits.queueWait) else {
+            busy.increment()
+            let retry = max(1, Int(limits.timeout.components.seconds / 2))
+            throw APIError(
+                .serviceUnavailable, "rasterizer_busy",
+                "the server is drawing as many share cards as it may at once; try again in \(retry) s "
+                    + "(the SVG is available now)",
+                headers: [.retryAfter: String(retry)])
+        }
+        defer { slots.release() }
+        // Another request may have drawn the same card while this one waited.
+        if let png = cache.card(for: key) {
+            cacheHits.increment()
+            return png
+        }
+        let png = try await work.run { [self] in try render(svg: svg, width: width, height: height, timeLimit: true) }
+        rendered.increment()
+        cache.keep(png, for: key)
+        return png
+    }
+
+    /// Runs the rasterizer once, on the calling thread, killing it past the time limit.
+    private func render(svg: String, width: Int, height: Int, timeLimit: Bool) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-card-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appending(path: "card.svg")
+        let output = directory.appending(path: "card.png")
+        let errors = directory.appending(path: "errors.txt")
+        try Data(svg.utf8).write(to: input)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            command, "--width", String(width), "--height", String(height), "--format", "png", "--output",
+            output.path, input.path,
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errorFile = try FileHandle(forWritingTo: errors)
+        defer { try? errorFile.close() }
+        process.standardError = errorFile
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let missing = APIError(
+            .serviceUnavailable, "rasterizer_unavailable",
+            "PNG share cards need \(command) (Debian package librsvg2-bin); the SVG is available")
+        do {
+            try process.run()
+        } catch {
+            throw missing
+        }
+        let (seconds, attoseconds) = limits.timeout.components
+        let deadline =
+            DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        if !timeLimit { exited.wait() }
+        if timeLimit, exited.wait(timeout: deadline) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            timedOut.increment()
+            throw APIError(
+                .serviceUnavailable, "rasterizer_timeout",
+                "the share card took longer than \(limits.timeout) to draw and was stopped; the SVG is available")
+        }
+        guard process.terminationStatus == 0, let png = try? Data(contentsOf: output) else {
+            if process.terminationStatus == 127 { throw missing }
+            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw APIError(
+                .serviceUnavailable, "rasterizer_unavailable",
+                "the share card could not be rasterized: \(text.prefix(200))")
+        }
+        return Array(png)
     }
 }

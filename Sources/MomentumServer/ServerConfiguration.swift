@@ -16,6 +16,24 @@ public struct ServerConfiguration: Sendable {
     public var userRequestsPerMinute: Int = 1_200
     /// Requests one client address may make per minute (0: no limit).
     public var addressRequestsPerMinute: Int = 2_400
+    /// Reverse proxies (addresses or CIDR ranges) whose `Forwarded` / `X-Forwarded-For`
+    /// headers name the client; from any other peer those headers are ignored.
+    public var trustedProxies: [String] = []
+    /// Failed sign-ins an email may have before each further attempt waits (1 s, 2 s, 4 s, …).
+    public var signInFreeFailuresPerAccount: Int = 5
+    /// Failed sign-ins a client address may have before each further attempt waits.
+    public var signInFreeFailuresPerAddress: Int = 20
+    /// The longest wait after failed sign-ins, in seconds.
+    public var signInMaxBackoffSeconds: Int = 300
+    /// Threads that run bcrypt (sign-in, sign-up), apart from every other pool.
+    public var passwordThreads: Int = 2
+    /// Password checks that may wait for a bcrypt thread; one more is refused at once (503).
+    public var passwordQueue: Int = 4
+    /// Seconds a connection may stay idle, or take to send a request's header, before it is
+    /// closed (0: never).
+    public var idleTimeoutSeconds: Int = 60
+    /// Event streams (`/v1/stream`) one user may hold open at once (0: no limit).
+    public var maxStreamsPerUser: Int = 8
     /// The largest JSON request body, in bytes.
     public var maxBodyBytes: Int = 1 << 20
     /// The largest photo upload, in bytes.
@@ -44,6 +62,22 @@ public struct ServerConfiguration: Sendable {
     public var demo: Bool = false
     /// Where the rasterizer for PNG share cards is (`rsvg-convert` from librsvg).
     public var rasterizer: String = "rsvg-convert"
+    /// How long one PNG share card may take to draw; the rasterizer is killed past it.
+    public var rasterizerTimeout: Duration = .seconds(10)
+    /// How many PNG share cards may be drawn at once (each on a thread of its own, apart
+    /// from bcrypt's).
+    public var rasterizerConcurrency: Int = 2
+    /// How long a PNG share card waits for a free place before it is answered 503 with
+    /// `Retry-After`.
+    public var rasterizerQueueWait: Duration = .seconds(2)
+    /// The bytes of drawn PNG share cards kept in memory (0: none).
+    public var shareCardCacheBytes: Int = 32 << 20
+    /// The most pixels a photo may have on either side (checked by decoding it).
+    public var maxPhotoSide: Int = 8_000
+    /// The most pixels a photo may have in all (40 megapixels).
+    public var maxPhotoPixels: Int = 40_000_000
+    /// The longest side of the copy of each photo that share cards show.
+    public var shareCopySide: Int = 1_080
     /// The log level.
     public var logLevel: Logger.Level = .info
     /// The clock; tests replace it.

@@ -14,22 +14,36 @@ public final class ServerState: Sendable {
     /// The configuration the server started with.
     public let configuration: ServerConfiguration
     let metrics: ServerMetrics
-    let userLimiter: RateLimiter
-    let addressLimiter: RateLimiter
+    let userLimiter: any RequestLimit
+    let addressLimiter: any RequestLimit
+    /// The address and user limits when they are counted in the database (several
+    /// instances), for the service that flushes them.
+    let sharedLimiters: [SharedRateLimiter]
+    let trustedProxies: TrustedProxies
+    /// bcrypt's own pool, with a bounded queue.
+    let passwords: PasswordHasher
+    let signInThrottle: SignInThrottle
     let inFlight = Mutex(Set<String>())
-    let hub = ChangeHub()
+    let hub: ChangeHub
     let relay: (any ChangeRelay)?
     /// Device sessions verified in the last few seconds.
     let sessions: SessionCache
     /// Whether the relay is receiving other instances' changes right now.
     let relayListening = Atomic<Bool>(false)
     let detector = SuspicionDetector()
+    /// Refuses events dated before their account or beyond the pack's offline window.
+    let arrivals = ArrivalGate()
     let logger: Logger
     /// This instance's id, so that it ignores its own notifications.
     let instance = Tokens.id("i_")
     /// A bcrypt hash of nothing in particular, checked when an email has no account so
     /// that signing in takes as long either way.
     let decoyHash: String
+    /// Draws PNG share cards on threads of its own (not bcrypt's), bounded in time and
+    /// number, with a cache; its threads also decode uploaded photos.
+    let rasterizer: Rasterizer
+    /// Checks uploaded photos by decoding them and makes their copies for share cards.
+    let photoDecoder: PhotoDecoder
 
     /// Creates the shared state.
     ///
@@ -49,9 +63,27 @@ public final class ServerState: Sendable {
         self.logger = logger
         metrics = ServerMetrics(postgres: store is PostgresStore)
         sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
-        userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute)
-        addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)
+        if relay != nil {
+            // Several instances: the limits hold across all of them.
+            let users = SharedRateLimiter(
+                perMinute: configuration.userRequestsPerMinute, prefix: "user:", clock: configuration.clock)
+            let addresses = SharedRateLimiter(
+                perMinute: configuration.addressRequestsPerMinute, prefix: "address:", clock: configuration.clock)
+            userLimiter = users
+            addressLimiter = addresses
+            sharedLimiters = [users, addresses]
+        } else {
+            userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute)
+            addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)
+            sharedLimiters = []
+        }
+        trustedProxies = (try? TrustedProxies(configuration.trustedProxies)) ?? .none
+        passwords = PasswordHasher(threads: configuration.passwordThreads, queue: configuration.passwordQueue)
+        signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
+        hub = ChangeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)
         decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)
+        rasterizer = Rasterizer(configuration: configuration, registry: metrics.registry)
+        photoDecoder = PhotoDecoder(configuration: configuration)
     }
 
     /// The current instant.

@@ -8,11 +8,32 @@ import Synchronization
 ///
 /// - A time-zone hop that gains a day: an event whose zone differs from the previous
 ///   event's and whose local date there is later than in the previous zone.
-/// - Many backfills: ``backfillLimit`` or more completions for earlier days within 24 hours.
+/// - Bulk backdating: ``backfillLimit`` or more events within 24 hours that count for an
+///   earlier day: logged with a `day` before their own (completions, skips, activities,
+///   contributions), or sent more than ``lateArrival`` after their instant (an offline
+///   device's week, or a client inventing instants). The events are kept (seed 004 R12.5).
 /// - A burst: ``burstLimit`` or more events within one minute.
 final class SuspicionDetector: Sendable {
     static let backfillLimit = 10
     static let burstLimit = 300
+    /// How long after its instant an event may arrive before it counts as backdated.
+    static let lateArrival: TimeInterval = 86_400
+
+    /// Whether an event counts for a day earlier than the one it arrived on.
+    static func isBackdated(_ event: Event, clock: DayClock, now: Date) -> Bool {
+        if now.timeIntervalSince(event.at) > lateArrival { return true }
+        let day: LocalDay?
+        switch event.payload {
+        case .completion(_, let logged, _, _), .skip(_, let logged, _), .contribution(_, _, let logged, _):
+            day = logged
+        case .activity(let activity):
+            day = activity.day
+        default:
+            day = nil
+        }
+        guard let day, let table = ZoneOffsetTable.named(event.timeZone) else { return false }
+        return day < clock.localDay(of: event.at, in: table)
+    }
 
     private struct Window {
         var arrivals: [Double] = []
@@ -61,11 +82,7 @@ final class SuspicionDetector: Sendable {
 
         let seconds = now.timeIntervalSince1970
         let backfilled = events.compactMap { event -> String? in
-            guard case .completion(_, let day?, _, _) = event.payload,
-                let table = ZoneOffsetTable.named(event.timeZone),
-                day < clock.localDay(of: event.at, in: table)
-            else { return nil }
-            return event.id
+            Self.isBackdated(event, clock: clock, now: now) ? event.id : nil
         }
         let minute = Int(seconds / 60)
         let (arrivals, backfills) = windows.withLock { windows in
@@ -89,7 +106,7 @@ final class SuspicionDetector: Sendable {
             flags.append(
                 ReviewFlag(
                     user: user, id: "backfills-\(Int(seconds / 86_400))", kind: .backfills,
-                    detail: "\(backfills.count) completions for earlier days within 24 hours",
+                    detail: "\(backfills.count) events for earlier days within 24 hours",
                     events: Array(backfills.suffix(20)), createdAt: now))
         }
         return flags

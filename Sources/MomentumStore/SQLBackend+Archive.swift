@@ -33,9 +33,9 @@ enum ArchivePrograms {
             let slot = Slot<EngineEntry?>(nil)
             // Create the account exactly as a sign-up does, then continue with the log.
             return try chain(try create.start()) { () throws(StoreError) in
-                let inserts = archive.events.map {
-                    AppendPrograms.insertEvent(
-                        $0.event, user: user, seq: $0.seq, receivedAt: $0.receivedAt, device: $0.device)
+                let inserts = try archive.events.map { (stored: StoredEvent) throws(StoreError) in
+                    try AppendPrograms.insertEvent(
+                        stored.event, user: user, seq: stored.seq, receivedAt: stored.receivedAt, device: stored.device)
                 }
                 return try .then(inserts) { () throws(StoreError) in
                     EngineLoader.load(user, cache: cache, into: slot, profile: archive.profile) {
@@ -43,16 +43,16 @@ enum ArchivePrograms {
                         try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Void> in
                             guard var current = entry.take() else { throw .corrupt("engine missing") }
                             current.headSeq = archive.events.last?.seq ?? 0
-                            let output = ProjectionWriter(user: user, now: now).statements(
+                            let output = try ProjectionWriter(user: user, now: now).statements(
                                 for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
                                 headSeq: current.headSeq)
                             // The archive's planner, if it had one; an import queues no
                             // celebrations of its own for a history the user already lived.
                             let planner =
-                                archive.celebrations.map {
-                                    [AppendPrograms.savePlanner($0, user: user, now: now)]
+                                try archive.celebrations.map { (saved: CelebrationPlanner) throws(StoreError) in
+                                    [try AppendPrograms.savePlanner(saved, user: user, now: now)]
                                 } ?? []
-                            let edits = archive.memories.map { memory in
+                            let edits = try archive.memories.map { (memory: Memory) throws(StoreError) in
                                 // The archived memory is kept as it was (its caption was
                                 // written when it happened), with its note and photo.
                                 SQLStatement(
@@ -63,7 +63,7 @@ enum ArchivePrograms {
                                     [
                                         .optional(memory.note), .optional(memory.photo?.original),
                                         .optional(memory.photo?.shareCopy), .text(memory.caption),
-                                        .text(StoreJSON.encode(memory)), .text(user), .text(memory.id),
+                                        .text(try StoreJSON.encode(memory)), .text(user), .text(memory.id),
                                     ])
                             }
                             let photos = archive.photos.map { photo in

@@ -46,7 +46,7 @@ extension SQLBackend {
                 // A committed engine, at whatever version: the write checks it against the
                 // stored one, so a warm user's append reads nothing before its write.
                 verified = false
-                work = AppendPrograms.work(
+                work = try AppendPrograms.work(
                     events.map(StoreJSON.canonical), for: user, now: StoreJSON.canonical(receivedAt), device: device,
                     rebuilt: !cached.projected, entry: cached, cache: cache)
             } else {
@@ -167,7 +167,7 @@ extension SQLBackend {
                         """,
                         [
                             .text(flag.user), .text(flag.id), .text(flag.kind.rawValue), .text(flag.detail),
-                            .text(StoreJSON.encode(flag.events)), .date(StoreJSON.canonical(flag.createdAt)),
+                            .text(try StoreJSON.encode(flag.events)), .date(StoreJSON.canonical(flag.createdAt)),
                         ])
                 ]) { _ throws(StoreError) in .done(true) }
             })
@@ -268,7 +268,7 @@ extension SQLBackend {
                         // with the old planner falls back instead of writing it over this one.
                         cache.forget(user)
                         return .execute([
-                            AppendPrograms.savePlanner(planner, user: user, now: now),
+                            try AppendPrograms.savePlanner(planner, user: user, now: now),
                             SQLStatement(
                                 "UPDATE user_heads SET version = version + 1 WHERE user_id = ?", [.text(user)]),
                         ]) { _ throws(StoreError) in .done(value) }

@@ -13,7 +13,11 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Every option can also be set with an environment variable: MOMENTUM_HOST, MOMENTUM_PORT, \
             MOMENTUM_DATABASE, MOMENTUM_PACK, MOMENTUM_DEMO=1, MOMENTUM_CORS_ORIGINS (comma-separated), \
-            MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST, MOMENTUM_SECURE_COOKIES=1. \
+            MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST, MOMENTUM_SECURE_COOKIES=1, \
+            MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES \
+            (comma-separated), MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT, \
+            MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
+            MOMENTUM_PASSWORD_QUEUE, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER. \
             A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
             Flags win over the environment.
             """)
@@ -33,6 +37,26 @@ struct Serve: AsyncParsableCommand {
     @Flag(
         help: "Mark the web app's session cookie Secure (HTTPS only), as behind a TLS-terminating proxy.")
     var secureCookies = false
+    @Option(help: "Requests a signed-in user may make per minute, across all instances; 0 for no limit (default 1200).")
+    var userRequestsPerMinute: Int?
+    @Option(help: "Requests one client address may make per minute, across all instances; 0 for no limit (default 2400).")
+    var addressRequestsPerMinute: Int?
+    @Option(
+        help: "Reverse proxies whose Forwarded / X-Forwarded-For headers name the client: addresses or CIDR ranges, comma-separated (default none)."
+    )
+    var trustedProxies: String?
+    @Option(help: "Failed sign-ins per email before each attempt waits 1 s, 2 s, 4 s, … (default 5).")
+    var signInFreeFailuresPerAccount: Int?
+    @Option(help: "Failed sign-ins per client address before each attempt waits (default 20).")
+    var signInFreeFailuresPerAddress: Int?
+    @Option(help: "The longest wait after failed sign-ins, in seconds (default 300).") var signInMaxBackoff: Int?
+    @Option(help: "Threads that run bcrypt (default 2).") var passwordThreads: Int?
+    @Option(help: "Password checks that may wait for a bcrypt thread before more get 503 (default 4).")
+    var passwordQueue: Int?
+    @Option(help: "Seconds before an idle connection, or one slow to send its header, is closed; 0 for never (default 60).")
+    var idleTimeout: Int?
+    @Option(help: "Event streams one user may hold open on an instance; 0 for no limit (default 8).")
+    var maxStreamsPerUser: Int?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -65,6 +89,8 @@ struct Serve: AsyncParsableCommand {
             configuration.bcryptCost = UInt8(cost)
         }
 
+        try applyLimits(to: &configuration, environment: environment)
+
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in MomentumLogHandler(label: label, level: level) }
         let logger = Logger(label: "momentum")
@@ -92,5 +118,69 @@ struct Serve: AsyncParsableCommand {
         try await app.runService()
         await state.flushRelay()
         await opened.close()
+    }
+
+    /// Reads the limits from the flags, else the environment, checking each.
+    private func applyLimits(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
+        func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let value = flag ?? environment[variable].flatMap({ Int($0) }) else {
+                if let text = environment[variable], !text.isEmpty {
+                    throw ValidationError("\(variable) must be a whole number, not '\(text)'")
+                }
+                return nil
+            }
+            guard range.contains(value) else {
+                throw ValidationError("--\(name) must be \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        let most = 100_000_000
+        if let value = try number(
+            userRequestsPerMinute, "MOMENTUM_USER_REQUESTS_PER_MINUTE", "user-requests-per-minute", 0...most)
+        {
+            configuration.userRequestsPerMinute = value
+        }
+        if let value = try number(
+            addressRequestsPerMinute, "MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE", "address-requests-per-minute", 0...most)
+        {
+            configuration.addressRequestsPerMinute = value
+        }
+        if let text = trustedProxies ?? environment["MOMENTUM_TRUSTED_PROXIES"] {
+            configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        if let value = try number(
+            signInFreeFailuresPerAccount, "MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT",
+            "sign-in-free-failures-per-account", 1...1_000)
+        {
+            configuration.signInFreeFailuresPerAccount = value
+        }
+        if let value = try number(
+            signInFreeFailuresPerAddress, "MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS",
+            "sign-in-free-failures-per-address", 1...100_000)
+        {
+            configuration.signInFreeFailuresPerAddress = value
+        }
+        if let value = try number(signInMaxBackoff, "MOMENTUM_SIGN_IN_MAX_BACKOFF", "sign-in-max-backoff", 1...86_400) {
+            configuration.signInMaxBackoffSeconds = value
+        }
+        if let value = try number(passwordThreads, "MOMENTUM_PASSWORD_THREADS", "password-threads", 1...64) {
+            configuration.passwordThreads = value
+        }
+        if let value = try number(passwordQueue, "MOMENTUM_PASSWORD_QUEUE", "password-queue", 0...10_000) {
+            configuration.passwordQueue = value
+        }
+        if let value = try number(idleTimeout, "MOMENTUM_IDLE_TIMEOUT", "idle-timeout", 0...86_400) {
+            configuration.idleTimeoutSeconds = value
+        }
+        if let value = try number(maxStreamsPerUser, "MOMENTUM_MAX_STREAMS_PER_USER", "max-streams-per-user", 0...10_000)
+        {
+            configuration.maxStreamsPerUser = value
+        }
+        do {
+            try configuration.check()
+        } catch {
+            throw ValidationError("--trusted-proxies: \(error)")
+        }
     }
 }

@@ -37,6 +37,8 @@ import Testing
         configuration.demo = true
         configuration.userRequestsPerMinute = 0
         configuration.addressRequestsPerMinute = 0
+        // The scenarios bring a new account's past in through the operator's import.
+        configuration.adminToken = "browser-admin"
         var logger = Logger(label: "momentum.browser-test")
         logger.logLevel = .warning
         let state = ServerState(store: store, configuration: configuration, logger: logger)
@@ -49,6 +51,7 @@ import Testing
                     [
                         Self.repository.appending(path: "Tests/Browser/browser_test.py").path,
                         "--base-url", "http://127.0.0.1:\(port)", "--artifacts", artifacts.path,
+                        "--admin-token", "browser-admin",
                     ])
                 print(output)
                 #expect(status == 0, "the browser scenarios failed:\n\(output)")

@@ -122,7 +122,7 @@ import Testing
 
     @Test func pushValidatesEveryEventAndKeepsTheGoodOnes() async throws {
         try await ServerHarness.with { harness, client in
-            let token = try await client.register("val")
+            let token = try await harness.register("val", daysAgo: 1, client: client)
             let now = harness.now
             let push = try await client.call(
                 .post, "/v1/events", token: token,
@@ -167,7 +167,7 @@ import Testing
 
     @Test func pullPagesThroughChangesFromACursor() async throws {
         try await ServerHarness.with { harness, client in
-            let phone = try await client.register("sync")
+            let phone = try await harness.register("sync", daysAgo: 6, client: client)
             let tablet = try #require(
                 try await client.call(
                     .post, "/v1/sessions",
@@ -198,8 +198,8 @@ import Testing
     /// device that sent each as it happened.
     @Test func anOfflineWeekEndsInTheSameStateAsOnline() async throws {
         try await ServerHarness.with { harness, client in
-            let online = try await client.register("online")
-            let offline = try await client.register("offline")
+            let online = try await harness.register("online", daysAgo: 8, client: client)
+            let offline = try await harness.register("offline", daysAgo: 8, client: client)
             let end = harness.now
             let start = end.addingTimeInterval(-7 * 86_400)
             var events = [habitCreated("walk", at: start), habitCreated("read", at: start)]
@@ -253,7 +253,7 @@ import Testing
 
     @Test func rewardsPurchasesAndTheStore() async throws {
         try await ServerHarness.with { harness, client in
-            let token = try await client.register("buyer", zone: "UTC")
+            let token = try await harness.register("buyer", zone: "UTC", daysAgo: 13, client: client)
             let start = harness.now.addingTimeInterval(-12 * 86_400)
             var events = [habitCreated("walk", at: start)]
             for day in 0...12 {

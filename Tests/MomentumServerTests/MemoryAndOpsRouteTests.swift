@@ -43,20 +43,45 @@ import Testing
             + chunk("tEXt", Array("Location\u{0}52.52N 13.40E".utf8)) + chunk("IDAT", zlib) + chunk("IEND", [])
     }()
 
-    func pushJournal(_ client: some TestClientProtocol, token: String) async throws {
+    /// Registers `name` on the ollie pack before Ollie's journal begins, then sends the
+    /// journal as the family's phone would have: each week's events within that week
+    /// (a client may not send events older than its account or its pack's offline
+    /// window). The clock ends where it started.
+    func journalAccount(
+        _ name: String, harness: ServerHarness, client: some TestClientProtocol
+    ) async throws -> String {
         let lines = try String(contentsOf: Self.journal, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        for start in stride(from: 0, to: lines.count, by: 500) {
-            let chunk = lines[start..<min(lines.count, start + 500)].map(String.init)
+            .filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+        let dated = try lines.map { line -> (Date, String) in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (try #require(RFC3339.parse(object["at"] as? String ?? "")), line)
+        }.sorted { $0.0 < $1.0 }
+        let end = harness.now
+        let first = try #require(dated.first?.0)
+        harness.clock.value.withLock { $0 = first.addingTimeInterval(-86_400) }
+        let token = try await client.register(name, zone: "Europe/Berlin", pack: "ollie")
+        var index = 0
+        while index < dated.count {
+            let weekStart = dated[index].0
+            var chunk: [String] = []
+            while index < dated.count, dated[index].0 < weekStart.addingTimeInterval(7 * 86_400), chunk.count < 500 {
+                chunk.append(dated[index].1)
+                index += 1
+            }
+            let last = dated[index - 1].0
+            harness.clock.value.withLock { $0 = last.addingTimeInterval(60) }
             let response = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(chunk))
             #expect(response.status == .ok)
+            let statuses = (response.json["results"] as? [[String: Any]] ?? []).map { $0["status"] as? String }
+            #expect(statuses.allSatisfy { $0 == "applied" }, "\(response.text.prefix(400))")
         }
+        harness.clock.value.withLock { $0 = end }
+        return token
     }
 
     @Test func memoriesNotesPhotosAndShareCards() async throws {
-        try await ServerHarness.with { _, client in
-            let token = try await client.register("ollie", pack: "ollie")
-            try await pushJournal(client, token: token)
+        try await ServerHarness.with { harness, client in
+            let token = try await journalAccount("ollie", harness: harness, client: client)
             let listed = try await client.call(.get, "/v1/memories", token: token)
             let memories = try #require(listed.json["memories"] as? [[String: Any]])
             #expect(memories.count > 10)
@@ -136,7 +161,7 @@ import Testing
 
     @Test func aTimeZoneHopIsFlaggedForReviewAndTheDataIsKept() async throws {
         try await ServerHarness.with { harness, client in
-            let token = try await client.register("hopper", zone: "America/Los_Angeles")
+            let token = try await harness.register("hopper", zone: "America/Los_Angeles", daysAgo: 1, client: client)
             let now = harness.now
             _ = try await client.call(
                 .post, "/v1/events", token: token,

@@ -64,7 +64,7 @@ struct RemainingRouteTests {
             let day = 86_400.0
             let start = now.addingTimeInterval(-12 * day)
             for (index, name) in ["accepter", "decliner"].enumerated() {
-                let token = try await client.register(name, zone: "UTC")
+                let token = try await harness.register(name, zone: "UTC", daysAgo: 13, client: client)
                 var events = [
                     #"{"id": "create", "type": "habit.created", "at": "\#(RFC3339.format(start))", "tz": "UTC", "habit": "floss", "name": "Floss", "policy": "strict"}"#
                 ]
@@ -120,7 +120,7 @@ struct RemainingRouteTests {
 
     @Test func celebrationSessionsPaceTheQueue() async throws {
         try await ServerHarness.with { harness, client in
-            let token = try await client.register("celebrant", zone: "UTC")
+            let token = try await harness.register("celebrant", zone: "UTC", daysAgo: 9, client: client)
             let start = harness.now.addingTimeInterval(-8 * 86_400)
             var events = [habitCreated("walk", at: start, zone: "UTC")]
             for n in 0...8 {
@@ -164,9 +164,9 @@ struct RemainingRouteTests {
     }
 
     @Test func aPhotoIsRemovedOnlyByItsOwner() async throws {
-        try await ServerHarness.with { _, client in
-            let token = try await client.register("photographer", zone: "Europe/Berlin", pack: "ollie")
-            try await MemoryAndOpsRouteTests().pushJournal(client, token: token)
+        try await ServerHarness.with { harness, client in
+            let token = try await MemoryAndOpsRouteTests().journalAccount(
+                "photographer", harness: harness, client: client)
             let memories = try #require(
                 try await client.call(.get, "/v1/memories", token: token).json["memories"] as? [[String: Any]])
             let id = try #require(memories.first?["id"] as? String)

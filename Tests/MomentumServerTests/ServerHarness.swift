@@ -40,6 +40,16 @@ final class ServerHarness: Sendable {
         clock.value.withLock { $0 }
     }
 
+    /// Registers a user whose account was created `daysAgo` days before now (events may
+    /// not be dated before their account), leaving the clock at now.
+    func register(
+        _ name: String, zone: String = "Europe/Berlin", daysAgo: Double, client: any TestClientProtocol
+    ) async throws -> String {
+        clock.value.withLock { $0 -= daysAgo * 86_400 }
+        defer { clock.value.withLock { $0 += daysAgo * 86_400 } }
+        return try await client.register(name, zone: zone)
+    }
+
     static func with<R: Sendable>(
         adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
         logger: Logger? = nil, _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R

@@ -105,7 +105,10 @@ import Testing
                     completion(
                         "w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60), zone: "UTC"))
             }
-            let pushed = try await a.call(.post, "/v1/events", token: phone, json: eventsJSON(events))
+            // Twelve days of history from before the account existed: an operator's import.
+            let pushed = try await a.call(
+                .post, "/v1/admin/imports", json: #"{"email": "ray@example.com", "events": [\#(events.joined(separator: ","))]}"#,
+                headers: [.authorization: "Bearer admin-secret"])
             #expect(pushed.status == .ok, "\(pushed.text)")
             let wallet = try await b.call(.get, "/v1/wallet", token: tablet)
             let diamonds = try #require((wallet.json["wallet"] as? [String: Any])?["diamonds"] as? Int)
@@ -164,6 +167,7 @@ enum TwoInstances {
         configuration.bcryptCost = 4
         configuration.userRequestsPerMinute = 0
         configuration.addressRequestsPerMinute = 0
+        configuration.adminToken = "admin-secret"
         var logger = Logger(label: "momentum.live-test")
         logger.logLevel = .warning
         let state = ServerState(

@@ -12,6 +12,7 @@ struct SchemaTests {
 
     @Test func migrationVersionsCountUpFromOne() {
         #expect(Schema.migrations.map(\.version) == Array(1...Schema.migrations.count))
+        #expect(Set(Schema.migrations.map(\.name)).count == Schema.migrations.count)
         let names = Schema.tables.map(\.name)
         #expect(Set(names).count == names.count)
     }
@@ -25,5 +26,45 @@ struct SchemaTests {
                 #expect(postgres.contains("\n  \(column.name) "))
             }
         }
+    }
+
+    /// The checksum of every migration that shipped, per dialect. A migration's SQL is
+    /// history: a changed checksum means an existing database was built differently from
+    /// what the code now says. Change the schema with a new migration instead.
+    static let shipped: [Int: (sqlite: UInt64, postgres: UInt64)] = [
+        1: (0xc1f9_bb35_b341_bf10, 0xff98_6695_cb58_61d0),
+        2: (0x63d6_c4fc_a704_879f, 0x9f7f_8bb7_b655_b182),
+        3: (0xc702_10c5_be51_ba99, 0x22b0_b3e3_9f4f_2352),
+        4: (0xc279_83c1_3f09_3a31, 0x6f8e_51f0_39e9_c11c),
+        5: (0x4543_c49c_efa3_bf19, 0xf758_e9d3_4326_409d),
+    ]
+
+    /// FNV-1a, 64 bits, of a migration's statements joined by `\n;\n`.
+    static func checksum(_ statements: [String]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in statements.joined(separator: "\n;\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    @Test func shippedMigrationsAreFrozen() {
+        for migration in Schema.migrations {
+            guard let pinned = Self.shipped[migration.version] else { continue }
+            #expect(Self.checksum(migration.sql(.sqlite)) == pinned.sqlite, "migration \(migration.version), SQLite")
+            #expect(
+                Self.checksum(migration.sql(.postgres)) == pinned.postgres, "migration \(migration.version), PostgreSQL")
+        }
+        // Every migration but possibly the newest (not shipped yet) is pinned.
+        #expect(Schema.migrations.dropLast().allSatisfy { Self.shipped[$0.version] != nil })
+    }
+
+    @Test func aTableDescriptionIsNotItsMigration() {
+        // Editing a table's description leaves every migration's SQL as it was.
+        var edited = Schema.tables[0]
+        edited.columns.append(ColumnSpec("nickname", .text))
+        #expect(edited.createSQL(.sqlite) != Schema.tables[0].createSQL(.sqlite))
+        #expect(Self.checksum(Schema.migrations[0].sql(.sqlite)) == Self.shipped[1]?.sqlite)
     }
 }

@@ -13,14 +13,44 @@ struct StoreConformanceTests {
             #expect(try await store.appliedMigrations() == Schema.migrations.map(\.version))
             try await store.migrate()
             #expect(try await store.appliedMigrations() == Schema.migrations.map(\.version))
-            // Every table and column of the schema exists under its name.
+            // The migrations (frozen SQL) build exactly the tables the schema describes:
+            // every column with its type and nullability, and no other table or column.
+            let dialect = store.dialect
             for table in Schema.tables {
-                let columns = table.columns.map(\.name).joined(separator: ", ")
-                _ = try await store.run(
+                let query =
+                    dialect == .sqlite
+                    ? SQLStatement("SELECT name, type, \"notnull\" FROM pragma_table_info(?) ORDER BY cid", [.text(table.name)])
+                    : SQLStatement(
+                        """
+                        SELECT column_name, upper(data_type), CASE is_nullable WHEN 'NO' THEN 1::bigint ELSE 0::bigint END
+                        FROM information_schema.columns
+                        WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+                        """, [.text(table.name)])
+                let found = try await store.run(
                     StoreProgram(writes: false) { () throws(StoreError) in
-                        .query([SQLStatement("SELECT \(columns) FROM \(table.name) WHERE 1 = 0")]) { _ in .done(true) }
+                        .query([query]) { results throws(StoreError) in
+                            .done(
+                                results[0].map { row in
+                                    "\(row[0].string ?? "?") \(row[1].string ?? "?") \(row[2].int64 ?? -1)"
+                                })
+                        }
                     })
+                let described = table.columns.map {
+                    "\($0.name) \(dialect.type(of: $0.kind)) \($0.nullable ? 0 : 1)"
+                }
+                #expect(found == described, "\(table.name) on \(backend)")
             }
+            let tableQuery =
+                dialect == .sqlite
+                ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                : "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name"
+            let tables = try await store.run(
+                StoreProgram(writes: false) { () throws(StoreError) in
+                    .query([SQLStatement(tableQuery)]) { results throws(StoreError) in
+                        .done(results[0].map { row in row[0].string ?? "?" })
+                    }
+                })
+            #expect(Set(tables) == Set(Schema.tables.map(\.name) + [Schema.migrationsTable]))
         }
     }
 

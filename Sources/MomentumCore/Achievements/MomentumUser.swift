@@ -29,6 +29,13 @@ public struct MomentumUser: Sendable {
     public mutating func append(
         _ event: Event, now: Date? = nil, detectedAt: Date? = nil
     ) throws(MomentumError) -> (result: AppendResult, unlocks: [Unlock]) {
+        // A contribution that arrives now must name a goal the log holds. (A log replayed
+        // without `now` keeps an orphan contribution, counting for nothing, as it did.)
+        if now != nil, case .contribution(let goal, _, _, _) = event.payload, achievements.goals[goal] == nil,
+            streaks.event(id: event.id) == nil
+        {
+            throw MomentumError(.invalidEvent, "there is no goal '\(goal)'", field: "goal")
+        }
         let result = try streaks.append(event, now: now)
         guard result == .applied else { return (result, []) }
         let detected = detectedAt ?? now ?? event.at

@@ -13,6 +13,7 @@ extension UserEngine {
                 "\(RFC3339.format(event.at)) is more than \(pack.futureToleranceSeconds / 60) minutes after now (\(RFC3339.format(now)))",
                 field: "at")
         }
+        if now != nil { try Self.checkText(of: event) }
         let atDay = clock.localDay(of: event.at, in: table).number
         let at = event.at.timeIntervalSince1970
         func entry(_ day: Int, _ operation: Entry.Operation, habit: Int32 = -1) -> Entry {
@@ -158,6 +159,53 @@ extension UserEngine {
                 field: "day")
         }
         return day.number
+    }
+
+    /// Refuses control characters in an arriving event's ids, names, kinds and notes.
+    private static func checkText(of event: Event) throws(MomentumError) {
+        func check(_ text: String?, _ field: String, lineBreaks: Bool = false) throws(MomentumError) {
+            guard let text, TextRules.hasControlCharacter(text, allowingLineBreaks: lineBreaks) else { return }
+            throw MomentumError(.invalidEvent, TextRules.controlCharacterMessage(field), field: field)
+        }
+        try check(event.id, "id")
+        try check(event.timeZone, "tz")
+        switch event.payload {
+        case .habitCreated(let definition):
+            try check(definition.id, "habit")
+            try check(definition.name, "name")
+            try check(definition.category, "category")
+        case .habitUpdated(let changes):
+            try check(changes.name, "name")
+            try check(changes.category, "category")
+        case .completion(_, _, _, let note), .skip(_, _, let note):
+            try check(note, "note", lineBreaks: true)
+        case .purchase(let item, _):
+            try check(item, "item")
+        case .subject(let subject):
+            try check(subject.id, "subject")
+            try check(subject.name, "name")
+            try check(subject.kind, "kind")
+            for key in subject.dates.keys { try check(key, "dates") }
+        case .activity(let activity):
+            try check(activity.kind, "kind")
+            try check(activity.item, "item")
+            try check(activity.group, "group")
+            try check(activity.subject, "subject")
+            try check(activity.note, "note", lineBreaks: true)
+        case .goal(let goal):
+            try check(goal.id, "goal")
+            try check(goal.name, "name")
+            try check(goal.category, "category")
+        case .contribution(_, _, _, let note):
+            try check(note, "note", lineBreaks: true)
+        case .stage(let method, let from, let to, let note):
+            try check(method, "method")
+            try check(from, "from")
+            try check(to, "to")
+            try check(note, "note", lineBreaks: true)
+        case .habitArchived, .freezeDecision, .removal:
+            break
+        }
     }
 
     private static func checkName(_ name: String) throws(MomentumError) {

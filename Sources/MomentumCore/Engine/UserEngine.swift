@@ -132,6 +132,11 @@ public struct UserEngine: Sendable {
         let knownHabits = habitMeta.count
         let entry = try validate(event, index: Int32(log.count), now: now)
         if case .removal(let target) = event.payload {
+            // An event appended as it arrives may only remove one that is stored. (A log
+            // loaded or replayed keeps a tombstone for an id that comes later in it.)
+            if now != nil, indexByID[target] == nil {
+                throw MomentumError(.invalidEvent, "there is no event '\(target)' to remove", field: "event")
+            }
             try checkRemovable(target)
             accept(event)
             remove(target)
@@ -180,13 +185,13 @@ public struct UserEngine: Sendable {
                 entries.append(entry)
                 advanceOpenDay(to: entry.day)
                 apply(entry)
+            } else if rewindDay == nil, catchUp(entry) {
+                // A habit started in the past that sorts last: evaluated alone, O(its days).
             } else {
                 insert(entry)
                 needsRewind(from: entry.day)
             }
         }
-            } else if rewindDay == nil, catchUp(entry) {
-                // A habit started in the past that sorts last: evaluated alone, O(its days).
         if let rewindDay { rewind(to: rewindDay) }
         if let index = rejected.lastIndex(where: { $0.event == event.id }) {
             // The state refused it (for example too few diamonds at that point): it is not kept.
@@ -310,15 +315,15 @@ public struct UserEngine: Sendable {
         // Habits first, so references resolve whatever the order of lines.
         for index in events.indices {
             guard case .habitCreated = events[index].payload else { continue }
+            guard habitMeta.count < EventLimits.maximumHabits else {
+                errors.append(Self.tooManyHabits.at(line: line(index)))
+                continue
+            }
             do { try registerHabit(events[index]) } catch { errors.append(error.at(line: line(index))) }
         }
         var removals: [(line: Int, target: String)] = []
         for index in events.indices {
             if let existing = indexByID.updateValue(Int32(index), forKey: events[index].id) {
-            guard habitMeta.count < EventLimits.maximumHabits else {
-                errors.append(Self.tooManyHabits.at(line: line(index)))
-                continue
-            }
                 indexByID[events[index].id] = existing
                 if events[Int(existing)] != events[index] {
                     errors.append(

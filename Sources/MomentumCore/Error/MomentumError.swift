@@ -14,14 +14,15 @@ public struct MomentumError: Error, Hashable, Sendable, CustomStringConvertible 
             case habitArchived = "habit_archived"
             case unknownTimeZone = "unknown_time_zone"
             case futureTimestamp = "future_timestamp"
+            case pastTimestamp = "past_timestamp"
             case outsideBackfillWindow = "outside_backfill_window"
             case insufficientDiamonds = "insufficient_diamonds"
             case unknownStoreItem = "unknown_store_item"
             case conflictingEventID = "conflicting_event_id"
             case noFreezeOffer = "no_freeze_offer"
             case invalidPack = "invalid_pack"
-        }
             case limitExceeded = "limit_exceeded"
+        }
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
@@ -42,6 +43,9 @@ public struct MomentumError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unknownTimeZone = Code(.unknownTimeZone)
         /// A timestamp lies more than the allowed tolerance in the future.
         public static let futureTimestamp = Code(.futureTimestamp)
+        /// A client's timestamp lies before its account existed, or further back than the
+        /// pack's offline window (``RulePack/offlineDays``).
+        public static let pastTimestamp = Code(.pastTimestamp)
         /// A completion is for a day further back than the pack's backfill window.
         public static let outsideBackfillWindow = Code(.outsideBackfillWindow)
         /// A purchase costs more diamonds than the wallet holds.
@@ -54,14 +58,14 @@ public struct MomentumError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let noFreezeOffer = Code(.noFreezeOffer)
         /// A rule pack is not valid.
         public static let invalidPack = Code(.invalidPack)
-    }
-
-    /// What went wrong, for programs.
-    public let code: Code
         /// An event would take the user past one of ``EventLimits``' bounds on work: more
         /// habits than ``EventLimits/maximumHabits``, or more re-evaluation than
         /// ``EventLimits/evaluationBudget``. It is refused, not stored.
         public static let limitExceeded = Code(.limitExceeded)
+    }
+
+    /// What went wrong, for programs.
+    public let code: Code
     /// What went wrong, for people.
     public let message: String
     /// The 1-based line of the input the error concerns, when reading a file.

@@ -13,6 +13,7 @@ import Foundation
 ///   "defaultPolicy": "forgiving",
 ///   "backfillDays": null,
 ///   "futureToleranceSeconds": 300,
+///   "offlineDays": 14,
 ///   "rewards": [{"every": 10, "diamonds": 20}],
 ///   "earnedFreezeEvery": 30,
 ///   "store": {"items": [{"id": "5", "freezes": 5, "diamonds": 50}], "customPricePerFreeze": 10},
@@ -36,6 +37,13 @@ public struct RulePack: Hashable, Sendable {
     public var backfillDays: Int?
     /// How far in the future, in seconds, a timestamp may lie (clock skew between devices).
     public var futureToleranceSeconds: Int
+    /// How many days before its arrival an event's `at` may lie: the longest a device may
+    /// stay offline and still sync what it logged (at least ``minimumOfflineDays``, the week
+    /// the sync promises; 14 by default). Events older than that, or older than the account,
+    /// are refused when they arrive from a client; `day` backdating is ``backfillDays``'s.
+    public var offlineDays: Int = 14
+    /// The smallest ``offlineDays`` a pack may set: a week of offline use.
+    public static let minimumOfflineDays = 7
     /// Diamond rewards for streak milestones.
     public var rewards: [StreakReward]
     /// One freeze is earned at every new multiple of this streak value; `nil` for none.
@@ -133,7 +141,7 @@ public struct RulePack: Hashable, Sendable {
 
 extension RulePack: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, defaultPolicy, backfillDays, futureToleranceSeconds, rewards, earnedFreezeEvery, store
+        case name, defaultPolicy, backfillDays, futureToleranceSeconds, offlineDays, rewards, earnedFreezeEvery, store
         case streakMilestones, achievements, methods
     }
 
@@ -155,6 +163,14 @@ extension RulePack: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .backfillDays, in: c, debugDescription: "must be ≥ 0 or null")
         }
+        if let days = try c.decodeIfPresent(Int.self, forKey: .offlineDays) {
+            guard (Self.minimumOfflineDays...3_650).contains(days) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .offlineDays, in: c,
+                    debugDescription: "must be from \(Self.minimumOfflineDays) (a week offline) to 3650 days")
+            }
+            offlineDays = days
+        }
     }
 
     /// Encodes every field.
@@ -164,6 +180,7 @@ extension RulePack: Codable {
         try c.encode(defaultPolicy, forKey: .defaultPolicy)
         try c.encode(backfillDays, forKey: .backfillDays)
         try c.encode(futureToleranceSeconds, forKey: .futureToleranceSeconds)
+        try c.encode(offlineDays, forKey: .offlineDays)
         try c.encode(rewards, forKey: .rewards)
         try c.encodeIfPresent(earnedFreezeEvery, forKey: .earnedFreezeEvery)
         try c.encode(store, forKey: .store)

@@ -22,12 +22,35 @@ final class ChangeHub: Sendable {
     }
 
     private let subscribers = Mutex([String: [UUID: AsyncStream<Item>.Continuation]]())
+    private let maxStreamsPerUser: Int
+
+    /// - Parameter maxStreamsPerUser: The streams one user may hold open (0: no limit).
+    init(maxStreamsPerUser: Int = 0) {
+        self.maxStreamsPerUser = maxStreamsPerUser
+    }
 
     /// Opens a stream of the user's changes; it ends when `close` is called.
-    func subscribe(_ user: String) -> (id: UUID, stream: AsyncStream<Item>) {
+    ///
+    /// - Throws: 429 when the user already holds `maxStreamsPerUser` streams open here. A
+    ///   new stream is refused rather than an old one closed: a browser's `EventSource`
+    ///   stops on an error status, where a closed stream would reconnect and close another
+    ///   in turn.
+    func subscribe(_ user: String) throws -> (id: UUID, stream: AsyncStream<Item>) {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        subscribers.withLock { $0[user, default: [:]][id] = continuation }
+        let limit = maxStreamsPerUser
+        let opened = subscribers.withLock { subscribers -> Bool in
+            guard limit <= 0 || (subscribers[user]?.count ?? 0) < limit else { return false }
+            subscribers[user, default: [:]][id] = continuation
+            return true
+        }
+        guard opened else {
+            continuation.finish()
+            throw APIError(
+                .tooManyRequests, "too_many_streams",
+                "this account has \(limit) event streams open, the most allowed; close one (or wait for it to end) and retry",
+                headers: [.retryAfter: "15"])
+        }
         return (id, stream)
     }
 

@@ -203,11 +203,14 @@ extension Routes {
 
     func register(_ request: Request, _ context: MomentumContext) async throws -> Response {
         let body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
-        return try JSONIO.response(try await createAccount(body), status: .created)
+        return try JSONIO.response(try await createAccount(body, address: context.addressKey), status: .created)
     }
 
     /// Validates a registration, creates the account and its first device session.
-    func createAccount(_ body: RegisterRequest) async throws -> SessionResponse {
+    ///
+    /// - Parameter address: The client's address: its password checks running at once are
+    ///   limited as a sign-in's are.
+    func createAccount(_ body: RegisterRequest, address: String) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
         var problems: [APIError.Detail] = []
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -240,7 +243,10 @@ extension Routes {
                 .conflict, "email_taken", "an account with this email exists; sign in instead",
                 details: [.init(field: "email", issue: "is taken")])
         }
-        let hash = try await Tokens.hashPassword(body.password, cost: server.configuration.bcryptCost)
+        let throttle = server.signInThrottle
+        let attempt = try throttle.begin([addressKey(address)], now: uptime())
+        defer { throttle.end(attempt, succeeded: true, now: uptime()) }
+        let hash = try await server.passwords.hash(body.password, cost: server.configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
         try await server.store.createAccount(account, profile: profile)
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
@@ -248,20 +254,44 @@ extension Routes {
 
     func signIn(_ request: Request, _ context: MomentumContext) async throws -> Response {
         let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
-        return try JSONIO.response(try await signIn(body), status: .created)
+        return try JSONIO.response(try await signIn(body, address: context.addressKey), status: .created)
     }
 
     /// Checks an email and password and starts a device session.
-    func signIn(_ body: SignInRequest) async throws -> SessionResponse {
+    ///
+    /// Failed attempts are throttled per email and per address (``SignInThrottle``): a
+    /// throttled attempt gets 429 before any password work, with the same answer whether
+    /// or not the email has an account.
+    func signIn(_ body: SignInRequest, address: String) async throws -> SessionResponse {
+        let configuration = server.configuration
+        let email = Account.normalize(email: body.email)
+        let emailKey = "email:" + email
+        let throttle = server.signInThrottle
+        let attempt = try throttle.begin(
+            [
+                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
+                addressKey(address),
+            ], now: uptime())
+        var succeeded = false
+        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
         let account = try await server.store.account(email: body.email)
         // A missing account costs the same bcrypt work as a wrong password, so timing
         // does not reveal which emails have accounts.
-        let valid = try await Tokens.verify(body.password, hash: account?.passwordHash ?? server.decoyHash)
+        let valid = try await server.passwords.verify(body.password, hash: account?.passwordHash ?? server.decoyHash)
         guard let account, valid, let profile = try await server.store.profile(of: account.id) else {
             throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
         }
+        succeeded = true
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
+
+    /// The sign-in throttle's key and policy of a client address.
+    private func addressKey(_ address: String) -> (key: String, policy: SignInThrottle.Policy) {
+        ("address:" + address, .init(free: server.configuration.signInFreeFailuresPerAddress, concurrent: 2))
+    }
+
+    /// Seconds on a monotonic clock, for the sign-in throttle.
+    private func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     private func startSession(
         _ account: Account, profile: Profile, deviceName: String?

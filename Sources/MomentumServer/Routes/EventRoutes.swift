@@ -107,7 +107,7 @@ extension Routes {
     func stream(_ request: Request, _ context: MomentumContext) throws -> Response {
         let caller = try context.requireCaller()
         let server = self.server
-        let (id, changes) = server.hub.subscribe(caller.user)
+        let (id, changes) = try server.hub.subscribe(caller.user)
         server.metrics.streams.increment()
         let heartbeat = Task {
             while !Task.isCancelled {
@@ -171,10 +171,15 @@ extension ServerState {
         // Stored in the order they happened, whatever order they were sent in, so that an
         // offline device's week ends in the same state as if it had been online; the
         // results come back in the order sent.
-        let order = events.indices.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
+        // Events dated before the account, or before the offline window, are refused here,
+        // at the trust boundary; the others go to the store.
+        let late = try await lateArrivals(in: events, caller: caller, now: now)
+        let order = events.indices.filter { late[$0] == nil }.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
         let stored = try await store.append(order.map { events[$0] }, for: caller.user, receivedAt: now, device: device)
-        var outcomes = stored.outcomes
-        for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
+        var placed = [EventOutcome?](repeating: nil, count: events.count)
+        for (index, error) in late { placed[index] = EventOutcome(id: events[index].id, status: .invalid(error)) }
+        for (position, index) in order.enumerated() { placed[index] = stored.outcomes[position] }
+        let outcomes = placed.compactMap { $0 }
         let result = AppendOutcome(
             outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
         let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }

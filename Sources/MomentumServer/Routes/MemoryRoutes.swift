@@ -54,20 +54,41 @@ extension Routes {
                     ? "\(limit >> 20) MB" : limit % 1024 == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
                 throw APIError(.contentTooLarge, "body_too_large", "a photo may be at most \(size)")
             }
-            let sanitized: (contentType: String, bytes: [UInt8], ext: String)
-            do throws(PhotoSanitizer.Failure) {
-                sanitized = try PhotoSanitizer.sanitize(Array(buffer.readableBytesView))
-            } catch .unsupportedType {
-                throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
-            } catch .malformed(let reason) {
-                throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
+            let bytes = Array(buffer.readableBytesView)
+            let decoder = server.photoDecoder
+            // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
+            // threads, not an event loop (nor bcrypt's pool).
+            let outcome = try await server.rasterizer.work.run {
+                Result { () throws(PhotoSanitizer.Failure) in try PhotoSanitizer.sanitize(bytes, decoder: decoder) }
             }
-            let path = "memories/\(Tokens.id("p_")).\(sanitized.ext)"
+            let sanitized: PhotoSanitizer.Sanitized
+            switch outcome {
+            case .success(let value):
+                sanitized = value
+            case .failure(.unsupportedType):
+                throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
+            case .failure(.malformed(let reason)):
+                throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
+            case .failure(.tooLarge(let reason)):
+                throw APIError(.unprocessableContent, "photo_too_large", reason)
+            }
+            // The original (without metadata) and its size-limited copy for share cards,
+            // stored side by side; replacing or removing the photo deletes both.
+            let name = "memories/\(Tokens.id("p_"))"
+            let path = "\(name).\(sanitized.ext)"
+            let copyPath = "\(name)-share.\(sanitized.shareCopy.ext)"
+            try await server.store.savePhoto(
+                StoredPhoto(
+                    path: copyPath, contentType: sanitized.shareCopy.contentType, bytes: sanitized.shareCopy.bytes,
+                    createdAt: server.now()),
+                for: caller.user)
             try await server.store.savePhoto(
                 StoredPhoto(
                     path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
                 for: caller.user)
-            return try await save(current, note: current.note, photo: try MemoryPhoto(original: path), caller: caller)
+            return try await save(
+                current, note: current.note, photo: try MemoryPhoto(original: path),
+                caller: caller)
         }
         group.delete("memories/:memory/photo") { _, context in
             let caller = try context.requireCaller()
@@ -105,8 +126,7 @@ extension Routes {
                     headers: [.contentType: "image/svg+xml; charset=utf-8", .contentDisposition: disposition],
                     body: .init(byteBuffer: ByteBuffer(string: svg)))
             }
-            let png = try await Rasterizer(command: server.configuration.rasterizer).png(
-                fromSVG: svg, width: format.width, height: format.height)
+            let png = try await server.rasterizer.png(fromSVG: svg, width: format.width, height: format.height)
             return Response(
                 status: .ok, headers: [.contentType: "image/png", .contentDisposition: disposition],
                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
@@ -142,12 +162,7 @@ extension Routes {
                 memory.subjectID.flatMap { engine.achievements.subjects[$0] }
             )
         }
-        var photo: String?
-        if let path = memory.photo?.shareCopy ?? memory.photo?.original,
-            let stored = try await server.store.photo(of: caller.user, path: path)
-        {
-            photo = "data:\(stored.contentType);base64,\(Data(stored.bytes).base64EncodedString())"
-        }
+        let photo = try await shareCardPhoto(memory.photo, caller: caller)
         let accent = CelebrationCatalog.standard.theme(for: CelebrationCategory(memory.category)).accentColor
         let content = ShareCardContent(
             title: memory.title, achievementText: memory.caption, badge: badge ?? "🏆", date: memory.day,
@@ -155,5 +170,22 @@ extension Routes {
             categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
             photo: photo)
         return ShareCardRenderer.svg(ShareCardLayout(content: content, format: format))
+    }
+
+    /// The photo a share card shows, as a `data:` URI: the size-limited copy made at upload.
+    /// A photo stored before copies were made gets one made now (not stored); one that is
+    /// over the limits or does not decode is left off the card rather than handed to the
+    /// rasterizer.
+    func shareCardPhoto(_ photo: MemoryPhoto?, caller: Caller) async throws -> String? {
+        guard let photo else { return nil }
+        if let path = photo.shareCopy {
+            guard let stored = try await server.store.photo(of: caller.user, path: path) else { return nil }
+            return "data:\(stored.contentType);base64,\(Data(stored.bytes).base64EncodedString())"
+        }
+        guard let stored = try await server.store.photo(of: caller.user, path: photo.original) else { return nil }
+        let decoder = server.photoDecoder
+        let original = stored.bytes
+        let copy = try await server.rasterizer.work.run { try? decoder.decode(original).copy }
+        return copy.map { "data:\($0.contentType);base64,\(Data($0.bytes).base64EncodedString())" }
     }
 }

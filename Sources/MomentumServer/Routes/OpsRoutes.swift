@@ -41,24 +41,6 @@ extension Routes {
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
         }
-        router.get("v1/admin/review-flags") { request, _ in
-            guard let expected = server.configuration.adminToken, !expected.isEmpty else {
-                throw APIError.notFound("endpoint")
-            }
-            let header = request.headers[.authorization] ?? ""
-            guard constantTimeEqual(header, "Bearer \(expected)") else {
-                throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
-            }
-            let limit = try request.integer("limit", default: 100, in: 1...1_000)
-            return try JSONIO.response(["flags": try await server.store.reviewFlags(limit: limit)])
-        }
-    }
-
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

@@ -9,6 +9,7 @@ struct Routes {
 
     func register(on router: Router<MomentumContext>) {
         addOpsRoutes(router)
+        addAdminRoutes(router)
         let v1 = router.group("v1")
         let authenticated = router.group("v1").add(middleware: AuthMiddleware(server: server))
             .add(middleware: IdempotencyMiddleware(server: server))

@@ -33,7 +33,8 @@ extension Routes {
                 let session = try await signIn(
                     SignInRequest(
                         email: form["email"] ?? "", password: form["password"] ?? "",
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])))
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])),
+                    address: context.addressKey)
                 return signedIn(session.token, request)
             } catch let error as APIError {
                 var page = AuthPage(demo: server.configuration.demo)
@@ -50,7 +51,8 @@ extension Routes {
                         email: form["email"] ?? "", password: form["password"] ?? "",
                         displayName: form["displayName"] ?? "", timeZone: form["timeZone"],
                         dayStartHour: nil, pack: nil,
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])))
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])),
+                    address: context.addressKey)
                 return signedIn(session.token, request)
             } catch let error as APIError {
                 var page = AuthPage(title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))

@@ -13,29 +13,29 @@ extension AccountArchive {
         head.email = account.email
         head.passwordHash = account.passwordHash
         head.createdAt = account.createdAt
-        lines.append(StoreJSON.encode(head))
+        lines.append(try StoreJSON.encode(head))
         var profileLine = ArchiveLine(type: "profile")
         profileLine.profile = profile
-        lines.append(StoreJSON.encode(profileLine))
+        lines.append(try StoreJSON.encode(profileLine))
         for stored in events {
             var line = ArchiveLine(type: "event")
             line.seq = stored.seq
             line.receivedAt = stored.receivedAt
             line.device = stored.device
             line.event = stored.event
-            lines.append(StoreJSON.encode(line))
+            lines.append(try StoreJSON.encode(line))
         }
         for photo in photos {
             var line = ArchiveLine(type: "photo")
             line.path = photo.path
             line.contentType = photo.contentType
             line.createdAt = photo.createdAt
-            lines.append(StoreJSON.encode(line))
+            lines.append(try StoreJSON.encode(line))
         }
         if let celebrations {
             var line = ArchiveLine(type: "celebrations")
             line.planner = celebrations
-            lines.append(StoreJSON.encode(line))
+            lines.append(try StoreJSON.encode(line))
         }
         let memoryText = memories.map { $0.jsonLine + "\n" }.joined()
         do {

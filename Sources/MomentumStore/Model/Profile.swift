@@ -70,6 +70,9 @@ public struct Profile: Hashable, Sendable, Codable {
         if displayName.trimmingCharacters(in: .whitespaces).isEmpty || displayName.count > 100 {
             throw StoreError(.invalidInput, "display name must have 1 to 100 characters")
         }
+        if TextRules.hasControlCharacter(displayName) {
+            throw StoreError(.invalidInput, TextRules.controlCharacterMessage("display name"))
+        }
         guard ZoneOffsetTable.named(timeZone) != nil else {
             throw StoreError(.invalidInput, "time zone '\(timeZone)' is not an IANA time zone")
         }

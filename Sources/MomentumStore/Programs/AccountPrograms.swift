@@ -28,7 +28,7 @@ enum AccountPrograms {
                             throw StoreError(.emailTaken, "another account already uses '\(account.email)'")
                         }
                         return .execute([
-                            insertProfile(profile, for: user),
+                            try insertProfile(profile, for: user),
                             SQLStatement(
                                 """
                                 INSERT INTO user_heads (user_id, version, head_seq, diamonds, freezes, evaluated_at)
@@ -41,7 +41,7 @@ enum AccountPrograms {
         }
     }
 
-    static func insertProfile(_ profile: Profile, for user: String) -> SQLStatement {
+    static func insertProfile(_ profile: Profile, for user: String) throws(StoreError) -> SQLStatement {
         SQLStatement(
             """
             INSERT INTO profiles (user_id, display_name, time_zone, day_start_hour, pack, preferences, updated_at,
@@ -53,8 +53,8 @@ enum AccountPrograms {
             """,
             [
                 .text(user), .text(profile.displayName), .text(profile.timeZone), .int(profile.dayStartHour),
-                .text(profile.pack), .text(StoreJSON.encode(profile.preferences)), .date(profile.updatedAt),
-                .text(StoreJSON.encode(profile.notifications)),
+                .text(profile.pack), .text(try StoreJSON.encode(profile.preferences)), .date(profile.updatedAt),
+                .text(try StoreJSON.encode(profile.notifications)),
             ])
     }
 

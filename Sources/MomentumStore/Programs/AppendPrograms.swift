@@ -32,7 +32,7 @@ enum AppendPrograms {
     static func work(
         _ events: [Event], for user: String, now: Date, device: String?, rebuilt: Bool, entry current: EngineEntry,
         cache: EngineCache
-    ) -> Work {
+    ) throws(StoreError) -> Work {
         var current = current
         var outcomes: [EventOutcome] = []
         var unlocks: [Unlock] = []
@@ -40,22 +40,25 @@ enum AppendPrograms {
         var seq = current.headSeq
         var stagesChanged = false
         for event in events {
+            let result: MomentumCore.AppendResult
+            let granted: [Unlock]
             do throws(MomentumError) {
-                let (result, granted) = try current.user.append(event, now: now, detectedAt: now)
-                switch result {
-                case .applied:
-                    seq += 1
-                    inserts.append(insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
-                    outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
-                    unlocks += granted
-                    if case .stage = event.payload { stagesChanged = true }
-                case .duplicate:
-                    outcomes.append(EventOutcome(id: event.id, status: .duplicate))
-                case .rejected(let error):
-                    outcomes.append(EventOutcome(id: event.id, status: .rejected(error)))
-                }
+                (result, granted) = try current.user.append(event, now: now, detectedAt: now)
             } catch {
                 outcomes.append(EventOutcome(id: event.id, status: .invalid(error)))
+                continue
+            }
+            switch result {
+            case .applied:
+                seq += 1
+                inserts.append(try insertEvent(event, user: user, seq: seq, receivedAt: now, device: device))
+                outcomes.append(EventOutcome(id: event.id, status: .applied(seq: seq)))
+                unlocks += granted
+                if case .stage = event.payload { stagesChanged = true }
+            case .duplicate:
+                outcomes.append(EventOutcome(id: event.id, status: .duplicate))
+            case .rejected(let error):
+                outcomes.append(EventOutcome(id: event.id, status: .rejected(error)))
             }
         }
         if inserts.isEmpty, !rebuilt {
@@ -67,7 +70,7 @@ enum AppendPrograms {
                     version: current.version))
         }
         unlocks += current.user.advance(to: now)
-        let output = ProjectionWriter(user: user, now: now).statements(
+        let output = try ProjectionWriter(user: user, now: now).statements(
             for: &current, rewrite: rebuilt, newUnlocks: unlocks, stagesChanged: stagesChanged, headSeq: seq)
         current.headSeq = seq
         return .write(
@@ -109,7 +112,7 @@ enum AppendPrograms {
                 EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
                     guard let current = slot.value else { throw .corrupt("engine missing") }
                     slot.value = nil
-                    let done = work(
+                    let done = try work(
                         events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache)
                     switch done {
                     case .done(let result): return .done(result)
@@ -133,7 +136,7 @@ enum AppendPrograms {
             return EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
                 guard let current = slot.value else { throw .corrupt("engine missing") }
                 return .done(
-                    work(events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache))
+                    try work(events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache))
             }
         }
     }
@@ -285,19 +288,19 @@ enum AppendPrograms {
         StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
             let slot = Slot<EngineEntry?>(nil)
             return .lock(user) { () throws(StoreError) in
-                .execute([AccountPrograms.insertProfile(profile, for: user)]) { _ throws(StoreError) in
+                .execute([try AccountPrograms.insertProfile(profile, for: user)]) { _ throws(StoreError) in
                     EngineLoader.load(user, cache: cache, into: slot, profile: profile) { _ throws(StoreError) in
                         try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Bool> in
                             guard var current = entry.take() else { throw .corrupt("engine missing") }
                             let now = StoreJSON.canonical(profile.updatedAt)
-                            let output = ProjectionWriter(user: user, now: now).statements(
+                            let output = try ProjectionWriter(user: user, now: now).statements(
                                 for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
                                 headSeq: current.headSeq)
                             entry = current
                             let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) { _, _ in
                                 true
                             }
-                            let statements = output.statements + [savePlanner(current.planner, user: user, now: now)]
+                            let statements = try output.statements + [savePlanner(current.planner, user: user, now: now)]
                             return .execute(statements, { counts throws(StoreError) in try finish(counts) })
                         }
                     }
@@ -326,7 +329,7 @@ enum AppendPrograms {
                         for: stored, engine: current.user, profile: current.profile, recent: &current.recentTemplates)
                     current.planner.zone = Messages.zone(of: current.user, profile: current.profile)
                     current.planner.enqueue(stored, messages: messages.mapValues(\.text), at: now)
-                    statements.append(savePlanner(current.planner, user: user, now: now))
+                    statements.append(try savePlanner(current.planner, user: user, now: now))
                 }
                 cache.put(user, current)
                 let value = result(current, stored)
@@ -335,16 +338,17 @@ enum AppendPrograms {
         }
     }
 
-    static func savePlanner(_ planner: CelebrationPlanner, user: String, now: Date) -> SQLStatement {
+    static func savePlanner(_ planner: CelebrationPlanner, user: String, now: Date) throws(StoreError) -> SQLStatement {
         SQLStatement(
             """
             INSERT INTO celebration_planners (user_id, planner, updated_at) VALUES (?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET planner = excluded.planner, updated_at = excluded.updated_at
-            """, [.text(user), .text(StoreJSON.encode(planner)), .date(now)])
+            """, [.text(user), .text(try StoreJSON.encode(planner)), .date(now)])
     }
 
-    static func insertEvent(_ event: Event, user: String, seq: Int64, receivedAt: Date, device: String?) -> SQLStatement
-    {
+    static func insertEvent(
+        _ event: Event, user: String, seq: Int64, receivedAt: Date, device: String?
+    ) throws(StoreError) -> SQLStatement {
         SQLStatement(
             """
             INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)
@@ -352,7 +356,7 @@ enum AppendPrograms {
             """,
             [
                 .text(user), .integer(seq), .text(event.id), .text(event.payload.type), .date(event.at),
-                .text(event.timeZone), .text(StoreJSON.encode(event)), .date(receivedAt), .optional(device),
+                .text(event.timeZone), .text(try StoreJSON.encode(event)), .date(receivedAt), .optional(device),
             ])
     }
 }

@@ -18,7 +18,7 @@ struct ProjectionWriter {
 
     func statements(
         for entry: inout EngineEntry, rewrite: Bool, newUnlocks: [Unlock], stagesChanged: Bool, headSeq: Int64
-    ) -> Output {
+    ) throws(StoreError) -> Output {
         var out = Output()
         let u = SQLValue.text(user)
         let state = entry.user.state(at: now, calendarDays: UserProjection.calendarDays)
@@ -40,7 +40,7 @@ struct ProjectionWriter {
             present.insert(id)
             guard entry.habits[id] != habit else { continue }
             entry.habits[id] = habit
-            let json = StoreJSON.encode(habit)
+            let json = try StoreJSON.encode(habit)
             out.habitJSON[id] = json
             out.statements.append(
                 SQLStatement(
@@ -81,7 +81,7 @@ struct ProjectionWriter {
                     [
                         u, .int(position), .int(item.day.number), .text(item.source.rawValue), .int(item.diamonds),
                         .int(item.freezes), .int(item.diamondBalance), .int(item.freezeBalance), .text(item.reason),
-                        .text(StoreJSON.encode(item)),
+                        .text(try StoreJSON.encode(item)),
                     ]))
         }
         entry.ledger = ledger
@@ -95,7 +95,7 @@ struct ProjectionWriter {
                     INSERT INTO subjects (user_id, subject_id, kind, name, body) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (user_id, subject_id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
                       body = excluded.body
-                    """, [u, .text(id), .text(subject.kind), .text(subject.name), .text(StoreJSON.encode(subject))]))
+                    """, [u, .text(id), .text(subject.kind), .text(subject.name), .text(try StoreJSON.encode(subject))]))
         }
 
         // Unlocks and their memories: never revoked, so only ever inserted.
@@ -113,7 +113,7 @@ struct ProjectionWriter {
                     [
                         u, .text(unlock.id), .text(unlock.rule), .text(unlock.title), .text(unlock.category),
                         .int(unlock.tier.rawValue), .date(unlock.achievedAt), .date(unlock.detectedAt),
-                        .bool(unlock.retroactive), .text(StoreJSON.encode(unlock)),
+                        .bool(unlock.retroactive), .text(try StoreJSON.encode(unlock)),
                     ]))
             let offset = table.offset(at: unlock.achievedAt)
             if let memory = Memory(
@@ -128,7 +128,7 @@ struct ProjectionWriter {
                         """,
                         [
                             u, .text(memory.id), .text(unlock.id), .int(memory.day.number), .text(memory.category),
-                            .text(memory.caption), .text(StoreJSON.encode(memory)),
+                            .text(memory.caption), .text(try StoreJSON.encode(memory)),
                         ]))
             }
         }
@@ -144,7 +144,7 @@ struct ProjectionWriter {
                             "INSERT INTO progression (user_id, method_id, position, event_id, body) VALUES (?, ?, ?, ?, ?)",
                             [
                                 u, .text(method), .int(position), .text(item.advance.eventID),
-                                .text(StoreJSON.encode(item)),
+                                .text(try StoreJSON.encode(item)),
                             ]))
                 }
             }

@@ -3,10 +3,17 @@ import MomentumCore
 
 /// JSON for the documents the projections hold, in Momentum's canonical form.
 enum StoreJSON {
-    static func encode<T: Encodable>(_ value: T) -> String {
-        // Momentum's own types always encode: their doubles are finite by validation.
-        let bytes = (try? MomentumJSON.encodeBytes(value)) ?? Array("null".utf8)
-        return String(decoding: bytes, as: UTF8.self)
+    /// The canonical JSON of `value`.
+    ///
+    /// - Throws: ``StoreError/Code/invalidInput`` when the value cannot be encoded (a
+    ///   non-finite double): nothing is stored then, rather than a `null` that would read
+    ///   back as corrupt data.
+    static func encode<T: Encodable>(_ value: T) throws(StoreError) -> String {
+        do {
+            return String(decoding: try MomentumJSON.encodeBytes(value), as: UTF8.self)
+        } catch {
+            throw StoreError(.invalidInput, "\(T.self) cannot be stored: \(error)")
+        }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws(StoreError) -> T {

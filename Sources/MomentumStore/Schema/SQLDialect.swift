@@ -5,8 +5,11 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     /// PostgreSQL 13 or later (through PostgresNIO).
     case postgres
 
-    /// The column type for a kind of value.
-    func type(of kind: ColumnSpec.Kind) -> String {
+    /// The column type for a kind of value (`BIGINT` for an integer on PostgreSQL).
+    ///
+    /// - Parameter kind: The kind of value a column holds.
+    /// - Returns: The type's name as this dialect spells it in a table definition.
+    public func type(of kind: ColumnSpec.Kind) -> String {
         switch (self, kind) {
         case (.sqlite, .integer): "INTEGER"
         case (.sqlite, .real): "REAL"

@@ -1,0 +1,81 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+import Synchronization
+
+/// The trust boundary for the instants clients send: an event may not be dated before its
+/// account existed, nor further back than the pack's offline window
+/// (``RulePack/offlineDays``, at least the week of offline use the sync promises).
+///
+/// Without it, one push of backdated completions could mint a streak's rewards (100 daily
+/// completions dated before sign-up earned 300 💎 and 3 ❄️). A retry of an event already
+/// stored is still answered `duplicate`, however old it has become. Trusted paths (the demo
+/// account, an archive import) store through ``MomentumStore`` directly and are not checked.
+final class ArrivalGate: Sendable {
+    /// How long before its account an event may be dated: the clock skew between a
+    /// device and the server that ``RulePack/futureToleranceSeconds`` allows the other way.
+    static let accountSkew: TimeInterval = 300
+
+    private let createdAt = Mutex([String: Date]())
+
+    /// When the user's account was created; `load` reads it the first time.
+    func accountCreatedAt(of user: String, load: () async throws -> Date?) async throws -> Date? {
+        if let known = createdAt.withLock({ $0[user] }) { return known }
+        guard let loaded = try await load() else { return nil }
+        createdAt.withLock { cache in
+            if cache.count > 200_000 { cache.removeAll() }
+            cache[user] = loaded
+        }
+        return loaded
+    }
+
+    /// The earliest instant an arriving event may carry.
+    ///
+    /// - Parameters:
+    ///   - now: When the events arrived.
+    ///   - accountCreatedAt: When the account was created.
+    ///   - offlineDays: The pack's offline window.
+    static func earliest(now: Date, accountCreatedAt: Date, offlineDays: Int) -> Date {
+        max(accountCreatedAt.addingTimeInterval(-accountSkew), now.addingTimeInterval(-Double(offlineDays) * 86_400))
+    }
+
+    /// The error for an event dated before `earliest`.
+    static func refusal(_ event: Event, earliest: Date, accountCreatedAt: Date, offlineDays: Int) -> MomentumError {
+        let beforeAccount = event.at < accountCreatedAt.addingTimeInterval(-accountSkew)
+        let reason =
+            beforeAccount
+            ? "is before this account was created (\(RFC3339.format(accountCreatedAt)))"
+            : "is more than \(offlineDays) days ago; a device may stay offline that long and still sync (use `day` to log an earlier day within the pack's backfill window)"
+        return MomentumError(.pastTimestamp, "\(RFC3339.format(event.at)) \(reason)", field: "at")
+    }
+}
+
+extension ServerState {
+    /// The positions of `events` that must be refused for their instant, each with its
+    /// error: those dated before the earliest instant a client may send, unless an event
+    /// with the same id is already stored (a retry, answered `duplicate` by the store).
+    ///
+    /// Costs one cached lookup per request; the engine is read only when an event is
+    /// older than a week or than the account.
+    func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
+        let user = caller.user
+        guard
+            let created = try await arrivals.accountCreatedAt(
+                of: user, load: { try await store.account(id: user)?.createdAt })
+        else { return [:] }
+        let quick = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: RulePack.minimumOfflineDays)
+        let suspects = events.indices.filter { events[$0].at < quick }
+        guard !suspects.isEmpty else { return [:] }
+        let ids = suspects.map { events[$0].id }
+        let (offlineDays, stored) = try await store.evaluate(user) { engine, _ in
+            (engine.streaks.pack.offlineDays, Set(ids.filter { engine.streaks.event(id: $0) != nil }))
+        }
+        let earliest = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: offlineDays)
+        var refused: [Int: MomentumError] = [:]
+        for index in suspects where events[index].at < earliest && !stored.contains(events[index].id) {
+            refused[index] = ArrivalGate.refusal(
+                events[index], earliest: earliest, accountCreatedAt: created, offlineDays: offlineDays)
+        }
+        return refused
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import ServiceLifecycle
+
+/// Flushes the shared rate limits' counts to the database every 100 ms, and deletes the
+/// counters of past minutes once a minute.
+struct RateLimitSyncService: Service {
+    let server: ServerState
+
+    func run() async throws {
+        let server = self.server
+        try await cancelWhenGracefulShutdown {
+            var lastCleanup = ContinuousClock.now
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(100))
+                for limiter in server.sharedLimiters {
+                    do {
+                        try await limiter.flush(to: server.store)
+                    } catch {
+                        server.logger.warning(
+                            "could not share rate limit counts", metadata: ["error": .string("\(error)")])
+                    }
+                }
+                if ContinuousClock.now - lastCleanup > .seconds(60) {
+                    lastCleanup = ContinuousClock.now
+                    let current = Int64(server.now().timeIntervalSince1970 / 60) * 60
+                    _ = try? await server.store.deleteRateLimitCounts(before: current - 120)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import MomentumCore
+import MomentumStore
+
+/// A user's history brought in by an operator: `POST /v1/admin/imports`.
+struct ImportRequest: Codable {
+    /// The account's email address.
+    var email: String
+    /// The events, in any order.
+    var events: [Event]
+}
+
+extension Routes {
+    /// The operator's routes, behind the admin token: the review flags and history imports.
+    ///
+    /// An import is how history from before an account existed, or older than the pack's
+    /// offline window, reaches Momentum (moving from another app, a support case): the
+    /// events are checked by every rule of the engine, as a push is, but not by the arrival
+    /// window, which is the boundary for what devices send.
+    func addAdminRoutes(_ router: Router<MomentumContext>) {
+        router.get("v1/admin/review-flags") { request, _ in
+            try server.requireAdmin(request)
+            let limit = try request.integer("limit", default: 100, in: 1...1_000)
+            return try JSONIO.response(["flags": try await server.store.reviewFlags(limit: limit)])
+        }
+        router.post("v1/admin/imports") { request, _ in
+            try server.requireAdmin(request)
+            let body = try await JSONIO.decode(
+                ImportRequest.self, from: request, limit: server.configuration.maxBodyBytes)
+            guard let account = try await server.store.account(email: body.email) else {
+                throw APIError.notFound("account '\(body.email)'")
+            }
+            let events = body.events
+            guard events.count <= server.configuration.maxEventsPerRequest else {
+                throw APIError(
+                    .contentTooLarge, "too_many_events",
+                    "a request may carry at most \(server.configuration.maxEventsPerRequest) events, not \(events.count)")
+            }
+            let now = server.now()
+            let order = events.indices.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
+            let stored = try await server.store.append(
+                order.map { events[$0] }, for: account.id, receivedAt: now, device: "import")
+            var outcomes = stored.outcomes
+            for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
+            if outcomes.contains(where: \.isApplied) {
+                server.publish(Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: account.id)
+            }
+            return try JSONIO.response(
+                PushResponse(
+                    results: outcomes.map(EventResult.init), headSeq: stored.headSeq, wallet: stored.wallet,
+                    unlocks: stored.unlocks))
+        }
+    }
+}
+
+extension ServerState {
+    /// Checks the admin token (`Authorization: Bearer <token>`, the scheme in any case).
+    ///
+    /// - Throws: 404 when no admin token is configured (the endpoints do not exist then),
+    ///   401 for a missing or wrong token.
+    func requireAdmin(_ request: Request) throws {
+        guard let expected = configuration.adminToken, !expected.isEmpty else {
+            throw APIError.notFound("endpoint")
+        }
+        let token = request.headers[.authorization].flatMap(AuthMiddleware.bearerToken) ?? ""
+        let x = Array(token.utf8)
+        let y = Array(expected.utf8)
+        // Constant time in the token's bytes, so that timing tells nothing of the token.
+        guard x.count == y.count, zip(x, y).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
+            throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
+        }
+    }
+}
