@@ -39,10 +39,12 @@ struct Serve: AsyncParsableCommand {
     var secureCookies = false
     @Option(help: "Requests a signed-in user may make per minute, across all instances; 0 for no limit (default 1200).")
     var userRequestsPerMinute: Int?
-    @Option(help: "Requests one client address may make per minute, across all instances; 0 for no limit (default 2400).")
+    @Option(
+        help: "Requests one client address may make per minute, across all instances; 0 for no limit (default 2400).")
     var addressRequestsPerMinute: Int?
     @Option(
-        help: "Reverse proxies whose Forwarded / X-Forwarded-For headers name the client: addresses or CIDR ranges, comma-separated (default none)."
+        help:
+            "Reverse proxies whose Forwarded / X-Forwarded-For headers name the client: addresses or CIDR ranges, comma-separated (default none)."
     )
     var trustedProxies: String?
     @Option(help: "Failed sign-ins per email before each attempt waits 1 s, 2 s, 4 s, … (default 5).")
@@ -53,7 +55,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Threads that run bcrypt (default 2).") var passwordThreads: Int?
     @Option(help: "Password checks that may wait for a bcrypt thread before more get 503 (default 4).")
     var passwordQueue: Int?
-    @Option(help: "Seconds before an idle connection, or one slow to send its header, is closed; 0 for never (default 60).")
+    @Option(
+        help: "Seconds before an idle connection, or one slow to send its header, is closed; 0 for never (default 60).")
     var idleTimeout: Int?
     @Option(help: "Event streams one user may hold open on an instance; 0 for no limit (default 8).")
     var maxStreamsPerUser: Int?
@@ -173,7 +176,8 @@ struct Serve: AsyncParsableCommand {
         if let value = try number(idleTimeout, "MOMENTUM_IDLE_TIMEOUT", "idle-timeout", 0...86_400) {
             configuration.idleTimeoutSeconds = value
         }
-        if let value = try number(maxStreamsPerUser, "MOMENTUM_MAX_STREAMS_PER_USER", "max-streams-per-user", 0...10_000)
+        if let value = try number(
+            maxStreamsPerUser, "MOMENTUM_MAX_STREAMS_PER_USER", "max-streams-per-user", 0...10_000)
         {
             configuration.maxStreamsPerUser = value
         }

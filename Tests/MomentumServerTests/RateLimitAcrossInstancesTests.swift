@@ -120,7 +120,8 @@ struct TrustedProxyAddressTests {
                 #expect(answer.status == 200)
             }
             let spoofed = try await RawHTTP.send(
-                port: port, "GET", "/healthz", headers: ["X-Forwarded-For": "198.51.100.99", "Forwarded": "for=192.0.2.1"])
+                port: port, "GET", "/healthz",
+                headers: ["X-Forwarded-For": "198.51.100.99", "Forwarded": "for=192.0.2.1"])
             #expect(spoofed.status == 429, "\(spoofed.raw)")
         }
     }
@@ -134,7 +135,8 @@ struct TrustedProxyAddressTests {
             // the one the proxy appended (10.1.2.3 is a trusted inner proxy).
             for index in 1...3 {
                 let answer = try await RawHTTP.send(
-                    port: port, "GET", "/healthz", headers: ["X-Forwarded-For": "192.0.2.\(index), 198.51.100.7, 10.1.2.3"])
+                    port: port, "GET", "/healthz",
+                    headers: ["X-Forwarded-For": "192.0.2.\(index), 198.51.100.7, 10.1.2.3"])
                 #expect(answer.status == 200)
             }
             let fourth = try await RawHTTP.send(
