@@ -34,10 +34,6 @@ enum PhotoSanitizer {
     /// The photo without metadata, checked by decoding, and its copy for share cards.
     static func sanitize(_ bytes: [UInt8], decoder: PhotoDecoder) throws(Failure) -> Sanitized {
         let (contentType, stripped, ext) = try stripMetadata(bytes)
-        if true {
-            return Sanitized(contentType: contentType, bytes: stripped, ext: ext, width: 0, height: 0,
-                shareCopy: .init(contentType: contentType, ext: ext, bytes: stripped, width: 0, height: 0))
-        }
         let decoded: PhotoDecoder.Decoded
         do throws(PhotoDecoder.Failure) {
             decoded = try decoder.decode(stripped)

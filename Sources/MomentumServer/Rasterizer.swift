@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import HTTPTypes
-import NIOPosix
 import Prometheus
 
 /// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`),
@@ -71,11 +70,6 @@ final class Rasterizer: Sendable {
     ///   came free in time, `rasterizer_timeout` when drawing took too long,
     ///   `rasterizer_unavailable` when the rasterizer is missing or failed.
     func png(fromSVG svg: String, width: Int, height: Int) async throws -> [UInt8] {
-        if true {
-            return try await NIOThreadPool.singleton.runIfActive { [self] in
-                try render(svg: svg, width: width, height: height, timeLimit: false)
-            }
-        }
         let key = ShareCardCache.Key(svg: svg, width: width, height: height)
         if let png = cache.card(for: key) {
             cacheHits.increment()
@@ -96,14 +90,14 @@ final class Rasterizer: Sendable {
             cacheHits.increment()
             return png
         }
-        let png = try await work.run { [self] in try render(svg: svg, width: width, height: height, timeLimit: true) }
+        let png = try await work.run { [self] in try render(svg: svg, width: width, height: height) }
         rendered.increment()
         cache.keep(png, for: key)
         return png
     }
 
     /// Runs the rasterizer once, on the calling thread, killing it past the time limit.
-    private func render(svg: String, width: Int, height: Int, timeLimit: Bool) throws -> [UInt8] {
+    private func render(svg: String, width: Int, height: Int) throws -> [UInt8] {
         let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-card-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -136,8 +130,7 @@ final class Rasterizer: Sendable {
         let (seconds, attoseconds) = limits.timeout.components
         let deadline =
             DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        if !timeLimit { exited.wait() }
-        if timeLimit, exited.wait(timeout: deadline) == .timedOut {
+        if exited.wait(timeout: deadline) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
             timedOut.increment()

@@ -25,7 +25,7 @@ struct NoSniffMiddleware: RouterMiddleware {
             context.logger.debug("Unrecognised Error", metadata: ["error.type": "\(error)"])
             response = Response(status: .internalServerError)
         }
-        // response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xContentTypeOptions] = "nosniff"
         return response
     }
 }

@@ -87,7 +87,7 @@ extension Routes {
                     path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: server.now()),
                 for: caller.user)
             return try await save(
-                current, note: current.note, photo: try MemoryPhoto(original: path),
+                current, note: current.note, photo: try MemoryPhoto(original: path, shareCopy: copyPath),
                 caller: caller)
         }
         group.delete("memories/:memory/photo") { _, context in
