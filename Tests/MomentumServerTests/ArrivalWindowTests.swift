@@ -68,7 +68,9 @@ import Testing
             let created = harness.now - 10 * Self.day
             let events = [habitCreated("walk", at: created), completion("c1", habit: "walk", at: created + 60)]
             let first = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(events))
-            #expect((first.json["results"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "applied" } == true)
+            #expect(
+                (first.json["results"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "applied" } == true
+            )
             // Twenty days later the phone, which never got the answer, sends them again.
             harness.clock.value.withLock { $0 += 20 * Self.day }
             let retry = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(events))
@@ -118,7 +120,8 @@ import Testing
         try await ServerHarness.with { harness, client in
             let token = try await client.register("mover")
             let now = harness.now
-            let history = [habitCreated("walk", at: now - 40 * Self.day)]
+            let history =
+                [habitCreated("walk", at: now - 40 * Self.day)]
                 + (1...39).map { completion("h\($0)", habit: "walk", at: now - Double($0) * Self.day) }
             let body = #"{"email": "mover@example.com", "events": [\#(history.joined(separator: ","))]}"#
             // Only with the admin token (the scheme in any case); an unknown email is a 404.

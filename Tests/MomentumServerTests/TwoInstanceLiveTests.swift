@@ -107,7 +107,8 @@ import Testing
             }
             // Twelve days of history from before the account existed: an operator's import.
             let pushed = try await a.call(
-                .post, "/v1/admin/imports", json: #"{"email": "ray@example.com", "events": [\#(events.joined(separator: ","))]}"#,
+                .post, "/v1/admin/imports",
+                json: #"{"email": "ray@example.com", "events": [\#(events.joined(separator: ","))]}"#,
                 headers: [.authorization: "Bearer admin-secret"])
             #expect(pushed.status == .ok, "\(pushed.text)")
             let wallet = try await b.call(.get, "/v1/wallet", token: tablet)

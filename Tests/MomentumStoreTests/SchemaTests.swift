@@ -54,7 +54,8 @@ struct SchemaTests {
             guard let pinned = Self.shipped[migration.version] else { continue }
             #expect(Self.checksum(migration.sql(.sqlite)) == pinned.sqlite, "migration \(migration.version), SQLite")
             #expect(
-                Self.checksum(migration.sql(.postgres)) == pinned.postgres, "migration \(migration.version), PostgreSQL")
+                Self.checksum(migration.sql(.postgres)) == pinned.postgres, "migration \(migration.version), PostgreSQL"
+            )
         }
         // Every migration but possibly the newest (not shipped yet) is pinned.
         #expect(Schema.migrations.dropLast().allSatisfy { Self.shipped[$0.version] != nil })

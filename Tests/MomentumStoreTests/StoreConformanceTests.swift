@@ -19,7 +19,8 @@ struct StoreConformanceTests {
             for table in Schema.tables {
                 let query =
                     dialect == .sqlite
-                    ? SQLStatement("SELECT name, type, \"notnull\" FROM pragma_table_info(?) ORDER BY cid", [.text(table.name)])
+                    ? SQLStatement(
+                        "SELECT name, type, \"notnull\" FROM pragma_table_info(?) ORDER BY cid", [.text(table.name)])
                     : SQLStatement(
                         """
                         SELECT column_name, upper(data_type), CASE is_nullable WHEN 'NO' THEN 1::bigint ELSE 0::bigint END

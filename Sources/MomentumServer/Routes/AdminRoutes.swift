@@ -35,7 +35,8 @@ extension Routes {
             guard events.count <= server.configuration.maxEventsPerRequest else {
                 throw APIError(
                     .contentTooLarge, "too_many_events",
-                    "a request may carry at most \(server.configuration.maxEventsPerRequest) events, not \(events.count)")
+                    "a request may carry at most \(server.configuration.maxEventsPerRequest) events, not \(events.count)"
+                )
             }
             let now = server.now()
             let order = events.indices.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
@@ -44,7 +45,8 @@ extension Routes {
             var outcomes = stored.outcomes
             for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
             if outcomes.contains(where: \.isApplied) {
-                server.publish(Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: account.id)
+                server.publish(
+                    Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: account.id)
             }
             return try JSONIO.response(
                 PushResponse(

@@ -136,7 +136,8 @@ enum AppendPrograms {
             return EngineLoader.load(user, cache: cache, into: slot) { rebuilt throws(StoreError) in
                 guard let current = slot.value else { throw .corrupt("engine missing") }
                 return .done(
-                    try work(events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache))
+                    try work(
+                        events, for: user, now: now, device: device, rebuilt: rebuilt, entry: current, cache: cache))
             }
         }
     }
@@ -300,7 +301,8 @@ enum AppendPrograms {
                             let finish = finishing(user, slot: slot, cache: cache, output: output, now: now) { _, _ in
                                 true
                             }
-                            let statements = try output.statements + [savePlanner(current.planner, user: user, now: now)]
+                            let statements =
+                                try output.statements + [savePlanner(current.planner, user: user, now: now)]
                             return .execute(statements, { counts throws(StoreError) in try finish(counts) })
                         }
                     }

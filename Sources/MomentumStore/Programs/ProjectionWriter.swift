@@ -95,7 +95,8 @@ struct ProjectionWriter {
                     INSERT INTO subjects (user_id, subject_id, kind, name, body) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (user_id, subject_id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
                       body = excluded.body
-                    """, [u, .text(id), .text(subject.kind), .text(subject.name), .text(try StoreJSON.encode(subject))]))
+                    """, [u, .text(id), .text(subject.kind), .text(subject.name), .text(try StoreJSON.encode(subject))])
+            )
         }
 
         // Unlocks and their memories: never revoked, so only ever inserted.

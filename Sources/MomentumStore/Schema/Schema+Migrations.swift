@@ -451,7 +451,7 @@ extension Schema {
                   count INTEGER NOT NULL,
                   PRIMARY KEY (limit_key, window_start)
                 )
-                """,
+                """
             ],
             postgres: [
                 """
@@ -461,7 +461,7 @@ extension Schema {
                   count BIGINT NOT NULL,
                   PRIMARY KEY (limit_key, window_start)
                 )
-                """,
+                """
             ]
         ),
     ]
