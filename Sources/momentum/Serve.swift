@@ -17,7 +17,9 @@ struct Serve: AsyncParsableCommand {
             MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES \
             (comma-separated), MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT, \
             MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
-            MOMENTUM_PASSWORD_QUEUE, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER. \
+            MOMENTUM_PASSWORD_QUEUE, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
+            MOMENTUM_MAX_PHOTO_SIDE, MOMENTUM_MAX_PHOTO_MEGAPIXELS, MOMENTUM_RASTERIZER_TIMEOUT, \
+            MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES. \
             A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
             Flags win over the environment.
             """)
@@ -60,6 +62,14 @@ struct Serve: AsyncParsableCommand {
     var idleTimeout: Int?
     @Option(help: "Event streams one user may hold open on an instance; 0 for no limit (default 8).")
     var maxStreamsPerUser: Int?
+    @Option(help: "The most pixels on either side of an uploaded photo (default 8000).") var maxPhotoSide: Int?
+    @Option(help: "The most pixels of an uploaded photo in all, in megapixels (default 40).")
+    var maxPhotoMegapixels: Int?
+    @Option(help: "Seconds a PNG share card may take to draw before it is a 503 (default 10).")
+    var rasterizerTimeout: Int?
+    @Option(help: "PNG share cards drawn at once; more wait, then get a 503 (default 2).")
+    var rasterizerConcurrency: Int?
+    @Option(help: "Megabytes of drawn share cards kept in memory (default 32).") var shareCardCacheMegabytes: Int?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -180,6 +190,27 @@ struct Serve: AsyncParsableCommand {
             maxStreamsPerUser, "MOMENTUM_MAX_STREAMS_PER_USER", "max-streams-per-user", 0...10_000)
         {
             configuration.maxStreamsPerUser = value
+        }
+        if let value = try number(maxPhotoSide, "MOMENTUM_MAX_PHOTO_SIDE", "max-photo-side", 64...30_000) {
+            configuration.maxPhotoSide = value
+        }
+        if let value = try number(
+            maxPhotoMegapixels, "MOMENTUM_MAX_PHOTO_MEGAPIXELS", "max-photo-megapixels", 1...400)
+        {
+            configuration.maxPhotoPixels = value * 1_000_000
+        }
+        if let value = try number(rasterizerTimeout, "MOMENTUM_RASTERIZER_TIMEOUT", "rasterizer-timeout", 1...600) {
+            configuration.rasterizerTimeout = .seconds(value)
+        }
+        if let value = try number(
+            rasterizerConcurrency, "MOMENTUM_RASTERIZER_CONCURRENCY", "rasterizer-concurrency", 1...64)
+        {
+            configuration.rasterizerConcurrency = value
+        }
+        if let value = try number(
+            shareCardCacheMegabytes, "MOMENTUM_SHARE_CARD_CACHE_MEGABYTES", "share-card-cache-megabytes", 0...4_096)
+        {
+            configuration.shareCardCacheBytes = value << 20
         }
         do {
             try configuration.check()
