@@ -21,6 +21,8 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's address, when the connection has one.
     public let remoteAddress: SocketAddress?
+    /// The request's connection (an event stream watches for its end).
+    let channel: any Channel
     /// The signed-in caller, set by the authentication middleware.
     public var caller: Caller?
     /// The request id, echoed in `X-Request-ID` and every log line.
@@ -33,6 +35,7 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// The client's address as a trusted proxy forwarded it, when one did.

@@ -12,7 +12,14 @@ import Synchronization
 ///   queues more than a few bcrypt runs, whatever its size.
 ///
 /// A refused attempt gets 429 with `Retry-After` and the same message whether or not the
-/// email has an account.
+/// email has an account. It holds no check slot and costs no password work, but it is
+/// still a request to read and answer: a client that comes back before its `Retry-After`
+/// has passed (a script retrying at once, 16 at a time) would otherwise make the server
+/// answer refusals as fast as it can, and take the cores from the checks of real users. So
+/// such a refusal is sent after `refusalDelay` (holding nothing but the waiting request;
+/// at most `maxDelayed` wait at once, further ones are answered at once), which turns a
+/// flood of thousands of attempts a second into a trickle; a client that honours
+/// `Retry-After` is answered at once.
 final class SignInThrottle: Sendable {
     /// A throttled key's limits.
     struct Policy: Sendable {
@@ -26,6 +33,8 @@ final class SignInThrottle: Sendable {
         var failures = 0
         var lastFailure = 0.0
         var running = 0
+        /// When the key's last refusal told the client to come back.
+        var retryAt = 0.0
     }
 
     /// The keys of one attempt, taken by ``begin(_:now:)`` and given back by
@@ -36,9 +45,19 @@ final class SignInThrottle: Sendable {
 
     private let entries = Mutex([String: Entry]())
     private let maxBackoff: Double
+    private let refusalDelay: Duration
+    private let maxDelayed: Int
+    private let delayed = Atomic<Int>(0)
 
-    init(maxBackoffSeconds: Int) {
+    /// - Parameters:
+    ///   - maxBackoffSeconds: The longest wait after failures.
+    ///   - refusalDelay: How long a refusal waits before it is sent when the client came
+    ///     back before its last `Retry-After` had passed.
+    ///   - maxDelayed: The refusals that may wait at once.
+    init(maxBackoffSeconds: Int, refusalDelay: Duration = .seconds(1), maxDelayed: Int = 10_000) {
         maxBackoff = Double(max(1, maxBackoffSeconds))
+        self.refusalDelay = refusalDelay
+        self.maxDelayed = maxDelayed
     }
 
     /// The seconds an attempt must still wait after `failures` failures with `free` allowed.
@@ -48,31 +67,48 @@ final class SignInThrottle: Sendable {
     }
 
     /// Starts an attempt for the given keys, or throws 429 when one of them must wait or
-    /// already has as many checks running as it may.
-    func begin(_ keys: [(key: String, policy: Policy)], now: Double) throws -> Attempt {
-        let wait = entries.withLock { entries -> Int? in
+    /// already has as many checks running as it may (after `refusalDelay` when the client
+    /// did not wait for its last refusal's `Retry-After`).
+    func begin(_ keys: [(key: String, policy: Policy)], now: Double) async throws -> Attempt {
+        let refusal = entries.withLock { entries -> (wait: Int, early: Bool)? in
             if entries.count > 100_000 {
                 entries = entries.filter { $0.value.running > 0 || now - $0.value.lastFailure < maxBackoff + 900 }
             }
             var wait = 0.0
+            var early = false
+            var limiting: [String] = []
             for (key, policy) in keys {
                 var entry = entries[key] ?? Entry()
                 if entry.failures > 0, now - entry.lastFailure > maxBackoff + 900 { entry.failures = 0 }
                 entries[key] = entry
-                let remaining = entry.lastFailure + backoff(failures: entry.failures, free: policy.free) - now
+                var remaining = entry.lastFailure + backoff(failures: entry.failures, free: policy.free) - now
+                if entry.running >= policy.concurrent { remaining = max(remaining, 1) }
+                if remaining > 0 { limiting.append(key) }
                 wait = max(wait, remaining)
-                if entry.running >= policy.concurrent { wait = max(wait, 1) }
+                if now < entry.retryAt { early = true }
             }
-            guard wait <= 0 else { return max(1, Int(wait.rounded(.up))) }
+            guard wait <= 0 else {
+                // The keys that refused this attempt remember when it may come back.
+                let seconds = max(1, Int(wait.rounded(.up)))
+                for key in limiting { entries[key]?.retryAt = now + Double(seconds) }
+                return (seconds, early)
+            }
             for (key, _) in keys { entries[key]?.running += 1 }
             return nil
         }
-        if let wait {
-            throw APIError(
-                .tooManyRequests, "sign_in_throttled", "too many sign-in attempts; try again in \(wait) s",
-                headers: [.retryAfter: String(wait)])
-        }
-        return Attempt(keys: keys)
+        guard let refusal else { return Attempt(keys: keys) }
+        if refusal.early { await delayRefusal() }
+        throw APIError(
+            .tooManyRequests, "sign_in_throttled", "too many sign-in attempts; try again in \(refusal.wait) s",
+            headers: [.retryAfter: String(refusal.wait)])
+    }
+
+    /// Waits `refusalDelay`, unless `maxDelayed` refusals wait already. Cancellation ends
+    /// the wait early.
+    private func delayRefusal() async {
+        defer { delayed.wrappingSubtract(1, ordering: .relaxed) }
+        guard delayed.wrappingAdd(1, ordering: .relaxed).newValue <= maxDelayed else { return }
+        try? await Task.sleep(for: refusalDelay)
     }
 
     /// Ends an attempt: a failure counts against every key, a success resets the email's
@@ -88,7 +124,7 @@ final class SignInThrottle: Sendable {
                 } else if key == resetting {
                     entry.failures = 0
                 }
-                if entry.running == 0, entry.failures == 0 {
+                if entry.running == 0, entry.failures == 0, entry.retryAt <= now {
                     entries[key] = nil
                 } else {
                     entries[key] = entry

@@ -115,4 +115,50 @@ import Testing
             for stream in streams { await stream.close() }
         }
     }
+
+    @Test func aClosedEventStreamFreesItsPlaceAtOnce() async throws {
+        try await LiveServer.with { configuration in
+            configuration.maxStreamsPerUser = 8
+        } _: { port in
+            try await LiveServer.register(port: port, "ada")
+            let session = try await LiveServer.signIn(port: port, "ada")
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any])?["token"] as? String
+            )
+            var streams: [EventStreamReader] = []
+            for _ in 0..<8 {
+                let stream = try await EventStreamReader.open(port: port, token: token)
+                try await stream.waitFor("event: ready")
+                streams.append(stream)
+            }
+            // The client closes one stream's connection; a new stream is let in at once
+            // (it was refused until a keep-alive write failed, 15 to 30 s later).
+            await streams.removeFirst().close()
+            let closed = ContinuousClock.now
+            var ninth: EventStreamReader?
+            var refusals: [String] = []
+            while ninth == nil, ContinuousClock.now - closed < .seconds(2) {
+                let stream = try await EventStreamReader.open(port: port, token: token)
+                let answer = try await stream.waitFor("HTTP/1.1 ")
+                if answer.hasPrefix("HTTP/1.1 200") {
+                    try await stream.waitFor("event: ready")
+                    ninth = stream
+                } else {
+                    refusals.append(String(answer.prefix(12)))
+                    await stream.close()
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let opened = try #require(ninth, "no new stream within 2 s of closing one: \(refusals)")
+            streams.append(opened)
+
+            // Eight are open again: one more is refused.
+            let tenth = try await RawHTTP.send(
+                port: port, "GET", "/v1/stream", headers: ["Authorization": "Bearer \(token)"])
+            #expect(tenth.status == 429, "\(tenth.raw)")
+            #expect(tenth.body.contains(#""code":"too_many_streams""#), "\(tenth.body)")
+
+            for stream in streams { await stream.close() }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import NIOCore
 import Synchronization
 
 /// A change to a user's data, as sent to their other devices over server-sent events.
@@ -74,6 +75,57 @@ final class ChangeHub: Sendable {
     }
 
     var count: Int { subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
+    /// Closes a stream as soon as its connection ends, and returns what stops watching.
+    ///
+    /// A stream's body only learns of a closed connection when a write fails, and the
+    /// first write after the client closed its socket still succeeds (the server allows
+    /// half-closed connections): a keep-alive comment every 15 s found it only 15 to 30 s
+    /// later, and meanwhile the dead stream held one of the user's
+    /// `maxStreamsPerUser` places. Here the connection's end of input (the client closed
+    /// or shut down its side) or its closing frees the place at once.
+    func closeWhenConnectionEnds(_ channel: any Channel, user: String, id: UUID) -> @Sendable () -> Void {
+        let name = "momentum-stream-\(id.uuidString)"
+        channel.eventLoop.execute {
+            guard channel.isActive else { return self.close(user, id: id) }
+            do {
+                try channel.pipeline.syncOperations.addHandler(
+                    ConnectionEndWatcher { self.close(user, id: id) }, name: name, position: .first)
+            } catch {
+                self.close(user, id: id)
+            }
+        }
+        return {
+            channel.eventLoop.execute { channel.pipeline.syncOperations.removeHandler(name: name, promise: nil) }
+        }
+    }
+}
+
+/// Calls `ended` once when its connection's input ends or the connection closes.
+private final class ConnectionEndWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var ended: (() -> Void)?
+
+    init(_ ended: @escaping () -> Void) {
+        self.ended = ended
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { end() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        end()
+        context.fireChannelInactive()
+    }
+
+    private func end() {
+        let ended = self.ended
+        self.ended = nil
+        ended?()
+    }
 }
 
 /// A change on its way between server instances.

@@ -244,7 +244,7 @@ extension Routes {
                 details: [.init(field: "email", issue: "is taken")])
         }
         let throttle = server.signInThrottle
-        let attempt = try throttle.begin([addressKey(address)], now: uptime())
+        let attempt = try await throttle.begin([addressKey(address)], now: uptime())
         defer { throttle.end(attempt, succeeded: true, now: uptime()) }
         let hash = try await server.passwords.hash(body.password, cost: server.configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
@@ -267,7 +267,7 @@ extension Routes {
         let email = Account.normalize(email: body.email)
         let emailKey = "email:" + email
         let throttle = server.signInThrottle
-        let attempt = try throttle.begin(
+        let attempt = try await throttle.begin(
             [
                 (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
                 addressKey(address),

@@ -108,6 +108,7 @@ extension Routes {
         let caller = try context.requireCaller()
         let server = self.server
         let (id, changes) = try server.hub.subscribe(caller.user)
+        let stopWatching = server.hub.closeWhenConnectionEnds(context.channel, user: caller.user, id: id)
         server.metrics.streams.increment()
         let heartbeat = Task {
             while !Task.isCancelled {
@@ -122,6 +123,7 @@ extension Routes {
             status: .ok, headers: headers,
             body: .init { writer in
                 defer {
+                    stopWatching()
                     heartbeat.cancel()
                     server.hub.close(caller.user, id: id)
                     server.metrics.streams.decrement()
