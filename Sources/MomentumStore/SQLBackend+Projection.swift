@@ -109,13 +109,18 @@ extension SQLBackend {
                         "SELECT seq, body, received_at, device FROM events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                         [.text(user), .integer(seq), .int(limit)])
                 ) { rows throws(StoreError) in
-                    .done(
-                        try rows.map { row throws(StoreError) in
+                    // An event stored before today's limits (EventLimits) that they refuse
+                    // counts for nothing (see EngineLoader) and is left out here too.
+                    var events: [StoredEvent] = []
+                    for row in rows {
+                        guard let event = try? StoreJSON.decode(Event.self, try row.text(1, "body"), "event")
+                        else { continue }
+                        events.append(
                             StoredEvent(
-                                seq: try row.int(0, "seq"),
-                                event: try StoreJSON.decode(Event.self, try row.text(1, "body"), "event"),
-                                receivedAt: try row.date(2, "received_at"), device: row.optionalText(3))
-                        })
+                                seq: try row.int(0, "seq"), event: event,
+                                receivedAt: try row.date(2, "received_at"), device: row.optionalText(3)))
+                    }
+                    return .done(events)
                 }
             })
     }

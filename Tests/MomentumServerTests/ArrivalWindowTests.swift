@@ -149,4 +149,40 @@ import Testing
             #expect(habit?["current"] as? Int == 39, "\(today.text.prefix(300))")
         }
     }
+
+    @Test func aRequestsFarBackEventsShareOneEvaluationBudget() async throws {
+        try await ServerHarness.with { harness, client in
+            let token = try await client.register("skipper", zone: "UTC")
+            let now = harness.now
+            // A habit started in 1970: each rest day logged for 1970 re-evaluates ~20,000 days.
+            let created = try await client.call(
+                .post, "/v1/events", token: token,
+                json: eventsJSON([
+                    #"{"id": "h", "type": "habit.created", "at": "\#(RFC3339.format(now))", "tz": "UTC", "habit": "walk", "name": "Walk", "start": "1970-01-01"}"#
+                ]))
+            #expect(created.status == .ok, "\(created.text)")
+            let skips = (0..<500).map { n in
+                let day = LocalDay(number: LocalDay(year: 1970, month: 1, day: 2)!.number + n)
+                return
+                    #"{"id": "s\#(n)", "type": "skip", "at": "\#(RFC3339.format(now))", "tz": "UTC", "habit": "walk", "day": "\#(day)"}"#
+            }
+            let push = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(skips))
+            let results = try #require(push.json["results"] as? [[String: Any]])
+            let applied = results.filter { $0["status"] as? String == "applied" }.count
+            let refused = results.filter {
+                ($0["error"] as? [String: Any])?["code"] as? String == "limit_exceeded"
+            }
+            // Within 8,000,000 habit-days: some hundreds applied, the rest refused, to be sent again.
+            #expect(applied > 100 && applied < 500, "\(applied) applied")
+            #expect(applied + refused.count == 500)
+            let message = (refused.first?["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains("send this one in another request"), "\(message)")
+            // The same request again: the stored ones are duplicates, and cost nothing.
+            let again = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(skips))
+            let duplicates = (again.json["results"] as? [[String: Any]] ?? []).filter {
+                $0["status"] as? String == "duplicate"
+            }
+            #expect(duplicates.count == applied)
+        }
+    }
 }

@@ -211,6 +211,45 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func anEventStoredBeforeTodaysLimitsCountsForNothingAndTheAccountStaysReadable(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            // Given the event that crashed every read before numbers were bounded (a
+            // completion value of 1e19), stored by an older server …
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            _ = try await store.append(
+                [try Fixtures.createHabit(), try Fixtures.completion("c1", day: 1)], for: "ada",
+                receivedAt: Fixtures.day(1, hour: 21), device: "phone")
+            let old =
+                #"{"id":"huge","type":"completion","at":"2026-01-02T20:00:00Z","tz":"UTC","habit":"read","value":1e19}"#
+            _ = try await store.run(
+                StoreProgram(writes: true) { () throws(StoreError) in
+                    .execute([
+                        SQLStatement(
+                            """
+                            INSERT INTO events (user_id, seq, event_id, type, at, time_zone, body, received_at, device)
+                            VALUES (?, 3, 'huge', 'completion', ?, 'UTC', ?, ?, NULL)
+                            """,
+                            [
+                                .text("ada"), .real(Fixtures.day(2, hour: 20).timeIntervalSince1970), .text(old),
+                                .real(Fixtures.day(2, hour: 21).timeIntervalSince1970),
+                            ]),
+                        SQLStatement(
+                            "UPDATE user_heads SET head_seq = 3, version = version + 1 WHERE user_id = ?",
+                            [.text("ada")]),
+                    ]) { _ in .done(true) }
+                })
+            // … the account reads: the event counts for nothing, the others as before.
+            let events = try await store.events(of: "ada", after: 0, limit: 100)
+            #expect(events.map(\.event.id) == ["create-read", "c1"])
+            let count = try await store.evaluate("ada") { user, _ in user.streaks.events.count }
+            #expect(count == 2)
+            let next = try await store.append(
+                [try Fixtures.completion("c3", day: 3)], for: "ada", receivedAt: Fixtures.day(3, hour: 21), device: nil)
+            #expect(next.outcomes.map(\.status) == [.applied(seq: 4)])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func theSameCompletionSentTwiceIsStoredOnce(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in
             try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())

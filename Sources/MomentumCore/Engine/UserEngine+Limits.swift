@@ -24,7 +24,27 @@ extension UserEngine {
         {
             throw Self.tooManyHabits
         }
-        guard let open = run.openDay, let table = table(for: event.timeZone) else { return }
+        guard let cost = reevaluation(for: event), cost.work > EventLimits.evaluationBudget else { return }
+        throw MomentumError(
+            .limitExceeded,
+            "\(LocalDay(number: cost.earliest)) is \(cost.daysBack) days back: evaluating \(cost.habits) habits again "
+                + "from then exceeds the limit of \(EventLimits.evaluationBudget) habit-days per event",
+            field: cost.field)
+    }
+
+    /// The habit-days `event` would make the engine evaluate again: 0 for an event for the
+    /// open day or later (O(1)), `Int.max` when the product overflows.
+    ///
+    /// A caller appending a batch adds these up to bound a whole request
+    /// (``EventLimits/requestEvaluationBudget``), since each event's rewind is paid again.
+    public func evaluationCost(of event: Event) -> Int {
+        reevaluation(for: event)?.work ?? 0
+    }
+
+    private func reevaluation(
+        for event: Event
+    ) -> (work: Int, earliest: Int, daysBack: Int, habits: Int, field: String)? {
+        guard let open = run.openDay, let table = table(for: event.timeZone) else { return nil }
         var earliest = clock.localDay(of: event.at, in: table).number
         var field = "at"
         func reaches(_ day: LocalDay?, _ name: String) {
@@ -43,15 +63,10 @@ extension UserEngine {
             }
         case .habitUpdated, .habitArchived, .purchase, .subject, .goal, .stage: break
         }
-        guard earliest < open else { return }
-        let habits = run.habits.count + (habitMeta[event.payload.habitID ?? ""] == nil ? 1 : 0)
+        guard earliest < open else { return nil }
+        let habits = max(1, run.habits.count + (habitMeta[event.payload.habitID ?? ""] == nil ? 1 : 0))
         let (days, overflowDays) = (open - earliest).addingReportingOverflow(Self.checkpointInterval)
-        let (work, overflow) = max(1, habits).multipliedReportingOverflow(by: days)
-        guard overflowDays || overflow || work > EventLimits.evaluationBudget else { return }
-        throw MomentumError(
-            .limitExceeded,
-            "\(LocalDay(number: earliest)) is \(open - earliest) days back: evaluating \(max(1, habits)) habits again "
-                + "from then exceeds the limit of \(EventLimits.evaluationBudget) habit-days per event",
-            field: field)
+        let (work, overflow) = habits.multipliedReportingOverflow(by: days)
+        return (overflowDays || overflow ? .max : work, earliest, open - earliest, habits, field)
     }
 }

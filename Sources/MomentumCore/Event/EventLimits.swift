@@ -67,6 +67,13 @@ public enum EventLimits {
     /// single request can hold a core for long. Two million habit-days take about 0.1 s.
     public static let evaluationBudget = 2_000_000
 
+    /// The most habit-days the events of one request may together cause the engine to
+    /// evaluate again: each event's re-evaluation is paid in turn, so a batch of far-back
+    /// events (a thousand skips for a day in 1970) is bounded as a whole. Events past this
+    /// budget are refused with ``MomentumError/Code-swift.struct/limitExceeded`` and can be
+    /// sent again in a later request; events for the open day cost nothing. About 0.4 s.
+    public static let requestEvaluationBudget = 4 * evaluationBudget
+
     /// The message for a number outside `range`, naming the field: "value must be a number
     /// from 0 to 1000000".
     static func numberMessage(_ field: String, _ range: ClosedRange<Double>, exclusiveLower: Bool = false) -> String {

@@ -39,10 +39,28 @@ enum AppendPrograms {
         var inserts: [SQLStatement] = []
         var seq = current.headSeq
         var stagesChanged = false
+        // The engine work the request's events cause together (each far-back event rewinds
+        // again), bounded so that no request holds a core for long.
+        var spent = 0
         for event in events {
             let result: MomentumCore.AppendResult
             let granted: [Unlock]
             do throws(MomentumError) {
+                // A retry of a stored event costs nothing (it is a duplicate).
+                let cost =
+                    current.user.streaks.event(id: event.id) == nil ? current.user.streaks.evaluationCost(of: event) : 0
+                if cost > 0 {
+                    let (total, overflow) = spent.addingReportingOverflow(cost)
+                    guard !overflow, total <= EventLimits.requestEvaluationBudget else {
+                        throw MomentumError(
+                            .limitExceeded,
+                            "the events of this request before this one already re-evaluate "
+                                + "\(spent) habit-days of history; send this one in another request "
+                                + "(at most \(EventLimits.requestEvaluationBudget) a request)",
+                            field: "at")
+                    }
+                    spent = total
+                }
                 (result, granted) = try current.user.append(event, now: now, detectedAt: now)
             } catch {
                 outcomes.append(EventOutcome(id: event.id, status: .invalid(error)))

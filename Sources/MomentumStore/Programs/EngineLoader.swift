@@ -77,10 +77,13 @@ enum EngineLoader {
             ]) { results throws(StoreError) in
                 var engine = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)
                 for row in results[0] {
-                    let event = try StoreJSON.decode(Event.self, try row.text(0, "body"), "event")
+                    // Stored events were valid when they arrived; one that today's limits
+                    // (EventLimits) refuse to decode, or that a changed pack now refuses,
+                    // stays in the log but counts for nothing: the account stays readable.
+                    guard let event = try? StoreJSON.decode(Event.self, try row.text(0, "body"), "event") else {
+                        continue
+                    }
                     let receivedAt = try row.date(1, "received_at")
-                    // Stored events were valid when they arrived; one that a changed pack
-                    // now refuses stays in the log but counts for nothing.
                     _ = try? engine.append(event, detectedAt: receivedAt)
                 }
                 var planner: CelebrationPlanner
