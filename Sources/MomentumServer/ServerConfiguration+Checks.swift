@@ -4,6 +4,6 @@ extension ServerConfiguration {
     /// - Throws: ``ConfigurationError`` naming a trusted proxy that is neither an address
     ///   nor a CIDR range.
     public func check() throws {
-        _ = try TrustedProxies(trustedProxies)
+        _ = try TrustedProxies(trustedProxies, header: forwardedHeader)
     }
 }

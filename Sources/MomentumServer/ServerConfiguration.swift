@@ -19,6 +19,19 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies (addresses or CIDR ranges) whose `Forwarded` / `X-Forwarded-For`
     /// headers name the client; from any other peer those headers are ignored.
     public var trustedProxies: [String] = []
+    /// The one header a trusted proxy names the client in: `X-Forwarded-For` (what nginx's
+    /// `$proxy_add_x_forwarded_for` and most load balancers append to) or RFC 7239's
+    /// `Forwarded`. The other is ignored, since a proxy passes through whatever a client put
+    /// in the header it does not set itself.
+    public var forwardedHeader: ForwardedHeader = .xForwardedFor
+
+    /// Which header names the client behind a trusted proxy.
+    public enum ForwardedHeader: String, Sendable, CaseIterable {
+        /// `X-Forwarded-For: client, proxy1, …`.
+        case xForwardedFor = "x-forwarded-for"
+        /// `Forwarded: for=client, for=proxy1` (RFC 7239).
+        case forwarded
+    }
     /// Failed sign-ins an email may have before each further attempt waits (1 s, 2 s, 4 s, …).
     public var signInFreeFailuresPerAccount: Int = 5
     /// Failed sign-ins a client address may have before each further attempt waits.

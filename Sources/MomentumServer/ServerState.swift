@@ -77,7 +77,8 @@ public final class ServerState: Sendable {
             addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)
             sharedLimiters = []
         }
-        trustedProxies = (try? TrustedProxies(configuration.trustedProxies)) ?? .none
+        trustedProxies =
+            (try? TrustedProxies(configuration.trustedProxies, header: configuration.forwardedHeader)) ?? .none
         passwords = PasswordHasher(threads: configuration.passwordThreads, queue: configuration.passwordQueue)
         signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
         hub = ChangeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)

@@ -14,7 +14,7 @@ struct Serve: AsyncParsableCommand {
             Every option can also be set with an environment variable: MOMENTUM_HOST, MOMENTUM_PORT, \
             MOMENTUM_DATABASE, MOMENTUM_PACK, MOMENTUM_DEMO=1, MOMENTUM_CORS_ORIGINS (comma-separated), \
             MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST, MOMENTUM_SECURE_COOKIES=1, \
-            MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES \
+            MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES, MOMENTUM_FORWARDED_HEADER \
             (comma-separated), MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT, \
             MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
             MOMENTUM_PASSWORD_QUEUE, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
@@ -49,6 +49,9 @@ struct Serve: AsyncParsableCommand {
             "Reverse proxies whose Forwarded / X-Forwarded-For headers name the client: addresses or CIDR ranges, comma-separated (default none)."
     )
     var trustedProxies: String?
+    @Option(
+        help: "The header trusted proxies name the client in: x-forwarded-for or forwarded (default x-forwarded-for).")
+    var forwardedHeader: String?
     @Option(help: "Failed sign-ins per email before each attempt waits 1 s, 2 s, 4 s, … (default 5).")
     var signInFreeFailuresPerAccount: Int?
     @Option(help: "Failed sign-ins per client address before each attempt waits (default 20).")
@@ -157,6 +160,12 @@ struct Serve: AsyncParsableCommand {
             addressRequestsPerMinute, "MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE", "address-requests-per-minute", 0...most)
         {
             configuration.addressRequestsPerMinute = value
+        }
+        if let text = forwardedHeader ?? environment["MOMENTUM_FORWARDED_HEADER"] {
+            guard let header = ServerConfiguration.ForwardedHeader(rawValue: text.lowercased()) else {
+                throw ValidationError("--forwarded-header: '\(text)' is not x-forwarded-for or forwarded")
+            }
+            configuration.forwardedHeader = header
         }
         if let text = trustedProxies ?? environment["MOMENTUM_TRUSTED_PROXIES"] {
             configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -35,7 +35,7 @@ import Testing
             }
             // Another client behind the same proxy has its own limit.
             let other = try await RawHTTP.send(
-                port: a, "GET", "/healthz", headers: ["Forwarded": #"for="[2001:db8::5]:4711";proto=https"#])
+                port: a, "GET", "/healthz", headers: ["X-Forwarded-For": "2001:db8::5"])
             #expect(other.status == 200, "\(other.raw)")
         }
     }
@@ -142,12 +142,37 @@ struct TrustedProxyAddressTests {
             let fourth = try await RawHTTP.send(
                 port: port, "GET", "/healthz", headers: ["X-Forwarded-For": "192.0.2.50, 198.51.100.7"])
             #expect(fourth.status == 429, "\(fourth.raw)")
-            let forwarded = try await RawHTTP.send(
-                port: port, "GET", "/healthz", headers: ["Forwarded": #"for=192.0.2.60, for="198.51.100.7:5000""#])
-            #expect(forwarded.status == 429, "\(forwarded.raw)")
+            // A `Forwarded` header the proxy did not set (it sets X-Forwarded-For) names
+            // nothing: the spoofed client is the proxy's peer's next hop, not 192.0.2.61.
+            let spoofed = try await RawHTTP.send(
+                port: port, "GET", "/healthz",
+                headers: ["Forwarded": "for=192.0.2.61", "X-Forwarded-For": "192.0.2.51, 198.51.100.7"])
+            #expect(spoofed.status == 429, "\(spoofed.raw)")
             let someoneElse = try await RawHTTP.send(
                 port: port, "GET", "/healthz", headers: ["X-Forwarded-For": "198.51.100.8"])
             #expect(someoneElse.status == 200, "\(someoneElse.raw)")
+        }
+    }
+
+    @Test func aProxyThatSetsForwardedIsReadFromForwardedOnly() async throws {
+        try await LiveServer.with { configuration in
+            configuration.addressRequestsPerMinute = 2
+            configuration.trustedProxies = ["127.0.0.1", "::1"]
+            configuration.forwardedHeader = .forwarded
+        } _: { port in
+            for _ in 1...2 {
+                let answer = try await RawHTTP.send(
+                    port: port, "GET", "/healthz", headers: ["Forwarded": #"for=192.0.2.60, for="198.51.100.7:5000""#])
+                #expect(answer.status == 200, "\(answer.raw)")
+            }
+            // The client's own X-Forwarded-For, passed through by this proxy, is ignored.
+            let third = try await RawHTTP.send(
+                port: port, "GET", "/healthz",
+                headers: ["Forwarded": "for=198.51.100.7", "X-Forwarded-For": "203.0.113.9"])
+            #expect(third.status == 429, "\(third.raw)")
+            let ipv6 = try await RawHTTP.send(
+                port: port, "GET", "/healthz", headers: ["Forwarded": #"for="[2001:db8::5]:4711";proto=https"#])
+            #expect(ipv6.status == 200, "\(ipv6.raw)")
         }
     }
 }

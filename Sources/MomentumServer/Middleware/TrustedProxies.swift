@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// The reverse proxies whose `Forwarded` and `X-Forwarded-For` headers are believed, and
-/// how the client's address is read from them.
+/// The reverse proxies whose `X-Forwarded-For` (or, if so configured, `Forwarded`) header
+/// is believed, and how the client's address is read from it.
 ///
 /// A request's address is its socket peer's, unless that peer is a trusted proxy: then the
 /// forwarded hops are read from right to left (nearest first) and the first one that is
@@ -29,18 +29,27 @@ struct TrustedProxies: Sendable {
     }
 
     let networks: [Network]
+    /// The header the proxies name the client in; the other is ignored.
+    let header: ServerConfiguration.ForwardedHeader
 
     /// No proxy is trusted.
-    static let none = TrustedProxies(networks: [])
+    static let none = TrustedProxies(networks: [], header: .xForwardedFor)
 
-    private init(networks: [Network]) {
+    private init(networks: [Network], header: ServerConfiguration.ForwardedHeader) {
         self.networks = networks
+        self.header = header
     }
 
     /// Parses addresses and CIDR ranges (`10.0.0.0/8`, `::1`, `fd00::/8`).
     ///
+    /// - Parameters:
+    ///   - entries: The proxies' addresses and ranges.
+    ///   - header: The header they name the client in.
     /// - Throws: A message naming the entry that is neither.
-    init(_ entries: [String]) throws(ConfigurationError) {
+    init(
+        _ entries: [String], header: ServerConfiguration.ForwardedHeader = .xForwardedFor
+    ) throws(ConfigurationError) {
+        self.header = header
         var networks: [Network] = []
         for entry in entries {
             let parts = entry.split(separator: "/", omittingEmptySubsequences: false)
@@ -66,13 +75,13 @@ struct TrustedProxies: Sendable {
     /// trusted proxy when the peer is one.
     func clientAddress(peer: String?, headers: HTTPFields) -> String? {
         guard let peer, !networks.isEmpty, trusts(peer) else { return peer }
-        let forwarded = headers[values: .forwarded]
+        // Only the header the proxies set: the other passes through from the client.
         let hops =
-            forwarded.isEmpty
-            ? headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }.map {
+            header == .forwarded
+            ? Self.forwardedFor(headers[values: .forwarded])
+            : headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }.map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            : Self.forwardedFor(forwarded)
         var client = peer
         for hop in hops.reversed() {
             // An obfuscated or unknown hop ("unknown", "_hidden") names no address: the
