@@ -79,6 +79,8 @@ import Testing
         }
     }
 
+    static let frozenNow = Date()
+
     private static func run(
         _ store: PostgresStore, _ configure: (inout ServerConfiguration) -> Void,
         _ body: @escaping @Sendable (Int) async throws -> Void
@@ -88,6 +90,10 @@ import Testing
         configuration.bcryptCost = 4
         configuration.userRequestsPerMinute = 0
         configuration.addressRequestsPerMinute = 0
+        // One instant for both instances and the whole test: the shared counts are per
+        // wall-clock minute, and a test that crossed a minute's end would start afresh.
+        let frozen = Self.frozenNow
+        configuration.clock = { frozen }
         configure(&configuration)
         var logger = Logger(label: "momentum.live-test")
         logger.logLevel = .error
