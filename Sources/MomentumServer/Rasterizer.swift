@@ -28,6 +28,9 @@ final class Rasterizer: Sendable {
     /// The threads cards are drawn on, which also decode uploaded photos.
     let work: ImageWork
     private let slots: WorkSlots
+    /// Photo decodes at once (one): an upload flood waits a bounded time, then gets a
+    /// 503, and never fills the image threads ahead of the cards.
+    private let decodes = WorkSlots(count: 1)
     let cache: ShareCardCache
     private let rendered: Counter
     private let cacheHits: Counter
@@ -62,6 +65,22 @@ final class Rasterizer: Sendable {
                 queueWait: configuration.rasterizerQueueWait, cacheBytes: configuration.shareCardCacheBytes),
             // A thread for each card that may be drawn at once, and one for decoding uploads.
             work: ImageWork(threads: configuration.rasterizerConcurrency + 1), registry: registry)
+    }
+
+    /// Runs a photo decode on the image threads, one at a time.
+    ///
+    /// - Throws: ``APIError`` 503 `photo_busy` (with `Retry-After`) when another decode
+    ///   still runs after ``Limits/queueWait``.
+    func decodePhoto<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+        guard await decodes.acquire(waitingAtMost: limits.queueWait) else {
+            busy.increment()
+            throw APIError(
+                .serviceUnavailable, "photo_busy",
+                "the server is reading as many photos as it may at once; try again in 2 s",
+                headers: [.retryAfter: "2"])
+        }
+        defer { decodes.release() }
+        return try await work.run(body)
     }
 
     /// The PNG of `svg` at exactly `width` × `height` pixels.

@@ -58,7 +58,7 @@ extension Routes {
             let decoder = server.photoDecoder
             // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
             // threads, not an event loop (nor bcrypt's pool).
-            let outcome = try await server.rasterizer.work.run {
+            let outcome = try await server.rasterizer.decodePhoto {
                 Result { () throws(PhotoSanitizer.Failure) in try PhotoSanitizer.sanitize(bytes, decoder: decoder) }
             }
             let sanitized: PhotoSanitizer.Sanitized
@@ -185,7 +185,7 @@ extension Routes {
         guard let stored = try await server.store.photo(of: caller.user, path: photo.original) else { return nil }
         let decoder = server.photoDecoder
         let original = stored.bytes
-        let copy = try await server.rasterizer.work.run { try? decoder.decode(original).copy }
+        let copy = try await server.rasterizer.decodePhoto { try? decoder.decode(original).copy }
         return copy.map { "data:\($0.contentType);base64,\(Data($0.bytes).base64EncodedString())" }
     }
 }
