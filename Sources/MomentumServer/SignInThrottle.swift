@@ -113,15 +113,17 @@ final class SignInThrottle: Sendable {
 
     /// Ends an attempt: a failure counts against every key, a success resets the email's
     /// count (`resetting`).
-    func end(_ attempt: Attempt, succeeded: Bool, resetting: String? = nil, now: Double) {
+    func end(_ attempt: Attempt, succeeded: Bool?, resetting: String? = nil, now: Double) {
         entries.withLock { entries in
             for (key, _) in attempt.keys {
                 guard var entry = entries[key] else { continue }
                 entry.running = max(0, entry.running - 1)
-                if !succeeded {
+                // `nil`: the password was never checked (bcrypt busy, the store failed):
+                // neither a failure to count against the user nor a success.
+                if succeeded == false {
                     entry.failures += 1
                     entry.lastFailure = now
-                } else if key == resetting {
+                } else if succeeded == true, key == resetting {
                     entry.failures = 0
                 }
                 if entry.running == 0, entry.failures == 0, entry.retryAt <= now {

@@ -272,16 +272,18 @@ extension Routes {
                 (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
                 addressKey(address),
             ], now: uptime())
-        var succeeded = false
+        // Only a password that was checked and wrong counts as a failure: a sign-in that
+        // got a 503 because bcrypt was busy (or the store failed) is not held against the user.
+        var succeeded: Bool?
         defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
         let account = try await server.store.account(email: body.email)
         // A missing account costs the same bcrypt work as a wrong password, so timing
         // does not reveal which emails have accounts.
         let valid = try await server.passwords.verify(body.password, hash: account?.passwordHash ?? server.decoyHash)
+        succeeded = account != nil && valid
         guard let account, valid, let profile = try await server.store.profile(of: account.id) else {
             throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
         }
-        succeeded = true
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
