@@ -29,6 +29,7 @@ import zlib
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -109,6 +110,19 @@ class Browser:
     def css(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
 
+    def click(self, selector):
+        """Clicks the element `selector` finds, finding it again if a live refresh (another
+        device's change, or this page's own write coming back over the stream) replaced it
+        between finding and clicking."""
+        for attempt in range(5):
+            try:
+                self.css(selector).click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.1)
+
     def all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
@@ -157,7 +171,7 @@ def sign_up(browser, name):
     browser.css("input[name=email]").send_keys(email)
     browser.css("input[name=password]").send_keys("correct horse battery")
     browser.shot("signup")
-    browser.css("form button[type=submit]").click()
+    browser.click("form button[type=submit]")
     browser.wait_for("location.pathname === '/today'", message="signing up did not reach /today")
     return email
 
@@ -167,7 +181,7 @@ def create_habit(browser, name):
     field = browser.css("#new-habit input[name=name]")
     field.clear()
     field.send_keys(name)
-    browser.css("#new-habit button[type=submit]").click()
+    browser.click("#new-habit button[type=submit]")
     browser.wait_for(f"[...document.querySelectorAll('.habit-name')].some(a => a.textContent === {json.dumps(name)})",
                      message=f"the new habit {name} did not appear")
     browser.settle()
@@ -209,7 +223,8 @@ def create_habit_api(browser, email, habit, created_days_ago, zone="UTC"):
 
 
 def counter(browser, name):
-    return int(browser.css(f"#{name}").text)
+    # Read in one step: a live refresh may replace the element at any moment.
+    return int(browser.js("return document.getElementById(arguments[0]).textContent", name))
 
 
 def png_size(path):
@@ -268,8 +283,13 @@ def everything_by_keyboard(args):
         # Tab from the habit's link to its check-in button, and press Enter. (Leaving the
         # name field lets the page apply the live update it held while the user typed; focus
         # stays on the same button through it.)
-        browser.css("li.habit a.habit-name").send_keys(Keys.TAB)
-        browser.settle()
+        # If that update re-renders the list between focusing the link and the Tab key, the
+        # key lands on the replaced link; Tab is then pressed again from the new one.
+        for _ in range(3):
+            browser.css("li.habit a.habit-name").send_keys(Keys.TAB)
+            browser.settle()
+            if browser.js("return document.activeElement.dataset.action") == "check-in":
+                break
         assert browser.js("return document.activeElement.dataset.action") == "check-in", \
             browser.js("return document.activeElement.outerHTML")
         browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
@@ -303,7 +323,7 @@ def demo_screens_and_memory_photo(args):
         browser.shot("celebration-demo-7-day")
         browser.dismiss_celebrations()
         browser.shot("today")
-        browser.css("a.habit-name[href='/habits/walk']").click()
+        browser.click("a.habit-name[href='/habits/walk']")
         browser.wait_for("location.pathname === '/habits/walk'")
         cells = browser.all(".calendar button.day")
         assert len(cells) == 91, f"the calendar has {len(cells)} days, not 91"
@@ -369,14 +389,14 @@ def demo_screens_and_memory_photo(args):
         note = browser.css(f"article.memory[data-memory='{memory}'] textarea")
         note.clear()
         note.send_keys("Muddy paws, happy dog")
-        browser.css(f"article.memory[data-memory='{memory}'] form.note button").click()
+        browser.click(f"article.memory[data-memory='{memory}'] form.note button")
         browser.wait_for("document.getElementById('announcer').textContent === 'Note saved.'")
         browser.get("/memories")
         assert browser.css(f"article.memory[data-memory='{memory}'] textarea").get_attribute("value") == "Muddy paws, happy dog"
         browser.shot("memories-photo")
 
         # Share cards: the preview, and downloads with the right pixel size.
-        browser.css(f"article.memory[data-memory='{memory}'] a[href$='/share']").click()
+        browser.click(f"article.memory[data-memory='{memory}'] a[href$='/share']")
         browser.wait_for("location.pathname.endsWith('/share')")
         browser.wait_for("[...document.querySelectorAll('.share-format img')].every(i => i.naturalWidth > 0)",
                          message="a share-card preview did not load")
@@ -384,7 +404,7 @@ def demo_screens_and_memory_photo(args):
         expected = {"square": (1080, 1080), "story": (1080, 1920), "landscape": (1920, 1080)}
         for fmt, size in expected.items():
             before = set(os.listdir(browser.downloads))
-            browser.css(f".share-format[data-format={fmt}] a[data-download=png]").click()
+            browser.click(f".share-format[data-format={fmt}] a[data-download=png]")
             deadline = time.time() + 20
             path = None
             while time.time() < deadline:
@@ -397,7 +417,7 @@ def demo_screens_and_memory_photo(args):
             assert path, f"the {fmt} PNG was not downloaded"
             assert png_size(path) == size, f"{fmt} PNG is {png_size(path)}, not {size}"
         before = set(os.listdir(browser.downloads))
-        browser.css(".share-format[data-format=square] a[data-download=svg]").click()
+        browser.click(".share-format[data-format=square] a[data-download=svg]")
         deadline = time.time() + 10
         while time.time() < deadline and not [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".svg")]:
             time.sleep(0.1)
@@ -458,7 +478,7 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
             browser.api("POST", f"/v1/celebrations/{body['celebration']['id'].replace('#', '%23')}/dismissed")
             status, body = browser.api("GET", "/v1/celebrations/next")
         browser.get("/today")
-        browser.css("li.habit[data-habit='read'] button[data-action=check-in]").click()
+        browser.click("li.habit[data-habit='read'] button[data-action=check-in]")
         browser.wait_for("document.querySelector('.celebration.fullscreen[data-tier=\"3\"]') !== null",
                          message="the 30-day milestone showed no full-screen celebration")
         phases = set()
@@ -482,7 +502,7 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
         browser.css(".celebration.fullscreen .photo-prompt input[type=file]").send_keys(photo)
         browser.wait_for("document.querySelector('.celebration.fullscreen .photo-prompt p').textContent === 'Saved to your memories.'",
                          message="the photo was not saved to the milestone's memory")
-        browser.css(".celebration.fullscreen .done").click()
+        browser.click(".celebration.fullscreen .done")
         browser.wait_for("document.querySelector('.celebration') === null")
         status, body = browser.api("GET", "/v1/memories")
         photographed = [m for m in body["memories"] if m.get("photo") and "streak-milestone" in m["id"]]
@@ -528,7 +548,7 @@ def freeze_purchase_updates_both_counters(args):
         browser.dismiss_celebrations()
         diamonds, freezes = counter(browser, "diamonds"), counter(browser, "freezes")
         assert diamonds > 0, "the history earned no diamonds"
-        browser.css("button.counter[data-action=open-store]").click()
+        browser.click("button.counter[data-action=open-store]")
         browser.wait_for("document.getElementById('store').open")
         price = int(browser.css("#store input[value=custom]").get_attribute("data-price"))
         days = browser.css("#store input[name=days]")
@@ -537,7 +557,7 @@ def freeze_purchase_updates_both_counters(args):
         browser.wait_for(f"document.getElementById('store-total').textContent === '{2 * price}'",
                          message="the live total did not follow the custom days")
         browser.shot("store")
-        browser.css("[data-action=confirm-purchase]").click()
+        browser.click("[data-action=confirm-purchase]")
         browser.wait_for("!document.getElementById('store').open", message="the store did not close after buying")
         browser.wait_for(f"document.getElementById('diamonds').textContent === '{diamonds - 2 * price}'",
                          message="the diamond counter did not drop")
@@ -617,16 +637,16 @@ def unsaved_edits_and_long_names_survive(args):
             browser.settle()
 
         # A ticked box and a chosen hour, not saved yet, stay through a live refresh.
-        browser.css("#preferences input[name=doNotDisturb]").click()
+        browser.click("#preferences input[name=doNotDisturb]")
         browser.js("const s = document.querySelector('#preferences select[name=dayStartHour]');"
                    "s.value = '4'; s.dispatchEvent(new Event('change', {bubbles: true}));")
-        browser.css("h1").click()
+        browser.click("h1")
         change_elsewhere()
         assert browser.css("#preferences input[name=doNotDisturb]").is_selected(), "the unsaved tick was lost"
         assert browser.css("#preferences select[name=dayStartHour]").get_attribute("value") == "4", \
             "the unsaved hour was lost"
         # Saved: "Saved." stays although saving is itself a change the page hears of.
-        browser.css("#preferences button[type=submit]").click()
+        browser.click("#preferences button[type=submit]")
         browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'")
         change_elsewhere()
         assert browser.css("#preferences [data-saved]").text == "Saved.", "the page's own save wiped 'Saved.'"
@@ -658,7 +678,7 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         name.clear()
         name.send_keys("Floss nightly")
         browser.js("document.querySelector('#edit-habit select[name=difficulty]').value = 'hard'")
-        browser.css("#edit-habit button[type=submit]").click()
+        browser.click("#edit-habit button[type=submit]")
         browser.wait_for("document.querySelector('h1').textContent.includes('Floss nightly')",
                          message="the habit page did not show the new name")
         browser.settle()
@@ -675,7 +695,7 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         assert len(rows) == 2 and sum("(this browser)" in row for row in rows) == 1, rows
         assert all(row.startswith("Chrome on Linux") for row in rows), rows
         browser.shot("profile-devices")
-        browser.css("ul.devices button[data-action=revoke-device]").click()
+        browser.click("ul.devices button[data-action=revoke-device]")
         browser.wait_for("document.querySelectorAll('ul.devices li').length === 1",
                          message="the signed-out device stayed in the list")
         other.get("/today")
@@ -684,7 +704,7 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         # Archived: off Today, its page says so and offers no check-in.
         browser.get("/habits/" + habit)
         browser.js("document.querySelector('details.edit-habit').open = true")
-        browser.css("button[data-action=archive-habit]").click()
+        browser.click("button[data-action=archive-habit]")
         browser.driver.switch_to.alert.accept()
         browser.wait_for("location.pathname === '/today'", message="archiving did not return to Today")
         assert not browser.all(f"li.habit[data-habit='{habit}']"), "the archived habit is still on Today"
