@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var passwordThreads: Int = 2
     /// Password checks that may wait for a bcrypt thread; one more is refused at once (503).
     public var passwordQueue: Int = 4
+    /// Password checks (sign-ins and sign-ups) one client address may have running at
+    /// once; more are refused at once with 429 (a load test from one machine raises it).
+    public var passwordChecksPerAddress: Int = 2
     /// Seconds a connection may stay idle, or take to send a request's header, before it is
     /// closed (0: never).
     public var idleTimeoutSeconds: Int = 60

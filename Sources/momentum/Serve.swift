@@ -17,7 +17,7 @@ struct Serve: AsyncParsableCommand {
             MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES, MOMENTUM_FORWARDED_HEADER \
             (comma-separated), MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT, \
             MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
-            MOMENTUM_PASSWORD_QUEUE, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
+            MOMENTUM_PASSWORD_QUEUE, MOMENTUM_PASSWORD_CHECKS_PER_ADDRESS, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
             MOMENTUM_MAX_PHOTO_SIDE, MOMENTUM_MAX_PHOTO_MEGAPIXELS, MOMENTUM_RASTERIZER_TIMEOUT, \
             MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES. \
             A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
@@ -60,6 +60,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Threads that run bcrypt (default 2).") var passwordThreads: Int?
     @Option(help: "Password checks that may wait for a bcrypt thread before more get 503 (default 4).")
     var passwordQueue: Int?
+    @Option(help: "Password checks one client address may have running at once; more get 429 (default 2).")
+    var passwordChecksPerAddress: Int?
     @Option(
         help: "Seconds before an idle connection, or one slow to send its header, is closed; 0 for never (default 60).")
     var idleTimeout: Int?
@@ -191,6 +193,11 @@ struct Serve: AsyncParsableCommand {
         }
         if let value = try number(passwordQueue, "MOMENTUM_PASSWORD_QUEUE", "password-queue", 0...10_000) {
             configuration.passwordQueue = value
+        }
+        if let value = try number(
+            passwordChecksPerAddress, "MOMENTUM_PASSWORD_CHECKS_PER_ADDRESS", "password-checks-per-address", 1...10_000)
+        {
+            configuration.passwordChecksPerAddress = value
         }
         if let value = try number(idleTimeout, "MOMENTUM_IDLE_TIMEOUT", "idle-timeout", 0...86_400) {
             configuration.idleTimeoutSeconds = value

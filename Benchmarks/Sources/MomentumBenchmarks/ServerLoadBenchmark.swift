@@ -108,6 +108,10 @@ enum ServerLoadBenchmark {
         configuration.bcryptCost = 4
         configuration.userRequestsPerMinute = 0
         configuration.addressRequestsPerMinute = 0
+        // The users sign up over many connections from this one machine: let every sign-up
+        // check its password (the server's defaults refuse more than two at once per address).
+        configuration.passwordChecksPerAddress = 1_000
+        configuration.passwordQueue = 10_000
         // The log handler `momentum serve` installs, at a level that writes nothing here.
         let logger = Logger(label: "momentum.bench") { MomentumLogHandler(label: $0, level: .error) }
         configuration.logLevel = .error

@@ -289,7 +289,12 @@ extension Routes {
 
     /// The sign-in throttle's key and policy of a client address.
     private func addressKey(_ address: String) -> (key: String, policy: SignInThrottle.Policy) {
-        ("address:" + address, .init(free: server.configuration.signInFreeFailuresPerAddress, concurrent: 2))
+        (
+            "address:" + address,
+            .init(
+                free: server.configuration.signInFreeFailuresPerAddress,
+                concurrent: max(1, server.configuration.passwordChecksPerAddress))
+        )
     }
 
     /// Seconds on a monotonic clock, for the sign-in throttle.
