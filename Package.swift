@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "MomentumStore", targets: ["MomentumStore"]),
         .library(name: "MomentumSQLite", targets: ["MomentumSQLite"]),
         .library(name: "MomentumPostgres", targets: ["MomentumPostgres"]),
+        .library(name: "MomentumAPI", targets: ["MomentumAPI"]),
+        .library(name: "MomentumClient", targets: ["MomentumClient"]),
         .library(name: "MomentumServer", targets: ["MomentumServer"]),
         .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
         .executable(name: "momentum", targets: ["momentum"]),
@@ -34,10 +36,40 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "MomentumCore", swiftSettings: strict),
         .target(name: "MomentumStore", dependencies: ["MomentumCore"], swiftSettings: strict),
+        // The HTTP contract: openapi.json and the code swift-openapi-generator made from it
+        // (Scripts/generate-api; CI checks it is current), shared by the server and clients.
+        .target(
+            name: "MomentumAPI",
+            dependencies: [
+                "MomentumCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            exclude: ["openapi-generator-config.yaml", "Generated/openapi.sha256"],
+            resources: [.copy("openapi.json")],
+            swiftSettings: strict
+        ),
+        // The offline-first client SDK: the user's log evaluated on the device, a durable
+        // outbox in SQLite, push, pull and the change stream.
+        .target(
+            name: "MomentumClient",
+            dependencies: [
+                "MomentumCore", "MomentumAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "MomentumSQLite",
             dependencies: ["MomentumStore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -55,7 +87,8 @@ let package = Package(
         .target(
             name: "MomentumServer",
             dependencies: [
-                "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres", "CMomentumImage",
+                "MomentumCore", "MomentumAPI", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                "CMomentumImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -82,6 +115,7 @@ let package = Package(
             name: "momentum",
             dependencies: [
                 "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumServer",
+                "MomentumClient", "MomentumAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -113,6 +147,18 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MomentumClientTests",
+            dependencies: [
+                "MomentumClient", "MomentumAPI", "MomentumCore", "MomentumServer", "MomentumStore", "MomentumSQLite",
+                "MomentumPostgres", "MomentumTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

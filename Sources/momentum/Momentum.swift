@@ -11,6 +11,9 @@ struct Momentum: AsyncParsableCommand {
             See README.md for the event format.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self]
+        subcommands: [
+            Serve.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self,
+            SignIn.self, Register.self, Today.self, CheckIn.self, Skip.self, Buy.self, Sync.self, SignOut.self,
+        ]
     )
 }

@@ -4,13 +4,9 @@ import Synchronization
 import Testing
 
 /// Checks every JSON answer the router tests receive against the response schema that
-/// `openapi.json` documents for its operation and status, so the document cannot drift
-/// from what the server really sends.
-///
-/// With `MOMENTUM_RECORD_RESPONSES=<file>` it also appends each answer to that file as a
-/// JSON line, the input of `Tests/OpenAPI/generate_response_schemas.py`, which writes the
-/// response schemas into `openapi.json`.
-final class OpenAPIContract: @unchecked Sendable {  // immutable after init; the recorder is locked
+/// `MomentumAPI`'s `openapi.json` documents for its operation and status, so the server
+/// cannot drift from its contract.
+final class OpenAPIContract: Sendable {
     static let shared = OpenAPIContract()
 
     private struct Operation: @unchecked Sendable {
@@ -20,15 +16,18 @@ final class OpenAPIContract: @unchecked Sendable {  // immutable after init; the
     }
 
     private let operations: [Operation]
-    private let schemas: [String: Any]
-    private let recorder = Mutex<FileHandle?>(nil)
+    nonisolated(unsafe) private let schemas: [String: Any]  // immutable after init
+    nonisolated(unsafe) private let responses: [String: Any]  // immutable after init
+
+    /// The contract's document in the repository.
+    static let documentURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Sources/MomentumAPI/openapi.json")
 
     private init() {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "openapi.json")
         let document =
-            (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any] ?? [:]
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: Self.documentURL))) as? [String: Any] ?? [:]
         schemas = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
+        responses = ((document["components"] as? [String: Any])?["responses"] as? [String: Any]) ?? [:]
         var operations: [Operation] = []
         for (path, methods) in (document["paths"] as? [String: [String: Any]]) ?? [:] {
             for (method, operation) in methods {
@@ -41,14 +40,6 @@ final class OpenAPIContract: @unchecked Sendable {  // immutable after init; the
         // Literal segments before templates, so `/v1/habits/{habit}` does not swallow a literal route.
         self.operations = operations.sorted {
             $0.pattern.filter { $0.hasPrefix("{") }.count < $1.pattern.filter { $0.hasPrefix("{") }.count
-        }
-        if let path = ProcessInfo.processInfo.environment["MOMENTUM_RECORD_RESPONSES"] {
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil)
-            }
-            let handle = FileHandle(forWritingAtPath: path)
-            _ = try? handle?.seekToEnd()
-            recorder.withLock { $0 = handle }
         }
     }
 
@@ -72,19 +63,14 @@ final class OpenAPIContract: @unchecked Sendable {  // immutable after init; the
             return ["\(method) \(path) answered \(status) with invalid JSON"]
         }
         let template = "/" + operation.pattern.joined(separator: "/")
-        recorder.withLock { handle in
-            guard let handle else { return }
-            let line: [String: Any] = ["method": method, "path": template, "status": status, "body": value]
-            if var encoded = try? JSONSerialization.data(withJSONObject: line, options: [.fragmentsAllowed]) {
-                encoded.append(0x0A)
-                handle.write(encoded)
-            }
-        }
         guard
-            let response = operation.responses[String(status)] as? [String: Any]
+            var response = operation.responses[String(status)] as? [String: Any]
                 ?? operation.responses["default"] as? [String: Any]
         else {
             return ["openapi.json documents no \(status) answer for \(method) \(template)"]
+        }
+        if let reference = response["$ref"] as? String {
+            response = responses[String(reference.split(separator: "/").last ?? "")] as? [String: Any] ?? [:]
         }
         guard
             let schema = ((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]

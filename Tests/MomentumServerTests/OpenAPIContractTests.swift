@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MomentumAPI
 import MomentumCore
 import MomentumSQLite
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @testable import MomentumServer
 
 /// The routes and the OpenAPI document cannot drift: every route is documented, every
-/// documented operation is a route, and the served copy is the repository's `openapi.json`.
+/// documented operation is a route, and the served document is `MomentumAPI`'s `openapi.json`.
 @Suite struct OpenAPIContractTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -37,16 +38,14 @@ import Testing
         ]
         #expect(webPages.subtracting(allRoutes).sorted() == [], "web pages listed here that are not routes")
         let routes = allRoutes.subtracting(webPages)
-        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
         #expect(routes.subtracting(documented).sorted() == [], "routes missing from openapi.json")
         #expect(documented.subtracting(routes).sorted() == [], "documented operations with no route")
-        let served = try Data(
-            contentsOf: Self.repository.appending(path: "Sources/MomentumServer/Resources/openapi.json"))
-        #expect(served == data, "Sources/MomentumServer/Resources/openapi.json must equal openapi.json")
+        #expect(APIDocument.data == data, "the served document must be Sources/MomentumAPI/openapi.json")
         await store.close()
     }
 
@@ -62,7 +61,7 @@ import Testing
             ("/v1/habits/{habit}/skips", "post", "skip", ["habit"]),
             ("/v1/subjects", "post", "subject", []),
         ]
-        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         for route in routes {
@@ -166,7 +165,7 @@ import Testing
                 OpenAPIContract.shared.problems(
                     method: "POST", uri: "/v1/celebrations/sessions", status: 415, body: Data(buffer: text.body)) == [])
         }
-        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         for (path, operations) in paths {
@@ -184,7 +183,7 @@ import Testing
     /// Every object an answer can hold says which fields it has: either closed
     /// (`additionalProperties: false`) or a map whose values have a schema.
     @Test func everyAnswerObjectIsClosed() throws {
-        let data = try Data(contentsOf: Self.repository.appending(path: "openapi.json"))
+        let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var open: [String] = []
         func walk(_ value: Any, _ path: String) {
@@ -197,6 +196,15 @@ import Testing
         }
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         var referenced: Set<String> = []
+        // Answers shared by operations (every error is the Error response).
+        let shared = (document["components"] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
+        for (name, response) in shared {
+            walk(response, "#/components/responses/\(name)")
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: response), as: UTF8.self)
+            for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/) {
+                referenced.insert(String(match.1))
+            }
+        }
         for (path, operations) in paths {
             for (method, operation) in operations {
                 let responses = (operation as? [String: Any])?["responses"] ?? [:]
@@ -219,7 +227,7 @@ import Testing
                 pending.append(String(match.1))
             }
         }
-        #expect(referenced.contains("Error") && referenced.contains("Habit"))
+        #expect(referenced.contains("APIError") && referenced.contains("Habit"))
         #expect(open.sorted() == [], "answer objects that do not say which fields they have")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumPostgres
 import MomentumStore
@@ -44,12 +45,7 @@ extension Routes {
     }
 }
 
-/// The OpenAPI 3.1 document of the API (`openapi.json` in the repository).
+/// The OpenAPI 3.1 document of the API, as `MomentumAPI` holds it.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = {
-        guard let url = Bundle.module.url(forResource: "Resources/openapi", withExtension: "json"),
-            let data = try? Data(contentsOf: url)
-        else { return Array(#"{"openapi":"3.1.0"}"#.utf8) }
-        return Array(data)
-    }()
+    static let bytes: [UInt8] = Array(APIDocument.data)
 }

@@ -1,20 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
-
-/// Today's dashboard.
-struct TodayResponse: Codable {
-    var now: Date
-    var today: LocalDay
-    var timeZone: String
-    var dayStartHour: Int
-    var pack: String
-    var wallet: Wallet
-    /// Every habit with today's status, streaks, shield and the last seven days.
-    var habits: [HabitState]
-    var freezeOffers: [OpenFreezeOffer]
-}
 
 /// One habit in detail.
 struct HabitDetailResponse: Codable {
@@ -64,10 +52,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let now = server.now()
             let today = try await server.store.evaluate(caller.user) { engine, profile in
-                let state = engine.state(now: now, profile: profile, days: 7)
-                return TodayResponse(
-                    now: now, today: state.today, timeZone: state.timeZone, dayStartHour: state.dayStartHour,
-                    pack: state.pack, wallet: state.wallet, habits: state.habits, freezeOffers: state.freezeOffers)
+                TodayReport.evaluate(&engine, now: now, profileZone: profile.timeZone)
             }
             return try JSONIO.response(today)
         }

@@ -1,0 +1,55 @@
+import Foundation
+import MomentumCore
+
+/// Today's dashboard: the answer of `GET /v1/today` (the `Today` schema).
+///
+/// The server answers with it, and `MomentumClient` computes the same value from the
+/// device's copy of the log, so after a sync the two are the same bytes when encoded with
+/// `MomentumJSON`.
+public struct TodayReport: Codable, Hashable, Sendable {
+    /// The instant the dashboard describes.
+    public var now: Date
+    /// The user's local day at `now`.
+    public var today: LocalDay
+    /// The zone the day was computed in: the latest event's, else the profile's.
+    public var timeZone: String
+    /// The hour at which the user's day starts.
+    public var dayStartHour: Int
+    /// The rule pack the account uses.
+    public var pack: String
+    /// Diamonds and freezes.
+    public var wallet: Wallet
+    /// Every habit with today's status, streaks, shield and the last days of its calendar.
+    public var habits: [HabitState]
+    /// Freezes offered for missed days, waiting for an answer.
+    public var freezeOffers: [OpenFreezeOffer]
+
+    /// How many days of calendar each habit carries on the dashboard.
+    public static let calendarDays = 7
+
+    /// The dashboard of a user's state.
+    ///
+    /// - Parameter state: The engine's state at the dashboard's instant.
+    public init(_ state: UserState) {
+        now = state.now
+        today = state.today
+        timeZone = state.timeZone
+        dayStartHour = state.dayStartHour
+        pack = state.pack
+        wallet = state.wallet
+        habits = state.habits
+        freezeOffers = state.freezeOffers
+    }
+
+    /// Evaluates a user's dashboard.
+    ///
+    /// - Parameters:
+    ///   - user: The user's engines, fed with their log; the clock is moved to `now`.
+    ///   - now: The instant.
+    ///   - profileZone: The profile's zone, used until the first event names one.
+    /// - Returns: The dashboard, as the server answers it.
+    public static func evaluate(_ user: inout MomentumUser, now: Date, profileZone: String) -> TodayReport {
+        TodayReport(
+            user.state(at: now, zone: user.streaks.latestZone ?? profileZone, calendarDays: calendarDays))
+    }
+}

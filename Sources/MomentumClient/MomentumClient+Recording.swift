@@ -1,0 +1,122 @@
+import Foundation
+import MomentumAPI
+import MomentumCore
+
+extension MomentumClient {
+    /// Records an event on the device: the engine checks it against the user's log at
+    /// once, and it waits in the outbox for the next ``sync()``.
+    ///
+    /// The event is durable when this returns: a crash or a kill after that loses nothing.
+    ///
+    /// - Parameters:
+    ///   - payload: What happened.
+    ///   - instant: When it happened; by default now. (The server refuses instants before
+    ///     the account or beyond the rule pack's offline window.)
+    ///   - id: The event's client id; by default a new one. Recording the same id again
+    ///     changes nothing (``RecordedEvent/duplicate``).
+    /// - Returns: The new state of the habit, the wallet, and what the event unlocked.
+    /// - Throws: ``ClientError/refused(_:_:field:)`` with the engine's code when the rules
+    ///   refuse the event (an unknown habit, a purchase without enough diamonds, …): nothing
+    ///   is recorded. ``ClientError/notSignedIn``.
+    @discardableResult
+    public func record(_ payload: Event.Payload, at instant: Date? = nil, id: String? = nil) throws -> RecordedEvent {
+        let now = clock()
+        let profile = try profile()
+        var user = try localEngine()
+        let event = Event(
+            id: id ?? Self.newEventID(), at: instant ?? now, timeZone: eventZone(profile: profile), payload: payload)
+        if try database.knows(event.id) {
+            return outcome(of: event, duplicate: true, unlocks: [], user: &user, now: now, profile: profile)
+        }
+        let unlocks: [Unlock]
+        do {
+            let appended = try user.append(event, now: now, detectedAt: now)
+            switch appended.result {
+            case .applied: unlocks = appended.unlocks
+            case .duplicate:
+                return outcome(of: event, duplicate: true, unlocks: [], user: &user, now: now, profile: profile)
+            case .rejected(let error):
+                throw ClientError.refused(error.code.description, error.message, field: error.field)
+            }
+        } catch let error as MomentumError {
+            throw ClientError.refused(error.code.description, error.message, field: error.field)
+        }
+        try database.enqueue(try Self.encode(event), id: event.id, recordedAt: now)
+        return outcome(of: event, duplicate: false, unlocks: unlocks, user: &user, now: now, profile: profile)
+    }
+
+    /// Checks a habit in (a completion), at once and offline too.
+    ///
+    /// - Parameters:
+    ///   - habit: The habit's id.
+    ///   - value: How much was done (1 for a yes/no habit).
+    ///   - note: A note kept with the check-in.
+    ///   - day: The local day it counts for, when not today (within the pack's backfill window).
+    /// - Returns: The habit's new streak and today's status, the wallet and any celebration.
+    /// - Throws: ``ClientError/refused(_:_:field:)`` (`unknown_habit`, …).
+    @discardableResult
+    public func checkIn(
+        _ habit: String, value: Double = 1, note: String? = nil, day: LocalDay? = nil
+    ) throws
+        -> RecordedEvent
+    {
+        try record(.completion(habit: habit, day: day, value: value, note: note))
+    }
+
+    /// Marks a rest day for a habit: it neither extends nor breaks the streak.
+    ///
+    /// - Parameters:
+    ///   - habit: The habit's id.
+    ///   - note: A note kept with the skip.
+    ///   - day: The local day skipped, when not today.
+    /// - Returns: The habit as it stands.
+    /// - Throws: ``ClientError/refused(_:_:field:)``.
+    @discardableResult
+    public func skip(_ habit: String, note: String? = nil, day: LocalDay? = nil) throws -> RecordedEvent {
+        try record(.skip(habit: habit, day: day, note: note))
+    }
+
+    /// Buys freezes from the store with diamonds: a catalog item, or a custom number of days.
+    ///
+    /// - Parameters:
+    ///   - item: A catalog item's id (`GET /v1/store`), or `nil` with `days`.
+    ///   - days: A custom number of freeze days, or `nil` with `item`.
+    /// - Returns: The wallet after the purchase.
+    /// - Throws: ``ClientError/refused(_:_:field:)`` `insufficient_diamonds` (nothing is
+    ///   bought), or `unknown_item`.
+    @discardableResult
+    public func buy(item: String? = nil, days: Int? = nil) throws -> RecordedEvent {
+        try record(.purchase(item: item, days: days))
+    }
+
+    /// A new client event id: unique on every device.
+    static func newEventID() -> String { "c_" + UUID().uuidString.lowercased() }
+
+    /// The zone events are logged in: the one given, else the device's when it is an IANA
+    /// zone, else the profile's.
+    func eventZone(profile: Components.Schemas.Profile) -> String {
+        for candidate in [zone, TimeZone.current.identifier] {
+            if let candidate, ZoneOffsetTable.named(candidate) != nil { return candidate }
+        }
+        return profile.timeZone
+    }
+
+    private func outcome(
+        of event: Event, duplicate: Bool, unlocks: [Unlock], user: inout MomentumUser, now: Date,
+        profile: Components.Schemas.Profile
+    ) -> RecordedEvent {
+        let report = TodayReport.evaluate(&user, now: now, profileZone: profile.timeZone)
+        engine = user
+        var recent: [String] = []
+        var messages: [String: Message] = [:]
+        if let zone = ZoneOffsetTable.named(report.timeZone) ?? ZoneOffsetTable.named("UTC") {
+            messages = MessageCatalog.standard.messages(
+                for: unlocks, subjects: user.achievements.subjects, clock: user.streaks.clock, zone: zone,
+                recentTemplateIDs: &recent)
+        }
+        return RecordedEvent(
+            event: event, duplicate: duplicate,
+            habit: event.payload.habitID.flatMap { id in report.habits.first { $0.definition.id == id } },
+            wallet: report.wallet, unlocks: unlocks, messages: messages)
+    }
+}

@@ -1,0 +1,265 @@
+import AsyncHTTPClient
+import Foundation
+import MomentumAPI
+import MomentumCore
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+/// An offline-first Momentum client for one device: the app's way to Momentum.
+///
+/// The client keeps the signed-in user's log in a local SQLite file and evaluates it with
+/// `MomentumCore`, so a check-in shows its streak, reward and celebration at once, online
+/// or not. What the device records waits in a durable outbox until the server has it:
+/// ``sync()`` pushes the outbox (each event under its client id, so a resend is harmless)
+/// and pulls what other devices did; ``keepInSync(onSync:)`` listens to the server's change
+/// stream and syncs whenever something changes, reconnecting after any failure. After a
+/// sync, the client's ``today(at:)`` is the server's `GET /v1/today`, byte for byte.
+///
+/// ```swift
+/// let client = try MomentumClient(
+///     server: URL(string: "https://momentum.example.com")!, databasePath: documents + "/momentum.sqlite")
+/// try await client.signIn(email: "sam@example.com", password: "correct horse", deviceName: "iPhone")
+/// let checkIn = try await client.checkIn("read")       // at once, offline too
+/// print(checkIn.habit?.current ?? 0)                     // 🔥 the new streak
+/// _ = try? await client.sync()                           // when the network allows
+/// ```
+///
+/// Every operation of the HTTP API is also there, typed, as ``api``.
+public actor MomentumClient {
+    /// The server's base URL.
+    public nonisolated let server: URL
+    /// The generated client of every API operation, signed in as this device once
+    /// ``signIn(email:password:deviceName:)`` or ``register(_:)`` succeeded.
+    public nonisolated let api: Client
+    let database: ClientDatabase
+    let token = BearerToken()
+    let clock: @Sendable () -> Date
+    let zone: String?
+    /// The engine fed with the log and the outbox, while it is current.
+    var engine: MomentumUser?
+    /// The sync running now; another waits for it.
+    var running: Task<SyncReport, any Error>?
+
+    /// Opens the device's database and prepares a client of `server`.
+    ///
+    /// - Parameters:
+    ///   - server: The server's base URL, such as `http://127.0.0.1:8080`.
+    ///   - databasePath: The local SQLite file; created when missing.
+    ///   - timeZone: The IANA zone events are logged in; by default the device's, or the
+    ///     profile's when the device's is not an IANA zone.
+    ///   - clock: The current instant (tests pass their own).
+    ///   - transport: How requests travel; by default AsyncHTTPClient's shared client.
+    /// - Throws: When the database cannot be opened or migrated.
+    public init(
+        server: URL, databasePath: String, timeZone: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }, transport: (any ClientTransport)? = nil
+    ) throws {
+        self.server = server
+        database = try ClientDatabase(path: databasePath)
+        self.clock = clock
+        self.zone = timeZone
+        let token = self.token
+        token.value = try database.account()?.token
+        api = Client(
+            serverURL: server, configuration: .momentum,
+            transport: transport ?? AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(30))),
+            middlewares: [BearerTokenMiddleware(token: token)])
+    }
+
+    // MARK: Account
+
+    /// The signed-in account on this device, if any.
+    public var account: SignedInAccount? {
+        get throws {
+            try database.account().map {
+                SignedInAccount(userID: $0.userID, email: $0.email, device: $0.device, server: $0.server)
+            }
+        }
+    }
+
+    /// Creates an account and signs this device in.
+    ///
+    /// - Parameter request: The new account's email, password, name and settings.
+    /// - Throws: ``ClientError`` with the server's code (`email_taken`, `invalid_input`, …),
+    ///   or ``ClientError/offline``.
+    public func register(_ request: Components.Schemas.RegisterRequest) async throws {
+        let output: Operations.Register.Output
+        do { output = try await api.register(body: .json(request)) } catch { throw Self.unreachable(error) }
+        switch output {
+        case .created(let created): try await start(try created.body.json)
+        case .badRequest(let e), .conflict(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
+            .unprocessableContent(let e):
+            throw Self.refusal(e)
+        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
+        case .undocumented(let status, _): throw ClientError.server("registering answered \(status)")
+        }
+    }
+
+    /// Signs this device in. The same user's data already on the device is kept (and its
+    /// outbox sent with the next sync); another user's is removed.
+    ///
+    /// - Parameters:
+    ///   - email: The account's email.
+    ///   - password: Its password.
+    ///   - deviceName: How the device is listed among the account's devices.
+    /// - Throws: ``ClientError`` `invalid_credentials`, ``ClientError/busy`` (throttled),
+    ///   or ``ClientError/offline``.
+    public func signIn(email: String, password: String, deviceName: String? = nil) async throws {
+        let output: Operations.SignIn.Output
+        do {
+            output = try await api.signIn(
+                body: .json(.init(deviceName: deviceName, email: email, password: password)))
+        } catch { throw Self.unreachable(error) }
+        switch output {
+        case .created(let created): try await start(try created.body.json)
+        case .badRequest(let e), .unauthorized(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
+            .unprocessableContent(let e):
+            throw Self.refusal(e)
+        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
+        case .undocumented(let status, _): throw ClientError.server("signing in answered \(status)")
+        }
+    }
+
+    /// Ends this device's session and removes the user's data from the device.
+    ///
+    /// - Parameter discardingPending: Sign out even when recorded events have not reached
+    ///   the server (they are lost). By default such a sign-out throws
+    ///   ``ClientError/pendingEvents``: sync first.
+    /// - Throws: ``ClientError/pendingEvents``; a server that cannot be reached does not
+    ///   stop the device from forgetting the session.
+    public func signOut(discardingPending: Bool = false) async throws {
+        if !discardingPending, !(try database.outbox(limit: 1)).isEmpty { throw ClientError.pendingEvents }
+        _ = try? await api.signOut()
+        try database.signOut()
+        token.value = nil
+        engine = nil
+    }
+
+    private func start(_ session: Components.Schemas.Session) async throws {
+        try database.signIn(
+            StoredAccount(
+                server: server.absoluteString, userID: session.userID, email: session.email, token: session.token,
+                device: session.device.id, profileJSON: try Self.encode(session.profile), cursor: 0))
+        token.value = session.token
+        engine = nil
+        // The device's copy starts from the server's log; offline, it starts on the next sync.
+        _ = try? await sync()
+    }
+
+    // MARK: Reads from the device
+
+    /// Today's dashboard, computed on the device from the log and the outbox.
+    ///
+    /// - Parameter now: The instant; by default the clock's.
+    /// - Returns: The dashboard. After a sync with nothing recorded since, it encodes
+    ///   (`MomentumJSON`) to the same bytes as the server's `GET /v1/today` at `now`.
+    /// - Throws: ``ClientError/notSignedIn``.
+    public func today(at now: Date? = nil) throws -> TodayReport {
+        var user = try localEngine()
+        let report = TodayReport.evaluate(&user, now: now ?? clock(), profileZone: try profile().timeZone)
+        engine = user
+        return report
+    }
+
+    /// The profile as the server last sent it.
+    ///
+    /// - Throws: ``ClientError/notSignedIn``.
+    public func profile() throws -> Components.Schemas.Profile {
+        guard let account = try database.account() else { throw ClientError.notSignedIn }
+        do {
+            return try MomentumJSON.decoder().decode(
+                Components.Schemas.Profile.self, from: Data(account.profileJSON.utf8))
+        } catch {
+            throw ClientError.corruptDatabase("profile: \(error)")
+        }
+    }
+
+    /// Events recorded on this device that the server has not acknowledged yet, oldest first.
+    public func pendingEvents() throws -> [PendingEvent] { try database.outbox() }
+
+    /// Events the server refused, newest first.
+    public func refusedEvents() throws -> [RefusedEvent] { try database.refused() }
+
+    /// Every event of the user's log that the device holds from the server, in the
+    /// server's order.
+    public func syncedEvents() throws -> [Event] {
+        try database.log().compactMap { Self.decodeEvent($0.body) }
+    }
+
+    /// The sequence number up to which the device has the server's log.
+    public func cursor() throws -> Int64 { try database.account()?.cursor ?? 0 }
+
+    /// The engine fed with the server's log (in its order, each event detected when it
+    /// arrived there), then with the outbox (each detected when it was recorded): the
+    /// server's own replay, followed by what the server has not seen yet.
+    func localEngine() throws -> MomentumUser {
+        if let engine { return engine }
+        let profile = try profile()
+        guard let pack = RulePack.bundled[profile.pack] else {
+            throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(profile.pack)'")
+        }
+        var user = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)
+        for logged in try database.log() {
+            // As on the server: an event today's limits refuse counts for nothing.
+            guard let event = Self.decodeEvent(logged.body) else { continue }
+            _ = try? user.append(event, detectedAt: logged.receivedAt)
+        }
+        for pending in try database.outbox() {
+            guard let event = Self.decodeEvent(pending.body) else { continue }
+            _ = try? user.append(event, detectedAt: pending.recordedAt)
+        }
+        engine = user
+        return user
+    }
+
+    // MARK: Coding
+
+    static func decodeEvent(_ body: String) -> Event? {
+        try? MomentumJSON.decoder().decode(Event.self, from: Data(body.utf8))
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try MomentumJSON.encode(value), as: UTF8.self)
+    }
+
+    static func unreachable(_ error: any Error) -> ClientError {
+        if let error = error as? ClientError { return error }
+        let underlying = (error as? OpenAPIRuntime.ClientError)?.underlyingError ?? error
+        return ClientError.offline(String(describing: underlying))
+    }
+
+    static func refusal(_ answer: Components.Responses.APIError) -> ClientError {
+        guard case .json(let body) = answer.body else { return ClientError.server("an error without a body") }
+        let detail = body.error.details.first
+        return ClientError.refused(body.error.code, body.error.message, field: detail?.field)
+    }
+
+    static func busy(_ answer: Components.Responses.APIError) -> ClientError {
+        let message = (try? answer.body.json.error.message) ?? "the server is busy"
+        return ClientError.busy(message, retryAfter: answer.headers.retryAfter)
+    }
+}
+
+/// The account signed in on a device.
+public struct SignedInAccount: Hashable, Sendable {
+    /// The user's id on the server.
+    public var userID: String
+    /// The account's email.
+    public var email: String
+    /// This device's id among the account's devices.
+    public var device: String
+    /// The server the device signed in to.
+    public var server: String
+}
+
+extension MomentumClient {
+    /// The server a device's database is signed in to, without opening a client.
+    ///
+    /// - Parameter databasePath: The client's SQLite file.
+    /// - Returns: The server's URL as given at sign-in, or `nil` when no account is signed
+    ///   in (or the file does not exist yet).
+    public static func signedInServer(databasePath: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        return try ClientDatabase(path: databasePath).account()?.server
+    }
+}
