@@ -49,10 +49,13 @@ public actor MomentumClient {
     ///     profile's when the device's is not an IANA zone.
     ///   - clock: The current instant (tests pass their own).
     ///   - transport: How requests travel; by default AsyncHTTPClient's shared client.
+    ///   - middlewares: More middlewares for every request (logging, tracing), run after
+    ///     the one that adds the device's token.
     /// - Throws: When the database cannot be opened or migrated.
     public init(
         server: URL, databasePath: String, timeZone: String? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }, transport: (any ClientTransport)? = nil
+        clock: @escaping @Sendable () -> Date = { Date() }, transport: (any ClientTransport)? = nil,
+        middlewares: [any ClientMiddleware] = []
     ) throws {
         self.server = server
         database = try ClientDatabase(path: databasePath)
@@ -63,7 +66,7 @@ public actor MomentumClient {
         api = Client(
             serverURL: server, configuration: .momentum,
             transport: transport ?? AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(30))),
-            middlewares: [BearerTokenMiddleware(token: token)])
+            middlewares: [BearerTokenMiddleware(token: token)] + middlewares)
     }
 
     // MARK: Account

@@ -1413,7 +1413,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format (README: the event format)
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -2682,6 +2682,8 @@ extension Components {
             public var due: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/HabitToday/logged`.
             public var logged: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/HabitToday/period`.
+            public var period: Components.Schemas.PeriodProgress?
             /// - Remark: Generated from `#/components/schemas/HabitToday/remaining`.
             public var remaining: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/HabitToday/state`.
@@ -2691,22 +2693,26 @@ extension Components {
             /// - Parameters:
             ///   - due:
             ///   - logged:
+            ///   - period:
             ///   - remaining:
             ///   - state:
             public init(
                 due: Swift.Bool,
                 logged: Swift.Double,
+                period: Components.Schemas.PeriodProgress? = nil,
                 remaining: Swift.Double? = nil,
                 state: Swift.String
             ) {
                 self.due = due
                 self.logged = logged
+                self.period = period
                 self.remaining = remaining
                 self.state = state
             }
             public enum CodingKeys: String, CodingKey {
                 case due
                 case logged
+                case period
                 case remaining
                 case state
             }
@@ -2720,6 +2726,10 @@ extension Components {
                     Swift.Double.self,
                     forKey: .logged
                 )
+                self.period = try container.decodeIfPresent(
+                    Components.Schemas.PeriodProgress.self,
+                    forKey: .period
+                )
                 self.remaining = try container.decodeIfPresent(
                     Swift.Double.self,
                     forKey: .remaining
@@ -2731,6 +2741,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "due",
                     "logged",
+                    "period",
                     "remaining",
                     "state"
                 ])
@@ -3316,6 +3327,79 @@ extension Components {
                     "reminderHour",
                     "reminders",
                     "weeklySummary"
+                ])
+            }
+        }
+        /// Progress through the current period of an N-times-per-week or per-month habit.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PeriodProgress`.
+        public struct PeriodProgress: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PeriodProgress/completedDays`.
+            public var completedDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PeriodProgress/end`.
+            public var end: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PeriodProgress/fulfilled`.
+            public var fulfilled: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PeriodProgress/requiredDays`.
+            public var requiredDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PeriodProgress/start`.
+            public var start: Swift.String
+            /// Creates a new `PeriodProgress`.
+            ///
+            /// - Parameters:
+            ///   - completedDays:
+            ///   - end:
+            ///   - fulfilled:
+            ///   - requiredDays:
+            ///   - start:
+            public init(
+                completedDays: Swift.Int,
+                end: Swift.String,
+                fulfilled: Swift.Bool,
+                requiredDays: Swift.Int,
+                start: Swift.String
+            ) {
+                self.completedDays = completedDays
+                self.end = end
+                self.fulfilled = fulfilled
+                self.requiredDays = requiredDays
+                self.start = start
+            }
+            public enum CodingKeys: String, CodingKey {
+                case completedDays
+                case end
+                case fulfilled
+                case requiredDays
+                case start
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.completedDays = try container.decode(
+                    Swift.Int.self,
+                    forKey: .completedDays
+                )
+                self.end = try container.decode(
+                    Swift.String.self,
+                    forKey: .end
+                )
+                self.fulfilled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .fulfilled
+                )
+                self.requiredDays = try container.decode(
+                    Swift.Int.self,
+                    forKey: .requiredDays
+                )
+                self.start = try container.decode(
+                    Swift.String.self,
+                    forKey: .start
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "completedDays",
+                    "end",
+                    "fulfilled",
+                    "requiredDays",
+                    "start"
                 ])
             }
         }

@@ -1,0 +1,86 @@
+import Foundation
+import MomentumAPI
+import MomentumClient
+import MomentumCore
+import Testing
+
+/// Two devices of one user against a real server on loopback: one offline for a week.
+@Suite(.serialized) struct OfflineSyncTests {
+    @Test(arguments: Backend.allCases)
+    func twoDevicesOneOfflineForAWeekEndEqualToTheServer(_ backend: Backend) async throws {
+        try await LiveServer.with(backend) { server in
+            let files = try ClientFiles()
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            let laptop = try MomentumClient.make(server, files: files, device: "laptop")
+            try await phone.register(.test("sam"))
+            try await laptop.signIn(email: "sam@example.com", password: "correct horse", deviceName: "laptop")
+            try await phone.record(habit("read", "Read"))
+            try await phone.record(habit("walk", "Walk"))
+            try await phone.sync()
+            try await laptop.sync()
+
+            // Given a week in which the phone is offline (it never syncs) and checks in
+            // every day, while the laptop checks in and syncs every day …
+            for day in 1...7 {
+                server.clock.advance(days: 1)
+                let read = try await phone.checkIn("read")
+                // … each check-in shows its streak at once, offline.
+                #expect(read.habit?.current == day, "day \(day): \(String(describing: read.habit))")
+                let walk = try await laptop.checkIn("walk", note: "day \(day)")
+                #expect(walk.habit?.current == day)
+                let report = try await laptop.sync()
+                #expect(report.pushed == 1 && report.refused == [])
+            }
+            #expect(try await phone.pendingEvents().count == 7)
+
+            // When both sync …
+            let phoneReport = try await phone.sync()
+            #expect(phoneReport.pushed == 7 && phoneReport.refused == [], "\(phoneReport)")
+            try await laptop.sync()
+
+            // … then each device's dashboard is the server's, byte for byte, and each holds
+            // the server's log in the server's order.
+            let token = try await RawHTTP.signIn(server, email: "sam@example.com", device: "observer")
+            let answer = try await RawHTTP.get(server.url.appending(path: "v1/today"), token: token)
+            #expect(answer.status == 200)
+            for client in [phone, laptop] {
+                let local = try MomentumJSON.encodeBytes(try await client.today(at: server.clock.now))
+                let remote = withoutFinalNewline(answer.body)
+                let same = local == remote
+                #expect(same, "\(firstDifference(local, remote))")
+                #expect(try await client.pendingEvents() == [])
+            }
+            let pulled = try await RawHTTP.get(
+                server.url.appending(path: "v1/events").appending(queryItems: [
+                    .init(name: "limit", value: "1000")
+                ]), token: token)
+            let serverIDs = (pulled.json["events"] as? [[String: Any]] ?? []).compactMap {
+                ($0["event"] as? [String: Any])?["id"] as? String
+            }
+            #expect(serverIDs.count == 2 + 7 + 7)
+            #expect(try await phone.syncedEvents().map(\.id) == serverIDs)
+            #expect(try await laptop.syncedEvents().map(\.id) == serverIDs)
+            let today = try await phone.today(at: server.clock.now)
+            #expect(today.habits.map(\.current) == [7, 7], "\(today.habits.map(\.definition.id))")
+        }
+    }
+
+    /// The rules refuse on the device what the server would refuse: nothing is recorded.
+    @Test func aRefusedEventIsNeitherRecordedNorQueued() async throws {
+        try await LiveServer.with(.sqlite) { server in
+            let files = try ClientFiles()
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            try await phone.register(.test("kim"))
+            await #expect(throws: ClientError.refused("unknown_habit", "")) { try await phone.checkIn("nothing") }
+            await #expect(throws: ClientError.refused("insufficient_diamonds", "")) {
+                try await phone.buy(item: "freeze-50")
+            }
+            #expect(try await phone.pendingEvents() == [])
+            // The same client id twice records one event.
+            try await phone.record(habit("read", "Read"), id: "c_habit")
+            let again = try await phone.record(habit("read", "Read"), id: "c_habit")
+            #expect(again.duplicate)
+            #expect(try await phone.pendingEvents().map(\.id) == ["c_habit"])
+        }
+    }
+}
