@@ -56,26 +56,32 @@ func syncAfterChange(_ client: MomentumClient) async throws {
     do {
         let report = try await client.sync()
         for refused in report.refused {
-            print("✗ the server refused \(refused.id): \(refused.message) (\(refused.code))")
+            say("✗ the server refused \(refused.id): \(refused.message) (\(refused.code))")
         }
-        print("Synced.")
+        say("Synced.")
     } catch let error as ClientError where error.isTransient {
         let waiting = try await client.pendingEvents().count
-        print("Saved on this device; \(waiting) event\(waiting == 1 ? "" : "s") waiting to sync (\(error.message)).")
+        say("Saved on this device; \(waiting) event\(waiting == 1 ? "" : "s") waiting to sync (\(error.message)).")
     }
 }
 
 /// Prints what recording an event did, at once.
 func describe(_ recorded: RecordedEvent) {
-    if recorded.duplicate { print("Already recorded (\(recorded.event.id)).") }
+    if recorded.duplicate { say("Already recorded (\(recorded.event.id)).") }
     if let habit = recorded.habit {
-        print("✓ \(habit.definition.name) — 🔥 \(habit.current) (best \(habit.best)) · \(wallet(recorded.wallet))")
+        say("✓ \(habit.definition.name) — 🔥 \(habit.current) (best \(habit.best)) · \(wallet(recorded.wallet))")
     } else {
-        print("✓ recorded · \(wallet(recorded.wallet))")
+        say("✓ recorded · \(wallet(recorded.wallet))")
     }
     for unlock in recorded.unlocks {
-        print("🎉 \(recorded.messages[unlock.id]?.text ?? unlock.title)")
+        say("🎉 \(recorded.messages[unlock.id]?.text ?? unlock.title)")
     }
+}
+
+/// Prints a line at once, also into a pipe (`sync --watch | …`), where `print` would
+/// keep it in a buffer until the process ends.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 func wallet(_ wallet: Wallet) -> String { "💎 \(wallet.diamonds) ❄️ \(wallet.freezes)" }
@@ -94,7 +100,7 @@ struct SignIn: AsyncParsableCommand {
     func run() async throws {
         let momentum = try client.open(server: server)
         try await momentum.signIn(email: email, password: try readPassword(), deviceName: deviceName)
-        print("Signed in as \(email). \(try await momentum.syncedEvents().count) events on this device.")
+        say("Signed in as \(email). \(try await momentum.syncedEvents().count) events on this device.")
     }
 }
 
@@ -117,7 +123,7 @@ struct Register: AsyncParsableCommand {
             .init(
                 deviceName: deviceName, displayName: displayName, email: email, pack: pack,
                 password: try readPassword(), timeZone: timeZone ?? TimeZone.current.identifier))
-        print("Registered and signed in as \(email).")
+        say("Registered and signed in as \(email).")
     }
 }
 
@@ -133,9 +139,9 @@ struct Today: AsyncParsableCommand {
         let momentum = try client.open()
         if !offline { _ = try? await momentum.sync() }
         let today = try await momentum.today()
-        print("\(today.today) · \(today.timeZone) · \(wallet(today.wallet))")
+        say("\(today.today) · \(today.timeZone) · \(wallet(today.wallet))")
         let active = today.habits.filter { $0.archivedDay == nil }
-        if active.isEmpty { print("  No habits yet.") }
+        if active.isEmpty { say("  No habits yet.") }
         let width = active.map(\.definition.name.count).max() ?? 0
         for habit in active {
             let mark =
@@ -146,13 +152,36 @@ struct Today: AsyncParsableCommand {
                 default: habit.today.due ? "·" : " "
                 }
             let name = habit.definition.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            print("  \(mark) \(name)  🔥 \(habit.current)  best \(habit.best)  [\(habit.definition.id)]")
+            say("  \(mark) \(name)  🔥 \(habit.current)  best \(habit.best)  [\(habit.definition.id)]")
         }
         for offer in today.freezeOffers {
-            print("  ❄ a freeze is offered for \(offer.habit) on \(offer.day) (answer by \(offer.expires))")
+            say("  ❄ a freeze is offered for \(offer.habit) on \(offer.day) (answer by \(offer.expires))")
         }
         let waiting = try await momentum.pendingEvents().count
-        if waiting > 0 { print("\(waiting) event\(waiting == 1 ? "" : "s") waiting to sync.") }
+        if waiting > 0 { say("\(waiting) event\(waiting == 1 ? "" : "s") waiting to sync.") }
+    }
+}
+
+/// `momentum add-habit`: a new daily habit.
+struct AddHabit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-habit", abstract: "Add a daily habit (saved on this device at once, then synced).")
+
+    @OptionGroup var client: ClientOptions
+    @Argument(help: "The habit's id, used by check-in and skip (such as read).") var habit: String
+    @Option(help: "The name the apps show (default: the id).") var name: String?
+    @Option(help: "easy, medium or hard (default medium): weights the habit in comparisons.")
+    var difficulty: String = "medium"
+
+    func run() async throws {
+        guard let level = Difficulty(rawValue: difficulty) else {
+            throw ValidationError("--difficulty must be easy, medium or hard, not '\(difficulty)'")
+        }
+        let momentum = try client.open()
+        describe(
+            try await momentum.record(
+                .habitCreated(HabitDefinition(id: habit, name: name ?? habit, difficulty: level))))
+        try await syncAfterChange(momentum)
     }
 }
 
@@ -230,23 +259,23 @@ struct Sync: AsyncParsableCommand {
             do {
                 let report = try await momentum.sync()
                 for refused in report.refused {
-                    print("✗ the server refused \(refused.id): \(refused.message) (\(refused.code))")
+                    say("✗ the server refused \(refused.id): \(refused.message) (\(refused.code))")
                 }
-                print(
+                say(
                     "Synced: \(report.pushed) sent, \(report.duplicates) already there, \(report.pulled) fetched; "
                         + "the device is at #\(report.cursor).")
                 break
             } catch let error as ClientError where error.isTransient && Date() < deadline {
                 failures += 1
                 let wait = RetryPolicy(initial: .milliseconds(250), maximum: .seconds(5)).delay(after: failures)
-                print("Waiting to retry: \(error.message)")
+                say("Waiting to retry: \(error.message)")
                 try await Task.sleep(for: wait)
             }
         }
         guard watch else { return }
-        print("Watching for changes (Ctrl-C to stop)…")
+        say("Watching for changes (Ctrl-C to stop)…")
         try await momentum.keepInSync { report in
-            print("Synced: \(report.pushed) sent, \(report.pulled) fetched (#\(report.cursor)).")
+            say("Synced: \(report.pushed) sent, \(report.pulled) fetched (#\(report.cursor)).")
         }
     }
 }
@@ -267,7 +296,7 @@ struct SignOut: AsyncParsableCommand {
         } catch let error as ClientError where error == .pendingEvents {
             throw ValidationError("\(error.message): run `momentum sync`, or sign out with --discard-pending")
         }
-        print("Signed out.")
+        say("Signed out.")
     }
 }
 

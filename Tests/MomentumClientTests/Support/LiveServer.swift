@@ -19,10 +19,13 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// The instant the tests' clocks start at, and a clock they move.
+/// The instant the tests' clocks start at, and a clock they move; or the real clock, for
+/// tests whose clients run in processes of their own.
 final class TestClock: Sendable {
     let value = Mutex(Date(timeIntervalSince1970: 1_784_000_000))  // 2026-07-14T03:33:20Z
-    var now: Date { value.withLock { $0 } }
+    let real: Bool
+    init(real: Bool = false) { self.real = real }
+    var now: Date { real ? Date() : value.withLock { $0 } }
     func advance(days: Double) { value.withLock { $0 += days * 86_400 } }
     func advance(seconds: Double) { value.withLock { $0 += seconds } }
 }
