@@ -7,7 +7,7 @@ import OpenAPIRuntime
 ///
 /// Foundation's ISO 8601 transcoders accept either whole seconds or fractions, not both;
 /// the server writes fractions only when an instant has them, so the generated client is
-/// configured with this one (``Configuration/momentum``).
+/// configured with this one (`Configuration.momentum`).
 public struct RFC3339DateTranscoder: DateTranscoder {
     /// Creates the transcoder.
     public init() {}

@@ -11,7 +11,7 @@ import OpenAPIRuntime
 /// `MomentumCore`, so a check-in shows its streak, reward and celebration at once, online
 /// or not. What the device records waits in a durable outbox until the server has it:
 /// ``sync()`` pushes the outbox (each event under its client id, so a resend is harmless)
-/// and pulls what other devices did; ``keepInSync(onSync:)`` listens to the server's change
+/// and pulls what other devices did; ``keepInSync(retry:onSync:)`` listens to the server's change
 /// stream and syncs whenever something changes, reconnecting after any failure. After a
 /// sync, the client's ``today(at:)`` is the server's `GET /v1/today`, byte for byte.
 ///
