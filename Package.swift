@@ -87,13 +87,13 @@ let package = Package(
         .target(
             name: "MomentumServer",
             dependencies: [
-                "MomentumCore", "MomentumAPI", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
-                "CMomentumImage",
+                // The server knows storage only through the MomentumStore protocol; the
+                // executable picks the backend.
+                "MomentumCore", "MomentumAPI", "MomentumStore", "CMomentumImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -150,6 +150,17 @@ public final class PostgresStore: SQLBackend {
     /// statements, and how many batches failed.
     public var guardedWriteCounts: GuardedWriteCounts { guardedCounts.withLock { $0 } }
 
+    /// The engine cache's counts and the guarded statements'.
+    public var statistics: StoreStatistics {
+        let guarded = guardedWriteCounts
+        return StoreStatistics(
+            appends: engines.appendCounts,
+            guardedWrites: GuardedStatementCounts(statements: guarded.statements, failedBatches: guarded.failedBatches))
+    }
+
+    /// A relay over LISTEN/NOTIFY on this store's connection pool.
+    public func makeRelay() -> (any ChangeRelay)? { PostgresRelay(store: self) }
+
     /// Writes guarded appends of different users in one statement (one at a time if that
     /// fails, so that each reports its own error); one result each, in order: whether its
     /// version check passed and it was written.

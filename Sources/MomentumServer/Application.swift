@@ -2,8 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import MomentumCore
-import MomentumPostgres
-import MomentumSQLite
 import MomentumStore
 import ServiceLifecycle
 

@@ -2,7 +2,6 @@ import Foundation
 import HummingbirdBcrypt
 import Logging
 import MomentumCore
-import MomentumPostgres
 import MomentumStore
 import Synchronization
 
@@ -44,6 +43,8 @@ public final class ServerState: Sendable {
     let rasterizer: Rasterizer
     /// Checks uploaded photos by decoding them and makes their copies for share cards.
     let photoDecoder: PhotoDecoder
+    /// What a user sees (today, habits, analytics, wallet, …), for routes and pages alike.
+    let dashboard: Dashboard
 
     /// Creates the shared state.
     ///
@@ -61,7 +62,7 @@ public final class ServerState: Sendable {
         self.configuration = configuration
         self.relay = relay
         self.logger = logger
-        metrics = ServerMetrics(postgres: store is PostgresStore)
+        metrics = ServerMetrics(postgres: store.statistics.guardedWrites != nil)
         sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
         if relay != nil {
             // Several instances: the limits hold across all of them.
@@ -85,6 +86,7 @@ public final class ServerState: Sendable {
         decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)
         rasterizer = Rasterizer(configuration: configuration, registry: metrics.registry)
         photoDecoder = PhotoDecoder(configuration: configuration)
+        dashboard = Dashboard(store: store, now: configuration.clock)
     }
 
     /// The current instant.

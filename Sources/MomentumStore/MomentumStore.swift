@@ -234,4 +234,52 @@ public protocol MomentumStore: Sendable {
 
     /// Closes connections; the store must not be used afterwards.
     func close() async
+
+    // MARK: Operations
+
+    /// What the store counts about its own work, for the server's `/metrics`.
+    var statistics: StoreStatistics { get }
+
+    /// A relay that carries changes between server instances sharing this store's
+    /// database, or `nil` when the store cannot share one (an embedded SQLite file).
+    func makeRelay() -> (any ChangeRelay)?
+}
+
+/// What a store counts about its own work.
+public struct StoreStatistics: Sendable, Equatable {
+    /// How warm users' appends were written (engine cache).
+    public var appends: EngineCache.AppendCounts?
+    /// Statements that wrote guarded appends, and the batches of them that failed: on a
+    /// store that writes a warm user's append in one statement (PostgreSQL), else `nil`.
+    public var guardedWrites: GuardedStatementCounts?
+
+    /// Creates statistics.
+    public init(appends: EngineCache.AppendCounts? = nil, guardedWrites: GuardedStatementCounts? = nil) {
+        self.appends = appends
+        self.guardedWrites = guardedWrites
+    }
+}
+
+/// Statements that wrote guarded appends.
+public struct GuardedStatementCounts: Sendable, Equatable {
+    /// Statements that wrote guarded appends: under load, one carries many users' appends.
+    public var statements: Int
+    /// Statements of several appends that failed and were written one by one.
+    public var failedBatches: Int
+
+    /// Creates counts.
+    public init(statements: Int, failedBatches: Int) {
+        self.statements = statements
+        self.failedBatches = failedBatches
+    }
+}
+
+extension MomentumStore {
+    /// No relay: a store whose database one server instance owns.
+    public func makeRelay() -> (any ChangeRelay)? { nil }
+}
+
+extension MomentumStore where Self: SQLBackend {
+    /// The engine cache's counts.
+    public var statistics: StoreStatistics { StoreStatistics(appends: engines.appendCounts) }
 }

@@ -118,7 +118,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let relay = (opened as? PostgresStore).map { PostgresRelay(store: $0) }
+        let relay = opened.makeRelay()
         if configuration.demo {
             try await DemoAccount.install(in: opened, now: Date())
             logger.notice(

@@ -1,10 +1,11 @@
 import Foundation
 import MomentumCore
-import MomentumPostgres
+import MomentumStore
 import MomentumTestSupport
 import Synchronization
 import Testing
 
+@testable import MomentumPostgres
 @testable import MomentumServer
 
 /// The relay sends the changes that queue while a notification is on its way together,

@@ -117,7 +117,7 @@ enum ServerLoadBenchmark {
         configuration.logLevel = .error
         // As `momentum serve` runs it: with PostgreSQL, changes go to other instances
         // through the LISTEN/NOTIFY relay.
-        let relay = (store as? PostgresStore).map { PostgresRelay(store: $0) }
+        let relay = store.makeRelay()
         let state = ServerState(store: store, configuration: configuration, relay: relay, logger: logger)
         return try await buildApplication(state).test(.live) { client in
             let port = try require(client.port)

@@ -232,13 +232,10 @@ extension Routes {
     /// it still holds that version).
     func habitState(_ habit: String, caller: Caller, days: Int, after version: Int64? = nil) async throws -> HabitState
     {
-        let now = server.now()
-        let state = try await server.store.evaluate(caller.user, after: version ?? -1) { engine, profile in
-            engine.state(now: now, profile: profile, days: days).habits.first {
-                $0.definition.id == habit
-            }
-        }
-        guard let state else { throw APIError.notFound("habit '\(habit)'") }
+        guard
+            let state = try await server.dashboard.habit(
+                habit, of: caller.user, calendarDays: days, after: version ?? -1)
+        else { throw APIError.notFound("habit '\(habit)'") }
         return state
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
-import MomentumPostgres
 import MomentumStore
 
 extension Routes {
@@ -26,12 +25,10 @@ extension Routes {
         }
         router.get("metrics") { _, _ in
             server.metrics.streams.set(to: Double(server.hub.count))
-            if let backend = server.store as? any SQLBackend {
-                server.metrics.update(appends: backend.engines.appendCounts)
-            }
-            if let postgres = server.store as? PostgresStore {
-                let counts = postgres.guardedWriteCounts
-                server.metrics.update(appendStatements: counts.statements, failedBatches: counts.failedBatches)
+            let statistics = server.store.statistics
+            if let appends = statistics.appends { server.metrics.update(appends: appends) }
+            if let guarded = statistics.guardedWrites {
+                server.metrics.update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -47,78 +47,38 @@ struct FreezeDecisionRequest: Codable {
 }
 
 extension Routes {
+    /// The reads: each maps its request to a ``Dashboard`` question and the answer to JSON.
     func addReadRoutes(_ group: RouterGroup<MomentumContext>) {
+        let dashboard = server.dashboard
         group.get("today") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let today = try await server.store.evaluate(caller.user) { engine, profile in
-                TodayReport.evaluate(&engine, now: now, profileZone: profile.timeZone)
-            }
-            return try JSONIO.response(today)
+            try JSONIO.response(try await dashboard.today(try context.requireCaller().user))
         }
         group.get("habits") { request, context in
             let caller = try context.requireCaller()
             let days = try request.integer("days", default: 7, in: 0...3_650)
-            let now = server.now()
-            let habits = try await server.store.evaluate(caller.user) { engine, profile in
-                engine.state(now: now, profile: profile, days: max(1, days))
-                    .habits
-            }
+            let habits = try await dashboard.habits(caller.user, calendarDays: max(1, days))
             return try JSONIO.response(["habits": habits])
         }
         group.get("habits/:habit") { request, context in
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
             let days = try request.integer("days", default: 90, in: 1...3_650)
-            let now = server.now()
-            let detail = try await server.store.evaluate(caller.user) { engine, profile -> HabitDetailResponse? in
-                let zone = engine.streaks.latestZone ?? profile.timeZone
-                guard
-                    let state = engine.state(at: now, zone: zone, calendarDays: days).habits.first(where: {
-                        $0.definition.id == habit
-                    })
-                else { return nil }
-                var streaks = engine.streaks
-                let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == habit }
-                return HabitDetailResponse(habit: state, analytics: analytics)
+            guard let detail = try await dashboard.habitDetail(habit, of: caller.user, calendarDays: days) else {
+                throw APIError.notFound("habit '\(habit)'")
             }
-            guard let detail else { throw APIError.notFound("habit '\(habit)'") }
-            return try JSONIO.response(detail)
+            return try JSONIO.response(HabitDetailResponse(habit: detail.habit, analytics: detail.analytics))
         }
         group.get("analytics") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let analytics = try await server.store.evaluate(caller.user) { engine, profile in
-                var streaks = engine.streaks
-                return streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone)
-            }
-            return try JSONIO.response(analytics)
+            try JSONIO.response(try await dashboard.analytics(try context.requireCaller().user))
         }
         group.get("stats") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let stats = try await server.store.evaluate(caller.user) { engine, profile in
-                var streaks = engine.streaks
-                let analytics = streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone)
-                return ProfileStatsResponse(
-                    statistics: analytics.profile, consistency: analytics.consistency,
-                    achievements: engine.unlocks.count, events: engine.streaks.events.count)
-            }
-            return try JSONIO.response(stats)
+            try JSONIO.response(try await dashboard.stats(try context.requireCaller().user))
         }
         group.get("wallet") { _, context in
-            let caller = try context.requireCaller()
-            return try JSONIO.response(try await walletState(caller))
+            try JSONIO.response(try await dashboard.wallet(try context.requireCaller().user))
         }
         group.get("store") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let response = try await server.store.evaluate(caller.user) { engine, profile in
-                let state = engine.state(now: now, profile: profile, days: 1)
-                return StoreResponse(
-                    catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
-            }
-            return try JSONIO.response(response)
+            try JSONIO.response(try await dashboard.freezeStore(try context.requireCaller().user))
         }
         group.post("store/purchases") { request, context in
             let caller = try context.requireCaller()
@@ -133,15 +93,10 @@ extension Routes {
                     details: [.init(field: "item", issue: "item or days is required")])
             }
             _ = try await appendEvent("purchase", fields: fields, caller: caller)
-            return try JSONIO.response(try await walletState(caller), status: .created)
+            return try JSONIO.response(try await dashboard.wallet(caller.user), status: .created)
         }
         group.get("freeze-offers") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let offers = try await server.store.evaluate(caller.user) { engine, profile in
-                engine.state(now: now, profile: profile, days: 1).freezeOffers
-            }
-            return try JSONIO.response(["freezeOffers": offers])
+            try JSONIO.response(["freezeOffers": try await dashboard.freezeOffers(try context.requireCaller().user)])
         }
         group.post("freeze-offers/decisions") { request, context in
             let caller = try context.requireCaller()
@@ -150,40 +105,13 @@ extension Routes {
             if let id = body.eventId { fields["eventId"] = .string(id) }
             let type = body.accept ? "freeze.accepted" : "freeze.declined"
             _ = try await appendEvent(type, fields: fields, caller: caller)
-            return try JSONIO.response(try await walletState(caller))
+            return try JSONIO.response(try await dashboard.wallet(caller.user))
         }
         group.get("achievements") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let response = try await server.store.evaluate(caller.user) { engine, profile in
-                _ = engine.advance(to: now)
-                let unlocked = engine.unlocks.sorted { ($0.achievedAt, $0.id) < ($1.achievedAt, $1.id) }
-                let rules = Set(unlocked.map(\.rule))
-                let locked = ((try? profile.rulePack().achievements) ?? []).filter { !rules.contains($0.id) }.map {
-                    LockedAchievement(
-                        rule: $0.id, title: $0.title, category: $0.category, tier: $0.tier, badge: $0.badge)
-                }
-                return AchievementsResponse(unlocked: unlocked, locked: locked)
-            }
-            return try JSONIO.response(response)
+            try JSONIO.response(try await dashboard.achievements(try context.requireCaller().user))
         }
         group.get("progression") { _, context in
-            let caller = try context.requireCaller()
-            let now = server.now()
-            let progression = try await server.store.evaluate(caller.user) { engine, profile in
-                engine.summary(
-                    at: now, preferences: profile.preferences, zone: engine.streaks.latestZone ?? profile.timeZone
-                ).progression
-            }
-            return try JSONIO.response(progression)
-        }
-    }
-
-    func walletState(_ caller: Caller) async throws -> WalletChangeResponse {
-        let now = server.now()
-        return try await server.store.evaluate(caller.user) { engine, profile in
-            let state = engine.state(now: now, profile: profile, days: 1)
-            return WalletChangeResponse(wallet: state.wallet, ledger: state.ledger)
+            try JSONIO.response(try await dashboard.progression(try context.requireCaller().user))
         }
     }
 }
@@ -200,12 +128,4 @@ struct ProfileStatsResponse: Codable {
     var consistency: ConsistencyScore
     var achievements: Int
     var events: Int
-}
-
-extension MomentumUser {
-    /// The state at `now` in the zone of the user's latest event (their profile's zone
-    /// before the first), with `days` of calendar per habit.
-    mutating func state(now: Date, profile: Profile, days: Int) -> UserState {
-        state(at: now, zone: streaks.latestZone ?? profile.timeZone, calendarDays: days)
-    }
 }

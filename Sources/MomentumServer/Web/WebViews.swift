@@ -10,11 +10,8 @@ struct WebViews: Sendable {
     /// What every signed-in page shows: the top bar's counters, the navigation, the store
     /// and the celebration settings.
     func chrome(_ caller: Caller, _ section: String, title: String) async throws -> [String: Any] {
-        let now = server.now()
-        let (wallet, profile) = try await server.store.evaluate(caller.user) { engine, profile in
-            (engine.state(now: now, profile: profile, days: 1).wallet, profile)
-        }
-        return chrome(section, title: title, wallet: wallet, profile: profile)
+        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 1)
+        return chrome(section, title: title, wallet: state.wallet, profile: profile)
     }
 
     /// The same, from a wallet and profile the page has already evaluated.
@@ -48,10 +45,7 @@ struct WebViews: Sendable {
     // MARK: Today
 
     func today(_ caller: Caller) async throws -> [String: Any] {
-        let now = server.now()
-        let (state, profile) = try await server.store.evaluate(caller.user) { engine, profile in
-            (engine.state(now: now, profile: profile, days: 7), profile)
-        }
+        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 7)
         var page = chrome("today", title: "Today", wallet: state.wallet, profile: profile)
         let names = Dictionary(
             state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
@@ -101,20 +95,10 @@ struct WebViews: Sendable {
     // MARK: Habit details
 
     func habit(_ caller: Caller, id: String) async throws -> [String: Any]? {
-        let now = server.now()
-        let found = try await server.store.evaluate(caller.user) {
-            engine, profile -> (HabitState, HabitAnalytics?, [Unlock], String)? in
-            let zone = engine.streaks.latestZone ?? profile.timeZone
-            guard
-                let state = engine.state(at: now, zone: zone, calendarDays: 91).habits.first(where: {
-                    $0.definition.id == id
-                })
-            else { return nil }
-            var streaks = engine.streaks
-            let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
-            return (state, analytics, engine.unlocks.filter { $0.habit == id }, zone)
+        guard let detail = try await server.dashboard.habitDetail(id, of: caller.user, calendarDays: 91) else {
+            return nil
         }
-        guard let (habit, analytics, unlocks, zone) = found else { return nil }
+        let (habit, analytics, unlocks, zone) = (detail.habit, detail.analytics, detail.unlocks, detail.zone)
         var page = try await chrome(caller, "today", title: habit.definition.name)
         page["habit"] = habitRow(habit)
         page["policy"] = habit.policy.name ?? "custom"
@@ -301,16 +285,10 @@ struct WebViews: Sendable {
     // MARK: Journey and profile
 
     func journey(_ caller: Caller) async throws -> [String: Any] {
-        let now = server.now()
-        let (progression, unlocks, analytics, zone) = try await server.store.evaluate(caller.user) {
-            engine, profile in
-            let zone = engine.streaks.latestZone ?? profile.timeZone
-            var streaks = engine.streaks
-            return (
-                engine.summary(at: now, preferences: profile.preferences, zone: zone).progression,
-                engine.unlocks, streaks.analytics(at: now, zone: zone), zone
-            )
-        }
+        let journey = try await server.dashboard.journey(caller.user)
+        let (progression, unlocks, analytics, zone) = (
+            journey.progression, journey.unlocks, journey.analytics, journey.zone
+        )
         let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
         var page = try await chrome(caller, "journey", title: "Journey")
         page["timelines"] = progression.timelines.keys.sorted().map { method in
@@ -374,10 +352,7 @@ struct WebViews: Sendable {
         }
         var page = try await chrome(caller, "profile", title: "Profile")
         let now = server.now()
-        let (analytics, events) = try await server.store.evaluate(caller.user) { engine, profile in
-            var streaks = engine.streaks
-            return (streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone), streaks.events.count)
-        }
+        let stats = try await server.dashboard.stats(caller.user)
         page["profile"] =
             [
                 "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
@@ -405,9 +380,9 @@ struct WebViews: Sendable {
         page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
         page["stats"] =
             [
-                "habitsActive": analytics.profile.habitsActive, "totalDays": analytics.profile.totalDaysCompleted,
-                "milestones": analytics.profile.totalMilestones, "consistency": analytics.consistency.score ?? 0,
-                "strength": analytics.profile.averageStrength ?? 0, "events": events,
+                "habitsActive": stats.statistics.habitsActive, "totalDays": stats.statistics.totalDaysCompleted,
+                "milestones": stats.statistics.totalMilestones, "consistency": stats.consistency.score ?? 0,
+                "strength": stats.statistics.averageStrength ?? 0, "events": stats.events,
             ] as [String: Any]
         return page
     }

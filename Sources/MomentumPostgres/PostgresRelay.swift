@@ -1,6 +1,6 @@
 import Foundation
 import MomentumCore
-import MomentumPostgres
+import MomentumStore
 import Synchronization
 
 /// Changes between instances through PostgreSQL's LISTEN/NOTIFY on one channel.
