@@ -94,9 +94,16 @@ extension MomentumClient {
 
     /// The zone events are logged in: the one given, else the device's when it is an IANA
     /// zone, else the profile's.
+    ///
+    /// A device zone of plain UTC (`UTC`, `Etc/UTC`, `GMT`, …) is what a machine reports
+    /// when nobody set its zone (servers, containers, CI); it gives way to the profile's
+    /// zone, so that a terminal on such a machine does not move the user to UTC.
     func eventZone(profile: Components.Schemas.Profile) -> String {
-        for candidate in [zone, TimeZone.current.identifier] {
-            if let candidate, ZoneOffsetTable.named(candidate) != nil { return candidate }
+        if let zone, ZoneOffsetTable.named(zone) != nil { return zone }
+        let device = TimeZone.current.identifier
+        let unset = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu"]
+        if ZoneOffsetTable.named(device) != nil, !unset.contains(device) || profile.timeZone == device {
+            return device
         }
         return profile.timeZone
     }

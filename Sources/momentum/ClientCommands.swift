@@ -37,7 +37,11 @@ struct ClientOptions: ParsableArguments {
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
             throw ValidationError("--server must be an http:// or https:// URL, not '\(text)'")
         }
-        return try MomentumClient(server: url, databasePath: path)
+        let zone = ProcessInfo.processInfo.environment["MOMENTUM_TIME_ZONE"]
+        if let zone, ZoneOffsetTable.named(zone) == nil {
+            throw ValidationError("MOMENTUM_TIME_ZONE must be an IANA time zone such as Europe/Berlin, not '\(zone)'")
+        }
+        return try MomentumClient(server: url, databasePath: path, timeZone: zone)
     }
 }
 
@@ -68,7 +72,9 @@ func syncAfterChange(_ client: MomentumClient) async throws {
 /// Prints what recording an event did, at once.
 func describe(_ recorded: RecordedEvent) {
     if recorded.duplicate { say("Already recorded (\(recorded.event.id)).") }
-    if let habit = recorded.habit {
+    if case .habitCreated(let definition) = recorded.event.payload {
+        say("＋ added \(definition.name) [\(definition.id)] · \(wallet(recorded.wallet))")
+    } else if let habit = recorded.habit {
         say("✓ \(habit.definition.name) — 🔥 \(habit.current) (best \(habit.best)) · \(wallet(recorded.wallet))")
     } else {
         say("✓ recorded · \(wallet(recorded.wallet))")
@@ -231,7 +237,10 @@ struct Buy: AsyncParsableCommand {
     @Option(help: "A custom number of freeze days instead of an item.") var days: Int?
 
     func validate() throws {
-        if (item == nil) == (days == nil) { throw ValidationError("name a store item or --days, not both") }
+        if item != nil, days != nil { throw ValidationError("name a store item or --days, not both") }
+        if item == nil, days == nil {
+            throw ValidationError("name a store item (such as freeze-5) or a number of days (--days 3)")
+        }
     }
 
     func run() async throws {
