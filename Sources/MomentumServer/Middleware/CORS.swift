@@ -4,6 +4,11 @@ import Hummingbird
 
 /// Cross-origin access for the configured origins (`*` for any): preflight answers and
 /// `Access-Control-Allow-Origin` on responses to allowed origins only.
+///
+/// Hummingbird's `CORSMiddleware` is not used because its list form,
+/// `AllowOriginExtended.oneOf(_:)`, is variadic: a list read from the configuration at run
+/// time cannot be passed to it, and its other forms either allow every origin or echo any
+/// origin back, which would let every site read answers with a visitor's credentials.
 struct CORS: RouterMiddleware {
     typealias Context = MomentumContext
     let origins: Set<String>
