@@ -49,33 +49,3 @@ final class ArrivalGate: Sendable {
         return MomentumError(.pastTimestamp, "\(RFC3339.format(event.at)) \(reason)", field: "at")
     }
 }
-
-extension ServerState {
-    /// The positions of `events` that must be refused for their instant, each with its
-    /// error: those dated before the earliest instant a client may send, unless an event
-    /// with the same id is already stored (a retry, answered `duplicate` by the store).
-    ///
-    /// Costs one cached lookup per request; the engine is read only when an event is
-    /// older than a week or than the account.
-    func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
-        let user = caller.user
-        guard
-            let created = try await arrivals.accountCreatedAt(
-                of: user, load: { try await store.account(id: user)?.createdAt })
-        else { return [:] }
-        let quick = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: RulePack.minimumOfflineDays)
-        let suspects = events.indices.filter { events[$0].at < quick }
-        guard !suspects.isEmpty else { return [:] }
-        let ids = suspects.map { events[$0].id }
-        let (offlineDays, stored) = try await store.evaluate(user) { engine, _ in
-            (engine.streaks.pack.offlineDays, Set(ids.filter { engine.streaks.event(id: $0) != nil }))
-        }
-        let earliest = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: offlineDays)
-        var refused: [Int: MomentumError] = [:]
-        for index in suspects where events[index].at < earliest && !stored.contains(events[index].id) {
-            refused[index] = ArrivalGate.refusal(
-                events[index], earliest: earliest, accountCreatedAt: created, offlineDays: offlineDays)
-        }
-        return refused
-    }
-}

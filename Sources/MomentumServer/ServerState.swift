@@ -45,6 +45,10 @@ public final class ServerState: Sendable {
     let photoDecoder: PhotoDecoder
     /// What a user sees (today, habits, analytics, wallet, …), for routes and pages alike.
     let dashboard: Dashboard
+    /// Tells a user's devices, here and on other instances, that something changed.
+    let changes: ChangePublisher
+    /// Stores what devices send, for pushes and the convenience routes alike.
+    let ingest: EventIngest
 
     /// Creates the shared state.
     ///
@@ -87,6 +91,10 @@ public final class ServerState: Sendable {
         rasterizer = Rasterizer(configuration: configuration, registry: metrics.registry)
         photoDecoder = PhotoDecoder(configuration: configuration)
         dashboard = Dashboard(store: store, now: configuration.clock)
+        changes = ChangePublisher(hub: hub, relay: relay, instance: instance, logger: logger)
+        ingest = EventIngest(
+            store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
+            arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes)
     }
 
     /// The current instant.
@@ -97,12 +105,7 @@ public final class ServerState: Sendable {
     /// The change leaves for the other instances with the relay's next notification; the
     /// request that made it does not wait for that (``flushRelay()`` does, at shutdown).
     func publish(_ change: Change, to user: String) {
-        hub.deliver(change, to: user)
-        guard let relay else { return }
-        let logger = logger
-        relay.post(RelayMessage(instance: instance, user: user, change: change)) { error in
-            logger.warning("could not relay a change", metadata: ["error": .string("\(error)")])
-        }
+        changes.publish(change, to: user)
     }
 
     /// Returns once every change published so far has left for the other instances.

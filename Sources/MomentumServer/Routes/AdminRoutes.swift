@@ -31,27 +31,7 @@ extension Routes {
             guard let account = try await server.store.account(email: body.email) else {
                 throw APIError.notFound("account '\(body.email)'")
             }
-            let events = body.events
-            guard events.count <= server.configuration.maxEventsPerRequest else {
-                throw APIError(
-                    .contentTooLarge, "too_many_events",
-                    "a request may carry at most \(server.configuration.maxEventsPerRequest) events, not \(events.count)"
-                )
-            }
-            let now = server.now()
-            let order = events.indices.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
-            let stored = try await server.store.append(
-                order.map { events[$0] }, for: account.id, receivedAt: now, device: "import")
-            var outcomes = stored.outcomes
-            for (position, index) in order.enumerated() { outcomes[index] = stored.outcomes[position] }
-            if outcomes.contains(where: \.isApplied) {
-                server.publish(
-                    Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: account.id)
-            }
-            return try JSONIO.response(
-                PushResponse(
-                    results: outcomes.map(EventResult.init), headSeq: stored.headSeq, wallet: stored.wallet,
-                    unlocks: stored.unlocks))
+            return try JSONIO.response(try await server.ingest.importHistory(body.events, for: account.id))
         }
     }
 }

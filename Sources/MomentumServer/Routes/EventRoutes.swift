@@ -83,7 +83,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let body = try await JSONIO.decode(
                 PushRequest.self, from: request, limit: server.configuration.maxBodyBytes)
-            let response = try await server.append(body.events, caller: caller)
+            let response = try await server.ingest.append(body.events, caller: caller)
             return try JSONIO.response(response)
         }
         group.get("events") { request, context in
@@ -141,100 +141,6 @@ extension Routes {
                 try await writer.finish(nil)
             })
     }
-}
-
-extension ServerState {
-    /// Validates and stores a batch of events for the caller, flags suspicious activity,
-    /// and tells the user's other devices.
-    func append(_ events: [Event], caller: Caller) async throws -> PushResponse {
-        guard events.count <= configuration.maxEventsPerRequest else {
-            throw APIError(
-                .contentTooLarge, "too_many_events",
-                "a request may carry at most \(configuration.maxEventsPerRequest) events, not \(events.count)")
-        }
-        var problems: [APIError.Detail] = []
-        var seen = Set<String>()
-        for (index, event) in events.enumerated() {
-            if event.id.isEmpty || event.id.count > 128 {
-                problems.append(.init(field: "events[\(index)].id", issue: "must have 1 to 128 characters"))
-            }
-            if !seen.insert(event.id).inserted {
-                problems.append(.init(field: "events[\(index)].id", issue: "appears twice in this batch"))
-            }
-        }
-        if !problems.isEmpty {
-            throw APIError(.unprocessableContent, "invalid_input", problems[0].issue, details: problems)
-        }
-        let now = now()
-        let previousZone = try await detector.zone(of: caller.user) {
-            try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
-        }
-        let device = Tokens.deviceID(caller.tokenHash)
-        // Stored in the order they happened, whatever order they were sent in, so that an
-        // offline device's week ends in the same state as if it had been online; the
-        // results come back in the order sent.
-        // Events dated before the account, or before the offline window, are refused here,
-        // at the trust boundary; the others go to the store.
-        let late = try await lateArrivals(in: events, caller: caller, now: now)
-        let order = events.indices.filter { late[$0] == nil }.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
-        let stored = try await store.append(order.map { events[$0] }, for: caller.user, receivedAt: now, device: device)
-        var placed = [EventOutcome?](repeating: nil, count: events.count)
-        for (index, error) in late { placed[index] = EventOutcome(id: events[index].id, status: .invalid(error)) }
-        for (position, index) in order.enumerated() { placed[index] = stored.outcomes[position] }
-        let outcomes = placed.compactMap { $0 }
-        let result = AppendOutcome(
-            outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
-        let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }
-        metrics.eventsAppended.increment(by: Int64(applied.count))
-        metrics.eventsRejected.increment(
-            by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
-        let flags = detector.inspect(
-            applied, user: caller.user, previousZone: previousZone, clock: DayClock(dayStartHour: 0), now: now)
-        for flag in flags {
-            try await store.flag(flag)
-            metrics.reviewFlags.increment()
-            logger.notice(
-                "suspicious activity flagged",
-                metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
-        }
-        if !applied.isEmpty {
-            publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
-        }
-        return PushResponse(
-            results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
-            unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
-    }
-
-    /// Stores one event made by a convenience route; an event the rules refuse is a 422
-    /// (or 409 for a conflict with the user's state) carrying the engine's reason.
-    func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
-        let response = try await append([event], caller: caller)
-        if let result = response.results.first, let error = result.error {
-            if error.code == "unknown_habit", let habit = event.payload.habitID {
-                throw APIError.notFound("habit '\(habit)'")
-            }
-            let status: HTTPResponse.Status =
-                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(
-                    error.code)
-                ? .conflict : .unprocessableContent
-            throw APIError(
-                status, error.code, error.message,
-                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
-        }
-        return response
-    }
-}
-
-/// What a push did, with outcomes in the order the events were sent.
-struct AppendOutcome {
-    var outcomes: [EventOutcome]
-    var unlocks: [Unlock]
-    var headSeq: Int64
-    var wallet: Wallet
-}
-
-extension EventOutcome {
-    var isApplied: Bool { if case .applied = status { true } else { false } }
 }
 
 extension Request {

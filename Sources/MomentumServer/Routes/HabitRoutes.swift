@@ -128,7 +128,7 @@ extension Routes {
         let fields = generated.isEmpty ? given : given.merging(generated) { field, _ in field }
         let event = try await makeEvent(type, fields: fields, caller: caller)
         do {
-            return (event, try await server.appendOne(event, caller: caller))
+            return (event, try await server.ingest.appendOne(event, caller: caller))
         } catch let error as APIError where error.code == "conflicting_event_id" && given["eventId"] != nil {
             let filled = ["at", "tz"] + generated.keys
             guard filled.contains(where: { given[$0] == nil }),
@@ -139,7 +139,7 @@ extension Routes {
                     }),
                 try Self.isRetry(of: stored, type: type, given: given, filled: filled)
             else { throw error }
-            return (stored, try await server.appendOne(stored, caller: caller))
+            return (stored, try await server.ingest.appendOne(stored, caller: caller))
         }
     }
 

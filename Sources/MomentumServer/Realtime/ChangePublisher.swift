@@ -1,0 +1,26 @@
+import Logging
+import MomentumStore
+
+/// Tells a user's connected devices, on this instance and every other, that their data
+/// changed.
+struct ChangePublisher: Sendable {
+    let hub: ChangeHub
+    let relay: (any ChangeRelay)?
+    /// This instance's id, so that the others know where a change came from.
+    let instance: String
+    let logger: Logger
+
+    /// Delivers a change to the user's streams here and posts it to the other instances.
+    ///
+    /// The change leaves for the other instances with the relay's next notification; the
+    /// request that made it does not wait for that (`ServerState.flushRelay()` does, at
+    /// shutdown).
+    func publish(_ change: Change, to user: String) {
+        hub.deliver(change, to: user)
+        guard let relay else { return }
+        let logger = logger
+        relay.post(RelayMessage(instance: instance, user: user, change: change)) { error in
+            logger.warning("could not relay a change", metadata: ["error": .string("\(error)")])
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import Logging
+import MomentumCore
+import MomentumStore
+
+import struct MomentumStore.AppendResult
+
+/// Storing what devices send: the trust boundary (batch limits, the arrival window), the
+/// store, suspicious-activity flags, and the news to the user's other devices.
+///
+/// Pushes (`POST /v1/events`) and the convenience routes that make one event (check-ins,
+/// skips, purchases, …) both store through here.
+struct EventIngest: Sendable {
+    let store: any MomentumStore
+    let maxEventsPerRequest: Int
+    let now: @Sendable () -> Date
+    let arrivals: ArrivalGate
+    let detector: SuspicionDetector
+    let metrics: ServerMetrics
+    let logger: Logger
+    let changes: ChangePublisher
+
+    /// Validates and stores a batch of events for the caller, flags suspicious activity,
+    /// and tells the user's other devices.
+    func append(_ events: [Event], caller: Caller) async throws -> PushResponse {
+        try checkSize(of: events)
+        var problems: [APIError.Detail] = []
+        var seen = Set<String>()
+        for (index, event) in events.enumerated() {
+            if event.id.isEmpty || event.id.count > 128 {
+                problems.append(.init(field: "events[\(index)].id", issue: "must have 1 to 128 characters"))
+            }
+            if !seen.insert(event.id).inserted {
+                problems.append(.init(field: "events[\(index)].id", issue: "appears twice in this batch"))
+            }
+        }
+        if !problems.isEmpty {
+            throw APIError(.unprocessableContent, "invalid_input", problems[0].issue, details: problems)
+        }
+        let now = now()
+        let previousZone = try await detector.zone(of: caller.user) {
+            try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
+        }
+        let device = Tokens.deviceID(caller.tokenHash)
+        // Stored in the order they happened, whatever order they were sent in, so that an
+        // offline device's week ends in the same state as if it had been online; the
+        // results come back in the order sent.
+        // Events dated before the account, or before the offline window, are refused here,
+        // at the trust boundary; the others go to the store.
+        let late = try await lateArrivals(in: events, caller: caller, now: now)
+        let (order, stored, outcomes) = try await storeInOrder(
+            events, refused: late, user: caller.user, now: now, device: device)
+        let result = AppendOutcome(
+            outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
+        let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }
+        metrics.eventsAppended.increment(by: Int64(applied.count))
+        metrics.eventsRejected.increment(
+            by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
+        let flags = detector.inspect(
+            applied, user: caller.user, previousZone: previousZone, clock: DayClock(dayStartHour: 0), now: now)
+        for flag in flags {
+            try await store.flag(flag)
+            metrics.reviewFlags.increment()
+            logger.notice(
+                "suspicious activity flagged",
+                metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
+        }
+        if !applied.isEmpty {
+            changes.publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
+        }
+        return PushResponse(
+            results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
+            unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
+    }
+
+    /// Brings in a user's history from elsewhere (an operator's import, `POST
+    /// /v1/admin/imports`): every rule of the engine applies, as to a push, but not the
+    /// arrival window, which bounds what devices send.
+    ///
+    /// - Parameters:
+    ///   - events: The events, in any order.
+    ///   - user: Whose history it is.
+    /// - Returns: One result per event, in the order sent.
+    func importHistory(_ events: [Event], for user: String) async throws -> PushResponse {
+        try checkSize(of: events)
+        let now = now()
+        let (_, stored, outcomes) = try await storeInOrder(events, refused: [:], user: user, now: now, device: "import")
+        if outcomes.contains(where: \.isApplied) {
+            changes.publish(Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: user)
+        }
+        return PushResponse(
+            results: outcomes.map(EventResult.init), headSeq: stored.headSeq, wallet: stored.wallet,
+            unlocks: stored.unlocks)
+    }
+
+    /// Refuses a batch larger than a request may carry.
+    private func checkSize(of events: [Event]) throws {
+        guard events.count <= maxEventsPerRequest else {
+            throw APIError(
+                .contentTooLarge, "too_many_events",
+                "a request may carry at most \(maxEventsPerRequest) events, not \(events.count)")
+        }
+    }
+
+    /// Stores the events not `refused` in the order they happened, whatever order they were
+    /// sent in (so that an offline device's week ends in the same state as if it had been
+    /// online).
+    ///
+    /// - Returns: The positions stored, in the order stored; what the store did; and one
+    ///   outcome per event in the order sent (the refused ones `invalid` with their error).
+    private func storeInOrder(
+        _ events: [Event], refused: [Int: MomentumError], user: String, now: Date, device: String
+    ) async throws -> (order: [Int], stored: AppendResult, outcomes: [EventOutcome]) {
+        let order = events.indices.filter { refused[$0] == nil }.sorted { (events[$0].at, $0) < (events[$1].at, $1) }
+        let stored = try await store.append(order.map { events[$0] }, for: user, receivedAt: now, device: device)
+        var placed = [EventOutcome?](repeating: nil, count: events.count)
+        for (index, error) in refused { placed[index] = EventOutcome(id: events[index].id, status: .invalid(error)) }
+        for (position, index) in order.enumerated() { placed[index] = stored.outcomes[position] }
+        return (order, stored, placed.compactMap { $0 })
+    }
+
+    /// Stores one event made by a convenience route; an event the rules refuse is a 422
+    /// (or 409 for a conflict with the user's state) carrying the engine's reason.
+    func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
+        let response = try await append([event], caller: caller)
+        if let result = response.results.first, let error = result.error {
+            if error.code == "unknown_habit", let habit = event.payload.habitID {
+                throw APIError.notFound("habit '\(habit)'")
+            }
+            let status: HTTPResponse.Status =
+                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(
+                    error.code)
+                ? .conflict : .unprocessableContent
+            throw APIError(
+                status, error.code, error.message,
+                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
+        }
+        return response
+    }
+
+    /// The positions of `events` that must be refused for their instant, each with its
+    /// error: those dated before the earliest instant a client may send, unless an event
+    /// with the same id is already stored (a retry, answered `duplicate` by the store).
+    ///
+    /// Costs one cached lookup per request; the engine is read only when an event is
+    /// older than a week or than the account.
+    func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
+        let user = caller.user
+        guard
+            let created = try await arrivals.accountCreatedAt(
+                of: user, load: { try await store.account(id: user)?.createdAt })
+        else { return [:] }
+        let quick = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: RulePack.minimumOfflineDays)
+        let suspects = events.indices.filter { events[$0].at < quick }
+        guard !suspects.isEmpty else { return [:] }
+        let ids = suspects.map { events[$0].id }
+        let (offlineDays, stored) = try await store.evaluate(user) { engine, _ in
+            (engine.streaks.pack.offlineDays, Set(ids.filter { engine.streaks.event(id: $0) != nil }))
+        }
+        let earliest = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: offlineDays)
+        var refused: [Int: MomentumError] = [:]
+        for index in suspects where events[index].at < earliest && !stored.contains(events[index].id) {
+            refused[index] = ArrivalGate.refusal(
+                events[index], earliest: earliest, accountCreatedAt: created, offlineDays: offlineDays)
+        }
+        return refused
+    }
+
+}
+
+/// What a push did, with outcomes in the order the events were sent.
+struct AppendOutcome {
+    var outcomes: [EventOutcome]
+    var unlocks: [Unlock]
+    var headSeq: Int64
+    var wallet: Wallet
+}
+
+extension EventOutcome {
+    var isApplied: Bool { if case .applied = status { true } else { false } }
+}
