@@ -38,7 +38,7 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let offline = ClientError(.offline, code: "offline", "the server cannot be reached")
     /// The server asked the client to slow down or was briefly unavailable.
     public static let busy = ClientError(.busy, code: "busy", "the server is busy")
-    /// Signing out would drop events not yet pushed.
+    /// Signing out, or signing another account in, would drop events not yet pushed.
     public static let pendingEvents = ClientError(
         .pendingEvents, code: "pending_events", "events recorded on this device have not reached the server yet")
 

@@ -84,8 +84,10 @@ public actor MomentumClient {
     ///
     /// - Parameter request: The new account's email, password, name and settings.
     /// - Throws: ``ClientError`` with the server's code (`email_taken`, `invalid_input`, …),
-    ///   or ``ClientError/offline``.
+    ///   ``ClientError/offline``, or ``ClientError/pendingEvents`` while another account's
+    ///   events wait in the outbox (sync or sign out first).
     public func register(_ request: Components.Schemas.RegisterRequest) async throws {
+        try guardPendingEvents(ofAnotherThan: nil)
         let output: Operations.Register.Output
         do { output = try await api.register(body: .json(request)) } catch { throw Self.unreachable(error) }
         switch output {
@@ -106,8 +108,10 @@ public actor MomentumClient {
     ///   - password: Its password.
     ///   - deviceName: How the device is listed among the account's devices.
     /// - Throws: ``ClientError`` `invalid_credentials`, ``ClientError/busy`` (throttled),
-    ///   or ``ClientError/offline``.
+    ///   ``ClientError/offline``, or ``ClientError/pendingEvents`` while another account's
+    ///   events wait in the outbox (sync or sign out first).
     public func signIn(email: String, password: String, deviceName: String? = nil) async throws {
+        try guardPendingEvents(ofAnotherThan: email)
         let output: Operations.SignIn.Output
         do {
             output = try await api.signIn(
@@ -136,6 +140,14 @@ public actor MomentumClient {
         try database.signOut()
         token.value = nil
         engine = nil
+    }
+
+    /// Refuses to sign another account in over events of the signed-in one that have not
+    /// reached the server: signing in as someone else clears the device's data.
+    private func guardPendingEvents(ofAnotherThan email: String?) throws {
+        guard let signedIn = try database.account(), !(try database.outbox(limit: 1)).isEmpty else { return }
+        if let email, email.lowercased() == signedIn.email.lowercased() { return }
+        throw ClientError.pendingEvents
     }
 
     private func start(_ session: Components.Schemas.Session) async throws {

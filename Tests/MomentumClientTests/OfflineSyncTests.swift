@@ -83,4 +83,31 @@ import Testing
             #expect(try await phone.pendingEvents().map(\.id) == ["c_habit"])
         }
     }
+
+    /// Another account cannot sign in over events that have not reached the server: that
+    /// would clear them. The same account can (a new session, which sends them); then
+    /// anyone can.
+    @Test func anotherAccountCannotSignInOverUnsentEvents() async throws {
+        try await LiveServer.with(.sqlite) { server in
+            let files = try ClientFiles()
+            let setup = try MomentumClient.make(server, files: files, device: "setup")
+            try await setup.register(.test("eve"))
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            try await phone.register(.test("dan"))
+            try await phone.record(habit("read", "Read"))
+            await #expect(throws: ClientError.pendingEvents) {
+                try await phone.signIn(email: "eve@example.com", password: "correct horse")
+            }
+            await #expect(throws: ClientError.pendingEvents) { try await phone.register(.test("fay")) }
+            #expect(try await phone.pendingEvents().count == 1)
+            // The same account signs in again (any case of its email): the outbox is kept,
+            // and the sync that follows a sign-in sends it.
+            try await phone.signIn(email: "DAN@example.com", password: "correct horse", deviceName: "phone")
+            #expect(try await phone.pendingEvents() == [])
+            #expect(try await phone.syncedEvents().count == 1)
+            try await phone.signIn(email: "eve@example.com", password: "correct horse")
+            #expect(try await phone.account?.email == "eve@example.com")
+            #expect(try await phone.syncedEvents() == [])
+        }
+    }
 }
