@@ -133,7 +133,7 @@ extension MomentumClient {
         while true {
             let output: Operations.PullEvents.Output
             do {
-                output = try await api.pullEvents(query: .init(after: Int(cursor), limit: Self.pullPage))
+                output = try await api.pullEvents(query: .init(after: Int(clamping: cursor), limit: Self.pullPage))
             } catch { throw Self.unreachable(error) }
             switch output {
             case .ok(let ok):
