@@ -46,7 +46,8 @@ public actor MomentumClient {
     ///   - server: The server's base URL, such as `http://127.0.0.1:8080`.
     ///   - databasePath: The local SQLite file; created when missing.
     ///   - timeZone: The IANA zone events are logged in; by default the device's, or the
-    ///     profile's when the device's is not an IANA zone.
+    ///     profile's when the device's is not an IANA zone or is plain UTC (a machine
+    ///     whose zone was never set).
     ///   - clock: The current instant (tests pass their own).
     ///   - transport: How requests travel; by default AsyncHTTPClient's shared client.
     ///   - middlewares: More middlewares for every request (logging, tracing), run after
