@@ -10,15 +10,32 @@ enum JSONIO {
     ///   for malformed JSON, and 422 with the failing field for wrong types, missing fields,
     ///   a field `T` does not know (which would otherwise be dropped without a word) or a
     ///   key given twice in one object.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+    ///
+    /// - Parameters:
+    ///   - userInfo: What `T`'s decoding is given to work with (an `EventRequest`'s route).
+    ///   - emptyIsObject: Whether an empty body is read as `{}` (a route whose fields are
+    ///     all optional), rather than refused.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, limit: Int, userInfo: [CodingUserInfoKey: any Sendable] = [:],
+        emptyIsObject: Bool = false
+    ) async throws -> T {
         if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type", "send JSON with 'Content-Type: application/json'")
         }
         let buffer = try await request.body.collect(upTo: limit)
-        let value = try decode(JSONValue.self, from: Data(buffer: buffer))
+        return try decodeBody(type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject)
+    }
+
+    /// Decodes a request body as `T`, with the errors of ``decode(_:from:limit:userInfo:emptyIsObject:)``
+    /// but the size and media type: the body is parsed, and the parsed value decoded once.
+    static func decodeBody<T: Decodable>(
+        _ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:],
+        emptyIsObject: Bool = false
+    ) throws -> T {
+        let value: JSONValue = data.isEmpty && emptyIsObject ? .object([:]) : try decode(JSONValue.self, from: data)
         do {
-            return try JSONValueDecoder.decodeKnownFields(type, from: value)
+            return try JSONValueDecoder.decodeKnownFields(type, from: value, userInfo: userInfo)
         } catch let error as DecodingError {
             throw apiError(error)
         }

@@ -9,14 +9,18 @@ import MomentumCore
 /// body unreadable; and a value outside an enumeration names the values it takes
 /// (`"loud" is not one of full, subtle, minimal, off`), not the Swift type.
 ///
-/// The convenience routes build an event from a request's fields this way: the write and
-/// the parse had been about a tenth of a check-in's work.
+/// Every request body is decoded this way, once, into its typed request
+/// (``JSONIO/decodeBody(_:from:userInfo:emptyIsObject:)``): unlike `JSONDecoder`, the
+/// decoding sees which fields it asked for, so a field the type does not know is refused
+/// by name (``decodeKnownFields(_:from:userInfo:)``) rather than dropped without a word.
 struct JSONValueDecoder {
     /// Decodes `type` from `value`.
     ///
     /// - Throws: `DecodingError`, as `JSONDecoder` would for the same JSON.
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: [], fields: nil).decodeValue(type)
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) throws -> T {
+        try ValueDecoder(value: value, codingPath: [], fields: nil, userInfo: userInfo).decodeValue(type)
     }
 
     /// Decodes `type` from `value`, refusing a field of an object that `type` does not know:
@@ -26,9 +30,12 @@ struct JSONValueDecoder {
     ///
     /// - Throws: `DecodingError`; for an unknown field, `dataCorrupted` at its path, naming
     ///   the fields that are known there.
-    static func decodeKnownFields<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    static func decodeKnownFields<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) throws -> T {
         let fields = FieldLog()
-        let decoded = try ValueDecoder(value: value, codingPath: [], fields: fields).decodeValue(type)
+        let decoded = try ValueDecoder(value: value, codingPath: [], fields: fields, userInfo: userInfo)
+            .decodeValue(type)
         if let (path, key, known) = fields.firstUnknown() {
             throw DecodingError.dataCorrupted(
                 .init(
@@ -95,19 +102,20 @@ private struct ValueDecoder: Decoder {
     let codingPath: [any CodingKey]
     /// Records the keys asked for, when unknown fields are refused.
     let fields: FieldLog?
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// What the decoding was given to work with (an ``EventRequest``'s route).
+    let userInfo: [CodingUserInfoKey: Any]
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw mismatch([String: Any].self, codingPath)
         }
         fields?.opened(codingPath, keys: Array(object.keys))
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields))
+        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields, userInfo: userInfo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let array) = value else { throw mismatch([Any].self, codingPath) }
-        return UnkeyedContainer(array: array, codingPath: codingPath, fields: fields)
+        return UnkeyedContainer(array: array, codingPath: codingPath, fields: fields, userInfo: userInfo)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -219,6 +227,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [any CodingKey]
     let fields: FieldLog?
+    let userInfo: [CodingUserInfoKey: Any]
 
     var allKeys: [Key] {
         fields?.listed(at: codingPath)
@@ -239,7 +248,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     codingPath: codingPath,
                     debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
-        return ValueDecoder(value: value, codingPath: codingPath + [key], fields: fields)
+        return ValueDecoder(value: value, codingPath: codingPath + [key], fields: fields, userInfo: userInfo)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).decodeNil() }
@@ -271,12 +280,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         ValueDecoder(
-            value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")], fields: fields)
+            value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")], fields: fields, userInfo: userInfo)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         fields?.asked(key.stringValue, at: codingPath)
-        return ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields)
+        return ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields, userInfo: userInfo)
     }
 }
 
@@ -284,12 +293,14 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let array: [JSONValue]
     let codingPath: [any CodingKey]
     let fields: FieldLog?
+    let userInfo: [CodingUserInfoKey: Any]
     var currentIndex = 0
 
-    init(array: [JSONValue], codingPath: [any CodingKey], fields: FieldLog?) {
+    init(array: [JSONValue], codingPath: [any CodingKey], fields: FieldLog?, userInfo: [CodingUserInfoKey: Any]) {
         self.array = array
         self.codingPath = codingPath
         self.fields = fields
+        self.userInfo = userInfo
     }
 
     var count: Int? { array.count }
@@ -302,7 +313,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
                 type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: array[currentIndex], codingPath: path, fields: fields)
+        return ValueDecoder(value: array[currentIndex], codingPath: path, fields: fields, userInfo: userInfo)
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -116,7 +116,8 @@ import Testing
 
             let missing = try await client.call(.post, "/v1/accounts", json: #"{"email": "m@example.com"}"#)
             #expect(missing.status == .unprocessableContent)
-            #expect(missing.errorFields == ["password"])
+            // The first missing field in the contract's order (its fields are sorted).
+            #expect(missing.errorFields == ["displayName"])
 
             let malformed = try await client.call(.post, "/v1/accounts", json: #"{"email": "#)
             #expect(malformed.status == .badRequest)

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Event: Codable {
-    private struct Key: CodingKey, Hashable {
+    fileprivate struct Key: CodingKey, Hashable {
         var stringValue: String
         var intValue: Int? { nil }
         init(_ string: String) { stringValue = string }
@@ -49,139 +49,47 @@ extension Event: Codable {
             }
         }
         let id = try c.decode(String.self, forKey: Key("id"))
-        guard !id.isEmpty, id.utf8.count <= 128 else {
-            throw DecodingError.dataCorruptedError(forKey: Key("id"), in: c, debugDescription: "id must be 1…128 bytes")
+        if let problem = Event.idProblem(id) {
+            throw DecodingError.dataCorruptedError(forKey: Key("id"), in: c, debugDescription: "id " + problem)
         }
         let atText = try c.decode(String.self, forKey: Key("at"))
-        guard let at = RFC3339.parse(atText) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: Key("at"), in: c,
-                debugDescription: "'\(atText)' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00")
-        }
-        guard at >= EventLimits.earliestInstant, at < EventLimits.instantLimit else {
-            throw DecodingError.dataCorruptedError(
-                forKey: Key("at"), in: c,
-                debugDescription:
-                    "at \(atText) must lie from \(EventLimits.earliestDay)T00:00:00Z to \(EventLimits.latestDay)T23:59:59Z"
-            )
+        let at: Date
+        switch Event.instant(atText) {
+        case .success(let instant): at = instant
+        case .failure(let problem):
+            throw DecodingError.dataCorruptedError(forKey: Key("at"), in: c, debugDescription: problem.message)
         }
         let zone = try c.decode(String.self, forKey: Key("tz"))
-        func habit() throws -> String { try c.decode(String.self, forKey: Key("habit")) }
-        func day() throws -> LocalDay? {
-            guard let day = try c.decodeIfPresent(LocalDay.self, forKey: Key("day")) else { return nil }
-            guard EventLimits.days.contains(day) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("day"), in: c, debugDescription: EventLimits.dayMessage("day", day, EventLimits.days))
-            }
-            return day
+        self.init(id: id, at: at, timeZone: zone, payload: try Payload(type: type, from: decoder))
+    }
+
+    /// Why `id` cannot be an event's id (a phrase without the field's name: "must be
+    /// 1…128 bytes"), or `nil` when it can.
+    public static func idProblem(_ id: String) -> String? {
+        id.isEmpty || id.utf8.count > 128 ? "must be 1…128 bytes" : nil
+    }
+
+    /// Why a text cannot be an event's `at`.
+    public struct InstantProblem: Error, Hashable, Sendable {
+        /// The reason, naming the text: "'noon' is not an RFC 3339 timestamp such as …".
+        public var message: String
+    }
+
+    /// The instant an event's `at` text names: an RFC 3339 timestamp within
+    /// ``EventLimits/earliestInstant`` and ``EventLimits/instantLimit``.
+    public static func instant(_ text: String) -> Result<Date, InstantProblem> {
+        guard let at = RFC3339.parse(text) else {
+            return .failure(
+                InstantProblem(message: "'\(text)' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00"))
         }
-        /// A number of `field`, refused outside `range` (and when it is not finite).
-        func number(
-            _ field: String, _ value: Double, _ range: ClosedRange<Double>, exclusiveLower: Bool = false
-        )
-            throws -> Double
-        {
-            guard value.isFinite, range.contains(value), !exclusiveLower || value > range.lowerBound else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key(field), in: c,
-                    debugDescription: EventLimits.numberMessage(field, range, exclusiveLower: exclusiveLower))
-            }
-            return value
+        guard at >= EventLimits.earliestInstant, at < EventLimits.instantLimit else {
+            return .failure(
+                InstantProblem(
+                    message:
+                        "at \(text) must lie from \(EventLimits.earliestDay)T00:00:00Z to \(EventLimits.latestDay)T23:59:59Z"
+                ))
         }
-        let payload: Payload
-        switch type {
-        case "habit.created": payload = .habitCreated(try HabitDefinition(from: decoder))
-        case "habit.updated":
-            payload = .habitUpdated(
-                HabitChanges(
-                    habit: try habit(), name: try c.decodeIfPresent(String.self, forKey: Key("name")),
-                    category: try c.decodeIfPresent(String.self, forKey: Key("category")),
-                    difficulty: try c.decodeIfPresent(Difficulty.self, forKey: Key("difficulty")),
-                    target: try c.decodeIfPresent(Target.self, forKey: Key("target")),
-                    policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy"))))
-        case "habit.archived": payload = .habitArchived(habit: try habit())
-        case "completion":
-            let value = try number(
-                "value", c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1, 0...EventLimits.maximumValue)
-            payload = .completion(
-                habit: try habit(), day: try day(), value: value,
-                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
-        case "skip":
-            payload = .skip(
-                habit: try c.decodeIfPresent(String.self, forKey: Key("habit")), day: try day(),
-                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
-        case "purchase":
-            let item = try c.decodeIfPresent(String.self, forKey: Key("item"))
-            let days = try c.decodeIfPresent(Int.self, forKey: Key("days"))
-            guard (item == nil) != (days == nil) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("item"), in: c, debugDescription: "a purchase has either an 'item' or custom 'days'")
-            }
-            if let days, !(1...EventLimits.maximumPurchaseDays).contains(days) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("days"), in: c,
-                    debugDescription: "days must be a whole number from 1 to \(EventLimits.maximumPurchaseDays)")
-            }
-            payload = .purchase(item: item, days: days)
-        case "freeze.accepted", "freeze.declined":
-            guard let day = try day() else {
-                throw DecodingError.keyNotFound(
-                    Key("day"), .init(codingPath: c.codingPath, debugDescription: "the missed day the offer was for"))
-            }
-            payload = .freezeDecision(habit: try habit(), day: day, accepted: type == "freeze.accepted")
-        case "subject":
-            let dates = try c.decodeIfPresent([String: LocalDay].self, forKey: Key("dates")) ?? [:]
-            for (name, date) in dates where !EventLimits.subjectDays.contains(date) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("dates"), in: c,
-                    debugDescription: EventLimits.dayMessage("dates.\(name)", date, EventLimits.subjectDays))
-            }
-            payload = .subject(
-                Subject(
-                    id: try c.decode(String.self, forKey: Key("subject")),
-                    name: try c.decode(String.self, forKey: Key("name")),
-                    kind: try c.decodeIfPresent(String.self, forKey: Key("kind")) ?? "user",
-                    dates: dates))
-        case "log":
-            let value = try c.decodeIfPresent(Double.self, forKey: Key("value")).map {
-                try number("value", $0, -EventLimits.maximumLogValue...EventLimits.maximumLogValue)
-            }
-            let kind = try c.decode(String.self, forKey: Key("kind"))
-            guard !kind.isEmpty, kind.utf8.count <= 64 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: Key("kind"), in: c, debugDescription: "kind is 1…64 bytes")
-            }
-            payload = .activity(
-                Activity(
-                    kind: kind, item: try c.decodeIfPresent(String.self, forKey: Key("item")),
-                    group: try c.decodeIfPresent(String.self, forKey: Key("group")), value: value,
-                    subject: try c.decodeIfPresent(String.self, forKey: Key("subject")), day: try day(),
-                    note: try c.decodeIfPresent(String.self, forKey: Key("note"))))
-        case "goal":
-            let target = try number(
-                "target", c.decode(Double.self, forKey: Key("target")), 0...EventLimits.maximumAmount,
-                exclusiveLower: true)
-            payload = .goal(
-                SavingsGoal(
-                    id: try c.decode(String.self, forKey: Key("goal")),
-                    name: try c.decode(String.self, forKey: Key("name")),
-                    category: try c.decodeIfPresent(String.self, forKey: Key("category")) ?? "other", target: target))
-        case "contribution":
-            let amount = try number(
-                "amount", c.decode(Double.self, forKey: Key("amount")), 0...EventLimits.maximumAmount,
-                exclusiveLower: true)
-            payload = .contribution(
-                goal: try c.decode(String.self, forKey: Key("goal")), amount: amount, day: try day(),
-                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
-        case "stage":
-            payload = .stage(
-                method: try c.decode(String.self, forKey: Key("method")),
-                from: try c.decodeIfPresent(String.self, forKey: Key("from")),
-                to: try c.decode(String.self, forKey: Key("to")),
-                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
-        default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
-        }
-        self.init(id: id, at: at, timeZone: zone, payload: payload)
+        return .success(at)
     }
 
     /// Encodes the value in its JSON form, described in the type's documentation.
@@ -246,5 +154,149 @@ extension Event: Codable {
             try c.encode(to, forKey: Key("to"))
             try c.encodeIfPresent(note, forKey: Key("note"))
         }
+    }
+}
+
+extension Event.Payload {
+    /// Decodes the payload of an event of `type` from its JSON form: the event's own fields
+    /// (``Event/fieldsByType``), each checked against its bounds, with the errors
+    /// ``Event/init(from:)`` gives.
+    ///
+    /// The decoder's other keys are not looked at: a caller that decodes a payload from a
+    /// request body checks them itself.
+    ///
+    /// - Parameters:
+    ///   - type: The event type, a key of ``Event/fieldsByType``.
+    ///   - fallback: Values of identifying fields (`habit`, `subject`) used when the JSON
+    ///     leaves them out: the habit a request's path names, say.
+    public init(type: String, from decoder: any Decoder, fallback: [String: String] = [:]) throws {
+        typealias Key = Event.Key
+        let c = try decoder.container(keyedBy: Key.self)
+        guard Event.fieldsByType[type] != nil else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown event type '\(type)'"))
+        }
+        /// The identifying field `name`: the JSON's, or else the fallback's.
+        func identifier(_ name: String) throws -> String {
+            if !c.contains(Key(name)), let given = fallback[name] { return given }
+            return try c.decode(String.self, forKey: Key(name))
+        }
+        func habit() throws -> String { try identifier("habit") }
+        func day() throws -> LocalDay? {
+            guard let day = try c.decodeIfPresent(LocalDay.self, forKey: Key("day")) else { return nil }
+            guard EventLimits.days.contains(day) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("day"), in: c, debugDescription: EventLimits.dayMessage("day", day, EventLimits.days))
+            }
+            return day
+        }
+        /// A number of `field`, refused outside `range` (and when it is not finite).
+        func number(
+            _ field: String, _ value: Double, _ range: ClosedRange<Double>, exclusiveLower: Bool = false
+        )
+            throws -> Double
+        {
+            guard value.isFinite, range.contains(value), !exclusiveLower || value > range.lowerBound else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key(field), in: c,
+                    debugDescription: EventLimits.numberMessage(field, range, exclusiveLower: exclusiveLower))
+            }
+            return value
+        }
+        let payload: Self
+        switch type {
+        case "habit.created": payload = .habitCreated(try HabitDefinition(from: decoder, id: fallback["habit"]))
+        case "habit.updated":
+            payload = .habitUpdated(
+                HabitChanges(
+                    habit: try habit(), name: try c.decodeIfPresent(String.self, forKey: Key("name")),
+                    category: try c.decodeIfPresent(String.self, forKey: Key("category")),
+                    difficulty: try c.decodeIfPresent(Difficulty.self, forKey: Key("difficulty")),
+                    target: try c.decodeIfPresent(Target.self, forKey: Key("target")),
+                    policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy"))))
+        case "habit.archived": payload = .habitArchived(habit: try habit())
+        case "completion":
+            let value = try number(
+                "value", c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1, 0...EventLimits.maximumValue)
+            payload = .completion(
+                habit: try habit(), day: try day(), value: value,
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "skip":
+            payload = .skip(
+                habit: try c.decodeIfPresent(String.self, forKey: Key("habit")) ?? fallback["habit"], day: try day(),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "purchase":
+            let item = try c.decodeIfPresent(String.self, forKey: Key("item"))
+            let days = try c.decodeIfPresent(Int.self, forKey: Key("days"))
+            guard (item == nil) != (days == nil) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("item"), in: c, debugDescription: "a purchase has either an 'item' or custom 'days'")
+            }
+            if let days, !(1...EventLimits.maximumPurchaseDays).contains(days) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("days"), in: c,
+                    debugDescription: "days must be a whole number from 1 to \(EventLimits.maximumPurchaseDays)")
+            }
+            payload = .purchase(item: item, days: days)
+        case "freeze.accepted", "freeze.declined":
+            guard let day = try day() else {
+                throw DecodingError.keyNotFound(
+                    Key("day"), .init(codingPath: c.codingPath, debugDescription: "the missed day the offer was for"))
+            }
+            payload = .freezeDecision(habit: try habit(), day: day, accepted: type == "freeze.accepted")
+        case "subject":
+            let dates = try c.decodeIfPresent([String: LocalDay].self, forKey: Key("dates")) ?? [:]
+            for (name, date) in dates where !EventLimits.subjectDays.contains(date) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("dates"), in: c,
+                    debugDescription: EventLimits.dayMessage("dates.\(name)", date, EventLimits.subjectDays))
+            }
+            payload = .subject(
+                Subject(
+                    id: try identifier("subject"),
+                    name: try c.decode(String.self, forKey: Key("name")),
+                    kind: try c.decodeIfPresent(String.self, forKey: Key("kind")) ?? "user",
+                    dates: dates))
+        case "log":
+            let value = try c.decodeIfPresent(Double.self, forKey: Key("value")).map {
+                try number("value", $0, -EventLimits.maximumLogValue...EventLimits.maximumLogValue)
+            }
+            let kind = try c.decode(String.self, forKey: Key("kind"))
+            guard !kind.isEmpty, kind.utf8.count <= 64 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("kind"), in: c, debugDescription: "kind is 1…64 bytes")
+            }
+            payload = .activity(
+                Activity(
+                    kind: kind, item: try c.decodeIfPresent(String.self, forKey: Key("item")),
+                    group: try c.decodeIfPresent(String.self, forKey: Key("group")), value: value,
+                    subject: try c.decodeIfPresent(String.self, forKey: Key("subject")), day: try day(),
+                    note: try c.decodeIfPresent(String.self, forKey: Key("note"))))
+        case "goal":
+            let target = try number(
+                "target", c.decode(Double.self, forKey: Key("target")), 0...EventLimits.maximumAmount,
+                exclusiveLower: true)
+            payload = .goal(
+                SavingsGoal(
+                    id: try c.decode(String.self, forKey: Key("goal")),
+                    name: try c.decode(String.self, forKey: Key("name")),
+                    category: try c.decodeIfPresent(String.self, forKey: Key("category")) ?? "other", target: target))
+        case "contribution":
+            let amount = try number(
+                "amount", c.decode(Double.self, forKey: Key("amount")), 0...EventLimits.maximumAmount,
+                exclusiveLower: true)
+            payload = .contribution(
+                goal: try c.decode(String.self, forKey: Key("goal")), amount: amount, day: try day(),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "stage":
+            payload = .stage(
+                method: try c.decode(String.self, forKey: Key("method")),
+                from: try c.decodeIfPresent(String.self, forKey: Key("from")),
+                to: try c.decode(String.self, forKey: Key("to")),
+                note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
+        }
+
+        self = payload
     }
 }

@@ -46,6 +46,12 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
 
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, id: nil)
+    }
+
+    /// Decodes the value from its JSON form, taking `id` as the habit's id when the JSON
+    /// has no `habit` field (a new habit whose id the server chose).
+    public init(from decoder: any Decoder, id fallback: String?) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let startDay = try c.decodeIfPresent(LocalDay.self, forKey: .startDay)
         if let startDay, !EventLimits.days.contains(startDay) {
@@ -53,7 +59,7 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
                 forKey: .startDay, in: c, debugDescription: EventLimits.dayMessage("start", startDay, EventLimits.days))
         }
         self.init(
-            id: try c.decode(String.self, forKey: .id),
+            id: try fallback.flatMap { c.contains(.id) ? nil : $0 } ?? c.decode(String.self, forKey: .id),
             name: try c.decode(String.self, forKey: .name),
             schedule: try c.decodeIfPresent(Schedule.self, forKey: .schedule) ?? .daily,
             target: try c.decodeIfPresent(Target.self, forKey: .target) ?? .check,

@@ -1,25 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
-
-/// What a client sends to register.
-struct RegisterRequest: Codable {
-    var email: String
-    var password: String
-    var displayName: String
-    var timeZone: String?
-    var dayStartHour: Int?
-    var pack: String?
-    var deviceName: String?
-}
-
-/// What a client sends to sign in.
-struct SignInRequest: Codable {
-    var email: String
-    var password: String
-    var deviceName: String?
-}
 
 /// A device's session as listed to its owner.
 struct DeviceView: Codable {
@@ -74,48 +57,6 @@ struct ProfileView: Codable {
     }
 }
 
-/// A partial profile change: absent fields stay as they are.
-struct ProfilePatch: Decodable {
-    var displayName: String?
-    var timeZone: String?
-    var dayStartHour: Int?
-    var pack: String?
-    var celebrationStyle: CelebrationStyle?
-    var reduceMotion: Bool?
-    var doNotDisturb: Bool?
-    var notifications: NotificationsPatch?
-}
-
-/// A change to some notification preferences: the fields it leaves out keep their values,
-/// and `"reminderHour": null` goes back to the app's default hour.
-struct NotificationsPatch: Decodable {
-    var reminders: Bool?
-    /// `.some(nil)` when the request sets the hour to null.
-    var reminderHour: Int??
-    var celebrations: Bool?
-    var weeklySummary: Bool?
-
-    private enum CodingKeys: String, CodingKey { case reminders, reminderHour, celebrations, weeklySummary }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders)
-        if c.contains(.reminderHour) { reminderHour = .some(try c.decodeIfPresent(Int.self, forKey: .reminderHour)) }
-        celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations)
-        weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary)
-    }
-
-    /// The preferences with this change made.
-    func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
-        var changed = preferences
-        if let reminders { changed.reminders = reminders }
-        if let reminderHour { changed.reminderHour = reminderHour }
-        if let celebrations { changed.celebrations = celebrations }
-        if let weeklySummary { changed.weeklySummary = weeklySummary }
-        return changed
-    }
-}
-
 extension Routes {
     func addAccountRoutes(public group: RouterGroup<MomentumContext>, authenticated: RouterGroup<MomentumContext>) {
         group.post("accounts") { request, context in try await register(request, context) }
@@ -161,14 +102,7 @@ extension Routes {
             guard var profile = try await server.store.profile(of: caller.user) else {
                 throw APIError.notFound("profile")
             }
-            if let value = patch.displayName { profile.displayName = value.trimmingCharacters(in: .whitespaces) }
-            if let value = patch.timeZone { profile.timeZone = value }
-            if let value = patch.dayStartHour { profile.dayStartHour = value }
-            if let value = patch.pack { profile.pack = value }
-            if let value = patch.celebrationStyle { profile.preferences.style = value }
-            if let value = patch.reduceMotion { profile.preferences.accessibility.reduceMotion = value }
-            if let value = patch.doNotDisturb { profile.preferences.doNotDisturb = value }
-            if let value = patch.notifications { profile.notifications = value.applied(to: profile.notifications) }
+            profile = patch.applied(to: profile)
             profile.updatedAt = server.now()
             try validate(profile)
             try await server.store.updateProfile(profile, for: caller.user)
@@ -316,5 +250,34 @@ extension Routes {
         return SessionResponse(
             userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
             profile: ProfileView(profile))
+    }
+}
+
+extension ProfilePatch {
+    /// The profile with this change made (`updatedAt` is the caller's to set). The display
+    /// name is trimmed; nothing is validated here (``Routes/validate(_:)`` does that).
+    func applied(to profile: Profile) -> Profile {
+        var changed = profile
+        if let displayName { changed.displayName = displayName.trimmingCharacters(in: .whitespaces) }
+        if let timeZone { changed.timeZone = timeZone }
+        if let dayStartHour { changed.dayStartHour = dayStartHour }
+        if let pack { changed.pack = pack }
+        if let celebrationStyle { changed.preferences.style = celebrationStyle }
+        if let reduceMotion { changed.preferences.accessibility.reduceMotion = reduceMotion }
+        if let doNotDisturb { changed.preferences.doNotDisturb = doNotDisturb }
+        if let notifications { changed.notifications = notifications.applied(to: changed.notifications) }
+        return changed
+    }
+}
+
+extension NotificationsPatch {
+    /// The preferences with this change made.
+    func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
+        var changed = preferences
+        if let reminders { changed.reminders = reminders }
+        if let reminderHour { changed.reminderHour = reminderHour }
+        if let celebrations { changed.celebrations = celebrations }
+        if let weeklySummary { changed.weeklySummary = weeklySummary }
+        return changed
     }
 }

@@ -1,15 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
-
-/// A user's history brought in by an operator: `POST /v1/admin/imports`.
-struct ImportRequest: Codable {
-    /// The account's email address.
-    var email: String
-    /// The events, in any order.
-    var events: [Event]
-}
 
 extension Routes {
     /// The operator's routes, behind the admin token: the review flags and history imports.

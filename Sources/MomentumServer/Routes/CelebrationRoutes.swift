@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
 
@@ -10,11 +11,6 @@ struct NextCelebrationResponse: Codable {
     var nextDelivery: Date?
     /// How many are waiting.
     var waiting: Int
-}
-
-/// The start of an app session, which paces celebrations.
-struct SessionStartRequest: Codable {
-    var session: String
 }
 
 extension Routes {

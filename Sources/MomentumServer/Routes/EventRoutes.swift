@@ -1,13 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
-
-/// A batch of client events.
-struct PushRequest: Codable {
-    var events: [Event]
-}
 
 /// What happened to one pushed event.
 struct EventResult: Codable {

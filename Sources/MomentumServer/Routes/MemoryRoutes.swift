@@ -1,14 +1,9 @@
 import Foundation
 import Hummingbird
+import MomentumAPI
 import MomentumCore
 import MomentumStore
 import NIOCore
-
-/// A change to a memory's note.
-struct MemoryPatch: Codable {
-    /// The new note; `null` removes it.
-    var note: String?
-}
 
 extension Routes {
     func addMemoryRoutes(_ group: RouterGroup<MomentumContext>) {

@@ -25,25 +25,10 @@ struct AchievementsResponse: Codable {
     var locked: [LockedAchievement]
 }
 
-/// A purchase in the freeze store.
-struct PurchaseRequest: Codable {
-    var item: String?
-    var days: Int?
-    var eventId: String?
-}
-
 /// The answer to a purchase or a freeze decision.
 struct WalletChangeResponse: Codable {
     var wallet: Wallet
     var ledger: [LedgerEntry]
-}
-
-/// Accepting or declining a freeze offer.
-struct FreezeDecisionRequest: Codable {
-    var habit: String
-    var day: LocalDay
-    var accept: Bool
-    var eventId: String?
 }
 
 extension Routes {
@@ -82,17 +67,10 @@ extension Routes {
         }
         group.post("store/purchases") { request, context in
             let caller = try context.requireCaller()
-            let body = try await JSONIO.decode(PurchaseRequest.self, from: request, limit: 4_096)
-            var fields: [String: JSONValue] = [:]
-            if let item = body.item { fields["item"] = .string(item) }
-            if let days = body.days { fields["days"] = .number(Double(days)) }
-            if let id = body.eventId { fields["eventId"] = .string(id) }
-            if body.item == nil, body.days == nil {
-                throw APIError(
-                    .unprocessableContent, "invalid_input", "name a store item or a number of days",
-                    details: [.init(field: "item", issue: "item or days is required")])
-            }
-            _ = try await appendEvent("purchase", fields: fields, caller: caller)
+            let route = EventRequest.Route(type: "purchase", envelope: ["eventId"])
+            let body = try await JSONIO.decode(
+                EventRequest.self, from: request, limit: 4_096, userInfo: [EventRequest.routeKey: route])
+            _ = try await appendEvent(body, route: route, caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user), status: .created)
         }
         group.get("freeze-offers") { _, context in
@@ -100,11 +78,9 @@ extension Routes {
         }
         group.post("freeze-offers/decisions") { request, context in
             let caller = try context.requireCaller()
-            let body = try await JSONIO.decode(FreezeDecisionRequest.self, from: request, limit: 4_096)
-            var fields: [String: JSONValue] = ["habit": .string(body.habit), "day": .string(body.day.description)]
-            if let id = body.eventId { fields["eventId"] = .string(id) }
-            let type = body.accept ? "freeze.accepted" : "freeze.declined"
-            _ = try await appendEvent(type, fields: fields, caller: caller)
+            let decision = try await JSONIO.decode(FreezeDecisionRequest.self, from: request, limit: 4_096)
+            let body = EventRequest(eventId: decision.eventId, payload: decision.payload)
+            _ = try await appendEvent(body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user))
         }
         group.get("achievements") { _, context in

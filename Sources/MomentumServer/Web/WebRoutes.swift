@@ -32,8 +32,8 @@ extension Routes {
             do {
                 let session = try await signIn(
                     SignInRequest(
-                        email: form["email"] ?? "", password: form["password"] ?? "",
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])),
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
+                        email: form["email"] ?? "", password: form["password"] ?? ""),
                     address: context.addressKey)
                 return signedIn(session.token, request)
             } catch let error as APIError {
@@ -48,10 +48,9 @@ extension Routes {
             do {
                 let session = try await createAccount(
                     RegisterRequest(
-                        email: form["email"] ?? "", password: form["password"] ?? "",
-                        displayName: form["displayName"] ?? "", timeZone: form["timeZone"],
-                        dayStartHour: nil, pack: nil,
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent])),
+                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
+                        displayName: form["displayName"] ?? "", email: form["email"] ?? "",
+                        password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
                 return signedIn(session.token, request)
             } catch let error as APIError {

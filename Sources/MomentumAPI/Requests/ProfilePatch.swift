@@ -1,0 +1,89 @@
+import Foundation
+import MomentumCore
+
+/// A partial profile change, `PATCH /v1/profile`: the fields it leaves out keep their values.
+public struct ProfilePatch: Sendable, Hashable {
+    /// The name shown to the user and their friends.
+    public var displayName: String?
+    /// The IANA zone the user's days are counted in.
+    public var timeZone: String?
+    /// The hour (0–23) a day starts at, for people whose day ends after midnight.
+    public var dayStartHour: Int?
+    /// The rule pack.
+    public var pack: String?
+    /// How big celebrations are.
+    public var celebrationStyle: CelebrationStyle?
+    /// Whether animations are replaced by still ones.
+    public var reduceMotion: Bool?
+    /// Whether celebrations wait until the app is opened.
+    public var doNotDisturb: Bool?
+    /// A change to some notification preferences.
+    public var notifications: NotificationsPatch?
+
+    /// Creates a change; every field left `nil` keeps its value.
+    public init(
+        displayName: String? = nil, timeZone: String? = nil, dayStartHour: Int? = nil, pack: String? = nil,
+        celebrationStyle: CelebrationStyle? = nil, reduceMotion: Bool? = nil, doNotDisturb: Bool? = nil,
+        notifications: NotificationsPatch? = nil
+    ) {
+        self.displayName = displayName
+        self.timeZone = timeZone
+        self.dayStartHour = dayStartHour
+        self.pack = pack
+        self.celebrationStyle = celebrationStyle
+        self.reduceMotion = reduceMotion
+        self.doNotDisturb = doNotDisturb
+        self.notifications = notifications
+    }
+}
+
+extension ProfilePatch: Codable {}
+
+/// A change to some notification preferences: the fields it leaves out keep their values,
+/// and `"reminderHour": null` goes back to the app's default hour.
+public struct NotificationsPatch: Sendable, Hashable {
+    /// Whether reminders are sent.
+    public var reminders: Bool?
+    /// The hour reminders are sent at: `.some(nil)` when the request sets it to null (the
+    /// app's default), `nil` when it leaves it out.
+    public var reminderHour: Int??
+    /// Whether celebrations are pushed.
+    public var celebrations: Bool?
+    /// Whether the weekly summary is sent.
+    public var weeklySummary: Bool?
+
+    /// Creates a change; every field left `nil` keeps its value.
+    public init(reminders: Bool? = nil, reminderHour: Int?? = nil, celebrations: Bool? = nil, weeklySummary: Bool? = nil)
+    {
+        self.reminders = reminders
+        self.reminderHour = reminderHour
+        self.celebrations = celebrations
+        self.weeklySummary = weeklySummary
+    }
+}
+
+extension NotificationsPatch: Codable {
+    private enum CodingKeys: String, CodingKey { case reminders, reminderHour, celebrations, weeklySummary }
+
+    /// Decodes a change, telling a null `reminderHour` from an absent one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders)
+        if c.contains(.reminderHour) { reminderHour = .some(try c.decodeIfPresent(Int.self, forKey: .reminderHour)) }
+        celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations)
+        weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary)
+    }
+
+    /// Encodes the change, writing `null` for a `reminderHour` set back to the default.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(reminders, forKey: .reminders)
+        if let reminderHour {
+            if let hour = reminderHour { try c.encode(hour, forKey: .reminderHour) } else {
+                try c.encodeNil(forKey: .reminderHour)
+            }
+        }
+        try c.encodeIfPresent(celebrations, forKey: .celebrations)
+        try c.encodeIfPresent(weeklySummary, forKey: .weeklySummary)
+    }
+}
