@@ -63,7 +63,7 @@ struct RelayService: Service {
                 onListening: { listening in
                     // Sessions revoked elsewhere while no revocations arrived are read again.
                     if listening { server.sessions.forgetAll() }
-                    server.relayListening.store(listening, ordering: .relaxed)
+                    server.relayListening.set(listening)
                     server.logger.info(listening ? "relay listening" : "relay lost its connection")
                 }
             ) { message in server.receive(message) }

@@ -28,7 +28,7 @@ public final class ServerState: Sendable {
     /// Device sessions verified in the last few seconds.
     let sessions: SessionCache
     /// Whether the relay is receiving other instances' changes right now.
-    let relayListening = Atomic<Bool>(false)
+    let relayListening = RelayListening()
     let detector = SuspicionDetector()
     /// Refuses events dated before their account or beyond the pack's offline window.
     let arrivals = ArrivalGate()
@@ -49,6 +49,14 @@ public final class ServerState: Sendable {
     let changes: ChangePublisher
     /// Stores what devices send, for pushes and the convenience routes alike.
     let ingest: EventIngest
+    /// Accounts, device sessions and profiles, for routes and pages alike.
+    let accounts: Accounts
+    /// Memories, their notes, photos and share cards, for routes and pages alike.
+    let memories: Memories
+    /// The celebrations waiting for a user.
+    let celebrations: Celebrations
+    /// Readiness, metrics and review flags, for the operator.
+    let operations: Operations
 
     /// Creates the shared state.
     ///
@@ -95,6 +103,15 @@ public final class ServerState: Sendable {
         ingest = EventIngest(
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
             arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes)
+        accounts = Accounts(
+            store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
+            decoyHash: decoyHash, sessions: sessions, changes: changes)
+        memories = Memories(
+            store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder,
+            changes: changes)
+        celebrations = Celebrations(store: store, now: configuration.clock, changes: changes)
+        operations = Operations(
+            store: store, metrics: metrics, hub: hub, relayListening: relay == nil ? nil : relayListening)
     }
 
     /// The current instant.
@@ -113,17 +130,6 @@ public final class ServerState: Sendable {
         await relay?.flush()
     }
 
-    /// Tells the other instances that a device session ended (`*`: every session of the
-    /// user), so that none of them keeps trusting it from its cache.
-    func relayRevocation(of user: String, tokenHash: String) async {
-        guard let relay else { return }
-        do {
-            try await relay.publish(RelayMessage(instance: instance, user: user, revoked: tokenHash))
-        } catch {
-            logger.warning("could not relay a revoked session", metadata: ["error": .string("\(error)")])
-        }
-    }
-
     /// Acts on what another instance relayed: delivers a change, forgets a revoked session.
     func receive(_ message: RelayMessage) {
         guard message.instance != instance else { return }
@@ -137,5 +143,16 @@ public final class ServerState: Sendable {
 
     /// Whether cached sessions may be trusted: always on a single instance; with other
     /// instances only while the relay is receiving their revocations.
-    var sessionCacheTrusted: Bool { relay == nil || relayListening.load(ordering: .relaxed) }
+    var sessionCacheTrusted: Bool { relay == nil || relayListening.value }
+}
+
+/// Whether the relay is receiving other instances' changes right now.
+final class RelayListening: Sendable {
+    private let listening = Atomic<Bool>(false)
+
+    /// Whether it is.
+    var value: Bool { listening.load(ordering: .relaxed) }
+
+    /// Records whether it is.
+    func set(_ value: Bool) { listening.store(value, ordering: .relaxed) }
 }

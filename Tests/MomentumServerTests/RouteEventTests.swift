@@ -93,12 +93,12 @@ import Testing
         let body = #"{"eventId": "e_c1", "name": "Read"}"#
         let stored = try request(body, create).event(id: "x", now: now, zone: "Europe/Berlin")
         let again = EventRequest.Route(type: "habit.created", defaults: ["habit": "h_second"])
-        #expect(Routes.isRetry(of: stored, body: try request(body, again), route: again))
+        #expect(EventIngest.isRetry(of: stored, body: try request(body, again), route: again))
         let renamed = try request(#"{"eventId": "e_c1", "name": "Write"}"#, again)
-        #expect(!Routes.isRetry(of: stored, body: renamed, route: again))
+        #expect(!EventIngest.isRetry(of: stored, body: renamed, route: again))
         let ownID = try request(#"{"eventId": "e_c1", "habit": "mine", "name": "Read"}"#, again)
-        #expect(!Routes.isRetry(of: stored, body: ownID, route: again))
+        #expect(!EventIngest.isRetry(of: stored, body: ownID, route: again))
         let later = try request(#"{"eventId": "e_c1", "name": "Read", "tz": "Asia/Tokyo"}"#, again)
-        #expect(!Routes.isRetry(of: stored, body: later, route: again))
+        #expect(!EventIngest.isRetry(of: stored, body: later, route: again))
     }
 }

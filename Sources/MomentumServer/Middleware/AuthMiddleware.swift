@@ -103,14 +103,6 @@ extension ServerState {
         sessions.forget(tokenHash: caller.tokenHash)
         throw APIError.unauthorized
     }
-
-    /// Ends one device session, in the store and then here (in that order, so that a
-    /// request verifying the token meanwhile cannot cache the session again).
-    func revoke(user: String, tokenHash: String) async throws {
-        try await store.deleteSession(of: user, tokenHash: tokenHash)
-        sessions.forget(tokenHash: tokenHash)
-        await relayRevocation(of: user, tokenHash: tokenHash)
-    }
 }
 
 extension DeviceSession {

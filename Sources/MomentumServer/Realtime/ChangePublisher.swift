@@ -23,4 +23,15 @@ struct ChangePublisher: Sendable {
             logger.warning("could not relay a change", metadata: ["error": .string("\(error)")])
         }
     }
+
+    /// Tells the other instances that a device session ended (`*`: every session of the
+    /// user), so that none of them keeps trusting it from its cache.
+    func relayRevocation(of user: String, tokenHash: String) async {
+        guard let relay else { return }
+        do {
+            try await relay.publish(RelayMessage(instance: instance, user: user, revoked: tokenHash))
+        } catch {
+            logger.warning("could not relay a revoked session", metadata: ["error": .string("\(error)")])
+        }
+    }
 }

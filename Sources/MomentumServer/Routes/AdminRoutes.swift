@@ -15,16 +15,13 @@ extension Routes {
         router.get("v1/admin/review-flags") { request, _ in
             try server.requireAdmin(request)
             let limit = try request.integer("limit", default: 100, in: 1...1_000)
-            return try JSONIO.response(["flags": try await server.store.reviewFlags(limit: limit)])
+            return try JSONIO.response(["flags": try await server.operations.reviewFlags(limit: limit)])
         }
         router.post("v1/admin/imports") { request, _ in
             try server.requireAdmin(request)
             let body = try await JSONIO.decode(
                 ImportRequest.self, from: request, limit: server.configuration.maxBodyBytes)
-            guard let account = try await server.store.account(email: body.email) else {
-                throw APIError.notFound("account '\(body.email)'")
-            }
-            return try JSONIO.response(try await server.ingest.importHistory(body.events, for: account.id))
+            return try JSONIO.response(try await server.ingest.importHistory(body.events, email: body.email))
         }
     }
 }

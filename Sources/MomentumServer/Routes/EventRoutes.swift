@@ -86,14 +86,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let after = try request.integer("after", default: 0, in: 0...Int.max)
             let limit = try request.integer("limit", default: 500, in: 1...1_000)
-            let stored = try await server.store.events(of: caller.user, after: Int64(after), limit: limit + 1)
-            let page = stored.prefix(limit)
-            return try JSONIO.response(
-                PullResponse(
-                    events: page.map {
-                        PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device)
-                    },
-                    cursor: page.last?.seq ?? Int64(after), more: stored.count > limit))
+            return try JSONIO.response(try await server.ingest.pull(caller.user, after: Int64(after), limit: limit))
         }
         group.get("stream") { request, context in try stream(request, context) }
     }

@@ -9,7 +9,7 @@ extension Routes {
         group.post("habits") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "habit.created", defaults: ["habit": Tokens.id("h_")])
-            let (event, push) = try await appendEvent(try await body(request, for: route), route: route, caller: caller)
+            let (event, push) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
             let habit = event.payload.habitID ?? ""
             let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
             return try JSONIO.response(state, status: .created)
@@ -18,7 +18,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "habit.updated", path: ["habit": habit])
-            let (_, push) = try await appendEvent(try await body(request, for: route), route: route, caller: caller)
+            let (_, push) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/archive") { request, context in
@@ -26,7 +26,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "habit.archived", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await appendEvent(body, route: route, caller: caller)
+            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/check-ins") { request, context in
@@ -34,7 +34,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "completion", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await appendEvent(body, route: route, caller: caller)
+            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
             if UserProjection.calendarDays == CheckInResponse.calendarDays, let stored = push.habitJSON[habit] {
                 // The habit's state as the append stored it, at the check-in's instant: the
                 // same bytes encoding it again would give.
@@ -50,24 +50,19 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "skip", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await appendEvent(body, route: route, caller: caller)
+            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.get("subjects") { _, context in
             let caller = try context.requireCaller()
-            let subjects = try await server.store.evaluate(caller.user) { engine, _ in
-                engine.achievements.subjects.values.sorted { $0.id < $1.id }
-            }
-            return try JSONIO.response(["subjects": subjects])
+            return try JSONIO.response(["subjects": try await server.dashboard.subjects(of: caller.user)])
         }
         group.post("subjects") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "subject", defaults: ["subject": Tokens.id("s_")])
-            let (event, _) = try await appendEvent(try await body(request, for: route), route: route, caller: caller)
+            let (event, _) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
             let subject = if case .subject(let created) = event.payload { created.id } else { "" }
-            let stored = try await server.store.evaluate(caller.user) { engine, _ in
-                engine.achievements.subjects[subject]
-            }
+            let stored = try await server.dashboard.subjects(of: caller.user).first { $0.id == subject }
             return try JSONIO.response(stored, status: .created)
         }
     }
@@ -79,68 +74,6 @@ extension Routes {
         try await JSONIO.decode(
             EventRequest.self, from: request, limit: server.configuration.maxBodyBytes,
             userInfo: [EventRequest.routeKey: route], emptyIsObject: emptyIsObject)
-    }
-
-    /// The zone an event the user sent without one happened in: the zone of their latest
-    /// event, else their profile's.
-    func presumedZone(of caller: Caller) async throws -> String {
-        let latest = try await server.detector.zone(of: caller.user) {
-            try await server.store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
-        }
-        if let latest { return latest }
-        return try await server.store.profile(of: caller.user)?.timeZone ?? "UTC"
-    }
-
-    /// Stores the event a convenience route's body makes (``EventRequest/event(id:now:zone:)``).
-    ///
-    /// A retried request is answered as the first was: when the event id is already stored
-    /// for an event that differs only in what the server filled in (`at`, `tz`, the route's
-    /// defaults, which differ on every attempt), the stored event is the one appended, a
-    /// duplicate. An id stored for an event that differs in a field the client gave is
-    /// still a 409.
-    ///
-    /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
-    ///   the push did.
-    func appendEvent(
-        _ body: EventRequest, route: EventRequest.Route, caller: Caller
-    ) async throws -> (event: Event, push: PushResponse) {
-        let zone: String
-        if let given = body.timeZone { zone = given } else { zone = try await presumedZone(of: caller) }
-        let event = body.event(id: Tokens.id("e_"), now: server.now(), zone: zone)
-        do {
-            return (event, try await server.ingest.appendOne(event, caller: caller))
-        } catch let error as APIError where error.code == "conflicting_event_id" && body.eventId != nil {
-            guard
-                let stored = try await server.store.evaluate(
-                    caller.user,
-                    { engine, _ in
-                        engine.streaks.event(id: event.id)
-                    }),
-                Self.isRetry(of: stored, body: body, route: route)
-            else { throw error }
-            return (stored, try await server.ingest.appendOne(stored, caller: caller))
-        }
-    }
-
-    /// Whether `body` makes `stored` once what the server filled in (`at`, `tz`, the
-    /// route's defaults) is taken from it.
-    static func isRetry(of stored: Event, body: EventRequest, route: EventRequest.Route) -> Bool {
-        var payload = body.payload
-        if route.defaults["habit"] == payload.habitID, case .habitCreated(var definition) = payload,
-            case .habitCreated(let original) = stored.payload
-        {
-            definition.id = original.id
-            payload = .habitCreated(definition)
-        }
-        if case .subject(var subject) = payload, route.defaults["subject"] == subject.id,
-            case .subject(let original) = stored.payload
-        {
-            subject.id = original.id
-            payload = .subject(subject)
-        }
-        let again = Event(
-            id: stored.id, at: body.at ?? stored.at, timeZone: body.timeZone ?? stored.timeZone, payload: payload)
-        return again == stored
     }
 
     /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.

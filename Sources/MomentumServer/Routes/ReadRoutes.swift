@@ -70,7 +70,7 @@ extension Routes {
             let route = EventRequest.Route(type: "purchase", envelope: ["eventId"])
             let body = try await JSONIO.decode(
                 EventRequest.self, from: request, limit: 4_096, userInfo: [EventRequest.routeKey: route])
-            _ = try await appendEvent(body, route: route, caller: caller)
+            _ = try await server.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user), status: .created)
         }
         group.get("freeze-offers") { _, context in
@@ -80,7 +80,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let decision = try await JSONIO.decode(FreezeDecisionRequest.self, from: request, limit: 4_096)
             let body = EventRequest(eventId: decision.eventId, payload: decision.payload)
-            _ = try await appendEvent(body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
+            _ = try await server.ingest.record(body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user))
         }
         group.get("achievements") { _, context in

@@ -35,6 +35,11 @@ struct Dashboard: Sendable {
         }
     }
 
+    /// The user's subjects (pets, children, plants), by id.
+    func subjects(of user: String) async throws -> [Subject] {
+        try await store.evaluate(user) { engine, _ in engine.achievements.subjects.values.sorted { $0.id < $1.id } }
+    }
+
     /// Every habit with `calendarDays` of calendar.
     func habits(_ user: String, calendarDays: Int) async throws -> [HabitState] {
         try await state(user, calendarDays: calendarDays).0.habits

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import MomentumAPI
 import MomentumCore
 import MomentumStore
 
@@ -137,6 +138,88 @@ struct EventIngest: Sendable {
                 details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
         }
         return response
+    }
+
+    /// The zone an event the user sent without one happened in: the zone of their latest
+    /// event, else their profile's.
+    func presumedZone(of caller: Caller) async throws -> String {
+        let latest = try await detector.zone(of: caller.user) {
+            try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
+        }
+        if let latest { return latest }
+        return try await store.profile(of: caller.user)?.timeZone ?? "UTC"
+    }
+
+    /// Stores the event a convenience route's body makes (``EventRequest/event(id:now:zone:)``):
+    /// a check-in, a skip, a new habit, a purchase.
+    ///
+    /// A retried request is answered as the first was: when the event id is already stored
+    /// for an event that differs only in what the server filled in (`at`, `tz`, the route's
+    /// defaults, which differ on every attempt), the stored event is the one appended, a
+    /// duplicate. An id stored for an event that differs in a field the client gave is
+    /// still a 409.
+    ///
+    /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
+    ///   the push did.
+    func record(
+        _ body: EventRequest, route: EventRequest.Route, caller: Caller
+    ) async throws -> (event: Event, push: PushResponse) {
+        let zone: String
+        if let given = body.timeZone { zone = given } else { zone = try await presumedZone(of: caller) }
+        let event = body.event(id: Tokens.id("e_"), now: now(), zone: zone)
+        do {
+            return (event, try await appendOne(event, caller: caller))
+        } catch let error as APIError where error.code == "conflicting_event_id" && body.eventId != nil {
+            guard
+                let stored = try await store.evaluate(
+                    caller.user,
+                    { engine, _ in
+                        engine.streaks.event(id: event.id)
+                    }),
+                Self.isRetry(of: stored, body: body, route: route)
+            else { throw error }
+            return (stored, try await appendOne(stored, caller: caller))
+        }
+    }
+
+    /// Whether `body` makes `stored` once what the server filled in (`at`, `tz`, the
+    /// route's defaults) is taken from it.
+    static func isRetry(of stored: Event, body: EventRequest, route: EventRequest.Route) -> Bool {
+        var payload = body.payload
+        if route.defaults["habit"] == payload.habitID, case .habitCreated(var definition) = payload,
+            case .habitCreated(let original) = stored.payload
+        {
+            definition.id = original.id
+            payload = .habitCreated(definition)
+        }
+        if case .subject(var subject) = payload, route.defaults["subject"] == subject.id,
+            case .subject(let original) = stored.payload
+        {
+            subject.id = original.id
+            payload = .subject(subject)
+        }
+        let again = Event(
+            id: stored.id, at: body.at ?? stored.at, timeZone: body.timeZone ?? stored.timeZone, payload: payload)
+        return again == stored
+    }
+
+    /// A page of the user's stored events after `cursor`, for a device catching up.
+    func pull(_ user: String, after cursor: Int64, limit: Int) async throws -> PullResponse {
+        let stored = try await store.events(of: user, after: cursor, limit: limit + 1)
+        let page = stored.prefix(limit)
+        return PullResponse(
+            events: page.map { PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device) },
+            cursor: page.last?.seq ?? cursor, more: stored.count > limit)
+    }
+
+    /// Brings in history for the account of `email` (``importHistory(_:for:)``).
+    ///
+    /// - Throws: 404 when no account has that email.
+    func importHistory(_ events: [Event], email: String) async throws -> PushResponse {
+        guard let account = try await store.account(email: email) else {
+            throw APIError.notFound("account '\(email)'")
+        }
+        return try await importHistory(events, for: account.id)
     }
 
     /// The positions of `events` that must be refused for their instant, each with its

@@ -30,7 +30,7 @@ extension Routes {
         router.post("signin") { request, context in
             let form = try await webForm(request, context)
             do {
-                let session = try await signIn(
+                let session = try await server.accounts.signIn(
                     SignInRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         email: form["email"] ?? "", password: form["password"] ?? ""),
@@ -46,7 +46,7 @@ extension Routes {
         router.post("signup") { request, context in
             let form = try await webForm(request, context)
             do {
-                let session = try await createAccount(
+                let session = try await server.accounts.register(
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
@@ -64,7 +64,7 @@ extension Routes {
         router.post("signout") { request, _ in
             try requireSameOrigin(request)
             if let caller = try await webCaller(request) {
-                try await server.revoke(user: caller.user, tokenHash: caller.tokenHash)
+                try await server.accounts.revoke(user: caller.user, tokenHash: caller.tokenHash)
             }
             var response = Response.redirect(to: "/signin", type: .normal)
             response.setCookie(

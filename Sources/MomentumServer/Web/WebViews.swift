@@ -230,14 +230,8 @@ struct WebViews: Sendable {
     // MARK: Memories
 
     func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
-        let now = server.now()
-        let all = try await server.store.projection(of: caller.user).memories.sorted {
-            ($0.time, $0.id) > ($1.time, $1.id)
-        }
-        let (today, subjects) = try await server.store.evaluate(caller.user) { engine, profile in
-            (engine.state(now: now, profile: profile, days: 1).today, Array(engine.achievements.subjects.values))
-        }
-        let onThisDay = MemoryBook(all).onThisDay(today, subjects: subjects)
+        let all = try await server.memories.list(of: caller.user)
+        let onThisDay = try await server.memories.onThisDay(of: caller.user)
         var page = try await chrome(caller, "memories", title: "Memories")
         let shown = category.map { wanted in all.filter { $0.category == wanted } } ?? all
         page["memories"] = shown.map(memoryCard)
@@ -264,8 +258,12 @@ struct WebViews: Sendable {
     }
 
     func share(_ caller: Caller, memory id: String) async throws -> [String: Any]? {
-        guard let memory = try await server.store.projection(of: caller.user).memories.first(where: { $0.id == id })
-        else { return nil }
+        let memory: Memory
+        do {
+            memory = try await server.memories.memory(id, of: caller.user)
+        } catch let error as APIError where error.status == .notFound {
+            return nil
+        }
         var page = try await chrome(caller, "memories", title: "Share “\(memory.title)”")
         let card = memoryCard(memory)
         page["memory"] = card
@@ -347,11 +345,8 @@ struct WebViews: Sendable {
     }
 
     func profile(_ caller: Caller) async throws -> [String: Any] {
-        guard let profile = try await server.store.profile(of: caller.user) else {
-            throw APIError.notFound("profile")
-        }
+        let profile = try await server.accounts.profile(of: caller.user)
         var page = try await chrome(caller, "profile", title: "Profile")
-        let now = server.now()
         let stats = try await server.dashboard.stats(caller.user)
         page["profile"] =
             [
@@ -366,9 +361,7 @@ struct WebViews: Sendable {
         }
         let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
         let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
-        page["devices"] = try await server.store.sessions(of: caller.user)
-            .filter { $0.isLive(at: now, lifetime: server.configuration.sessionLifetime) }
-            .sorted { $0.lastSeenAt > $1.lastSeenAt }
+        page["devices"] = try await server.accounts.devices(of: caller.user)
             .map { session -> [String: Any] in
                 [
                     "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,

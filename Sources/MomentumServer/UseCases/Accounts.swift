@@ -1,0 +1,204 @@
+import Foundation
+import MomentumAPI
+import MomentumCore
+import MomentumStore
+
+/// Accounts, device sessions and profiles: registering, signing in and out, the devices a
+/// user is signed in on, the profile and its settings.
+///
+/// The JSON routes and the web app's sign-in, sign-up, sign-out and profile pages all go
+/// through here, so a page and the API never register, list or revoke two ways.
+struct Accounts: Sendable {
+    let store: any MomentumStore
+    let configuration: ServerConfiguration
+    /// bcrypt's own pool, with a bounded queue.
+    let passwords: PasswordHasher
+    let throttle: SignInThrottle
+    /// A bcrypt hash of nothing in particular, checked when an email has no account so
+    /// that signing in takes as long either way.
+    let decoyHash: String
+    /// Device sessions verified in the last few seconds.
+    let sessions: SessionCache
+    let changes: ChangePublisher
+
+    private func now() -> Date { configuration.clock() }
+
+    /// Validates a registration, creates the account and its first device session.
+    ///
+    /// Every field at fault is named at once, not one per attempt.
+    ///
+    /// - Parameter address: The client's address: its password checks running at once are
+    ///   limited as a sign-in's are.
+    func register(_ body: RegisterRequest, address: String) async throws -> SessionResponse {
+        let email = Account.normalize(email: body.email)
+        var problems: [APIError.Detail] = []
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || email.count > 254
+            || email.contains(where: \.isWhitespace)
+        {
+            problems.append(.init(field: "email", issue: "is not an email address"))
+        }
+        if body.password.count < 8 || body.password.utf8.count > 72 {
+            problems.append(.init(field: "password", issue: "must have 8 to 72 bytes"))
+        }
+        let now = now()
+        let profile = Profile(
+            displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
+            dayStartHour: body.dayStartHour ?? 0, pack: body.pack ?? configuration.pack, updatedAt: now)
+        do {
+            try Self.validate(profile)
+        } catch let error as APIError where !problems.isEmpty {
+            problems += error.details
+        }
+        if !problems.isEmpty {
+            throw APIError(
+                .unprocessableContent, "invalid_input",
+                problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
+                details: problems)
+        }
+        if try await store.account(email: email) != nil {
+            throw APIError(
+                .conflict, "email_taken", "an account with this email exists; sign in instead",
+                details: [.init(field: "email", issue: "is taken")])
+        }
+        let attempt = try await throttle.begin([addressKey(address)], now: uptime())
+        defer { throttle.end(attempt, succeeded: true, now: uptime()) }
+        let hash = try await passwords.hash(body.password, cost: configuration.bcryptCost)
+        let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
+        try await store.createAccount(account, profile: profile)
+        return try await startSession(account, profile: profile, deviceName: body.deviceName)
+    }
+
+    /// Checks an email and password and starts a device session.
+    ///
+    /// Failed attempts are throttled per email and per address (``SignInThrottle``): a
+    /// throttled attempt gets 429 before any password work, with the same answer whether
+    /// or not the email has an account.
+    func signIn(_ body: SignInRequest, address: String) async throws -> SessionResponse {
+        let email = Account.normalize(email: body.email)
+        let emailKey = "email:" + email
+        let attempt = try await throttle.begin(
+            [
+                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
+                addressKey(address),
+            ], now: uptime())
+        // Only a password that was checked and wrong counts as a failure: a sign-in that
+        // got a 503 because bcrypt was busy (or the store failed) is not held against the user.
+        var succeeded: Bool?
+        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
+        let account = try await store.account(email: body.email)
+        // A missing account costs the same bcrypt work as a wrong password, so timing
+        // does not reveal which emails have accounts.
+        let valid = try await passwords.verify(body.password, hash: account?.passwordHash ?? decoyHash)
+        succeeded = account != nil && valid
+        guard let account, valid, let profile = try await store.profile(of: account.id) else {
+            throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
+        }
+        return try await startSession(account, profile: profile, deviceName: body.deviceName)
+    }
+
+    /// The devices the user is signed in on: their live sessions, the most recently used
+    /// first.
+    func devices(of user: String) async throws -> [DeviceSession] {
+        let now = now()
+        return try await store.sessions(of: user)
+            .filter { $0.isLive(at: now, lifetime: configuration.sessionLifetime) }
+            .sorted { ($0.lastSeenAt, $0.tokenHash) > ($1.lastSeenAt, $1.tokenHash) }
+    }
+
+    /// Signs one of the user's devices out, by its id (``Tokens/deviceID(_:)``).
+    ///
+    /// - Throws: 404 when the user has no device of that id.
+    func revokeDevice(_ id: String, of user: String) async throws {
+        guard let session = try await store.sessions(of: user).first(where: { Tokens.deviceID($0.tokenHash) == id })
+        else { throw APIError.notFound("device '\(id)'") }
+        try await revoke(user: user, tokenHash: session.tokenHash)
+    }
+
+    /// Ends one device session, in the store and then here (in that order, so that a
+    /// request verifying the token meanwhile cannot cache the session again), and tells
+    /// the other instances.
+    func revoke(user: String, tokenHash: String) async throws {
+        try await store.deleteSession(of: user, tokenHash: tokenHash)
+        sessions.forget(tokenHash: tokenHash)
+        await changes.relayRevocation(of: user, tokenHash: tokenHash)
+    }
+
+    /// Deletes the account with everything it holds, and signs out every device.
+    func deleteAccount(_ user: String) async throws {
+        try await store.deleteAccount(id: user)
+        sessions.forget(user: user)
+        await changes.relayRevocation(of: user, tokenHash: "*")
+    }
+
+    /// The user's profile.
+    ///
+    /// - Throws: 404 when the account is gone.
+    func profile(of user: String) async throws -> Profile {
+        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("profile") }
+        return profile
+    }
+
+    /// Changes the fields of the profile a patch names, validates the result, stores it,
+    /// and tells the user's other devices.
+    func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> Profile {
+        var profile = patch.applied(to: try await profile(of: caller.user))
+        profile.updatedAt = now()
+        try Self.validate(profile)
+        try await store.updateProfile(profile, for: caller.user)
+        changes.publish(
+            Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
+            to: caller.user)
+        return profile
+    }
+
+    /// Validates a profile, naming the field at fault.
+    static func validate(_ profile: Profile) throws {
+        do {
+            try profile.validate()
+        } catch {
+            // The field at fault, and the issue beside it without the words that name it
+            // ("display name must have …" → displayName: "must have …").
+            let subjects = [
+                ("display name ", "displayName"), ("time zone ", "timeZone"), ("day start hour ", "dayStartHour"),
+                ("reminder hour ", "notifications.reminderHour"),
+            ]
+            let (field, issue) =
+                subjects.first { error.message.hasPrefix($0.0) }.map {
+                    ($0.1, String(error.message.dropFirst($0.0.count)))
+                }
+                ?? ("pack", error.message)
+            throw APIError(
+                .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
+                details: [.init(field: field, issue: issue)])
+        }
+    }
+
+    /// The sign-in throttle's key and policy of a client address.
+    private func addressKey(_ address: String) -> (key: String, policy: SignInThrottle.Policy) {
+        (
+            "address:" + address,
+            .init(
+                free: configuration.signInFreeFailuresPerAddress,
+                concurrent: max(1, configuration.passwordChecksPerAddress))
+        )
+    }
+
+    /// Seconds on a monotonic clock, for the sign-in throttle.
+    private func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private func startSession(_ account: Account, profile: Profile, deviceName: String?) async throws
+        -> SessionResponse
+    {
+        let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {
+            $0.isEmpty ? nil : String($0.prefix(100))
+        }
+        let (token, hash) = Tokens.make(user: account.id)
+        let session = DeviceSession(
+            userID: account.id, tokenHash: hash, deviceName: name ?? "Unnamed device", createdAt: now())
+        try await store.saveSession(session)
+        return SessionResponse(
+            userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
+            profile: ProfileView(profile))
+    }
+}

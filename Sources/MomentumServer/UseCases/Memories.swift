@@ -1,0 +1,170 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// A user's memories: listing them, their notes and photos, and their share cards.
+///
+/// The JSON routes and the web app's memories and share pages both read and write here.
+struct Memories: Sendable {
+    let store: any MomentumStore
+    let now: @Sendable () -> Date
+    /// Draws PNG share cards and decodes photos, on threads of its own.
+    let rasterizer: Rasterizer
+    let photoDecoder: PhotoDecoder
+    let changes: ChangePublisher
+
+    /// The longest note a memory may have, in characters.
+    static let maximumNote = 2_000
+
+    /// The user's memories, newest first; those of one category when it is given.
+    func list(of user: String, category: String? = nil) async throws -> [Memory] {
+        var memories = try await store.projection(of: user).memories
+        if let category { memories = memories.filter { $0.category == category } }
+        return memories.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+    }
+
+    /// The memories of the user's today in earlier years (``MemoryBook/onThisDay(_:subjects:)``),
+    /// newest first; those of one category when it is given.
+    func onThisDay(of user: String, category: String? = nil) async throws -> [Memory] {
+        let memories = try await list(of: user, category: category)
+        let now = now()
+        let (today, subjects) = try await store.evaluate(user) { engine, profile in
+            (engine.state(now: now, profile: profile, days: 1).today, Array(engine.achievements.subjects.values))
+        }
+        return MemoryBook(memories).onThisDay(today, subjects: subjects).sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+    }
+
+    /// One memory.
+    ///
+    /// - Throws: 404 when the user has no memory of that id.
+    func memory(_ id: String, of user: String) async throws -> Memory {
+        guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
+            throw APIError.notFound("memory '\(id)'")
+        }
+        return memory
+    }
+
+    /// Sets a memory's note (`nil`, or only spaces, removes it).
+    func setNote(_ note: String?, of id: String, caller: Caller) async throws -> Memory {
+        let memory = try await memory(id, of: caller.user)
+        if let note, note.count > Self.maximumNote {
+            throw APIError.invalid("must have at most 2,000 characters", field: "note")
+        }
+        let kept = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        return try await save(memory, note: kept, photo: memory.photo, caller: caller)
+    }
+
+    /// Attaches a photo to a memory (replacing any it had): the photo is decoded to prove
+    /// it is one, stored without its metadata, with a size-limited copy for share cards.
+    ///
+    /// - Throws: 415 for a file that is not a JPEG or PNG, 422 for one that does not decode
+    ///   or is too large.
+    func attachPhoto(_ bytes: [UInt8], to id: String, caller: Caller) async throws -> Memory {
+        let current = try await memory(id, of: caller.user)
+        let decoder = photoDecoder
+        // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
+        // threads, not an event loop (nor bcrypt's pool).
+        let outcome = try await rasterizer.decodePhoto {
+            Result { () throws(PhotoSanitizer.Failure) in try PhotoSanitizer.sanitize(bytes, decoder: decoder) }
+        }
+        let sanitized: PhotoSanitizer.Sanitized
+        switch outcome {
+        case .success(let value):
+            sanitized = value
+        case .failure(.unsupportedType):
+            throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
+        case .failure(.malformed(let reason)):
+            throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
+        case .failure(.tooLarge(let reason)):
+            throw APIError(.unprocessableContent, "photo_too_large", reason)
+        }
+        // The original (without metadata) and its size-limited copy for share cards,
+        // stored side by side; replacing or removing the photo deletes both.
+        let name = "memories/\(Tokens.id("p_"))"
+        let path = "\(name).\(sanitized.ext)"
+        let copyPath = "\(name)-share.\(sanitized.shareCopy.ext)"
+        try await store.savePhoto(
+            StoredPhoto(
+                path: copyPath, contentType: sanitized.shareCopy.contentType, bytes: sanitized.shareCopy.bytes,
+                createdAt: now()),
+            for: caller.user)
+        try await store.savePhoto(
+            StoredPhoto(path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: now()),
+            for: caller.user)
+        return try await save(
+            current, note: current.note, photo: try MemoryPhoto(original: path, shareCopy: copyPath), caller: caller)
+    }
+
+    /// Removes a memory's photo, and its files.
+    func removePhoto(of id: String, caller: Caller) async throws -> Memory {
+        let current = try await memory(id, of: caller.user)
+        return try await save(current, note: current.note, photo: nil, caller: caller)
+    }
+
+    /// A stored photo of the user's.
+    ///
+    /// - Throws: 404 when the user has no photo at that path.
+    func photo(at path: String, of user: String) async throws -> StoredPhoto {
+        guard let photo = try await store.photo(of: user, path: path) else {
+            throw APIError.notFound("photo '\(path)'")
+        }
+        return photo
+    }
+
+    /// A memory's share card, as SVG: its title, caption, badge, date, subject and photo.
+    func shareCardSVG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, String) {
+        let memory = try await memory(id, of: user)
+        let (badge, subject) = try await store.evaluate(user) { engine, _ in
+            (
+                engine.unlocks.first { $0.id == memory.unlockID }?.badge,
+                memory.subjectID.flatMap { engine.achievements.subjects[$0] }
+            )
+        }
+        let photo = try await shareCardPhoto(memory.photo, user: user)
+        let accent = CelebrationCatalog.standard.theme(for: CelebrationCategory(memory.category)).accentColor
+        let content = ShareCardContent(
+            title: memory.title, achievementText: memory.caption, badge: badge ?? "🏆", date: memory.day,
+            subjectName: subject?.name,
+            categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
+            photo: photo)
+        return (memory, ShareCardRenderer.svg(ShareCardLayout(content: content, format: format)))
+    }
+
+    /// A memory's share card drawn as PNG (on the rasterizer's threads, bounded in time and
+    /// number, with a cache).
+    func shareCardPNG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, [UInt8]) {
+        let (memory, svg) = try await shareCardSVG(of: id, format: format, user: user)
+        return (memory, try await rasterizer.png(fromSVG: svg, width: format.width, height: format.height))
+    }
+
+    /// Stores a memory's note and photo, deletes the files of a photo it no longer shows
+    /// (a removed or replaced photo is gone from the server, not just unlinked), and tells
+    /// the user's other devices.
+    private func save(_ memory: Memory, note: String?, photo: MemoryPhoto?, caller: Caller) async throws -> Memory {
+        let updated = try await store.updateMemory(of: caller.user, id: memory.id, note: note, photo: photo)
+        if let old = memory.photo, old != photo {
+            for path in [old.original, old.shareCopy].compactMap(\.self) {
+                try await store.deletePhoto(of: caller.user, path: path)
+            }
+        }
+        changes.publish(Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: now()), to: caller.user)
+        return updated
+    }
+
+    /// The photo a share card shows, as a `data:` URI: the size-limited copy made at upload.
+    /// A photo stored before copies were made gets one made now (not stored); one that is
+    /// over the limits or does not decode is left off the card rather than handed to the
+    /// rasterizer.
+    private func shareCardPhoto(_ photo: MemoryPhoto?, user: String) async throws -> String? {
+        guard let photo else { return nil }
+        if let path = photo.shareCopy {
+            guard let stored = try await store.photo(of: user, path: path) else { return nil }
+            return "data:\(stored.contentType);base64,\(Data(stored.bytes).base64EncodedString())"
+        }
+        guard let stored = try await store.photo(of: user, path: photo.original) else { return nil }
+        let decoder = photoDecoder
+        let original = stored.bytes
+        let copy = try await rasterizer.decodePhoto { try? decoder.decode(original).copy }
+        return copy.map { "data:\($0.contentType);base64,\(Data($0.bytes).base64EncodedString())" }
+    }
+}
