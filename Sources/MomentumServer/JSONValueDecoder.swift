@@ -110,7 +110,8 @@ private struct ValueDecoder: Decoder {
             throw mismatch([String: Any].self, codingPath)
         }
         fields?.opened(codingPath, keys: Array(object.keys))
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields, userInfo: userInfo))
+        return KeyedDecodingContainer(
+            KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields, userInfo: userInfo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -280,12 +281,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         ValueDecoder(
-            value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")], fields: fields, userInfo: userInfo)
+            value: object["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")], fields: fields,
+            userInfo: userInfo)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         fields?.asked(key.stringValue, at: codingPath)
-        return ValueDecoder(value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields, userInfo: userInfo)
+        return ValueDecoder(
+            value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields, userInfo: userInfo)
     }
 }
 

@@ -41,11 +41,17 @@ import Testing
             (#"{"at": "2026-11-20T08:00:00+09:00", "tz": "Asia/Tokyo"}"#, checkIn),
             (#"{"eventId": "\#(String(repeating: "x", count: 128))"}"#, checkIn),
             (#"{"note": "läufe 🏃"}"#, EventRequest.Route(type: "skip", path: ["habit": "walk"])),
-            (#"{"name": "Read", "schedule": {"kind": "weekdays", "days": ["monday", "wednesday"]}}"#, .init(type: "habit.created", defaults: ["habit": "h_1"])),
+            (
+                #"{"name": "Read", "schedule": {"kind": "weekdays", "days": ["monday", "wednesday"]}}"#,
+                .init(type: "habit.created", defaults: ["habit": "h_1"])
+            ),
             (#"{"habit": "read", "name": "Read"}"#, .init(type: "habit.created", defaults: ["habit": "h_1"])),
             (#"{"name": "Read more", "difficulty": "hard"}"#, .init(type: "habit.updated", path: ["habit": "read"])),
             ("", .init(type: "habit.archived", path: ["habit": "read"])),
-            (#"{"name": "Ollie", "dates": {"born": "2019-04-02"}}"#, .init(type: "subject", defaults: ["subject": "s_1"])),
+            (
+                #"{"name": "Ollie", "dates": {"born": "2019-04-02"}}"#,
+                .init(type: "subject", defaults: ["subject": "s_1"])
+            ),
             (#"{"days": 3}"#, .init(type: "purchase", envelope: ["eventId"])),
         ]
         for (body, route) in cases {
@@ -65,15 +71,27 @@ import Testing
             (#"{"value": -1}"#, checkIn, "value", "must be a number from 0 to 1000000"),
             (#"{"value": "two"}"#, checkIn, "value", "must be a number"),
             (#"{"day": "2300-01-01"}"#, checkIn, "day", "2300-01-01 must be a date from 1970-01-01 to 2199-12-31"),
-            (#"{"at": "noon"}"#, checkIn, "at", "'noon' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00"),
+            (
+                #"{"at": "noon"}"#, checkIn, "at",
+                "'noon' is not an RFC 3339 timestamp such as 2026-03-14T08:30:00-04:00"
+            ),
             (#"{"colour": "red"}"#, checkIn, "colour", "is not a field here (at, day, eventId, note, tz, value)"),
             (#"{"habit": "read"}"#, checkIn, "habit", "is given by the path ('walk'); leave it out"),
             (#"{"habit": 3}"#, checkIn, "habit", "is given by the path ('walk'); leave it out"),
             (#"{"type": "skip"}"#, checkIn, "type", "is set by the endpoint (send a client event id as 'eventId')"),
             (#"{"id": "e_1"}"#, checkIn, "id", "is set by the endpoint (send a client event id as 'eventId')"),
-            (#"{"at": "2026-11-20T08:00:00Z"}"#, .init(type: "purchase", envelope: ["eventId"]), "at", "is not a field here (days, eventId, item)"),
-            ("{}", .init(type: "purchase", envelope: ["eventId"]), "item", "is required: name a store item, or a number of days"),
-            (#"{"name": "Walk", "schedule": {"kind": "daily", "colour": 1}}"#, .init(type: "habit.created", defaults: ["habit": "h_1"]), "schedule.colour", ""),
+            (
+                #"{"at": "2026-11-20T08:00:00Z"}"#, .init(type: "purchase", envelope: ["eventId"]), "at",
+                "is not a field here (days, eventId, item)"
+            ),
+            (
+                "{}", .init(type: "purchase", envelope: ["eventId"]), "item",
+                "is required: name a store item, or a number of days"
+            ),
+            (
+                #"{"name": "Walk", "schedule": {"kind": "daily", "colour": 1}}"#,
+                .init(type: "habit.created", defaults: ["habit": "h_1"]), "schedule.colour", ""
+            ),
             ("[]", checkIn, "body", "must be an object"),
         ]
         for (body, route, field, issue) in cases {

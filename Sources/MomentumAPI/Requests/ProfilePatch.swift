@@ -53,8 +53,9 @@ public struct NotificationsPatch: Sendable, Hashable {
     public var weeklySummary: Bool?
 
     /// Creates a change; every field left `nil` keeps its value.
-    public init(reminders: Bool? = nil, reminderHour: Int?? = nil, celebrations: Bool? = nil, weeklySummary: Bool? = nil)
-    {
+    public init(
+        reminders: Bool? = nil, reminderHour: Int?? = nil, celebrations: Bool? = nil, weeklySummary: Bool? = nil
+    ) {
         self.reminders = reminders
         self.reminderHour = reminderHour
         self.celebrations = celebrations
@@ -79,7 +80,9 @@ extension NotificationsPatch: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(reminders, forKey: .reminders)
         if let reminderHour {
-            if let hour = reminderHour { try c.encode(hour, forKey: .reminderHour) } else {
+            if let hour = reminderHour {
+                try c.encode(hour, forKey: .reminderHour)
+            } else {
                 try c.encodeNil(forKey: .reminderHour)
             }
         }

@@ -9,7 +9,8 @@ extension Routes {
         group.post("habits") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "habit.created", defaults: ["habit": Tokens.id("h_")])
-            let (event, push) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
+            let (event, push) = try await server.ingest.record(
+                try await body(request, for: route), route: route, caller: caller)
             let habit = event.payload.habitID ?? ""
             let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
             return try JSONIO.response(state, status: .created)
@@ -18,7 +19,8 @@ extension Routes {
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "habit.updated", path: ["habit": habit])
-            let (_, push) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
+            let (_, push) = try await server.ingest.record(
+                try await body(request, for: route), route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/archive") { request, context in
@@ -60,7 +62,8 @@ extension Routes {
         group.post("subjects") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "subject", defaults: ["subject": Tokens.id("s_")])
-            let (event, _) = try await server.ingest.record(try await body(request, for: route), route: route, caller: caller)
+            let (event, _) = try await server.ingest.record(
+                try await body(request, for: route), route: route, caller: caller)
             let subject = if case .subject(let created) = event.payload { created.id } else { "" }
             let stored = try await server.dashboard.subjects(of: caller.user).first { $0.id == subject }
             return try JSONIO.response(stored, status: .created)
@@ -68,7 +71,9 @@ extension Routes {
     }
 
     /// A convenience route's body, decoded once for its route.
-    func body(_ request: Request, for route: EventRequest.Route, emptyIsObject: Bool = false) async throws
+    func body(
+        _ request: Request, for route: EventRequest.Route, emptyIsObject: Bool = false
+    ) async throws
         -> EventRequest
     {
         try await JSONIO.decode(

@@ -45,7 +45,8 @@ extension Routes {
         }
         group.delete("memories/:memory/photo") { _, context in
             let caller = try context.requireCaller()
-            return try JSONIO.response(try await memories.removePhoto(of: try context.parameter("memory"), caller: caller))
+            return try JSONIO.response(
+                try await memories.removePhoto(of: try context.parameter("memory"), caller: caller))
         }
         group.get("photos/**") { _, context in
             let caller = try context.requireCaller()

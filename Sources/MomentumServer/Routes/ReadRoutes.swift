@@ -80,7 +80,8 @@ extension Routes {
             let caller = try context.requireCaller()
             let decision = try await JSONIO.decode(FreezeDecisionRequest.self, from: request, limit: 4_096)
             let body = EventRequest(eventId: decision.eventId, payload: decision.payload)
-            _ = try await server.ingest.record(body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
+            _ = try await server.ingest.record(
+                body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user))
         }
         group.get("achievements") { _, context in

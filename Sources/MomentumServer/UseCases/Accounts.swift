@@ -187,7 +187,9 @@ struct Accounts: Sendable {
     /// Seconds on a monotonic clock, for the sign-in throttle.
     private func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    private func startSession(_ account: Account, profile: Profile, deviceName: String?) async throws
+    private func startSession(
+        _ account: Account, profile: Profile, deviceName: String?
+    ) async throws
         -> SessionResponse
     {
         let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {

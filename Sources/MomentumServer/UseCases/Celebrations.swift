@@ -45,7 +45,8 @@ struct Celebrations: Sendable {
             outcome == .shown ? planner.markShown(id: id, at: now) : planner.dismiss(id: id, at: now)
         }
         guard found else { throw APIError.notFound("celebration '\(id)'") }
-        changes.publish(Change(kind: "celebrations", device: Tokens.deviceID(caller.tokenHash), at: now), to: caller.user)
+        changes.publish(
+            Change(kind: "celebrations", device: Tokens.deviceID(caller.tokenHash), at: now), to: caller.user)
     }
 
     private static func next(in planner: CelebrationPlanner, at now: Date) -> NextCelebrationResponse {

@@ -208,7 +208,9 @@ struct EventIngest: Sendable {
         let stored = try await store.events(of: user, after: cursor, limit: limit + 1)
         let page = stored.prefix(limit)
         return PullResponse(
-            events: page.map { PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device) },
+            events: page.map {
+                PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device)
+            },
             cursor: page.last?.seq ?? cursor, more: stored.count > limit)
     }
 

@@ -23,7 +23,8 @@ struct Operations: Sendable {
             }
             if let relayListening, !relayListening.value {
                 throw APIError(
-                    .serviceUnavailable, "not_ready", "not yet listening for other instances' changes (PostgreSQL LISTEN)")
+                    .serviceUnavailable, "not_ready",
+                    "not yet listening for other instances' changes (PostgreSQL LISTEN)")
             }
             return applied.last ?? 0
         } catch let error as StoreError {
