@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPTypes
-import Prometheus
+import CoreMetrics
 
 /// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`),
 /// within bounds: each card has a time limit (the process is killed past it), at most
@@ -32,39 +32,34 @@ final class Rasterizer: Sendable {
     /// 503, and never fills the image threads ahead of the cards.
     private let decodes = WorkSlots(count: 1)
     let cache: ShareCardCache
-    private let rendered: Counter
-    private let cacheHits: Counter
-    private let busy: Counter
-    private let timedOut: Counter
+    private let rendered: CoreMetrics.Counter
+    private let cacheHits: CoreMetrics.Counter
+    private let busy: CoreMetrics.Counter
+    private let timedOut: CoreMetrics.Counter
 
-    /// Creates a rasterizer that draws on `work`'s threads and counts in `registry`.
-    init(command: String, limits: Limits, work: ImageWork, registry: PrometheusCollectorRegistry) {
+    /// Creates a rasterizer that draws on `work`'s threads and counts with `factory`.
+    init(command: String, limits: Limits, work: ImageWork, factory: any MetricsFactory) {
         self.command = command
         self.limits = limits
         self.work = work
         slots = WorkSlots(count: limits.concurrency)
         cache = ShareCardCache(capacity: limits.cacheBytes)
-        rendered = registry.makeCounter(
-            descriptor: ServerMetrics.name("momentum_share_cards_rendered_total", "PNG share cards drawn."))
-        cacheHits = registry.makeCounter(
-            descriptor: ServerMetrics.name(
-                "momentum_share_card_cache_hits_total", "PNG share cards answered from the cache, not drawn."))
-        let refused = ServerMetrics.name(
-            "momentum_share_cards_refused_total",
-            "PNG share cards refused: busy (no free place in time) or timeout (the rasterizer was stopped).")
-        busy = registry.makeCounter(descriptor: refused, labels: [("reason", "busy")])
-        timedOut = registry.makeCounter(descriptor: refused, labels: [("reason", "timeout")])
+        rendered = Counter(label: "momentum_share_cards_rendered_total", factory: factory)
+        cacheHits = Counter(label: "momentum_share_card_cache_hits_total", factory: factory)
+        let refused = "momentum_share_cards_refused_total"
+        busy = Counter(label: refused, dimensions: [("reason", "busy")], factory: factory)
+        timedOut = Counter(label: refused, dimensions: [("reason", "timeout")], factory: factory)
     }
 
     /// Creates the rasterizer `configuration` describes, with threads of its own.
-    convenience init(configuration: ServerConfiguration, registry: PrometheusCollectorRegistry) {
+    convenience init(configuration: ServerConfiguration, factory: any MetricsFactory) {
         self.init(
             command: configuration.rasterizer,
             limits: Limits(
                 timeout: configuration.rasterizerTimeout, concurrency: configuration.rasterizerConcurrency,
                 queueWait: configuration.rasterizerQueueWait, cacheBytes: configuration.shareCardCacheBytes),
             // A thread for each card that may be drawn at once, and one for decoding uploads.
-            work: ImageWork(threads: configuration.rasterizerConcurrency + 1), registry: registry)
+            work: ImageWork(threads: configuration.rasterizerConcurrency + 1), factory: factory)
     }
 
     /// Runs a photo decode on the image threads, one at a time.

@@ -96,7 +96,7 @@ public final class ServerState: Sendable {
         signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
         hub = ChangeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)
         decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)
-        rasterizer = Rasterizer(configuration: configuration, registry: metrics.registry)
+        rasterizer = Rasterizer(configuration: configuration, factory: metrics.factory)
         photoDecoder = PhotoDecoder(configuration: configuration)
         dashboard = Dashboard(store: store, now: configuration.clock)
         changes = ChangePublisher(hub: hub, relay: relay, instance: instance, logger: logger)

@@ -1,62 +1,71 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
 import MomentumStore
 import Prometheus
 import Synchronization
 
-/// The server's Prometheus metrics, served at `/metrics`.
+/// The server's metrics, recorded through swift-metrics and kept in Prometheus form for
+/// `/metrics`.
+///
+/// Each server has its own `PrometheusMetricsFactory` and registry, passed to every
+/// metric it makes, rather than the process-wide `MetricsSystem` (which can be bootstrapped
+/// once): tests run many servers in one process, each counting only its own requests. For
+/// the same reason the HTTP metrics are recorded here and not by Hummingbird's
+/// `MetricsMiddleware`, which records to the process-wide system. The metrics are listed,
+/// with their meaning, in the README's "Operating Momentum" section (swift-metrics carries
+/// no help text, so `/metrics` has no `# HELP` lines).
 final class ServerMetrics: Sendable {
+    /// Where the metrics are kept.
     let registry = PrometheusCollectorRegistry()
-    let eventsAppended: Counter
-    let eventsRejected: Counter
-    let streams: Gauge
-    let reviewFlags: Counter
+    /// Makes the metrics, into ``registry``.
+    let factory: PrometheusMetricsFactory
+    let eventsAppended: CoreMetrics.Counter
+    let eventsRejected: CoreMetrics.Counter
+    /// Open server-sent event streams.
+    let streams: Meter
+    let reviewFlags: CoreMetrics.Counter
     /// Appends by how the store wrote them, and the counts last carried into them
     /// (`oneStatement` on PostgreSQL only).
-    private let oneStatement: Counter?
-    private let checkedTransaction: Counter
-    private let fellBack: Counter
+    private let oneStatement: CoreMetrics.Counter?
+    private let checkedTransaction: CoreMetrics.Counter
+    private let fellBack: CoreMetrics.Counter
     private let carried = Mutex(EngineCache.AppendCounts())
     /// PostgreSQL statements that wrote guarded appends, and the count last carried in
     /// (on PostgreSQL only).
-    private let guardedStatements: Counter?
-    private let failedBatches: Counter?
+    private let guardedStatements: CoreMetrics.Counter?
+    private let failedBatches: CoreMetrics.Counter?
     private let carriedStatements = Mutex((statements: 0, failedBatches: 0))
+
+    /// The request duration histogram's buckets, from half a millisecond to 2.5 seconds.
+    static let durationBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2_500),
+    ]
 
     /// Creates the metrics; `postgres` adds the series only a PostgreSQL store has (its
     /// one-statement appends and their group commit), which would read 0 forever otherwise.
     init(postgres: Bool) {
-        eventsAppended = registry.makeCounter(
-            descriptor: Self.name("momentum_events_appended_total", "Events stored in users' logs."))
-        eventsRejected = registry.makeCounter(
-            descriptor: Self.name(
-                "momentum_events_refused_total", "Events refused as invalid or rejected by the rules."))
-        streams = registry.makeGauge(descriptor: Self.name("momentum_event_streams", "Open server-sent event streams."))
-        reviewFlags = registry.makeCounter(
-            descriptor: Self.name("momentum_review_flags_total", "Suspicious activity recorded for review."))
-        let appends = Self.name(
-            "momentum_store_appends_total",
-            "Appends of a warm user by how they were written: one_statement (PostgreSQL), checked_transaction, "
-                + "or fell_back (another writer had changed the user, so the append ran again in a transaction).")
-        checkedTransaction = registry.makeCounter(descriptor: appends, labels: [("path", "checked_transaction")])
-        fellBack = registry.makeCounter(descriptor: appends, labels: [("path", "fell_back")])
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["http_request_duration_seconds"] = Self.durationBuckets
+        self.factory = factory
+        eventsAppended = Counter(label: "momentum_events_appended_total", factory: factory)
+        eventsRejected = Counter(label: "momentum_events_refused_total", factory: factory)
+        streams = Meter(label: "momentum_event_streams", factory: factory)
+        reviewFlags = Counter(label: "momentum_review_flags_total", factory: factory)
+        let appends = "momentum_store_appends_total"
+        checkedTransaction = Counter(label: appends, dimensions: [("path", "checked_transaction")], factory: factory)
+        fellBack = Counter(label: appends, dimensions: [("path", "fell_back")], factory: factory)
         guard postgres else {
             oneStatement = nil
             guardedStatements = nil
             failedBatches = nil
             return
         }
-        oneStatement = registry.makeCounter(descriptor: appends, labels: [("path", "one_statement")])
-        guardedStatements = registry.makeCounter(
-            descriptor: Self.name(
-                "momentum_store_append_statements_total",
-                "PostgreSQL statements that wrote one_statement appends: under load one carries several users' "
-                    + "appends (a group commit), so it grows slower than the one_statement appends."))
-        failedBatches = registry.makeCounter(
-            descriptor: Self.name(
-                "momentum_store_append_batches_failed_total",
-                "PostgreSQL statements of several users' appends that failed (a deadlock with another instance, "
-                    + "a lost connection); their appends were then written one by one."))
+        oneStatement = Counter(label: appends, dimensions: [("path", "one_statement")], factory: factory)
+        guardedStatements = Counter(label: "momentum_store_append_statements_total", factory: factory)
+        failedBatches = Counter(label: "momentum_store_append_batches_failed_total", factory: factory)
     }
 
     /// Brings the statement counters up to the store's counts (called before each scrape).
@@ -65,8 +74,8 @@ final class ServerMetrics: Sendable {
             defer { carried = (statements, failed) }
             return carried
         }
-        guardedStatements?.increment(by: Int64(max(0, statements - previous.statements)))
-        failedBatches?.increment(by: Int64(max(0, failed - previous.failedBatches)))
+        guardedStatements?.increment(by: max(0, statements - previous.statements))
+        failedBatches?.increment(by: max(0, failed - previous.failedBatches))
     }
 
     /// Brings the append counters up to the store's counts (called before each scrape).
@@ -75,30 +84,20 @@ final class ServerMetrics: Sendable {
             defer { carried = counts }
             return carried
         }
-        oneStatement?.increment(by: Int64(max(0, counts.oneStatement - previous.oneStatement)))
-        checkedTransaction.increment(by: Int64(max(0, counts.checkedTransaction - previous.checkedTransaction)))
-        fellBack.increment(by: Int64(max(0, counts.fellBack - previous.fellBack)))
+        oneStatement?.increment(by: max(0, counts.oneStatement - previous.oneStatement))
+        checkedTransaction.increment(by: max(0, counts.checkedTransaction - previous.checkedTransaction))
+        fellBack.increment(by: max(0, counts.fellBack - previous.fellBack))
     }
 
-    func record(method: String, route: String, status: Int, seconds: Double) {
-        registry.makeCounter(
-            descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]
+    /// Counts a request and records how long it took, by method, route pattern and status.
+    func record(method: String, route: String, status: Int, duration: Duration) {
+        Counter(
+            label: "http_requests_total", dimensions: [("method", method), ("route", route), ("status", String(status))],
+            factory: factory
         ).increment()
-        registry.makeValueHistogram(
-            descriptor: Self.durations, labels: [("method", method), ("route", route)],
-            buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
-        ).record(seconds)
-    }
-
-    static var requests: MetricNameDescriptor {
-        name("http_requests_total", "HTTP requests by method, route and status.")
-    }
-    static var durations: MetricNameDescriptor {
-        name("http_request_duration_seconds", "HTTP request duration by method and route.")
-    }
-
-    static func name(_ name: String, _ help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+        Timer(
+            label: "http_request_duration_seconds", dimensions: [("method", method), ("route", route)], factory: factory
+        ).recordSeconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }
 
@@ -117,9 +116,8 @@ struct MetricsMiddleware: RouterMiddleware {
         var status = 500
         var route = "unmatched"
         defer {
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            metrics.record(method: request.method.rawValue, route: route, status: status, seconds: seconds)
+            metrics.record(
+                method: request.method.rawValue, route: route, status: status, duration: ContinuousClock.now - started)
         }
         do {
             let response = try await next(request, context)

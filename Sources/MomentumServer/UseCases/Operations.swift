@@ -34,7 +34,7 @@ struct Operations: Sendable {
 
     /// The metrics in Prometheus's text format, brought up to the store's counts.
     func metricsText() -> [UInt8] {
-        metrics.streams.set(to: Double(hub.count))
+        metrics.streams.set(Double(hub.count))
         let statistics = store.statistics
         if let appends = statistics.appends { metrics.update(appends: appends) }
         if let guarded = statistics.guardedWrites {
