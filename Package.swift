@@ -43,7 +43,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "MomentumCore", swiftSettings: strict),
-        .target(name: "MomentumStore", dependencies: ["MomentumCore"], swiftSettings: strict),
+        .target(
+            name: "MomentumStore",
+            dependencies: [
+                "MomentumCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
         // The HTTP contract: openapi.json and the code swift-openapi-generator made from it
         // (Scripts/generate-api; CI checks it is current), shared by the server and clients.
         .target(
@@ -78,7 +83,10 @@ let package = Package(
         ),
         .target(
             name: "MomentumPostgres",
-            dependencies: ["MomentumStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "MomentumStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .target(

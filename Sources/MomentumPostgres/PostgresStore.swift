@@ -4,6 +4,7 @@ import MomentumCore
 import MomentumStore
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 import struct MomentumStore.AppendResult
@@ -45,7 +46,10 @@ public final class PostgresStore: SQLBackend {
     public let maximumAttempts = 5
 
     let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// The task running the client's pool, when it runs while the store is open.
+    private let runner: Task<Void, Never>?
+    /// When the client's pool runs.
+    public let lifecycle: StoreLifecycle
     private let locks = UserLocks()
     /// Serializes this process's appends of one user while they prepare outside any
     /// transaction (apart from ``locks``, which the transactions they may fall back to take).
@@ -63,13 +67,19 @@ public final class PostgresStore: SQLBackend {
     /// - Parameters:
     ///   - configuration: Where and how to connect; its pool options set the pool size.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
-    public init(configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000) {
+    ///   - lifecycle: When the connection pool runs: while the store is open (the
+    ///     default), or while it runs as a service (``run()``).
+    public init(
+        configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000,
+        lifecycle: StoreLifecycle = .whileOpen
+    ) {
         var logger = Logger(label: "momentum.postgres")
         logger.logLevel = .error
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        runner = Task { await client.run() }
+        self.lifecycle = lifecycle
+        runner = lifecycle == .whileOpen ? Task { await client.run() } : nil
         engines = EngineCache(capacity: engineCacheCapacity)
     }
 
@@ -79,7 +89,9 @@ public final class PostgresStore: SQLBackend {
     /// uses TLS when the server offers it. `?pool=N` sets the most connections (20).
     ///
     /// - Throws: `StoreError.Code.invalidInput` for a URL that is not a PostgreSQL URL.
-    public convenience init(url: String, engineCacheCapacity: Int = 2_000) throws(StoreError) {
+    public convenience init(
+        url: String, engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen
+    ) throws(StoreError) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let host = parts.host, !host.isEmpty
         else {
@@ -98,7 +110,7 @@ public final class PostgresStore: SQLBackend {
             host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
             database: database.isEmpty ? nil : database, tls: tls)
         if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
-        self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity)
+        self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
     }
 
     /// Implements `MomentumStore` `append`; see the protocol for its contract.
@@ -335,9 +347,24 @@ public final class PostgresStore: SQLBackend {
     }
 
     /// Implements `MomentumStore` `close`; see the protocol for its contract.
+    ///
+    /// A store that runs as a service has its pool stopped by the service group's graceful
+    /// shutdown; closing it afterwards has nothing left to stop.
     public func close() async {
-        runner.cancel()
-        _ = await runner.value
+        runner?.cancel()
+        _ = await runner?.value
+    }
+
+    /// Implements `MomentumStore` `run`: a store opened with ``StoreLifecycle/service``
+    /// runs its connection pool until the service group shuts down gracefully (after the
+    /// HTTP server and the relay, which the server's group starts after the store); one
+    /// whose pool runs while it is open waits for the shutdown.
+    public func run() async throws {
+        guard lifecycle == .service else {
+            try? await gracefulShutdown()
+            return
+        }
+        await client.run()
     }
 
     static func query(_ statement: SQLStatement) -> PostgresQuery {

@@ -5,16 +5,31 @@ import MomentumCore
 import MomentumStore
 import ServiceLifecycle
 
-/// Builds the Momentum server: the router with every route and middleware, on the given
-/// store.
+/// Builds the Momentum server: the router with every route and middleware on the given
+/// state, and the services that run beside it.
+///
+/// The application's service group starts, in order, the store (a PostgreSQL store opened
+/// with `StoreLifecycle.service` runs its connection pool there), the relay that receives
+/// other instances' changes, and the service that flushes shared rate limits; then the
+/// store is migrated (within `ServerConfiguration.databaseStartTimeout`) and `prepare` runs; then the HTTP server starts. At graceful shutdown
+/// (SIGINT, SIGTERM) they stop in the reverse order: the server finishes its requests,
+/// the relay sends the changes still waiting, and the store's pool stops last. Closing the
+/// store stays the caller's, once the application has returned.
 ///
 /// ```swift
-/// let store = try SQLiteStore(path: "momentum.sqlite")
-/// try await store.migrate()
-/// let app = buildApplication(ServerState(store: store, configuration: ServerConfiguration()))
+/// let store = try PostgresStore(url: url, lifecycle: .service)
+/// let app = buildApplication(ServerState(store: store, configuration: ServerConfiguration(), relay: store.makeRelay()))
 /// try await app.runService()
+/// await store.close()
 /// ```
-public func buildApplication(_ server: ServerState) -> some ApplicationProtocol {
+///
+/// - Parameters:
+///   - server: The shared state: store, configuration, use cases.
+///   - prepare: Work to do once the store is migrated and before the server accepts
+///     requests (installing the demo account, say).
+public func buildApplication(
+    _ server: ServerState, prepare: @escaping @Sendable () async throws -> Void = {}
+) -> some ApplicationProtocol {
     let router = buildRouter(server)
     let idle = server.configuration.idleTimeoutSeconds
     var app = Application(
@@ -26,11 +41,29 @@ public func buildApplication(_ server: ServerState) -> some ApplicationProtocol 
         configuration: .init(
             address: .hostname(server.configuration.host, port: server.configuration.port), serverName: "Momentum"),
         logger: server.logger)
+    app.addServices(server.store)
     if let relay = server.relay {
         app.addServices(RelayService(relay: relay, server: server))
     }
     if !server.sharedLimiters.isEmpty {
         app.addServices(RateLimitSyncService(server: server))
+    }
+    let store = server.store
+    let deadline = server.configuration.databaseStartTimeout
+    app.beforeServerStarts {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await store.migrate() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                throw StoreError(
+                    .unavailable,
+                    "the database did not answer within \(deadline.components.seconds) s: is it running, and is its URL right?"
+                )
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        try await prepare()
     }
     return app
 }
@@ -57,6 +90,17 @@ struct RelayService: Service {
 
     func run() async throws {
         let server = self.server
+        do {
+            try await listen(server)
+        } catch is CancellationError where Task.isShuttingDownGracefully {
+            // Listening ends with the graceful shutdown; that is no failure.
+        }
+        // Stopped by the graceful shutdown, after the HTTP server: the changes its last
+        // requests published leave before the store's pool stops.
+        await server.flushRelay()
+    }
+
+    private func listen(_ server: ServerState) async throws {
         try await cancelWhenGracefulShutdown {
             try await relay.listen(
                 skipping: server.instance,

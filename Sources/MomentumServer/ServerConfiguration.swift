@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may stay idle, or take to send a request's header, before it is
     /// closed (0: never).
     public var idleTimeoutSeconds: Int = 60
+    /// How long the server waits at start for its database to answer (and be migrated)
+    /// before it gives up with an error, rather than waiting silently on a wrong URL.
+    public var databaseStartTimeout: Duration = .seconds(30)
     /// Event streams (`/v1/stream`) one user may hold open at once (0: no limit).
     public var maxStreamsPerUser: Int = 8
     /// The largest JSON request body, in bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import ServiceLifecycle
 
 /// Everything Momentum persists: accounts and device sessions, profiles, the event log,
 /// the projections derived from it, photos and idempotency records.
@@ -12,7 +13,7 @@ import MomentumCore
 ///
 /// Two backends implement it: `SQLiteStore` (GRDB, the embedded default) and
 /// `PostgresStore` (PostgresNIO). Both pass one conformance suite.
-public protocol MomentumStore: Sendable {
+public protocol MomentumStore: Sendable, Service {
     // MARK: Schema
 
     /// Brings the schema to ``Schema/latestVersion``, one migration per transaction.
@@ -235,6 +236,15 @@ public protocol MomentumStore: Sendable {
     /// Closes connections; the store must not be used afterwards.
     func close() async
 
+    /// Runs the store's background work for as long as a service group runs it (the
+    /// server adds its store to its `ServiceGroup`), and ends it at graceful shutdown.
+    ///
+    /// A PostgreSQL store opened with ``StoreLifecycle/service`` runs its connection pool
+    /// here, so the pool starts and stops with the server and its services; a store whose
+    /// work started when it was opened (the default, for tools and tests) waits for the
+    /// graceful shutdown and returns. Either way ``close()`` stays the owner's to call.
+    func run() async throws
+
     // MARK: Operations
 
     /// What the store counts about its own work, for the server's `/metrics`.
@@ -282,4 +292,22 @@ extension MomentumStore {
 extension MomentumStore where Self: SQLBackend {
     /// The engine cache's counts.
     public var statistics: StoreStatistics { StoreStatistics(appends: engines.appendCounts) }
+}
+
+/// When a store's background work (PostgreSQL's connection pool) runs.
+public enum StoreLifecycle: Sendable, Hashable {
+    /// From the moment the store is opened until it is closed: for tools and tests, which
+    /// use a store without a service group.
+    case whileOpen
+    /// While the store runs as a service (``MomentumStore/run()``) in a `ServiceGroup`:
+    /// the server's, so that the pool starts before the HTTP server and stops after it.
+    case service
+}
+
+extension MomentumStore {
+    /// Waits for the graceful shutdown of the service group running the store: a store
+    /// whose work runs while it is open has nothing else to run.
+    public func run() async throws {
+        try? await gracefulShutdown()
+    }
 }

@@ -142,7 +142,8 @@ public final class PostgresTestCluster: Sendable {
         }
     }
 
-    private static func freePort() throws -> Int {
+    /// A TCP port on loopback that nothing listens on at the moment (the kernel picks it).
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClusterError(message: "socket() failed") }
         defer { close(fd) }

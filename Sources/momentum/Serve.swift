@@ -114,27 +114,36 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "momentum")
         let opened: any MomentumStore
         do {
-            opened = try await store.open(engineCacheCapacity: configuration.engineCacheCapacity)
+            // Migrated by the application, once its service group runs the store's pool.
+            opened = try await store.open(
+                engineCacheCapacity: configuration.engineCacheCapacity, lifecycle: .service, migrate: false)
         } catch {
             throw fail(error)
         }
-        let relay = opened.makeRelay()
-        if configuration.demo {
-            try await DemoAccount.install(in: opened, now: Date())
+        let state = ServerState(store: opened, configuration: configuration, relay: opened.makeRelay(), logger: logger)
+        let demo = configuration.demo
+        let location = store.location
+        let url = "http://\(configuration.host):\(configuration.port)/"
+        let app = buildApplication(state) {
+            if demo {
+                try await DemoAccount.install(in: opened, now: Date())
+                logger.notice(
+                    "demo account ready",
+                    metadata: ["email": .string(DemoAccount.email), "password": .string(DemoAccount.password)])
+            }
             logger.notice(
-                "demo account ready",
-                metadata: ["email": .string(DemoAccount.email), "password": .string(DemoAccount.password)])
+                "Momentum is listening",
+                metadata: [
+                    "url": .string(url),
+                    "database": .string(location.hasPrefix("postgres") ? "postgresql" : location),
+                ])
         }
-        let state = ServerState(store: opened, configuration: configuration, relay: relay, logger: logger)
-        let app = buildApplication(state)
-        logger.notice(
-            "Momentum is listening",
-            metadata: [
-                "url": .string("http://\(configuration.host):\(configuration.port)/"),
-                "database": .string(store.location.hasPrefix("postgres") ? "postgresql" : store.location),
-            ])
-        try await app.runService()
-        await state.flushRelay()
+        do {
+            try await app.runService()
+        } catch {
+            await opened.close()
+            throw fail(error)
+        }
         await opened.close()
     }
 

@@ -19,15 +19,22 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store and brings its schema up to date.
-    func open(engineCacheCapacity: Int = 2_000) async throws -> any MomentumStore {
+    /// Opens the store, migrated unless `migrate` is false.
+    ///
+    /// - Parameter lifecycle: When a PostgreSQL store's connection pool runs: while it is
+    ///   open (commands), or while a service group runs it (the server).
+    func open(
+        engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
+    ) async throws -> any MomentumStore {
         let location = self.location
         let store: any MomentumStore
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            store = try PostgresStore(url: location, engineCacheCapacity: engineCacheCapacity)
+            store = try PostgresStore(url: location, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
         } else {
             let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
             store = try SQLiteStore(path: path, engineCacheCapacity: engineCacheCapacity)
         }
+        guard migrate else { return store }
         do {
             try await store.migrate()
         } catch {

@@ -92,7 +92,8 @@ final class ServerMetrics: Sendable {
     /// Counts a request and records how long it took, by method, route pattern and status.
     func record(method: String, route: String, status: Int, duration: Duration) {
         Counter(
-            label: "http_requests_total", dimensions: [("method", method), ("route", route), ("status", String(status))],
+            label: "http_requests_total",
+            dimensions: [("method", method), ("route", route), ("status", String(status))],
             factory: factory
         ).increment()
         Timer(

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MomentumPostgres
+import MomentumStore
+import MomentumTestSupport
+import ServiceLifecycle
+import Testing
+
+@testable import MomentumServer
+
+/// The store runs as a service of the application: a PostgreSQL store opened with
+/// `StoreLifecycle.service` gets its connection pool from the service group, is migrated
+/// before the first request, and a database that does not answer fails the start with a
+/// clear error instead of a silent wait.
+@Suite struct StoreServiceTests {
+    static func configuration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.bcryptCost = 4
+        configuration.userRequestsPerMinute = 0
+        configuration.addressRequestsPerMinute = 0
+        return configuration
+    }
+
+    static var quiet: Logger {
+        var logger = Logger(label: "momentum.store-service-test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    @Test func aStoreThatRunsAsAServiceIsMigratedAndServes() async throws {
+        try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_service") { url in
+            // Not migrated, and its pool not running: the application does both.
+            let store = try PostgresStore(url: url, lifecycle: .service)
+            let state = ServerState(
+                store: store, configuration: Self.configuration(), relay: store.makeRelay(), logger: Self.quiet)
+            try await buildApplication(state).test(.live) { client in
+                #expect(try await client.call(.get, "/readyz").status == .ok)
+                let token = try await client.register("svc")
+                let created = try await client.call(
+                    .post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Read"}"#)
+                #expect(created.status == .created, "\(created.text)")
+                let checkIn = try await client.call(.post, "/v1/habits/read/check-ins", token: token)
+                #expect(checkIn.status == .ok, "\(checkIn.text)")
+            }
+            await store.close()
+            // What the service wrote is in the database: another store reads it.
+            let reader = try PostgresStore(url: url)
+            let account = try await reader.account(email: "svc@example.com")
+            let log = try await reader.events(of: try #require(account).id, after: 0, limit: 10)
+            #expect(log.map(\.event.payload.type) == ["habit.created", "completion"])
+            await reader.close()
+        }
+    }
+
+    @Test func aDatabaseThatDoesNotAnswerFailsTheStartWithAClearError() async throws {
+        // A port nothing listens on.
+        let closed = try PostgresTestCluster.freePort()
+        let store = try PostgresStore(
+            url: "postgres://momentum@127.0.0.1:\(closed)/momentum?sslmode=disable", lifecycle: .service)
+        var configuration = Self.configuration()
+        configuration.databaseStartTimeout = .seconds(1)
+        let app = buildApplication(ServerState(store: store, configuration: configuration, logger: Self.quiet))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StoreError.self) {
+            try await ServiceGroup(services: [app], logger: Self.quiet).run()
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.contains("did not answer within 1 s") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        await store.close()
+    }
+}
