@@ -1,7 +1,7 @@
+import CoreMetrics
 import Dispatch
 import Foundation
 import HTTPTypes
-import CoreMetrics
 
 /// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`),
 /// within bounds: each card has a time limit (the process is killed past it), at most
