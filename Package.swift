@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MomentumServer", targets: ["MomentumServer"]),
         .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
         .executable(name: "momentum", targets: ["momentum"]),
+        .executable(name: "momentum-benchmarks", targets: ["momentum-benchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -129,6 +130,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // The benchmarks (BENCHMARKS.md): `swift run -c release momentum-benchmarks`. In the
+        // main package so that the debug build CI makes anyway builds them for the smoke run.
+        .executableTarget(
+            name: "momentum-benchmarks",
+            dependencies: [
+                "MomentumCore", "MomentumTestSupport", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
+                "MomentumServer", "MomentumAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Sources/MomentumBenchmarks",
             swiftSettings: strict
         ),
         .testTarget(

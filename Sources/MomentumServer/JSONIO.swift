@@ -163,3 +163,15 @@ enum JSONIO {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
+
+/// The server's request decoding, for the benchmarks that measure it against
+/// `JSONDecoder` (BENCHMARKS.md): not API.
+@_spi(Benchmarks)
+public enum RequestDecoding {
+    /// Decodes a request body as the routes do (``JSONIO/decodeBody(_:from:userInfo:emptyIsObject:)``).
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) throws -> T {
+        try JSONIO.decodeBody(type, from: data, userInfo: userInfo)
+    }
+}

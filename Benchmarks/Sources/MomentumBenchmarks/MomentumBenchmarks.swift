@@ -5,7 +5,7 @@ import Foundation
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
 /// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`, `storage`,
-/// `server`, `json`).
+/// `server`, `json`, `requests`).
 @main
 struct MomentumBenchmarks {
     /// A benchmark's name and entry point.
@@ -25,6 +25,7 @@ struct MomentumBenchmarks {
         Benchmark(name: "storage", title: "7. Durable appends (SQLite, PostgreSQL)", run: StorageBenchmark.run),
         Benchmark(name: "server", title: "8. Server under load (HTTP, loopback)", run: ServerLoadBenchmark.run),
         Benchmark(name: "json", title: "9. Canonical JSON", run: JSONBenchmark.run),
+        Benchmark(name: "requests", title: "10. Request decoding", run: RequestDecodingBenchmark.run),
     ]
 
     static func main() {
