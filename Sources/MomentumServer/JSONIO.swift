@@ -33,7 +33,15 @@ enum JSONIO {
         _ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:],
         emptyIsObject: Bool = false
     ) throws -> T {
-        let value: JSONValue = data.isEmpty && emptyIsObject ? .object([:]) : try decode(JSONValue.self, from: data)
+        if data.isEmpty, emptyIsObject {
+            // `{}` holds no field to refuse: no record of the fields asked for is needed.
+            do {
+                return try JSONValueDecoder.decode(type, from: .object([:]), userInfo: userInfo)
+            } catch let error as DecodingError {
+                throw apiError(error)
+            }
+        }
+        let value = try decode(JSONValue.self, from: data)
         do {
             return try JSONValueDecoder.decodeKnownFields(type, from: value, userInfo: userInfo)
         } catch let error as DecodingError {

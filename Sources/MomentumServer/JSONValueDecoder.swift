@@ -49,35 +49,41 @@ struct JSONValueDecoder {
 
 /// Which keys of each object a decoding asked for.
 private final class FieldLog {
-    struct Object {
-        var path: [any CodingKey]
-        var keys: [String]
+    /// One object of the JSON, shared by every container opened on it (a type's decoder
+    /// and the payload decoder it hands the same decoder to), so that a key asked for is
+    /// recorded without looking the object up again.
+    final class Object {
+        let path: [any CodingKey]
+        let keys: [String]
         var asked: Set<String> = []
         /// Whether the decoding read the object's keys itself (and so checks them).
         var listed = false
+
+        init(path: [any CodingKey], keys: [String]) {
+            self.path = path
+            self.keys = keys
+        }
     }
     var objects: [String: Object] = [:]
     var order: [String] = []
 
-    func opened(_ path: [any CodingKey], keys: [String]) {
+    /// The record of the object at `path`, made when it is first opened.
+    func opened(_ path: [any CodingKey], keys: [String]) -> Object {
         let name = JSONIO.path(path)
-        guard objects[name] == nil else { return }
-        objects[name] = Object(path: path, keys: keys)
+        if let object = objects[name] { return object }
+        let object = Object(path: path, keys: keys)
+        objects[name] = object
         order.append(name)
-    }
-
-    func asked(_ key: String, at path: [any CodingKey]) {
-        objects[JSONIO.path(path)]?.asked.insert(key)
-    }
-
-    func listed(at path: [any CodingKey]) {
-        objects[JSONIO.path(path)]?.listed = true
+        return object
     }
 
     /// The first key, in the order the objects were opened, that no decoding asked for.
     func firstUnknown() -> (path: [any CodingKey], key: String, known: [String])? {
         for name in order {
-            guard let object = objects[name], !object.listed else { continue }
+            guard let object = objects[name], !object.listed,
+                object.keys.contains(where: { !object.asked.contains($0) })
+            else { continue }
+            // Only an object with an unknown key pays for sorting its keys.
             if let key = object.keys.sorted().first(where: { !object.asked.contains($0) }) {
                 return (object.path, key, object.asked.sorted())
             }
@@ -109,9 +115,10 @@ private struct ValueDecoder: Decoder {
         guard case .object(let object) = value else {
             throw mismatch([String: Any].self, codingPath)
         }
-        fields?.opened(codingPath, keys: Array(object.keys))
+        let record = fields?.opened(codingPath, keys: Array(object.keys))
         return KeyedDecodingContainer(
-            KeyedContainer<Key>(object: object, codingPath: codingPath, fields: fields, userInfo: userInfo))
+            KeyedContainer<Key>(
+                object: object, codingPath: codingPath, fields: fields, record: record, userInfo: userInfo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -228,20 +235,22 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: JSONValue]
     let codingPath: [any CodingKey]
     let fields: FieldLog?
+    /// This object's record in `fields`, where the keys asked for go.
+    let record: FieldLog.Object?
     let userInfo: [CodingUserInfoKey: Any]
 
     var allKeys: [Key] {
-        fields?.listed(at: codingPath)
+        record?.listed = true
         return object.keys.compactMap { Key(stringValue: $0) }
     }
 
     func contains(_ key: Key) -> Bool {
-        fields?.asked(key.stringValue, at: codingPath)
+        record?.asked.insert(key.stringValue)
         return object[key.stringValue] != nil
     }
 
     private func decoder(for key: Key) throws -> ValueDecoder {
-        fields?.asked(key.stringValue, at: codingPath)
+        record?.asked.insert(key.stringValue)
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(
                 key,
@@ -286,7 +295,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        fields?.asked(key.stringValue, at: codingPath)
+        record?.asked.insert(key.stringValue)
         return ValueDecoder(
             value: object[key.stringValue] ?? .null, codingPath: codingPath + [key], fields: fields, userInfo: userInfo)
     }

@@ -97,17 +97,17 @@ extension EventRequest: Decodable {
                 forKey: Key(reserved), in: c,
                 debugDescription: "is set by the endpoint (send a client event id as 'eventId')")
         }
-        let known = route.fields
+        let payloadFields = Event.fieldsByType[route.type] ?? []
         for key in keys {
             if let fixed = route.path[key] {
                 guard (try? c.decode(String.self, forKey: Key(key))) == fixed else {
                     throw DecodingError.dataCorruptedError(
                         forKey: Key(key), in: c, debugDescription: "is given by the path ('\(fixed)'); leave it out")
                 }
-            } else if !known.contains(key) {
+            } else if !payloadFields.contains(key), !route.envelope.contains(key) {
                 throw DecodingError.dataCorruptedError(
                     forKey: Key(key), in: c,
-                    debugDescription: "is not a field here (\(known.joined(separator: ", ")))")
+                    debugDescription: "is not a field here (\(route.fields.joined(separator: ", ")))")
             }
         }
         eventId = try c.decodeIfPresent(String.self, forKey: Key("eventId"))

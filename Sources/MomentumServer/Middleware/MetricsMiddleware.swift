@@ -89,16 +89,41 @@ final class ServerMetrics: Sendable {
         fellBack.increment(by: max(0, counts.fellBack - previous.fellBack))
     }
 
+    /// The request metrics already made, by method, route and status: made once, then
+    /// found with one lookup (making one asks the factory to check its name and labels).
+    private let requestMetrics = Mutex([RequestKey: (count: CoreMetrics.Counter, duration: CoreMetrics.Timer)]())
+
+    private struct RequestKey: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    /// The methods counted by name; any other is counted as `OTHER`, so that a client
+    /// inventing methods cannot make series without end.
+    private static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
     /// Counts a request and records how long it took, by method, route pattern and status.
     func record(method: String, route: String, status: Int, duration: Duration) {
-        Counter(
-            label: "http_requests_total",
-            dimensions: [("method", method), ("route", route), ("status", String(status))],
-            factory: factory
-        ).increment()
-        Timer(
-            label: "http_request_duration_seconds", dimensions: [("method", method), ("route", route)], factory: factory
-        ).recordSeconds(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        let key = RequestKey(method: Self.methods.contains(method) ? method : "OTHER", route: route, status: status)
+        let factory = factory
+        let metrics = requestMetrics.withLock { made in
+            if let found = made[key] { return found }
+            let created = (
+                count: Counter(
+                    label: "http_requests_total",
+                    dimensions: [("method", key.method), ("route", route), ("status", String(status))],
+                    factory: factory),
+                duration: Timer(
+                    label: "http_request_duration_seconds", dimensions: [("method", key.method), ("route", route)],
+                    factory: factory)
+            )
+            made[key] = created
+            return created
+        }
+        metrics.count.increment()
+        metrics.duration.recordSeconds(
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }
 
