@@ -167,6 +167,7 @@ extension Event.Payload {
     ///
     /// - Parameters:
     ///   - type: The event type, a key of ``Event/fieldsByType``.
+    ///   - decoder: A decoder at the JSON object holding the fields.
     ///   - fallback: Values of identifying fields (`habit`, `subject`) used when the JSON
     ///     leaves them out: the habit a request's path names, say.
     public init(type: String, from decoder: any Decoder, fallback: [String: String] = [:]) throws {
