@@ -355,7 +355,7 @@ public final class PostgresStore: SQLBackend {
         _ = await runner?.value
     }
 
-    /// Implements `MomentumStore` `run`: a store opened with ``StoreLifecycle/service``
+    /// Implements `MomentumStore` `run`: a store opened with `StoreLifecycle.service`
     /// runs its connection pool until the service group shuts down gracefully (after the
     /// HTTP server and the relay, which the server's group starts after the store); one
     /// whose pool runs while it is open waits for the shutdown.

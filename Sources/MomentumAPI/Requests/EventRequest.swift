@@ -4,7 +4,7 @@ import MomentumCore
 /// The body of a route that records one event of a fixed type: a check-in, a skip, a new
 /// habit, a purchase.
 ///
-/// It holds the event's own fields (``MomentumCore/Event/fieldsByType``), less those the
+/// It holds the event's own fields (`Event.fieldsByType`), less those the
 /// route's path gives, with three of the event's envelope:
 /// - `eventId`: the client's id for the event, so that a retried request is recognised
 ///   (the server makes one when it is absent);
@@ -13,7 +13,7 @@ import MomentumCore
 ///   when absent).
 ///
 /// The body is decoded once, with a ``Route`` in the decoder's `userInfo` under
-/// ``routeKey``; the payload is checked by ``MomentumCore/Event/Payload/init(type:from:fallback:)``,
+/// ``routeKey``; the payload is checked by `Event.Payload.init(type:from:fallback:)`,
 /// so a field out of bounds is refused with the words a pushed event gets. A field the
 /// route does not take is refused, naming the ones it does take.
 public struct EventRequest: Sendable, Hashable {
