@@ -44,6 +44,14 @@ import Testing
                 #expect(created.status == .created, "\(created.text)")
                 let checkIn = try await client.call(.post, "/v1/habits/read/check-ins", token: token)
                 #expect(checkIn.status == .ok, "\(checkIn.text)")
+                // An email with NUL (which PostgreSQL text cannot hold; schemathesis found it):
+                // a wrong sign-in and an invalid registration, not a 503.
+                let nul = #"{"email": "a\u0000b@example.com", "password": "correct horse""#
+                let signIn = try await client.call(.post, "/v1/sessions", json: nul + "}")
+                #expect(signIn.status == .unauthorized, "\(signIn.text)")
+                let register = try await client.call(.post, "/v1/accounts", json: nul + #", "displayName": "N"}"#)
+                #expect(register.status == .unprocessableContent, "\(register.text)")
+                #expect(register.errorFields == ["email"])
             }
             await store.close()
             // What the service wrote is in the database: another store reads it.

@@ -34,7 +34,7 @@ struct Accounts: Sendable {
         var problems: [APIError.Detail] = []
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || email.count > 254
-            || email.contains(where: \.isWhitespace)
+            || email.contains(where: \.isWhitespace) || Self.hasControlCharacters(email)
         {
             problems.append(.init(field: "email", issue: "is not an email address"))
         }
@@ -86,7 +86,9 @@ struct Accounts: Sendable {
         // got a 503 because bcrypt was busy (or the store failed) is not held against the user.
         var succeeded: Bool?
         defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
-        let account = try await store.account(email: body.email)
+        // An address with a control character (NUL, which PostgreSQL cannot even hold in
+        // text) has no account: it is not looked up, and costs the same bcrypt work.
+        let account = Self.hasControlCharacters(email) ? nil : try await store.account(email: body.email)
         // A missing account costs the same bcrypt work as a wrong password, so timing
         // does not reveal which emails have accounts.
         let valid = try await passwords.verify(body.password, hash: account?.passwordHash ?? decoyHash)
@@ -150,6 +152,12 @@ struct Accounts: Sendable {
             Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
             to: caller.user)
         return profile
+    }
+
+    /// Whether `text` holds a control character (U+0000–U+001F, U+007F–U+009F): no email
+    /// address does.
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
     /// Validates a profile, naming the field at fault.
