@@ -29,7 +29,7 @@ extension Routes {
             let id = try context.parameter("memory")
             // The memory is looked up before the body is read: a photo for no memory is a
             // 404 whatever it holds.
-            _ = try await memories.memory(id, of: caller.user)
+            let current = try await memories.memory(id, of: caller.user)
             let limit = server.configuration.maxPhotoBytes
             let buffer: ByteBuffer
             do {
@@ -40,7 +40,7 @@ extension Routes {
                     ? "\(limit >> 20) MB" : limit % 1024 == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
                 throw APIError(.contentTooLarge, "body_too_large", "a photo may be at most \(size)")
             }
-            let memory = try await memories.attachPhoto(Array(buffer.readableBytesView), to: id, caller: caller)
+            let memory = try await memories.attachPhoto(Array(buffer.readableBytesView), to: current, caller: caller)
             return try JSONIO.response(memory)
         }
         group.delete("memories/:memory/photo") { _, context in

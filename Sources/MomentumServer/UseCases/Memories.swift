@@ -59,8 +59,9 @@ struct Memories: Sendable {
     ///
     /// - Throws: 415 for a file that is not a JPEG or PNG, 422 for one that does not decode
     ///   or is too large.
-    func attachPhoto(_ bytes: [UInt8], to id: String, caller: Caller) async throws -> Memory {
-        let current = try await memory(id, of: caller.user)
+    /// - Parameter current: The memory, as ``memory(_:of:)`` gave it (the route looks it up
+    ///   before it reads the upload, so that a photo for no memory is a 404 at once).
+    func attachPhoto(_ bytes: [UInt8], to current: Memory, caller: Caller) async throws -> Memory {
         let decoder = photoDecoder
         // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
         // threads, not an event loop (nor bcrypt's pool).
