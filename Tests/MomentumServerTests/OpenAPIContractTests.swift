@@ -20,7 +20,8 @@ import Testing
         let store = try SQLiteStore(path: directory.appending(path: "o.sqlite").path)
         var configuration = ServerConfiguration()
         configuration.bcryptCost = 4
-        let router = buildRouter(ServerState(store: store, configuration: configuration))
+        let router = buildRouter(
+            ServerState(store: store, configuration: configuration, logger: ServerHarness.quietLogger))
         let allRoutes = Set(
             router.routes.map { route -> String in
                 let path = route.path.description.split(separator: "/").map { part -> String in

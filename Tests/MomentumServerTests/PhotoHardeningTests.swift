@@ -306,7 +306,7 @@ enum PhotoServer {
             let start = Date(timeIntervalSince1970: 1_784_000_000)  // 2026-07-14T03:33:20Z
             configuration.clock = { start }
             configure(&configuration)
-            let state = ServerState(store: store, configuration: configuration)
+            let state = ServerState(store: store, configuration: configuration, logger: ServerHarness.quietLogger)
             try await Application(router: buildRouter(state)).test(.router) { client in
                 let token = try await client.register("photographer", pack: "ollie")
                 let memory = try await firstMemory(client, token: token, at: start)

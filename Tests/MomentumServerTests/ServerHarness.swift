@@ -17,6 +17,13 @@ final class TestClock: Sendable {
 }
 
 final class ServerHarness: Sendable {
+    /// Warnings and errors only: a line for every request of every suite buries a failure.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "momentum.test")
+        logger.logLevel = .warning
+        return logger
+    }
+
     let clock = TestClock()
     let state: ServerState
 
@@ -33,7 +40,7 @@ final class ServerHarness: Sendable {
         configuration.maxBodyBytes = 256 * 1024
         let clock = self.clock
         configuration.clock = { clock.value.withLock { $0 } }
-        state = ServerState(store: store, configuration: configuration)
+        state = ServerState(store: store, configuration: configuration, logger: Self.quietLogger)
     }
 
     var now: Date {
