@@ -42,6 +42,8 @@ public final class PostgresStore: SQLBackend {
     public let dialect = SQLDialect.postgres
     /// The engines of recently active users.
     public let engines: EngineCache
+    /// How the store names the fields of its projection documents.
+    public let storedForm: StoredForm
     /// How many times a transaction is tried before its error is reported.
     public let maximumAttempts = 5
 
@@ -69,9 +71,11 @@ public final class PostgresStore: SQLBackend {
     ///   - engineCacheCapacity: How many users' engines to keep warm.
     ///   - lifecycle: When the connection pool runs: while the store is open (the
     ///     default), or while it runs as a service (``run()``).
+    ///   - storedForm: How to name the fields of projection documents (the current form by
+    ///     default; another only with the migration that goes with it).
     public init(
         configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000,
-        lifecycle: StoreLifecycle = .whileOpen
+        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current
     ) {
         var logger = Logger(label: "momentum.postgres")
         logger.logLevel = .error
@@ -80,7 +84,8 @@ public final class PostgresStore: SQLBackend {
         self.client = client
         self.lifecycle = lifecycle
         runner = lifecycle == .whileOpen ? Task { await client.run() } : nil
-        engines = EngineCache(capacity: engineCacheCapacity)
+        engines = EngineCache(capacity: engineCacheCapacity, storedForm: storedForm)
+        self.storedForm = storedForm
     }
 
     /// Connects with a URL: `postgres://user:password@host:port/database`.
@@ -88,9 +93,15 @@ public final class PostgresStore: SQLBackend {
     /// `?sslmode=disable` turns TLS off, `require` insists on it; the default, `prefer`,
     /// uses TLS when the server offers it. `?pool=N` sets the most connections (20).
     ///
+    /// - Parameters:
+    ///   - url: The database's URL.
+    ///   - engineCacheCapacity: How many users' engines to keep warm.
+    ///   - lifecycle: When the connection pool runs.
+    ///   - storedForm: How to name the fields of projection documents.
     /// - Throws: `StoreError.Code.invalidInput` for a URL that is not a PostgreSQL URL.
     public convenience init(
-        url: String, engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen
+        url: String, engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen,
+        storedForm: StoredForm = .current
     ) throws(StoreError) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let host = parts.host, !host.isEmpty
@@ -110,7 +121,9 @@ public final class PostgresStore: SQLBackend {
             host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
             database: database.isEmpty ? nil : database, tls: tls)
         if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
-        self.init(configuration: configuration, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
+        self.init(
+            configuration: configuration, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle,
+            storedForm: storedForm)
     }
 
     /// Implements `MomentumStore` `append`; see the protocol for its contract.

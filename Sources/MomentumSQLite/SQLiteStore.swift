@@ -25,6 +25,8 @@ public final class SQLiteStore: SQLBackend {
     public let engines: EngineCache
     /// The database file.
     public let path: String
+    /// How the store names the fields of its projection documents.
+    public let storedForm: StoredForm
 
     let pool: DatabasePool
     private let committer: GroupCommitter
@@ -37,8 +39,12 @@ public final class SQLiteStore: SQLBackend {
     ///   - path: The file; its directory must exist.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
     ///   - maximumBatch: The most appends one group commit takes.
+    ///   - storedForm: How to name the fields of projection documents (the current form by
+    ///     default; another only with the migration that goes with it).
     /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
-    public init(path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256) throws(StoreError) {
+    public init(
+        path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current
+    ) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -60,7 +66,8 @@ public final class SQLiteStore: SQLBackend {
             throw StoreError(.unavailable, "cannot open the SQLite database '\(path)': \(error)")
         }
         self.path = path
-        engines = EngineCache(capacity: engineCacheCapacity)
+        self.storedForm = storedForm
+        engines = EngineCache(capacity: engineCacheCapacity, storedForm: storedForm)
         do {
             checkpointer = try Checkpointer(path: path)
         } catch {

@@ -71,6 +71,9 @@ public func buildApplication(
 /// The router alone (the tests drive it without a socket).
 public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
     let router = Router(context: MomentumContext.self)
+    if !server.configuration.answerRenames.isEmpty {
+        router.add(middleware: AnswerFormMiddleware(renames: server.configuration.answerRenames))
+    }
     router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: server.metrics))

@@ -157,7 +157,8 @@ enum JSONIO {
     )
         throws -> Response
     {
-        response(json: try MomentumJSON.encodeBytes(value), status: status, headers: headers)
+        response(
+            json: try MomentumJSON.encodeBytes(value, renaming: AnswerForm.renames), status: status, headers: headers)
     }
 
     /// A response carrying JSON already encoded.

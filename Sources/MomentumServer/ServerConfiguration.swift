@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MomentumCore
 
 /// Everything `momentum serve` can be told: where to listen, which database, limits and
 /// safety settings. Each setting has a flag and an environment variable (see the README).
@@ -101,6 +102,14 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
+    /// Seconds on a clock that only moves forward, for the token buckets of a single
+    /// instance's rate limits (several instances count wall-clock minutes, by ``clock``);
+    /// tests replace it.
+    public var rateLimitClock: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// Names the JSON answers give to some fields in place of the contract's (which are
+    /// MomentumCore's): for the tests that show the API's names and the store's are
+    /// independent. A real rename of an answer's field is a change of `openapi.json`.
+    @_spi(Testing) public var answerRenames: JSONKeyRenames = .none
 
     /// The standard configuration.
     public init() {}

@@ -86,8 +86,9 @@ public final class ServerState: Sendable {
             addressLimiter = addresses
             sharedLimiters = [users, addresses]
         } else {
-            userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute)
-            addressLimiter = RateLimiter(perMinute: configuration.addressRequestsPerMinute)
+            userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute, now: configuration.rateLimitClock)
+            addressLimiter = RateLimiter(
+                perMinute: configuration.addressRequestsPerMinute, now: configuration.rateLimitClock)
             sharedLimiters = []
         }
         trustedProxies =

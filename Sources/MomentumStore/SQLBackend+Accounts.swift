@@ -11,7 +11,7 @@ extension SQLBackend {
         account.createdAt = StoreJSON.canonical(account.createdAt)
         var profile = profile
         profile.updatedAt = StoreJSON.canonical(profile.updatedAt)
-        _ = try await run(AccountPrograms.create(account, profile: profile))
+        _ = try await run(AccountPrograms.create(account, profile: profile, form: storedForm))
     }
 
     /// Implements ``MomentumStore`` `account`; see the protocol for its contract.
@@ -45,13 +45,19 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `profile`; see the protocol for its contract.
     public func profile(of user: String) async throws(StoreError) -> Profile? {
-        try await run(
+        let form = storedForm
+        return try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
                 .query(
                     SQLStatement(
                         "SELECT display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications FROM profiles WHERE user_id = ?",
                         [.text(user)])
-                ) { rows throws(StoreError) in .done(try rows.first.map(AccountPrograms.profile(from:))) }
+                ) { rows throws(StoreError) in
+                    .done(
+                        try rows.first.map { row throws(StoreError) in
+                            try AccountPrograms.profile(from: row, form: form)
+                        })
+                }
             })
     }
 

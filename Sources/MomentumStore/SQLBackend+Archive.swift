@@ -27,7 +27,7 @@ extension SQLBackend {
 enum ArchivePrograms {
     static func importing(_ archive: AccountArchive, now: Date, cache: EngineCache) -> StoreProgram<Void> {
         let user = archive.account.id
-        let create = AccountPrograms.create(archive.account, profile: archive.profile)
+        let create = AccountPrograms.create(archive.account, profile: archive.profile, form: cache.storedForm)
         let now = StoreJSON.canonical(now)
         return StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
             let slot = Slot<EngineEntry?>(nil)
@@ -43,14 +43,17 @@ enum ArchivePrograms {
                         try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Void> in
                             guard var current = entry.take() else { throw .corrupt("engine missing") }
                             current.headSeq = archive.events.last?.seq ?? 0
-                            let output = try ProjectionWriter(user: user, now: now).statements(
+                            let output = try ProjectionWriter(user: user, now: now, form: cache.storedForm).statements(
                                 for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
                                 headSeq: current.headSeq)
                             // The archive's planner, if it had one; an import queues no
                             // celebrations of its own for a history the user already lived.
                             let planner =
                                 try archive.celebrations.map { (saved: CelebrationPlanner) throws(StoreError) in
-                                    [try AppendPrograms.savePlanner(saved, user: user, now: now)]
+                                    [
+                                        try AppendPrograms.savePlanner(
+                                            saved, user: user, now: now, form: cache.storedForm)
+                                    ]
                                 } ?? []
                             let edits = try archive.memories.map { (memory: Memory) throws(StoreError) in
                                 // The archived memory is kept as it was (its caption was
@@ -63,7 +66,8 @@ enum ArchivePrograms {
                                     [
                                         .optional(memory.note), .optional(memory.photo?.original),
                                         .optional(memory.photo?.shareCopy), .text(memory.caption),
-                                        .text(try StoreJSON.encode(memory)), .text(user), .text(memory.id),
+                                        .text(try StoreJSON.encode(memory, cache.storedForm.memory)), .text(user),
+                                        .text(memory.id),
                                     ])
                             }
                             let photos = archive.photos.map { photo in

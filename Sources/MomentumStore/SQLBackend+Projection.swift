@@ -204,7 +204,7 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `projection`; see the protocol for its contract.
     public func projection(of user: String) async throws(StoreError) -> UserProjection {
-        try await run(ProjectionReader.projection(of: user))
+        try await run(ProjectionReader.projection(of: user, form: storedForm))
     }
 
     /// Implements ``MomentumStore`` `updateMemory`; see the protocol for its contract.
@@ -215,6 +215,7 @@ extension SQLBackend {
         -> Memory
     {
         if let note, note.count > 2_000 { throw StoreError(.invalidInput, "a note may have at most 2,000 characters") }
+        let form = storedForm
         return try await run(
             StoreProgram(writes: true, user: user) { () throws(StoreError) in
                 .lock(user) { () throws(StoreError) in
@@ -233,7 +234,7 @@ extension SQLBackend {
                                 [.text(user), .text(id)])
                         ) { rows throws(StoreError) in
                             guard let row = rows.first else { throw StoreError(.notFound, "no memory '\(id)'") }
-                            return .done(try ProjectionReader.memory(from: row))
+                            return .done(try ProjectionReader.memory(from: row, form: form))
                         }
                     }
                 }
@@ -258,12 +259,15 @@ extension SQLBackend {
                             throw StoreError(.notFound, "no account '\(user)'")
                         }
                         var planner: CelebrationPlanner
+                        let form = cache.storedForm
                         if let text = results[0].first?[0].string {
-                            planner = try StoreJSON.decode(CelebrationPlanner.self, text, "celebration planner")
+                            planner = try StoreJSON.decode(
+                                CelebrationPlanner.self, text, "celebration planner", form.celebrationPlanner)
                         } else {
                             planner = CelebrationPlanner(
                                 preferences: try StoreJSON.decode(
-                                    CelebrationPreferences.self, try profile.text(2, "preferences"), "preferences"),
+                                    CelebrationPreferences.self, try profile.text(2, "preferences"), "preferences",
+                                    form.preferences),
                                 zone: ZoneOffsetTable.named(try profile.text(0, "time_zone")) ?? .utc,
                                 clock: DayClock(dayStartHour: Int(try profile.int(1, "day_start_hour"))))
                         }
@@ -273,7 +277,7 @@ extension SQLBackend {
                         // with the old planner falls back instead of writing it over this one.
                         cache.forget(user)
                         return .execute([
-                            try AppendPrograms.savePlanner(planner, user: user, now: now),
+                            try AppendPrograms.savePlanner(planner, user: user, now: now, form: form),
                             SQLStatement(
                                 "UPDATE user_heads SET version = version + 1 WHERE user_id = ?", [.text(user)]),
                         ]) { _ throws(StoreError) in .done(value) }
@@ -287,8 +291,8 @@ extension SQLBackend {
 enum ProjectionReader {
     static let memoryColumns = "SELECT body, note, photo, share_photo FROM memories"
 
-    static func memory(from row: SQLRow) throws(StoreError) -> Memory {
-        var memory = try StoreJSON.decode(Memory.self, try row.text(0, "body"), "memory")
+    static func memory(from row: SQLRow, form: StoredForm) throws(StoreError) -> Memory {
+        var memory = try StoreJSON.decode(Memory.self, try row.text(0, "body"), "memory", form.memory)
         memory.note = row.optionalText(1)
         if let original = row.optionalText(2) {
             do throws(MomentumError) {
@@ -302,7 +306,7 @@ enum ProjectionReader {
         return memory
     }
 
-    static func projection(of user: String) -> StoreProgram<UserProjection> {
+    static func projection(of user: String, form: StoredForm) -> StoreProgram<UserProjection> {
         let u = SQLValue.text(user)
         return StoreProgram(writes: false) { () throws(StoreError) in
             .query([
@@ -318,13 +322,18 @@ enum ProjectionReader {
                 SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [u]),
             ]) { r throws(StoreError) in
                 guard let head = r[0].first else { throw StoreError(.notFound, "no account '\(user)'") }
-                func bodies<T: Decodable>(_ rows: [SQLRow], _ type: T.Type, _ what: String) throws(StoreError) -> [T] {
-                    try rows.map { row throws(StoreError) in try StoreJSON.decode(type, try row.text(0, what), what) }
+                func bodies<T: Decodable>(
+                    _ rows: [SQLRow], _ type: T.Type, _ what: String, _ renames: JSONKeyRenames
+                ) throws(StoreError) -> [T] {
+                    try rows.map { row throws(StoreError) in
+                        try StoreJSON.decode(type, try row.text(0, what), what, renames)
+                    }
                 }
                 var progression: [String: [ProgressionTimelineItem]] = [:]
                 for row in r[6] {
                     progression[try row.text(0, "method_id"), default: []].append(
-                        try StoreJSON.decode(ProgressionTimelineItem.self, try row.text(1, "body"), "progression"))
+                        try StoreJSON.decode(
+                            ProgressionTimelineItem.self, try row.text(1, "body"), "progression", form.progressionItem))
                 }
                 return .done(
                     UserProjection(
@@ -332,14 +341,15 @@ enum ProjectionReader {
                         evaluatedAt: try head.date(2, "evaluated_at"),
                         wallet: Wallet(
                             diamonds: Int(try head.int(3, "diamonds")), freezes: Int(try head.int(4, "freezes"))),
-                        habits: try bodies(r[1], HabitState.self, "habit state"),
-                        ledger: try bodies(r[2], LedgerEntry.self, "ledger entry"),
-                        unlocks: try bodies(r[3], Unlock.self, "unlock"),
-                        memories: try r[4].map(memory(from:)),
-                        subjects: try bodies(r[5], Subject.self, "subject"),
+                        habits: try bodies(r[1], HabitState.self, "habit state", form.habitState),
+                        ledger: try bodies(r[2], LedgerEntry.self, "ledger entry", form.ledgerEntry),
+                        unlocks: try bodies(r[3], Unlock.self, "unlock", form.unlock),
+                        memories: try r[4].map { row throws(StoreError) in try memory(from: row, form: form) },
+                        subjects: try bodies(r[5], Subject.self, "subject", form.subject),
                         progression: progression,
                         celebrations: try r[7].first.map { row throws(StoreError) in
-                            try StoreJSON.decode(CelebrationPlanner.self, try row.text(0, "planner"), "planner")
+                            try StoreJSON.decode(
+                                CelebrationPlanner.self, try row.text(0, "planner"), "planner", form.celebrationPlanner)
                         }))
             }
         }

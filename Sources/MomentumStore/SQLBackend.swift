@@ -8,6 +8,8 @@ public protocol SQLBackend: MomentumStore {
     var dialect: SQLDialect { get }
     /// The engines of recently active users.
     var engines: EngineCache { get }
+    /// How the backend names the fields of its projection documents.
+    var storedForm: StoredForm { get }
     /// Runs a program: a writing program in one transaction (retried from the start when
     /// the database asks for it), a reading one on a consistent snapshot.
     func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result

@@ -30,13 +30,20 @@ final class RateLimiter: RequestLimit {
 
     private let perMinute: Int
     private let buckets = Mutex([String: Bucket]())
+    private let now: @Sendable () -> Double
 
-    init(perMinute: Int) {
+    /// - Parameters:
+    ///   - perMinute: Requests a minute, and the largest burst.
+    ///   - now: Seconds on a clock that only moves forward.
+    init(
+        perMinute: Int, now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    ) {
         self.perMinute = perMinute
+        self.now = now
     }
 
     func take(_ key: String) -> Int? {
-        take(key, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+        take(key, now: now())
     }
 
     /// Takes one token for `key`; returns the seconds to wait when there is none.

@@ -37,9 +37,12 @@ extension Routes {
             let route = EventRequest.Route(type: "completion", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
             let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
-            if UserProjection.calendarDays == CheckInResponse.calendarDays, let stored = push.habitJSON[habit] {
+            if UserProjection.calendarDays == CheckInResponse.calendarDays, AnswerForm.renames.isEmpty,
+                let stored = push.habitJSON[habit]
+            {
                 // The habit's state as the append stored it, at the check-in's instant: the
-                // same bytes encoding it again would give.
+                // same bytes encoding it again would give (the store hands them over only
+                // while its form of a habit's state is the domain's, which is the answer's).
                 return JSONIO.response(
                     json: try CheckInResponse.encoded(habitJSON: stored, wallet: push.wallet, unlocks: push.unlocks))
             }

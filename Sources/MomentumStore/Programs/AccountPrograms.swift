@@ -6,7 +6,7 @@ enum AccountPrograms {
     static let sessionColumns =
         "SELECT user_id, token_hash, device_name, created_at, last_seen_at, expires_at FROM device_sessions"
 
-    static func create(_ account: Account, profile: Profile) -> StoreProgram<Bool> {
+    static func create(_ account: Account, profile: Profile, form: StoredForm) -> StoreProgram<Bool> {
         let user = account.id
         return StoreProgram(writes: true, user: user) { () throws(StoreError) in
             .lock(user) { () throws(StoreError) in
@@ -28,7 +28,7 @@ enum AccountPrograms {
                             throw StoreError(.emailTaken, "another account already uses '\(account.email)'")
                         }
                         return .execute([
-                            try insertProfile(profile, for: user),
+                            try insertProfile(profile, for: user, form: form),
                             SQLStatement(
                                 """
                                 INSERT INTO user_heads (user_id, version, head_seq, diamonds, freezes, evaluated_at)
@@ -41,7 +41,9 @@ enum AccountPrograms {
         }
     }
 
-    static func insertProfile(_ profile: Profile, for user: String) throws(StoreError) -> SQLStatement {
+    static func insertProfile(
+        _ profile: Profile, for user: String, form: StoredForm
+    ) throws(StoreError) -> SQLStatement {
         SQLStatement(
             """
             INSERT INTO profiles (user_id, display_name, time_zone, day_start_hour, pack, preferences, updated_at,
@@ -53,8 +55,9 @@ enum AccountPrograms {
             """,
             [
                 .text(user), .text(profile.displayName), .text(profile.timeZone), .int(profile.dayStartHour),
-                .text(profile.pack), .text(try StoreJSON.encode(profile.preferences)), .date(profile.updatedAt),
-                .text(try StoreJSON.encode(profile.notifications)),
+                .text(profile.pack), .text(try StoreJSON.encode(profile.preferences, form.preferences)),
+                .date(profile.updatedAt),
+                .text(try StoreJSON.encode(profile.notifications, form.notifications)),
             ])
     }
 
@@ -78,14 +81,14 @@ enum AccountPrograms {
     }
 
     /// Decodes `display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications`.
-    static func profile(from row: SQLRow) throws(StoreError) -> Profile {
+    static func profile(from row: SQLRow, form: StoredForm) throws(StoreError) -> Profile {
         Profile(
             displayName: try row.text(0, "display_name"), timeZone: try row.text(1, "time_zone"),
             dayStartHour: Int(try row.int(2, "day_start_hour")), pack: try row.text(3, "pack"),
             preferences: try StoreJSON.decode(
-                CelebrationPreferences.self, try row.text(4, "preferences"), "preferences"),
+                CelebrationPreferences.self, try row.text(4, "preferences"), "preferences", form.preferences),
             notifications: try StoreJSON.decode(
-                NotificationPreferences.self, try row.text(6, "notifications"), "notifications"),
+                NotificationPreferences.self, try row.text(6, "notifications"), "notifications", form.notifications),
             updatedAt: try row.date(5, "updated_at"))
     }
 

@@ -88,7 +88,7 @@ enum AppendPrograms {
                     version: current.version))
         }
         unlocks += current.user.advance(to: now)
-        let output = try ProjectionWriter(user: user, now: now).statements(
+        let output = try ProjectionWriter(user: user, now: now, form: cache.storedForm).statements(
             for: &current, rewrite: rebuilt, newUnlocks: unlocks, stagesChanged: stagesChanged, headSeq: seq)
         current.headSeq = seq
         return .write(
@@ -307,12 +307,13 @@ enum AppendPrograms {
         StoreProgram(writes: true, user: user, rollback: { cache.forget(user) }) { () throws(StoreError) in
             let slot = Slot<EngineEntry?>(nil)
             return .lock(user) { () throws(StoreError) in
-                .execute([try AccountPrograms.insertProfile(profile, for: user)]) { _ throws(StoreError) in
+                .execute([try AccountPrograms.insertProfile(profile, for: user, form: cache.storedForm)]) {
+                    _ throws(StoreError) in
                     EngineLoader.load(user, cache: cache, into: slot, profile: profile) { _ throws(StoreError) in
                         try slot.with { (entry: inout EngineEntry?) throws(StoreError) -> StoreStep<Bool> in
                             guard var current = entry.take() else { throw .corrupt("engine missing") }
                             let now = StoreJSON.canonical(profile.updatedAt)
-                            let output = try ProjectionWriter(user: user, now: now).statements(
+                            let output = try ProjectionWriter(user: user, now: now, form: cache.storedForm).statements(
                                 for: &current, rewrite: true, newUnlocks: [], stagesChanged: true,
                                 headSeq: current.headSeq)
                             entry = current
@@ -320,7 +321,9 @@ enum AppendPrograms {
                                 true
                             }
                             let statements =
-                                try output.statements + [savePlanner(current.planner, user: user, now: now)]
+                                try output.statements + [
+                                    savePlanner(current.planner, user: user, now: now, form: cache.storedForm)
+                                ]
                             return .execute(statements, { counts throws(StoreError) in try finish(counts) })
                         }
                     }
@@ -349,7 +352,7 @@ enum AppendPrograms {
                         for: stored, engine: current.user, profile: current.profile, recent: &current.recentTemplates)
                     current.planner.zone = Messages.zone(of: current.user, profile: current.profile)
                     current.planner.enqueue(stored, messages: messages.mapValues(\.text), at: now)
-                    statements.append(try savePlanner(current.planner, user: user, now: now))
+                    statements.append(try savePlanner(current.planner, user: user, now: now, form: cache.storedForm))
                 }
                 cache.put(user, current)
                 let value = result(current, stored)
@@ -358,12 +361,14 @@ enum AppendPrograms {
         }
     }
 
-    static func savePlanner(_ planner: CelebrationPlanner, user: String, now: Date) throws(StoreError) -> SQLStatement {
+    static func savePlanner(
+        _ planner: CelebrationPlanner, user: String, now: Date, form: StoredForm
+    ) throws(StoreError) -> SQLStatement {
         SQLStatement(
             """
             INSERT INTO celebration_planners (user_id, planner, updated_at) VALUES (?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET planner = excluded.planner, updated_at = excluded.updated_at
-            """, [.text(user), .text(try StoreJSON.encode(planner)), .date(now)])
+            """, [.text(user), .text(try StoreJSON.encode(planner, form.celebrationPlanner)), .date(now)])
     }
 
     static func insertEvent(

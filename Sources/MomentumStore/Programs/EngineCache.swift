@@ -44,6 +44,9 @@ public final class EngineCache: Sendable {
     private let counters = Mutex(AppendCounts())
     /// The most users kept.
     public let capacity: Int
+    /// How the store that owns the cache names the fields of the documents its engines are
+    /// read from (the profile, the celebration planner) and written to (the projections).
+    public let storedForm: StoredForm
 
     /// How the appends that prepared their work outside a transaction were written, since
     /// the cache was created.
@@ -70,9 +73,12 @@ public final class EngineCache: Sendable {
 
     /// Creates a cache.
     ///
-    /// - Parameter capacity: The most users kept (0 disables caching).
-    public init(capacity: Int = 2_000) {
+    /// - Parameters:
+    ///   - capacity: The most users kept (0 disables caching).
+    ///   - storedForm: How the store names the fields of its documents.
+    public init(capacity: Int = 2_000, storedForm: StoredForm = .current) {
         self.capacity = capacity
+        self.storedForm = storedForm
     }
 
     /// Takes a user's entry out if it is at `version`.

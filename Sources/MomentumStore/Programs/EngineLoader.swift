@@ -68,7 +68,7 @@ enum EngineLoader {
             if let override {
                 profile = override
             } else {
-                profile = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])))
+                profile = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])), form: cache.storedForm)
             }
             let pack = try profile.rulePack()
             return .query([
@@ -88,7 +88,8 @@ enum EngineLoader {
                 }
                 var planner: CelebrationPlanner
                 if let text = results[1].first?[0].string {
-                    planner = try StoreJSON.decode(CelebrationPlanner.self, text, "celebration planner")
+                    planner = try StoreJSON.decode(
+                        CelebrationPlanner.self, text, "celebration planner", cache.storedForm.celebrationPlanner)
                 } else {
                     planner = CelebrationPlanner(
                         preferences: profile.preferences, zone: ZoneOffsetTable.named(profile.timeZone) ?? .utc,

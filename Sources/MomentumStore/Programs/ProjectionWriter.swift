@@ -6,13 +6,16 @@ import MomentumCore
 struct ProjectionWriter {
     let user: String
     let now: Date
+    /// How the documents are named on disk.
+    let form: StoredForm
 
     /// The statements, and for each unlock that may be new the index of its `INSERT`
     /// (which changes one row only if the unlock was not stored yet).
     struct Output {
         var statements: [SQLStatement] = []
         var unlockInserts: [(unlock: Unlock, statement: Int)] = []
-        /// The JSON of each habit state written, by habit id.
+        /// The JSON of each habit state written, by habit id, when it is also the domain's
+        /// encoding (the stored form renames no field of a habit's state).
         var habitJSON: [String: String] = [:]
     }
 
@@ -40,8 +43,8 @@ struct ProjectionWriter {
             present.insert(id)
             guard entry.habits[id] != habit else { continue }
             entry.habits[id] = habit
-            let json = try StoreJSON.encode(habit)
-            out.habitJSON[id] = json
+            let json = try StoreJSON.encode(habit, form.habitState)
+            if form.habitState.isEmpty { out.habitJSON[id] = json }
             out.statements.append(
                 SQLStatement(
                     """
@@ -81,7 +84,7 @@ struct ProjectionWriter {
                     [
                         u, .int(position), .int(item.day.number), .text(item.source.rawValue), .int(item.diamonds),
                         .int(item.freezes), .int(item.diamondBalance), .int(item.freezeBalance), .text(item.reason),
-                        .text(try StoreJSON.encode(item)),
+                        .text(try StoreJSON.encode(item, form.ledgerEntry)),
                     ]))
         }
         entry.ledger = ledger
@@ -95,7 +98,11 @@ struct ProjectionWriter {
                     INSERT INTO subjects (user_id, subject_id, kind, name, body) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (user_id, subject_id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
                       body = excluded.body
-                    """, [u, .text(id), .text(subject.kind), .text(subject.name), .text(try StoreJSON.encode(subject))])
+                    """,
+                    [
+                        u, .text(id), .text(subject.kind), .text(subject.name),
+                        .text(try StoreJSON.encode(subject, form.subject)),
+                    ])
             )
         }
 
@@ -114,7 +121,7 @@ struct ProjectionWriter {
                     [
                         u, .text(unlock.id), .text(unlock.rule), .text(unlock.title), .text(unlock.category),
                         .int(unlock.tier.rawValue), .date(unlock.achievedAt), .date(unlock.detectedAt),
-                        .bool(unlock.retroactive), .text(try StoreJSON.encode(unlock)),
+                        .bool(unlock.retroactive), .text(try StoreJSON.encode(unlock, form.unlock)),
                     ]))
             let offset = table.offset(at: unlock.achievedAt)
             if let memory = Memory(
@@ -129,7 +136,7 @@ struct ProjectionWriter {
                         """,
                         [
                             u, .text(memory.id), .text(unlock.id), .int(memory.day.number), .text(memory.category),
-                            .text(memory.caption), .text(try StoreJSON.encode(memory)),
+                            .text(memory.caption), .text(try StoreJSON.encode(memory, form.memory)),
                         ]))
             }
         }
@@ -145,7 +152,7 @@ struct ProjectionWriter {
                             "INSERT INTO progression (user_id, method_id, position, event_id, body) VALUES (?, ?, ?, ?, ?)",
                             [
                                 u, .text(method), .int(position), .text(item.advance.eventID),
-                                .text(try StoreJSON.encode(item)),
+                                .text(try StoreJSON.encode(item, form.progressionItem)),
                             ]))
                 }
             }

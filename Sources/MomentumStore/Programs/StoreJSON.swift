@@ -24,6 +24,28 @@ enum StoreJSON {
         }
     }
 
+    /// A projection document: `value` with the stored form's `renames`.
+    static func encode<T: Encodable>(_ value: T, _ renames: JSONKeyRenames) throws(StoreError) -> String {
+        guard !renames.isEmpty else { return try encode(value) }
+        do {
+            return String(decoding: try MomentumJSON.encodeBytes(value, renaming: renames), as: UTF8.self)
+        } catch {
+            throw StoreError(.invalidInput, "\(T.self) cannot be stored: \(error)")
+        }
+    }
+
+    /// Reads a projection document written with `renames`.
+    static func decode<T: Decodable>(
+        _ type: T.Type, _ text: String, _ what: String, _ renames: JSONKeyRenames
+    ) throws(StoreError) -> T {
+        guard !renames.isEmpty else { return try decode(type, text, what) }
+        do {
+            return try MomentumJSON.decoder(renaming: renames).decode(type, from: Data(text.utf8))
+        } catch {
+            throw .corrupt("\(what): \(error)")
+        }
+    }
+
     /// An instant as Momentum writes it (millisecond precision), so that what is stored and
     /// what the engine saw are the same.
     static func canonical(_ date: Date) -> Date {

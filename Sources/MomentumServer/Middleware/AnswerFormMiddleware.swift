@@ -1,0 +1,21 @@
+import Hummingbird
+import MomentumCore
+
+/// The names JSON answers give their fields, for the request being answered.
+enum AnswerForm {
+    /// The renames of ``ServerConfiguration/answerRenames``, while a request is answered.
+    @TaskLocal static var renames = JSONKeyRenames.none
+}
+
+/// Answers every request with ``ServerConfiguration/answerRenames`` applied (installed
+/// only when there are renames; the outermost middleware, so that errors are renamed too).
+struct AnswerFormMiddleware: RouterMiddleware {
+    typealias Context = MomentumContext
+    let renames: JSONKeyRenames
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await AnswerForm.$renames.withValue(renames) { try await next(request, context) }
+    }
+}
