@@ -16,7 +16,9 @@ import Foundation
 /// let back = try MomentumJSON.decoder(renaming: stored).decode(HabitState.self, from: Data(bytes))
 /// ```
 ///
-/// With no rules (``none``) the encoding is the domain's own, at no cost.
+/// With no rules (``none``) the encoding is the domain's own, at no cost. The keys of a
+/// dictionary are fields too (`Subject.dates` is keyed by names the user chose), so a rule
+/// whose name such a key could have should give the path above it.
 public struct JSONKeyRenames: Sendable, Hashable {
     /// One rule: the path of domain names that ends at the field, and its new name.
     struct Rule: Sendable, Hashable {
