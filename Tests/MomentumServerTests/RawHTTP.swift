@@ -22,7 +22,7 @@ enum RawHTTP {
 
     /// Sends `request` on a new connection and collects what arrives until the server
     /// closes it (or `timeout` passes, then throws).
-    static func exchange(port: Int, _ request: String, timeout: Duration = .seconds(10)) async throws -> Answer {
+    static func exchange(port: Int, _ request: String, timeout: Duration = .seconds(30)) async throws -> Answer {
         let channel = try await connect(port: port)
         return try await withThrowingTaskGroup(of: Answer?.self) { group in
             group.addTask {
