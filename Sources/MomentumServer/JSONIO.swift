@@ -24,77 +24,107 @@ enum JSONIO {
                 .unsupportedMediaType, "unsupported_media_type", "send JSON with 'Content-Type: application/json'")
         }
         let buffer = try await request.body.collect(upTo: limit)
-        return try decodeBody(type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject)
+        return try decodeBody(
+            type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject,
+            contract: { RequestContract.shared.body(method: request.method.rawValue, path: request.uri.path) })
     }
 
-    /// Decodes a request body as `T`, with the errors of ``decode(_:from:limit:userInfo:emptyIsObject:)``
-    /// but the size and media type: the body is parsed, and the parsed value decoded once.
+    /// Decodes a request body as `T`, with the errors of
+    /// ``decode(_:from:limit:userInfo:emptyIsObject:)`` but the size and media type.
+    ///
+    /// The body is decoded once, by `JSONDecoder`; the request types refuse the fields they
+    /// do not know. Only when that fails is more work done, to name the field at fault:
+    /// `contract` gives what the API document says of the body (``RequestContract``).
     static func decodeBody<T: Decodable>(
         _ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:],
-        emptyIsObject: Bool = false
+        emptyIsObject: Bool = false, contract: () -> RequestShape? = { nil }
     ) throws -> T {
         if data.isEmpty, emptyIsObject {
-            // `{}` holds no field to refuse: no record of the fields asked for is needed.
-            do {
-                return try JSONValueDecoder.decode(type, from: .object([:]), userInfo: userInfo)
-            } catch let error as DecodingError {
-                throw apiError(error)
-            }
+            return try decodeBody(type, from: Data("{}".utf8), userInfo: userInfo, contract: contract)
         }
-        let value = try decode(JSONValue.self, from: data)
-        do {
-            return try JSONValueDecoder.decodeKnownFields(type, from: value, userInfo: userInfo)
-        } catch let error as DecodingError {
-            throw apiError(error)
-        }
-    }
-
-    /// Decodes `data` as `T`, with the same errors as ``decode(_:from:limit:)``.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if data.isEmpty { throw APIError(.badRequest, "invalid_json", "the request body is empty; send a JSON object") }
-        let value = try parse(type, from: data)
-        // Checked once the JSON is known to be well formed, so malformed JSON stays a 400.
-        if let field = JSONDuplicateKeys.first(in: data) {
-            let issue = "is given twice in one object; send each field once"
-            throw APIError(
-                .unprocessableContent, "duplicate_key", "\(field): \(issue)",
-                details: [.init(field: field, issue: issue)])
-        }
-        return value
-    }
-
-    private static func parse<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = MomentumJSON.decoder()
+        decoder.userInfo = userInfo
+        let decoded: T
         do {
-            return try MomentumJSON.decoder().decode(type, from: data)
+            decoded = try decoder.decode(type, from: data)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                let value = try? MomentumJSON.decoder().decode(JSONValue.self, from: data)
-            {
-                // The JSON is readable, but JSONDecoder named no field (it does so for a
-                // number it will not take as an integer): decoding the parsed value names
-                // the field, or takes a whole number written as a fraction (`2.0`).
-                do {
-                    return try JSONValueDecoder.decode(type, from: value)
-                } catch let precise as DecodingError {
-                    throw apiError(precise)
-                }
-            }
-            throw apiError(error)
+            throw refusal(error, of: data, contract: contract)
         } catch let error as APIError {
             throw error
         } catch {
             throw APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
         }
+        if let field = JSONDuplicateKeys.first(in: data) { throw duplicate(field) }
+        return decoded
     }
 
-    /// Decodes `value` as `T`, with the same errors as ``decode(_:from:limit:)`` (and the same
-    /// results as writing `value` out as JSON and decoding that).
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        do {
-            return try JSONValueDecoder.decode(type, from: value)
-        } catch let error as DecodingError {
-            throw apiError(error)
+    /// The answer to a body `JSONDecoder` refused with `error`, naming the field at fault.
+    private static func refusal(_ error: DecodingError, of data: Data, contract: () -> RequestShape?) -> APIError {
+        // Malformed JSON is a 400, and is told before anything else.
+        guard let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return APIError(.badRequest, "invalid_json", "the request body is not valid JSON")
         }
+        // A key given twice is told before what either value holds: the two may differ.
+        if let field = JSONDuplicateKeys.first(in: data) { return duplicate(field) }
+        let shape = contract() ?? .any
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Well-formed JSON that JSONDecoder calls corrupt: a number it will not take as
+            // an integer. The contract says where integers go.
+            if let field = shape.firstNonInteger(in: tree) { return invalid(field, "must be an integer") }
+            return invalid("body", "holds a value that cannot be read (a number too large for its field?)")
+        case .dataCorrupted(let context)
+        where context.debugDescription.hasPrefix("Additional properties are disabled"):
+            // A generated type's refusal of a field it does not know: the contract lists
+            // the ones it takes.
+            let known = shape.at(context.codingPath.dropLast()).fields.keys.sorted()
+            return invalid(
+                path(context.codingPath),
+                known.isEmpty ? "is not a field here" : "is not a field here (\(known.joined(separator: ", ")))")
+        case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Cannot initialize "):
+            // A value outside an enumeration: name the values it takes, not the Swift type.
+            let choices = shape.at(context.codingPath).choices
+            if !choices.isEmpty, let text = value(at: context.codingPath, in: tree) as? String {
+                return invalid(
+                    path(context.codingPath),
+                    "\(quoted(text)) is not one of \(choices.joined(separator: ", "))")
+            }
+            return apiError(error)
+        default:
+            return apiError(error)
+        }
+    }
+
+    /// The value at `path` in a `JSONSerialization` tree.
+    private static func value(at path: [any CodingKey], in tree: Any) -> Any? {
+        var value: Any? = tree
+        for key in path {
+            if let index = key.intValue {
+                guard let array = value as? [Any], array.indices.contains(index) else { return nil }
+                value = array[index]
+            } else {
+                value = (value as? [String: Any])?[key.stringValue]
+            }
+        }
+        return value
+    }
+
+    /// `text` as a JSON string, as the body wrote it.
+    private static func quoted(_ text: String) -> String {
+        (try? MomentumJSON.encodeBytes(text)).map { String(decoding: $0, as: UTF8.self) } ?? "'\(text)'"
+    }
+
+    private static func duplicate(_ field: String) -> APIError {
+        let issue = "is given twice in one object; send each field once"
+        return APIError(
+            .unprocessableContent, "duplicate_key", "\(field): \(issue)", details: [.init(field: field, issue: issue)])
+    }
+
+    /// Decodes `data` as `T` (a type with no contract of its own, such as `JSONValue`),
+    /// with the errors of ``decode(_:from:limit:userInfo:emptyIsObject:)``.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeBody(type, from: data)
     }
 
     /// The field path of a coding path: `events[2].at`.
@@ -177,7 +207,7 @@ enum JSONIO {
 /// `JSONDecoder` (BENCHMARKS.md): not API.
 @_spi(Benchmarks)
 public enum RequestDecoding {
-    /// Decodes a request body as the routes do (``JSONIO/decodeBody(_:from:userInfo:emptyIsObject:)``).
+    /// Decodes a request body as the routes do (``JSONIO/decodeBody(_:from:userInfo:emptyIsObject:contract:)``).
     public static func decode<T: Decodable>(
         _ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:]
     ) throws -> T {

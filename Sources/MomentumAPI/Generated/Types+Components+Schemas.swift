@@ -1577,6 +1577,31 @@ extension Components {
                 case eventId
                 case habit
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.accept = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .accept
+                )
+                self.day = try container.decode(
+                    Swift.String.self,
+                    forKey: .day
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.habit = try container.decode(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "accept",
+                    "day",
+                    "eventId",
+                    "habit"
+                ])
+            }
         }
         /// A freeze offered for a missed day of a strict habit; unanswered by `expires`, it is accepted.
         ///
@@ -3209,6 +3234,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case note
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.note = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .note
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "note"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/MonthRate`.
         public struct MonthRate: Codable, Hashable, Sendable {
@@ -3569,6 +3604,31 @@ extension Components {
                     case reminders
                     case weeklySummary
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.celebrations = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .celebrations
+                    )
+                    self.reminderHour = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .reminderHour
+                    )
+                    self.reminders = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .reminders
+                    )
+                    self.weeklySummary = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .weeklySummary
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "celebrations",
+                        "reminderHour",
+                        "reminders",
+                        "weeklySummary"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications`.
             public var notifications: Components.Schemas.ProfilePatch.NotificationsPayload?
@@ -3617,6 +3677,51 @@ extension Components {
                 case pack
                 case reduceMotion
                 case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.celebrationStyle = try container.decodeIfPresent(
+                    Components.Schemas.ProfilePatch.CelebrationStylePayload.self,
+                    forKey: .celebrationStyle
+                )
+                self.dayStartHour = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dayStartHour
+                )
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.doNotDisturb = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .doNotDisturb
+                )
+                self.notifications = try container.decodeIfPresent(
+                    Components.Schemas.ProfilePatch.NotificationsPayload.self,
+                    forKey: .notifications
+                )
+                self.pack = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .pack
+                )
+                self.reduceMotion = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .reduceMotion
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "celebrationStyle",
+                    "dayStartHour",
+                    "displayName",
+                    "doNotDisturb",
+                    "notifications",
+                    "pack",
+                    "reduceMotion",
+                    "timeZone"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProfileStatistics`.
@@ -4037,6 +4142,26 @@ extension Components {
                 case eventId
                 case item
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.days = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .days
+                )
+                self.eventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.item = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .item
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "days",
+                    "eventId",
+                    "item"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.
         public struct PushRequest: Codable, Hashable, Sendable {
@@ -4051,6 +4176,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case events
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.events = try container.decode(
+                    [Components.Schemas.Event].self,
+                    forKey: .events
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "events"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushResponse`.
@@ -4202,6 +4337,46 @@ extension Components {
                 case pack
                 case password
                 case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.dayStartHour = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dayStartHour
+                )
+                self.deviceName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .deviceName
+                )
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.pack = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .pack
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "dayStartHour",
+                    "deviceName",
+                    "displayName",
+                    "email",
+                    "pack",
+                    "password",
+                    "timeZone"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ReviewFlagList`.
@@ -4398,6 +4573,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case session
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.session = try container.decode(
+                    Swift.String.self,
+                    forKey: .session
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "session"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/SignInRequest`.
         public struct SignInRequest: Codable, Hashable, Sendable {
@@ -4426,6 +4611,26 @@ extension Components {
                 case deviceName
                 case email
                 case password
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.deviceName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .deviceName
+                )
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "deviceName",
+                    "email",
+                    "password"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Stats`.

@@ -25,7 +25,7 @@ extension FreezeDecisionRequest: Decodable {
     /// Decodes a body, refusing a field it does not take.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        try RequestFields.refuseUnknown(in: decoder, known: CodingKeys.allCases.map(\.stringValue))
+        try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.stringValue))
         let accept = try c.decode(Bool.self, forKey: .accept)
         eventId = try c.decodeIfPresent(String.self, forKey: .eventId)
         if let eventId, let problem = Event.idProblem(eventId) {
@@ -36,28 +36,5 @@ extension FreezeDecisionRequest: Decodable {
                 CodingKeys.day, .init(codingPath: c.codingPath, debugDescription: "the missed day the offer was for"))
         }
         payload = try Event.Payload(type: accept ? "freeze.accepted" : "freeze.declined", from: decoder)
-    }
-}
-
-/// Checks on the keys of a request body.
-enum RequestFields {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    /// Refuses the first key of the decoder's object, in byte order, that is not `known`,
-    /// naming the known ones.
-    static func refuseUnknown(in decoder: any Decoder, known: [String]) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        let names = Set(known)
-        if let key = c.allKeys.sorted(by: { $0.stringValue < $1.stringValue }).first(where: {
-            !names.contains($0.stringValue)
-        }) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: c, debugDescription: "is not a field here (\(known.sorted().joined(separator: ", ")))")
-        }
     }
 }

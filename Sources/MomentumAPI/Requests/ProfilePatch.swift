@@ -37,7 +37,26 @@ public struct ProfilePatch: Sendable, Hashable {
     }
 }
 
-extension ProfilePatch: Codable {}
+extension ProfilePatch: Codable {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case displayName, timeZone, dayStartHour, pack, celebrationStyle, reduceMotion, doNotDisturb, notifications
+    }
+
+    /// Decodes a change, refusing a field a profile does not have (a misspelt `timezone`
+    /// would otherwise change nothing, without a word).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
+        timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+        dayStartHour = try c.decodeIfPresent(Int.self, forKey: .dayStartHour)
+        pack = try c.decodeIfPresent(String.self, forKey: .pack)
+        celebrationStyle = try c.decodeIfPresent(CelebrationStyle.self, forKey: .celebrationStyle)
+        reduceMotion = try c.decodeIfPresent(Bool.self, forKey: .reduceMotion)
+        doNotDisturb = try c.decodeIfPresent(Bool.self, forKey: .doNotDisturb)
+        notifications = try c.decodeIfPresent(NotificationsPatch.self, forKey: .notifications)
+        try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    }
+}
 
 /// A change to some notification preferences: the fields it leaves out keep their values,
 /// and `"reminderHour": null` goes back to the app's default hour.
@@ -64,15 +83,19 @@ public struct NotificationsPatch: Sendable, Hashable {
 }
 
 extension NotificationsPatch: Codable {
-    private enum CodingKeys: String, CodingKey { case reminders, reminderHour, celebrations, weeklySummary }
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case reminders, reminderHour, celebrations, weeklySummary
+    }
 
-    /// Decodes a change, telling a null `reminderHour` from an absent one.
+    /// Decodes a change, telling a null `reminderHour` from an absent one, and refusing a
+    /// field the preferences do not have.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders)
         if c.contains(.reminderHour) { reminderHour = .some(try c.decodeIfPresent(Int.self, forKey: .reminderHour)) }
         celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations)
         weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary)
+        try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     }
 
     /// Encodes the change, writing `null` for a `reminderHour` set back to the default.

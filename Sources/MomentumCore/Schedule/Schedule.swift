@@ -126,6 +126,16 @@ extension Schedule: Codable {
                     "unknown schedule kind '\(kind)' (daily, weekdays, timesPerWeek, timesPerMonth, everyNDays, monthly, yearly)"
             )
         }
+        let fields: [CodingKeys] =
+            switch self {
+            case .daily: []
+            case .weekdays: [.days]
+            case .timesPerWeek, .timesPerMonth: [.count]
+            case .everyNDays: [.interval]
+            case .monthly: [.day]
+            case .yearly: [.month, .day]
+            }
+        try UnknownFields.refuse(in: decoder, known: ([.kind] + fields).map(\.rawValue))
         if let failure = validationFailure {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: failure)
         }

@@ -36,11 +36,12 @@ public struct Target: Hashable, Sendable, Codable {
         self.unit = unit
     }
 
-    private enum CodingKeys: String, CodingKey { case atLeast, atMost, unit }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case atLeast, atMost, unit }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
         let unit = try c.decodeIfPresent(String.self, forKey: .unit)
         switch (
             try c.decodeIfPresent(Double.self, forKey: .atLeast), try c.decodeIfPresent(Double.self, forKey: .atMost)

@@ -57,7 +57,7 @@ public struct StreakPolicy: Hashable, Sendable {
 }
 
 extension StreakPolicy: Codable {
-    private enum CodingKeys: String, CodingKey { case name, grace, penalty, freezes }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case name, grace, penalty, freezes }
     private enum PenaltyKeys: String, CodingKey { case decrement }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
@@ -71,6 +71,7 @@ extension StreakPolicy: Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
         let grace = try c.decodeIfPresent(Int.self, forKey: .grace) ?? 0
         guard (0...EventLimits.maximumGrace).contains(grace) else {
             throw DecodingError.dataCorruptedError(
@@ -86,6 +87,7 @@ extension StreakPolicy: Codable {
             penalty = .reset
         } else {
             let p = try c.nestedContainer(keyedBy: PenaltyKeys.self, forKey: .penalty)
+            try UnknownFields.refuse(in: try c.superDecoder(forKey: .penalty), known: ["decrement"])
             let n = try p.decode(Int.self, forKey: .decrement)
             guard (1...EventLimits.maximumDecrement).contains(n) else {
                 throw DecodingError.dataCorruptedError(
