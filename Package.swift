@@ -79,7 +79,10 @@ let package = Package(
         ),
         .target(
             name: "MomentumSQLite",
-            dependencies: ["MomentumStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "MomentumStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -164,6 +167,8 @@ let package = Package(
                 "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,14 +1,16 @@
 import MomentumStore
 import Synchronization
 
-/// Guarded appends waiting to be written, and how many writes are in flight: a write that
-/// finds a free slot goes at once; the others queue, and whoever finishes a write takes
-/// everything queued (up to ``maximumBatch``, one write per user) and writes it together.
+/// Guarded appends waiting to be written, and the loops that write them: a write that
+/// finds a loop idle goes at once; the others queue, and whichever loop finishes a write
+/// takes everything queued (up to ``maximumBatch``, one write per user) and writes it
+/// together.
 ///
 /// Under load this is a group commit across users: one statement, one commit, one round
-/// trip for many appends. Alone, a write waits for nothing.
+/// trip for many appends. Alone, a write waits for nothing. The loops (``run(_:)``) run in
+/// a task the store owns, or in the store's `run()` when it runs as a service.
 final class GuardedWriteQueue: Sendable {
-    /// The most statements in flight at once.
+    /// The most statements in flight at once: the number of loops.
     static let maximumInFlight = 2
     /// The most writes in one statement.
     static let maximumBatch = 64
@@ -20,25 +22,48 @@ final class GuardedWriteQueue: Sendable {
 
     private struct State {
         var queue: [Waiting] = []
-        var inFlight = 0
+        var closed = false
     }
 
     private let state = Mutex(State())
+    private let signal = WorkSignal()
 
-    /// Writes `write` with `writeTogether`, alone or with others queued at the same time.
-    func write(
-        _ write: GuardedWrite,
-        with writeTogether: @escaping @Sendable ([GuardedWrite]) async -> [Result<Bool, StoreError>]
-    ) async throws -> Bool {
+    /// Queues `write` for the loops; returns whether its version check passed.
+    func write(_ write: GuardedWrite) async throws -> Bool {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Bool, any Error>) in
-            let leads = state.withLock { state -> Bool in
+            let queued = state.withLock { state -> Bool in
+                guard !state.closed else { return false }
                 state.queue.append(Waiting(write: write, done: done))
-                guard state.inFlight < Self.maximumInFlight else { return false }
-                state.inFlight += 1
                 return true
             }
-            if leads { Task { await self.drain(writeTogether) } }
+            if queued {
+                signal.notify()
+            } else {
+                done.resume(throwing: StoreError(.unavailable, "the PostgreSQL store is closed"))
+            }
         }
+    }
+
+    /// Runs ``maximumInFlight`` loops that write what is queued with `writeTogether`,
+    /// until ``close()``; then writes what was queued before it and returns.
+    func run(_ writeTogether: @escaping @Sendable ([GuardedWrite]) async -> [Result<Bool, StoreError>]) async {
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<Self.maximumInFlight {
+                group.addTask {
+                    while true {
+                        let more = await self.signal.wait()
+                        await self.drain(writeTogether)
+                        if !more { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Refuses writes from now on; the loops write those queued before and end.
+    func close() {
+        state.withLock { $0.closed = true }
+        signal.close()
     }
 
     /// Writes what is queued, batch after batch, until nothing is left.
@@ -57,7 +82,6 @@ final class GuardedWriteQueue: Sendable {
                     }
                 }
                 state.queue = rest
-                if batch.isEmpty { state.inFlight -= 1 }
                 return batch
             }
             if batch.isEmpty { return }

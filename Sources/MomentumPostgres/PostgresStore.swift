@@ -60,6 +60,8 @@ public final class PostgresStore: SQLBackend {
     private let prepared = PreparedStatements()
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
+    /// The task running the batches' loops, when they run while the store is open.
+    private let batchRunner = Mutex<Task<Void, Never>?>(nil)
     /// How many guarded appends were written, and in how many statements.
     private let guardedCounts = Mutex(GuardedWriteCounts())
     private let logger: Logger
@@ -86,6 +88,24 @@ public final class PostgresStore: SQLBackend {
         runner = lifecycle == .whileOpen ? Task { await client.run() } : nil
         engines = EngineCache(capacity: engineCacheCapacity, storedForm: storedForm)
         self.storedForm = storedForm
+        if lifecycle == .whileOpen {
+            let batches = self.batches
+            let writer = Self.writer(for: self)
+            batchRunner.withLock { $0 = Task { await batches.run(writer) } }
+        }
+    }
+
+    /// What the batches' loops write with: the store's ``writeTogether(_:)``, held weakly
+    /// (the loops must not keep a store alive that nobody closed).
+    private static func writer(
+        for store: PostgresStore
+    ) -> @Sendable ([GuardedWrite]) async -> [Result<Bool, StoreError>] {
+        { [weak store] writes in
+            guard let store else {
+                return writes.map { _ in .failure(StoreError(.unavailable, "the PostgreSQL store is gone")) }
+            }
+            return await store.writeTogether(writes)
+        }
     }
 
     /// Connects with a URL: `postgres://user:password@host:port/database`.
@@ -163,7 +183,7 @@ public final class PostgresStore: SQLBackend {
     /// flight (measured against one and four: see `BENCHMARKS.md` §8).
     public func writeGuarded(_ write: GuardedWrite) async throws(StoreError) -> Bool {
         do {
-            return try await batches.write(write) { writes in await self.writeTogether(writes) }
+            return try await batches.write(write)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -364,20 +384,36 @@ public final class PostgresStore: SQLBackend {
     /// A store that runs as a service has its pool stopped by the service group's graceful
     /// shutdown; closing it afterwards has nothing left to stop.
     public func close() async {
+        // Guarded writes already queued are written; later ones are refused.
+        batches.close()
+        await batchRunner.withLock { $0 }?.value
         runner?.cancel()
         _ = await runner?.value
     }
 
     /// Implements `MomentumStore` `run`: a store opened with `StoreLifecycle.service`
-    /// runs its connection pool until the service group shuts down gracefully (after the
-    /// HTTP server and the relay, which the server's group starts after the store); one
-    /// whose pool runs while it is open waits for the shutdown.
+    /// runs its connection pool and the loops that write batched appends until the service
+    /// group shuts down gracefully (after the HTTP server and the relay, which the server's
+    /// group starts after the store; the loops write what was queued first); one whose
+    /// work runs while it is open waits for the shutdown.
     public func run() async throws {
         guard lifecycle == .service else {
             try? await gracefulShutdown()
             return
         }
-        await client.run()
+        let batches = self.batches
+        let writer = Self.writer(for: self)
+        let client = self.client
+        await withDiscardingTaskGroup { group in
+            group.addTask { await client.run() }
+            group.addTask {
+                await withTaskCancellationOrGracefulShutdownHandler {
+                    await batches.run(writer)
+                } onCancelOrGracefulShutdown: {
+                    batches.close()
+                }
+            }
+        }
     }
 
     static func query(_ statement: SQLStatement) -> PostgresQuery {

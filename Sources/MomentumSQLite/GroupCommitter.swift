@@ -5,8 +5,9 @@ import Synchronization
 
 /// Group commit for SQLite: many write programs, one transaction, one fsync.
 ///
-/// Programs wait in a queue. A single flusher takes everything queued (up to the batch
-/// limit), runs each program in its own savepoint inside one transaction, and commits.
+/// Programs wait in a queue. A single flusher (``run()``, a long-lived loop) takes
+/// everything queued (up to the batch limit), runs each program in its own savepoint
+/// inside one transaction, and commits.
 /// While it commits, new programs queue for the next batch, so under load a batch grows
 /// until the fsync is shared by many appends; alone, an append commits at once. A
 /// program whose savepoint fails is rolled back alone; if the commit itself fails, every
@@ -21,7 +22,7 @@ final class GroupCommitter: Sendable {
 
     private struct State {
         var queue: [Job] = []
-        var flushing = false
+        var closed = false
     }
 
     private let pool: DatabasePool
@@ -29,6 +30,8 @@ final class GroupCommitter: Sendable {
     private let state = Mutex(State())
 
     private let checkpointer: Checkpointer
+    /// Wakes ``run()`` when a program is queued.
+    private let signal = WorkSignal()
 
     init(pool: DatabasePool, maximumBatch: Int, checkpointer: Checkpointer) {
         self.pool = pool
@@ -75,15 +78,35 @@ final class GroupCommitter: Sendable {
                         continuation.resume(returning: value)
                     }
                 })
-            let startFlusher = state.withLock { state -> Bool in
+            let queued = state.withLock { state -> Bool in
+                guard !state.closed else { return false }
                 state.queue.append(job)
-                if state.flushing { return false }
-                state.flushing = true
                 return true
             }
-            if startFlusher { Task { await self.flush() } }
+            if queued {
+                signal.notify()
+            } else {
+                job.finish(StoreError(.unavailable, "the SQLite store is closed"))
+            }
         }
         return try result.get()
+    }
+
+    /// Writes what is queued, batch after batch, whenever programs arrive, until
+    /// ``close()``; then writes what was queued before it and returns. The store runs it
+    /// in a task of its own, or in its `run()` when it runs as a service.
+    func run() async {
+        while true {
+            let more = await signal.wait()
+            await flush()
+            if !more { return }
+        }
+    }
+
+    /// Refuses programs from now on; ``run()`` writes those queued before and ends.
+    func close() {
+        state.withLock { $0.closed = true }
+        signal.close()
     }
 
     private func flush() async {
@@ -91,7 +114,6 @@ final class GroupCommitter: Sendable {
             let batch = state.withLock { state -> [Job] in
                 let batch = Array(state.queue.prefix(maximumBatch))
                 state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.flushing = false }
                 return batch
             }
             if batch.isEmpty { return }

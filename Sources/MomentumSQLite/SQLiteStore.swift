@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MomentumCore
 import MomentumStore
+import ServiceLifecycle
 
 import struct MomentumStore.AppendResult
 
@@ -30,6 +31,10 @@ public final class SQLiteStore: SQLBackend {
 
     let pool: DatabasePool
     private let committer: GroupCommitter
+    /// The task running the group commit's loop, when it runs while the store is open.
+    private let runner: Task<Void, Never>?
+    /// When the group commit's loop runs.
+    public let lifecycle: StoreLifecycle
     private let checkpointer: Checkpointer
     private let locks = UserLocks()
 
@@ -41,9 +46,12 @@ public final class SQLiteStore: SQLBackend {
     ///   - maximumBatch: The most appends one group commit takes.
     ///   - storedForm: How to name the fields of projection documents (the current form by
     ///     default; another only with the migration that goes with it).
+    ///   - lifecycle: When the group commit's loop runs: while the store is open (the
+    ///     default), or while it runs as a service (``run()``); until then, writes wait.
     /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
     public init(
-        path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current
+        path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current,
+        lifecycle: StoreLifecycle = .whileOpen
     ) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -74,7 +82,10 @@ public final class SQLiteStore: SQLBackend {
             try? pool.close()
             throw StoreError(.unavailable, "cannot open the SQLite database '\(path)': \(error)")
         }
-        committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch, checkpointer: checkpointer)
+        let committer = GroupCommitter(pool: pool, maximumBatch: maximumBatch, checkpointer: checkpointer)
+        self.committer = committer
+        self.lifecycle = lifecycle
+        runner = lifecycle == .whileOpen ? Task { await committer.run() } : nil
     }
 
     /// Implements `MomentumStore` `append`; see the protocol for its contract.
@@ -129,8 +140,28 @@ public final class SQLiteStore: SQLBackend {
 
     /// Implements `MomentumStore` `close`; see the protocol for its contract.
     public func close() async {
+        // Appends already queued are written; later ones are refused.
+        committer.close()
+        await runner?.value
         checkpointer.close()
         try? pool.close()
+    }
+
+    /// Implements `MomentumStore` `run`: a store opened with `StoreLifecycle.service`
+    /// runs its group commit here until the service group shuts down gracefully (after the
+    /// HTTP server, which the server's group starts after the store), then writes what was
+    /// queued and returns; one whose loop runs while it is open waits for the shutdown.
+    public func run() async throws {
+        guard lifecycle == .service else {
+            try? await gracefulShutdown()
+            return
+        }
+        let committer = self.committer
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await committer.run()
+        } onCancelOrGracefulShutdown: {
+            committer.close()
+        }
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {

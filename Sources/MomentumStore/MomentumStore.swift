@@ -294,13 +294,15 @@ extension MomentumStore where Self: SQLBackend {
     public var statistics: StoreStatistics { StoreStatistics(appends: engines.appendCounts) }
 }
 
-/// When a store's background work (PostgreSQL's connection pool) runs.
+/// When a store's background work runs: the loops that write batched appends (SQLite's
+/// group commit, PostgreSQL's guarded writes) and PostgreSQL's connection pool.
 public enum StoreLifecycle: Sendable, Hashable {
     /// From the moment the store is opened until it is closed: for tools and tests, which
     /// use a store without a service group.
     case whileOpen
     /// While the store runs as a service (``MomentumStore/run()``) in a `ServiceGroup`:
-    /// the server's, so that the pool starts before the HTTP server and stops after it.
+    /// the server's, so that the work starts before the HTTP server and stops after it.
+    /// Until the store runs, its writes wait.
     case service
 }
 

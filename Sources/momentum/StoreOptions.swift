@@ -21,8 +21,9 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store and brings its schema up to date.
     /// Opens the store, migrated unless `migrate` is false.
     ///
-    /// - Parameter lifecycle: When a PostgreSQL store's connection pool runs: while it is
-    ///   open (commands), or while a service group runs it (the server).
+    /// - Parameter lifecycle: When the store's background work runs (PostgreSQL's connection
+    ///   pool, the batched writes of either backend): while it is open (commands), or while
+    ///   a service group runs it (the server).
     func open(
         engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
     ) async throws -> any MomentumStore {
@@ -32,7 +33,7 @@ struct StoreOptions: ParsableArguments {
             store = try PostgresStore(url: location, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
         } else {
             let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
-            store = try SQLiteStore(path: path, engineCacheCapacity: engineCacheCapacity)
+            store = try SQLiteStore(path: path, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
         }
         guard migrate else { return store }
         do {
