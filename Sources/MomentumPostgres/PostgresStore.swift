@@ -60,6 +60,18 @@ public final class PostgresStore: SQLBackend {
     private let prepared = PreparedStatements()
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
+    /// Whether the store was closed (or its service ended), and how many operations hold
+    /// or wait for a connection: a closed store refuses every operation at once, since its
+    /// pool no longer runs and a connection asked of it would never come; closing waits
+    /// for the operations under way before it stops the pool.
+    private let usage = Mutex(Usage())
+
+    private struct Usage {
+        var closed = false
+        var inFlight = 0
+        /// ``close()`` (once or more), waiting for the operations under way.
+        var closing: [CheckedContinuation<Void, Never>] = []
+    }
     /// The task running the batches' loops, when they run while the store is open.
     private let batchRunner = Mutex<Task<Void, Never>?>(nil)
     /// How many guarded appends were written, and in how many statements.
@@ -159,12 +171,47 @@ public final class PostgresStore: SQLBackend {
         try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: appendLocks)
     }
 
+    /// Runs `body` with a connection of the pool; refused at once once the store is closed.
+    private func connection<Value: Sendable>(
+        _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let admitted = usage.withLock { usage -> Bool in
+            guard !usage.closed else { return false }
+            usage.inFlight += 1
+            return true
+        }
+        guard admitted else { throw StoreError(.unavailable, "the PostgreSQL store is closed") }
+        defer {
+            let closing = usage.withLock { usage -> [CheckedContinuation<Void, Never>] in
+                usage.inFlight -= 1
+                guard usage.inFlight == 0 else { return [] }
+                defer { usage.closing = [] }
+                return usage.closing
+            }
+            for waiter in closing { waiter.resume() }
+        }
+        return try await client.withConnection(body)
+    }
+
+    /// Refuses operations from now on, and returns once those under way have ended.
+    private func refuseOperations() async {
+        await withCheckedContinuation { (closing: CheckedContinuation<Void, Never>) in
+            let idle = usage.withLock { usage -> Bool in
+                usage.closed = true
+                guard usage.inFlight > 0 else { return true }
+                usage.closing.append(closing)
+                return false
+            }
+            if idle { closing.resume() }
+        }
+    }
+
     /// Implements `SQLBackend.writeAlone(_:)`: the statement alone, which PostgreSQL
     /// commits on its own.
     public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
         let logger = self.logger
         do {
-            return try await client.withConnection { connection in
+            return try await self.connection { connection in
                 try await self.prepared.run(statement, on: connection, logger: logger).map(Self.row)
             }
         } catch let error as PSQLError {
@@ -213,7 +260,7 @@ public final class PostgresStore: SQLBackend {
         if writes.count > 1, let batch = GuardedWrite.batch(writes) {
             let logger = self.logger
             do {
-                let written = try await client.withConnection { connection in
+                let written = try await self.connection { connection in
                     try await BoundBatch.run(batch, on: connection, logger: logger)
                 }
                 guardedCounts.withLock {
@@ -301,7 +348,7 @@ public final class PostgresStore: SQLBackend {
             let logger = self.logger
             let rows: [SQLRow]
             do {
-                rows = try await client.withConnection { connection in
+                rows = try await self.connection { connection in
                     try await self.prepared.run(statements[0], on: connection, logger: logger).map(Self.row)
                 }
             } catch let error as PSQLError {
@@ -329,7 +376,7 @@ public final class PostgresStore: SQLBackend {
     {
         let logger = self.logger
         do {
-            return try await client.withConnection { connection in
+            return try await self.connection { connection in
                 _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).get()
                 do {
                     let result = try await program.run(
@@ -384,9 +431,11 @@ public final class PostgresStore: SQLBackend {
     /// A store that runs as a service has its pool stopped by the service group's graceful
     /// shutdown; closing it afterwards has nothing left to stop.
     public func close() async {
-        // Guarded writes already queued are written; later ones are refused.
+        // Guarded writes already queued are written; later ones are refused. Then the pool
+        // stops, and every operation is refused at once.
         batches.close()
         await batchRunner.withLock { $0 }?.value
+        await refuseOperations()
         runner?.cancel()
         _ = await runner?.value
     }
@@ -404,16 +453,18 @@ public final class PostgresStore: SQLBackend {
         let batches = self.batches
         let writer = Self.writer(for: self)
         let client = self.client
-        await withDiscardingTaskGroup { group in
-            group.addTask { await client.run() }
-            group.addTask {
-                await withTaskCancellationOrGracefulShutdownHandler {
-                    await batches.run(writer)
-                } onCancelOrGracefulShutdown: {
-                    batches.close()
-                }
-            }
+        // The pool runs in a task of its own, outside the service group's graceful shutdown
+        // (which `PostgresClient.run()` obeys at once): it must outlive the loops, which
+        // write what was queued before they end.
+        let pool = Task.detached { await client.run() }
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await batches.run(writer)
+        } onCancelOrGracefulShutdown: {
+            batches.close()
         }
+        await refuseOperations()
+        pool.cancel()
+        await pool.value
     }
 
     static func query(_ statement: SQLStatement) -> PostgresQuery {
@@ -467,7 +518,9 @@ extension PostgresStore {
     /// - Throws: `StoreError.Code.unavailable` when PostgreSQL refuses.
     public func notify(channel: String, payload: String) async throws(StoreError) {
         do {
-            try await client.query("SELECT pg_notify(\(channel), \(payload))")
+            try await connection { connection in
+                _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
+            }
         } catch {
             throw StoreError(.unavailable, "PostgreSQL refused the notification: \(error)")
         }
@@ -486,6 +539,9 @@ extension PostgresStore {
         channel: String, onListening: @Sendable () -> Void = {}, _ receive: @escaping @Sendable (String) -> Void
     ) async throws(StoreError) {
         do {
+            // Not counted among the operations ``close()`` waits for: a listener lasts until
+            // it is cancelled (the relay's service stops it first).
+            if usage.withLock({ $0.closed }) { throw StoreError(.unavailable, "the PostgreSQL store is closed") }
             try await client.withConnection { connection in
                 try await connection.listen(on: channel) { notifications in
                     onListening()
