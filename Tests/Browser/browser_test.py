@@ -391,6 +391,8 @@ def demo_screens_and_memory_photo(args):
         note.send_keys("Muddy paws, happy dog")
         browser.click(f"article.memory[data-memory='{memory}'] form.note button")
         browser.wait_for("document.getElementById('announcer').textContent === 'Note saved.'")
+        assert browser.js(f"return document.querySelector('article.memory[data-memory=\"{memory}\"] [data-saved]').textContent") \
+            == "Saved.", "saving a note showed no Saved"
         browser.get("/memories")
         assert browser.css(f"article.memory[data-memory='{memory}'] textarea").get_attribute("value") == "Muddy paws, happy dog"
         browser.shot("memories-photo")
@@ -459,6 +461,19 @@ def seven_day_milestone_card_and_reduced_motion(args):
                 browser.shot("celebration-card")
                 assert particles > 0, "the milestone card has no confetti"
                 assert hidden == "true", "the particle layer is not hidden from screen readers"
+                # The card's emblem is the achievement's badge, and its title is not repeated.
+                icon = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] .icon').textContent")
+                assert icon and icon != "✅", f"the card's emblem is {icon!r}"
+                subtitle = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] .when').textContent")
+                assert subtitle.strip().lower() != title.strip().lower(), f"the title {title!r} is repeated"
+                # "Add photo" on the card puts the photo in the milestone's memory and on the card.
+                photo = os.path.join(tempfile.mkdtemp(), "stretch.png")
+                with open(photo, "wb") as handle:
+                    handle.write(tiny_png())
+                browser.css(".celebration[data-tier=\"2\"] .upload input[type=file]").send_keys(photo)
+                browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img') !== null",
+                                 message="the card's Add photo did not show the photo")
+                browser.shot("celebration-card-photo")
             browser.css(".celebration .done").send_keys(Keys.ENTER)  # by keyboard
             browser.wait_for("document.querySelector('.celebration') === null", message="Done did not close the card")
         finally:
@@ -557,8 +572,12 @@ def freeze_purchase_updates_both_counters(args):
         browser.wait_for(f"document.getElementById('store-total').textContent === '{2 * price}'",
                          message="the live total did not follow the custom days")
         browser.shot("store")
-        browser.click("[data-action=confirm-purchase]")
+        # Enter in the number of days buys them (the dialog's form would close it as Cancel).
+        days.send_keys(Keys.ENTER)
         browser.wait_for("!document.getElementById('store').open", message="the store did not close after buying")
+        browser.wait_for("document.querySelectorAll('.frost-burst span').length > 0", timeout=2,
+                         message="the purchase ended without seed 003's frost burst")
+        browser.shot("store-frost-burst")
         browser.wait_for(f"document.getElementById('diamonds').textContent === '{diamonds - 2 * price}'",
                          message="the diamond counter did not drop")
         assert counter(browser, "freezes") == freezes + 2
@@ -737,6 +756,82 @@ def two_windows_stay_in_sync(args):
         second.quit()
 
 
+def savings_celebrations_differ_by_category(args):
+    """Seed 002: each goal category celebrates with its own particles (confetti for a trip,
+    hearts for a wedding, stars for retirement) and savings milestones with gold coins, fewer
+    for a small milestone. Counted in the page: particles, their colours and their shape."""
+    browser = Browser(args, "savings-particles")
+    seen = {}
+    try:
+        cases = [
+            ("vacation", 2000, "goal-completed", "confetti"),
+            ("wedding", 1500, "goal-completed", "hearts"),
+            ("retirement", 3000, "goal-completed", "stars"),
+            ("other", 1200, "savings-small", "coins"),
+        ]
+        for category, amount, rule, shape in cases:
+            email = sign_up(browser, f"saver-{category}")
+            browser.dismiss_celebrations()
+            status, _ = browser.api("PATCH", "/v1/profile", {"pack": "savings"})
+            assert status == 200, f"choosing the savings pack answered {status}"
+            at = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=2))
+            stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+            admin_import(browser, email, [
+                {"id": f"goal-{category}", "type": "goal", "at": stamp, "tz": "UTC", "goal": category,
+                 "name": category.capitalize(), "category": category, "target": amount},
+                {"id": f"save-{category}", "type": "contribution", "at": stamp, "tz": "UTC", "goal": category,
+                 "amount": amount}])
+            # The celebrations queued before the one under test are dismissed unseen.
+            status, body = browser.api("GET", "/v1/celebrations/next")
+            while body and body.get("celebration") and body["celebration"]["unlock"]["rule"] != rule:
+                browser.api("POST", f"/v1/celebrations/{body['celebration']['id'].replace('#', '%23')}/dismissed")
+                status, body = browser.api("GET", "/v1/celebrations/next")
+            assert body and body.get("celebration"), f"{category}: no {rule} celebration is due"
+            browser.js("sessionStorage.clear()")
+            browser.get("/today")
+            browser.wait_for("document.querySelectorAll('.celebration .particle').length > 0", timeout=12,
+                             message=f"{category}: the {rule} celebration drew no particles")
+            drawn = browser.js("""
+                const layer = document.querySelector('.celebration .particles');
+                const pieces = [...layer.querySelectorAll('.particle')];
+                return {type: layer.dataset.particles, count: pieces.length,
+                        colors: [...new Set(pieces.map(p => p.dataset.color))].sort(),
+                        glyphs: [...new Set(pieces.map(p => p.textContent))],
+                        round: getComputedStyle(pieces[0]).borderRadius}""")
+            browser.shot(f"celebration-savings-{category}")
+            if rule == "savings-small":
+                # A card's particles fall around it, not clipped by it, and never over its text.
+                placed = browser.js("""
+                    const card = document.querySelector('.celebration-card').getBoundingClientRect();
+                    const title = document.querySelector('.celebration-card h2').getBoundingClientRect();
+                    const outside = [...document.querySelectorAll('.celebration .particle')].filter(p => {
+                        const r = p.getBoundingClientRect();
+                        return r.bottom < card.top || r.top > card.bottom || r.right < card.left || r.left > card.right;
+                    }).length;
+                    const top = document.elementFromPoint(title.left + title.width / 2, title.top + title.height / 2);
+                    return {outside, titleOnTop: top !== null && top.closest('.celebration-card') !== null}""")
+                assert placed["outside"] > 0, "the card clips its particles"
+                assert placed["titleOnTop"], "a particle covers the card's title"
+            assert drawn["type"] == shape, f"{category}: {drawn['type']} particles, wanted {shape}"
+            seen[category] = drawn
+            browser.wait_for("(() => { const b = document.querySelector('.celebration .done'); "
+                             "return b !== null && b.offsetParent !== null })()", timeout=12,
+                             message=f"{category}: the celebration offered no Done")
+            browser.click(".celebration .done")
+            browser.wait_for("document.querySelector('.celebration') === null")
+        # Counts follow the intensity: a goal reached is medium, a first $1k milestone light.
+        assert seen["vacation"]["count"] == seen["wedding"]["count"] == seen["retirement"]["count"] == 56, seen
+        assert seen["other"]["count"] == 28, seen["other"]
+        # Colours: the seed's three for a trip and a wedding, two for retirement, three golds for coins.
+        assert [len(seen[c]["colors"]) for c in ["vacation", "wedding", "retirement", "other"]] == [3, 3, 2, 3], seen
+        assert len({tuple(drawn["colors"]) for drawn in seen.values()}) == 4, "two categories share their colours"
+        # Shapes: glyphs for hearts and stars, round coins, paper confetti.
+        assert seen["wedding"]["glyphs"] == ["♥"] and seen["retirement"]["glyphs"] == ["★"], seen
+        assert seen["other"]["round"] == "50%" and seen["vacation"]["glyphs"] == [""], seen
+    finally:
+        browser.quit()
+
+
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
     everything_by_keyboard,
@@ -749,6 +844,7 @@ SCENARIOS = [
     unsaved_edits_and_long_names_survive,
     edit_and_archive_a_habit_and_sign_out_a_device,
     two_windows_stay_in_sync,
+    savings_celebrations_differ_by_category,
 ]
 
 

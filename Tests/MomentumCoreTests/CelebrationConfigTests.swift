@@ -371,4 +371,51 @@ import Testing
         #expect(card.timeline == .notable)
         #expect(pack.config(milestone: .epic, tier: .major)?.accessibility.announcement == "Well done")
     }
+
+    /// What the savings pack's unlocks celebrate with, as the planner asks for them: a
+    /// goal reached by its goal's category, an amount milestone with the coins of its
+    /// amount, anything else by its category or the refined fallback.
+    @Test func unlocksOfTheSavingsPackCelebrateByGoalCategoryAndAmount() throws {
+        var achievements = AchievementEngine(rules: RulePack.savings.achievements)
+        var events: [Event] = []
+        for (index, goal) in [
+            ("bali", "vacation", 2_000.0), ("ring", "wedding", 1_500.0), ("nest", "retirement", 60_000.0),
+        ]
+        .enumerated() {
+            events.append(
+                Event(
+                    id: "g\(index)", at: Date(timeIntervalSince1970: 1_780_000_000 + Double(index)), timeZone: "UTC",
+                    payload: .goal(SavingsGoal(id: goal.0, name: goal.0.capitalized, category: goal.1, target: goal.2)))
+            )
+        }
+        for (index, contribution) in [("bali", 2_000.0), ("ring", 1_500.0), ("nest", 60_000.0)].enumerated() {
+            events.append(
+                Event(
+                    id: "c\(index)", at: Date(timeIntervalSince1970: 1_780_000_100 + Double(index)), timeZone: "UTC",
+                    payload: .contribution(goal: contribution.0, amount: contribution.1, day: nil, note: nil)))
+        }
+        let unlocks = events.flatMap {
+            achievements.process($0, detectedAt: Date(timeIntervalSince1970: 1_780_000_200))
+        }
+        func particles(_ rule: String, _ id: String? = nil) throws -> ParticleConfig? {
+            let unlock = try #require(unlocks.first { $0.rule == rule && (id == nil || $0.id == id) }, "\(rule)")
+            return try #require(catalog.config(for: unlock)).particles
+        }
+        #expect(try particles("goal-completed", "goal-completed#bali")?.type == .confetti)
+        #expect(try particles("goal-completed", "goal-completed#ring")?.type == .hearts)
+        #expect(try particles("goal-completed", "goal-completed#nest")?.type == .stars)
+        #expect(
+            try particles("savings-small")
+                == ParticleConfig(type: .coins, intensity: .light, colors: ["#D4AF37", "#FFBF00", "#FFCC00"]))
+        #expect(try particles("savings-epic", "savings-epic#50000")?.intensity == .epic)
+        #expect(try particles("savings-large")?.type == .coins)
+        // The first contribution is a tier 1 acknowledgment: no particles, its badge as the
+        // emblem (its category has no theme of its own), the goal named.
+        #expect(try particles("first-contribution") == nil)
+        let first = try #require(unlocks.first { $0.rule == "first-contribution" })
+        #expect(first.title == "First contribution to Bali")
+        #expect(catalog.config(for: first)?.icon.emoji == "🪙")
+        let bali = try #require(unlocks.first { $0.id == "goal-completed#bali" })
+        #expect(catalog.config(for: bali)?.icon.emoji == "✈️")
+    }
 }

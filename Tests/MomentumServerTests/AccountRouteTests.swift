@@ -111,7 +111,7 @@ import Testing
             #expect(everything.errorFields == ["email", "password", "displayName"])
             #expect(
                 (everything.json["error"] as? [String: Any])?["message"] as? String
-                    == "email is not an email address; password must have 8 to 72 bytes; displayName must have 1 to 100 characters"
+                    == "email is not an email address; password must be 8 to 72 characters long (accents and emoji count as more than one); displayName must have 1 to 100 characters"
             )
 
             let missing = try await client.call(.post, "/v1/accounts", json: #"{"email": "m@example.com"}"#)

@@ -136,7 +136,10 @@ struct WebRouteTests {
                 .post, "/signup", bytes: Array("displayName=Cy&email=not-an-email&password=short".utf8),
                 headers: Self.form)
             #expect(short.status == .unprocessableContent)
-            #expect(short.text.contains("Email is not an email address. Password must have 8 to 72 bytes."))
+            #expect(
+                short.text.contains(
+                    "Email is not an email address. Password must be 8 to 72 characters long (accents and emoji count as more than one)."
+                ))
             #expect(short.text.contains(#"value="Cy""#))
             // Every field at fault at once, the name among them.
             let nameless = try await client.call(
@@ -145,7 +148,8 @@ struct WebRouteTests {
             #expect(nameless.status == .unprocessableContent)
             #expect(
                 nameless.text.contains(
-                    "Password must have 8 to 72 bytes. Display name must have 1 to 100 characters."),
+                    "Password must be 8 to 72 characters long (accents and emoji count as more than one). Display name must have 1 to 100 characters."
+                ),
                 "\(nameless.text)")
 
             let taken = try await client.call(

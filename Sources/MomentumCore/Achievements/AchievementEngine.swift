@@ -28,6 +28,9 @@ public struct AchievementEngine: Sendable {
     var events: [Keyed] = []
     var states: [RuleState]
     var subjectOrder: [String] = []
+
+    /// The user's first subject: the one a rule without a subject of its own is about.
+    public var firstSubject: Subject? { subjectOrder.first.flatMap { subjects[$0] } }
     var subjectAdded: [String: Int] = [:]
     var goalSums: [String: Double] = [:]
     var rulesByKind: [String: [Int]] = [:]

@@ -16,6 +16,36 @@ extension CelebrationCatalog {
         config(theme: theme(for: category), tier: tier, style: style, accessibility: accessibility, message: message)
     }
 
+    /// The celebration of an unlock: the theme of its category, or, for an amount milestone
+    /// whose category has no theme of its own (the `savings` pack's "First milestone!
+    /// 1000 saved"), seed 002's milestone theme for the amount (coins, with more of them as
+    /// the amount grows); otherwise ``fallback``, with the achievement's badge as its emoji.
+    ///
+    /// - Parameters:
+    ///   - unlock: The unlock.
+    ///   - style: The user's celebration style.
+    ///   - accessibility: The device's accessibility settings.
+    ///   - message: A message to show instead of the theme's (personalized by the caller).
+    /// - Returns: The config, or `nil` when the style is ``CelebrationStyle/off``.
+    public func config(
+        for unlock: Unlock, style: CelebrationStyle = .full, accessibility: CelebrationAccessibility = .standard,
+        message: String? = nil
+    ) -> CelebrationConfig? {
+        let category = CelebrationCategory(unlock.category)
+        if categories[category] == nil, unlock.milestoneType == "amount", let amount = unlock.value {
+            return config(
+                milestone: MilestoneTier.tier(for: amount), tier: unlock.tier, style: style,
+                accessibility: accessibility, message: message)
+        }
+        var theme = theme(for: category)
+        if categories[category] == nil, let badge = unlock.badge, !badge.isEmpty {
+            // A category without a theme of its own (a streak, a first potty outside) shows
+            // its achievement's badge, not the fallback's checkmark on every card.
+            theme.icon = CelebrationIcon(symbol: theme.icon.symbol, emoji: badge)
+        }
+        return config(theme: theme, tier: unlock.tier, style: style, accessibility: accessibility, message: message)
+    }
+
     /// The celebration of a savings milestone: seed 002's
     /// `CelebrationFactory.config(for: MilestoneTier)`.
     ///

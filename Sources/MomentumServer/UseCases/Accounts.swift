@@ -39,7 +39,10 @@ struct Accounts: Sendable {
             problems.append(.init(field: "email", issue: "is not an email address"))
         }
         if body.password.count < 8 || body.password.utf8.count > 72 {
-            problems.append(.init(field: "password", issue: "must have 8 to 72 bytes"))
+            problems.append(
+                .init(
+                    field: "password",
+                    issue: "must be 8 to 72 characters long (accents and emoji count as more than one)"))
         }
         let now = now()
         let profile = Profile(

@@ -117,8 +117,11 @@ struct Dashboard: Sendable {
             _ = engine.advance(to: now)
             let unlocked = engine.unlocks.sorted { ($0.achievedAt, $0.id) < ($1.achievedAt, $1.id) }
             let rules = Set(unlocked.map(\.rule))
+            let subjectName = engine.achievements.firstSubject?.name
             let locked = ((try? profile.rulePack().achievements) ?? []).filter { !rules.contains($0.id) }.map {
-                LockedAchievement(rule: $0.id, title: $0.title, category: $0.category, tier: $0.tier, badge: $0.badge)
+                LockedAchievement(
+                    rule: $0.id, title: $0.lockedTitle(subjectName: subjectName), category: $0.category, tier: $0.tier,
+                    badge: $0.badge)
             }
             return AchievementsResponse(unlocked: unlocked, locked: locked)
         }

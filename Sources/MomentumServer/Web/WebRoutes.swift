@@ -225,7 +225,7 @@ extension Routes {
             let first = issue.prefix { $0.isLetter || $0 == "'" }
             var text = !label.isEmpty && predicates.contains(String(first)) ? "\(label) \(issue)" : issue
             text = text.prefix(1).uppercased() + text.dropFirst()
-            return [".", "!", "?", ")"].contains(text.last) ? text : text + "."
+            return [".", "!", "?"].contains(text.last) ? text : text + "."
         }
         // Field by field for bad input; another refusal's message says what to do instead
         // ("an account with this email exists; sign in instead").

@@ -18,8 +18,8 @@ extension CelebrationPlanner {
             guard let presented = preferences.style.presentedTier(for: entry.unlock.tier),
                 isDue(presented, at: instant),
                 let config = catalog.config(
-                    category: CelebrationCategory(entry.unlock.category), tier: entry.unlock.tier,
-                    style: preferences.style, accessibility: preferences.accessibility, message: entry.message)
+                    for: entry.unlock, style: preferences.style, accessibility: preferences.accessibility,
+                    message: entry.message)
             else { continue }
             return PlannedCelebration(
                 id: entry.id, unlock: entry.unlock, originalTier: entry.unlock.tier, presentedTier: presented,

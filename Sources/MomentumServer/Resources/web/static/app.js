@@ -1,7 +1,7 @@
 // Momentum's web app: pages come rendered from the server; this module makes them
 // interactive (check-ins, the store, memories, preferences), keeps them live through the
 // server-sent event stream, and hands milestones to the celebration module.
-import { api, announce, APIError, NetworkError } from './api.js';
+import { api, announce, APIError, NetworkError, reducedMotion } from './api.js';
 import { startSession, presentNext } from './celebrate.js';
 
 const signedIn = () => Boolean(document.querySelector('.topbar'));
@@ -185,6 +185,33 @@ function updateStore() {
 
 // MARK: actions
 
+// Seed 003: a purchase ends with a frost burst, shimmering flakes from the freeze counter
+// (decorative: hidden from screen readers, and none with Reduce Motion).
+function frostBurst() {
+  if (reducedMotion()) return;
+  const counter = document.getElementById('freezes')?.closest('.counter');
+  const box = counter?.getBoundingClientRect();
+  const burst = document.createElement('div');
+  burst.className = 'frost-burst';
+  burst.setAttribute('aria-hidden', 'true');
+  burst.style.left = `${box ? box.left + box.width / 2 : window.innerWidth / 2}px`;
+  burst.style.top = `${box ? box.top + box.height / 2 : 80}px`;
+  for (let i = 0; i < 18; i += 1) {
+    const flake = document.createElement('span');
+    const angle = (i / 18) * 2 * Math.PI;
+    flake.textContent = i % 3 === 0 ? '❄' : '✦';
+    flake.style.setProperty('--dx', `${Math.cos(angle) * (50 + Math.random() * 40)}px`);
+    flake.style.setProperty('--dy', `${Math.sin(angle) * (50 + Math.random() * 40)}px`);
+    burst.append(flake);
+  }
+  document.body.append(burst);
+  counter?.classList.add('shimmer');
+  setTimeout(() => {
+    burst.remove();
+    counter?.classList.remove('shimmer');
+  }, 1200);
+}
+
 const actions = {
   async 'check-in'(button) {
     button.disabled = true;
@@ -227,6 +254,7 @@ const actions = {
       const result = await sendEvent(`purchase ${JSON.stringify(body)}`, '/v1/store/purchases', body);
       setCounters(result.wallet);
       document.getElementById('store').close();
+      frostBurst();
       announce(`Bought. You have ${result.wallet.freezes} freezes and ${result.wallet.diamonds} diamonds.`);
     } catch (error) {
       if (!sessionEnded(error)) document.getElementById('store-error').textContent = describeError(error);
@@ -286,6 +314,7 @@ const forms = {
   async 'save-note'(form) {
     const memory = form.dataset.memory;
     await api('PATCH', `/v1/memories/${encodeURIComponent(memory)}`, { note: new FormData(form).get('note') });
+    form.querySelector('[data-saved]').textContent = 'Saved.';
     announce('Note saved.');
   },
   async 'save-profile'(form) {
@@ -367,6 +396,14 @@ document.addEventListener('keydown', (event) => {
   days.forEach((button) => { button.tabIndex = -1; });
   days[next].tabIndex = 0;
   days[next].focus();
+});
+
+// Enter in the store (in the custom number of days) buys; the dialog form would otherwise
+// close the store as Cancel does.
+document.getElementById('store-form')?.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const confirm = document.querySelector('[data-action=confirm-purchase]');
+  if (!confirm.disabled) actions['confirm-purchase'](confirm);
 });
 
 document.addEventListener('input', (event) => {

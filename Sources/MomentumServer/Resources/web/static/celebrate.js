@@ -35,18 +35,39 @@ function memoryID(celebration) {
   return `memory:${celebration.unlock.id}`;
 }
 
+// How many particles each intensity draws (seed 002: light for small milestones, medium
+// for goal completions, epic for major achievements). The engine sends the intensity's
+// name; an unknown one draws the medium count.
+const PARTICLE_COUNTS = { light: 28, medium: 56, epic: 112 };
+
+// Each particle type's shape: confetti are paper strips, coins discs, and sparkles,
+// hearts and stars glyphs in the particle's colour.
+const PARTICLE_GLYPHS = { sparkle: '✦', hearts: '♥', stars: '★' };
+
+export function particleCount(config) {
+  return PARTICLE_COUNTS[config.particles?.intensity] ?? PARTICLE_COUNTS.medium;
+}
+
 function particleLayer(config) {
   const layer = document.createElement('div');
   layer.className = 'particles';
   layer.setAttribute('aria-hidden', 'true');
-  layer.dataset.particles = config.particles?.type ?? 'confetti';
+  const type = config.particles?.type ?? 'confetti';
+  layer.dataset.particles = type;
   const colors = config.particles?.colors?.length ? config.particles.colors : [config.accentColor];
-  const count = Math.round(40 + 80 * (config.particles?.intensity ?? 0.5));
+  const glyph = PARTICLE_GLYPHS[type];
+  const count = particleCount(config);
   for (let i = 0; i < count; i += 1) {
     const piece = document.createElement('span');
-    piece.className = 'particle';
+    piece.className = `particle ${type}`;
+    piece.dataset.color = colors[i % colors.length];
+    if (glyph) {
+      piece.textContent = glyph;
+      piece.style.color = colors[i % colors.length];
+    } else {
+      piece.style.background = colors[i % colors.length];
+    }
     piece.style.left = `${Math.random() * 100}%`;
-    piece.style.background = colors[i % colors.length];
     piece.style.animationDelay = `${Math.random() * 0.6}s`;
     piece.style.setProperty('--drift', `${(Math.random() - 0.5) * 40}vw`);
     piece.style.setProperty('--spin', `${Math.random() * 720}deg`);
@@ -125,6 +146,13 @@ function surface(tag, kind, tier, config) {
   return element;
 }
 
+// The achievement's title under the message, unless it says the same thing.
+function subtitle(element, title, message) {
+  const same = (title ?? '').trim().toLowerCase() === (message ?? '').trim().toLowerCase();
+  element.textContent = same ? '' : title;
+  element.hidden = same;
+}
+
 function inline(celebration) {
   const config = celebration.config;
   const root = document.getElementById('celebration-root');
@@ -153,18 +181,36 @@ function card(celebration) {
       <h2 id="celebration-title"></h2>
       <p class="muted when"></p>
       <figure class="photo-slot"></figure>
+      <p class="error" role="alert"></p>
       <div class="actions">
+        <label class="button upload">Add photo <input type="file" accept="image/jpeg,image/png"></label>
         <a class="button share" href="#">Share</a>
         <button type="button" class="primary done">Done</button>
       </div>
     </div>`;
   dialog.querySelector('.icon').textContent = config.icon?.emoji ?? celebration.unlock.badge ?? '🎉';
   dialog.querySelector('h2').textContent = config.message;
-  dialog.querySelector('.when').textContent = celebration.unlock.title;
+  subtitle(dialog.querySelector('.when'), celebration.unlock.title, config.message);
   dialog.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
   root.append(dialog);
   if (wantsParticles(config)) dialog.append(particleLayer(config));
-  loadPhoto(celebration, dialog.querySelector('.photo-slot'));
+  const slot = dialog.querySelector('.photo-slot');
+  loadPhoto(celebration, slot);
+  const upload = dialog.querySelector('.upload');
+  upload.querySelector('input').addEventListener('change', async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
+      dialog.querySelector('.error').textContent = '';
+      slot.replaceChildren();
+      await loadPhoto(celebration, slot);
+      upload.firstChild.textContent = 'Change photo ';
+      announce('Photo saved to your memories');
+    } catch (error) {
+      dialog.querySelector('.error').textContent = error.message;
+    }
+  });
   runTimeline(dialog, config);
   dialog.showModal();
   dialog.querySelector('.done').focus();
@@ -227,7 +273,7 @@ function fullScreen(celebration) {
     </div>`;
   overlay.querySelector('.icon').textContent = config.icon?.emoji ?? '🏆';
   overlay.querySelector('h2').textContent = config.message;
-  overlay.querySelector('.when').textContent = celebration.unlock.title;
+  subtitle(overlay.querySelector('.when'), celebration.unlock.title, config.message);
   overlay.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
   root.append(overlay);
   overlay.showModal();
