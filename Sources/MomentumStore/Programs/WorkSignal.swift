@@ -11,8 +11,10 @@ import Synchronization
 /// ```
 package final class WorkSignal: Sendable {
     private struct State {
-        /// Wake-ups not taken yet (at most one per loop is useful; more are harmless).
-        var pending = 0
+        /// Whether work was queued while no loop waited: the next wait returns at once. One
+        /// flag is enough, since a woken loop takes everything queued before it looks again;
+        /// a count would send a loop round once per append, for nothing.
+        var pending = false
         var waiters: [CheckedContinuation<Bool, Never>] = []
         var closed = false
     }
@@ -25,7 +27,7 @@ package final class WorkSignal: Sendable {
     package func notify() {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
-            if state.pending < 64 { state.pending += 1 }
+            state.pending = true
             return nil
         }
         waiter?.resume(returning: true)
@@ -36,8 +38,8 @@ package final class WorkSignal: Sendable {
     package func wait() async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let answer = state.withLock { state -> Bool? in
-                if state.pending > 0 {
-                    state.pending -= 1
+                if state.pending {
+                    state.pending = false
                     return true
                 }
                 if state.closed { return false }
