@@ -159,6 +159,18 @@ class Browser:
                     return
             time.sleep(0.2)
 
+    def dismiss_queued(self, until_rule=None):
+        """Dismisses queued celebrations unseen, through the API, until the next is one of
+        `until_rule` (returned) or none is left (None)."""
+        _, body = self.api("GET", "/v1/celebrations/next")
+        while body and body.get("celebration"):
+            celebration = body["celebration"]
+            if until_rule is not None and celebration["unlock"]["rule"] == until_rule:
+                return celebration
+            self.api("POST", f"/v1/celebrations/{celebration['id'].replace('#', '%23')}/dismissed")
+            _, body = self.api("GET", "/v1/celebrations/next")
+        return None
+
     def quit(self):
         self.driver.quit()
         shutil.rmtree(self.downloads, ignore_errors=True)
@@ -241,6 +253,14 @@ def tiny_png():
     raw = b"".join(b"\x00" + b"\xff\x80\x00" * 2 for _ in range(2))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def tiny_png_file(name):
+    """A file holding `tiny_png()`, for a file input."""
+    path = os.path.join(tempfile.mkdtemp(), name)
+    with open(path, "wb") as handle:
+        handle.write(tiny_png())
+    return path
 
 
 # MARK: scenarios
@@ -373,9 +393,7 @@ def demo_screens_and_memory_photo(args):
         shown = browser.js("return [...document.querySelectorAll('.scrapbook:not(.on-this-day) article.memory .muted')].map(p => p.textContent.split(' · ')[1])")
         assert shown and all(c == wanted for c in shown), f"filter {wanted} shows {shown}"
         browser.get("/memories")
-        photo = os.path.join(tempfile.mkdtemp(), "moment.png")
-        with open(photo, "wb") as handle:
-            handle.write(tiny_png())
+        photo = tiny_png_file("moment.png")
         first = browser.css("article.memory[data-memory]")
         memory = first.get_attribute("data-memory")
         first.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(photo)
@@ -467,10 +485,7 @@ def seven_day_milestone_card_and_reduced_motion(args):
                 subtitle = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] .when').textContent")
                 assert subtitle.strip().lower() != title.strip().lower(), f"the title {title!r} is repeated"
                 # "Add photo" on the card puts the photo in the milestone's memory and on the card.
-                photo = os.path.join(tempfile.mkdtemp(), "stretch.png")
-                with open(photo, "wb") as handle:
-                    handle.write(tiny_png())
-                browser.css(".celebration[data-tier=\"2\"] .upload input[type=file]").send_keys(photo)
+                browser.css(".celebration[data-tier=\"2\"] .upload input[type=file]").send_keys(tiny_png_file("stretch.png"))
                 browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img') !== null",
                                  message="the card's Add photo did not show the photo")
                 browser.shot("celebration-card-photo")
@@ -488,10 +503,7 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
         create_habit_api(browser, email, "read", created_days_ago=29)
         push_history(browser, email, "read", 29)
         # The history's own milestones (the 7-day card among them) wait in the queue: clear it.
-        status, body = browser.api("GET", "/v1/celebrations/next")
-        while body and body.get("celebration"):
-            browser.api("POST", f"/v1/celebrations/{body['celebration']['id'].replace('#', '%23')}/dismissed")
-            status, body = browser.api("GET", "/v1/celebrations/next")
+        browser.dismiss_queued()
         browser.get("/today")
         browser.click("li.habit[data-habit='read'] button[data-action=check-in]")
         browser.wait_for("document.querySelector('.celebration.fullscreen[data-tier=\"3\"]') !== null",
@@ -511,10 +523,7 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
         browser.wait_for("!document.querySelector('.celebration.fullscreen .photo-prompt').hidden",
                          message="the photo prompt did not appear")
         browser.shot("celebration-fullscreen")
-        photo = os.path.join(tempfile.mkdtemp(), "finish.png")
-        with open(photo, "wb") as handle:
-            handle.write(tiny_png())
-        browser.css(".celebration.fullscreen .photo-prompt input[type=file]").send_keys(photo)
+        browser.css(".celebration.fullscreen .photo-prompt input[type=file]").send_keys(tiny_png_file("finish.png"))
         browser.wait_for("document.querySelector('.celebration.fullscreen .photo-prompt p').textContent === 'Saved to your memories.'",
                          message="the photo was not saved to the milestone's memory")
         browser.click(".celebration.fullscreen .done")
@@ -782,11 +791,7 @@ def savings_celebrations_differ_by_category(args):
                 {"id": f"save-{category}", "type": "contribution", "at": stamp, "tz": "UTC", "goal": category,
                  "amount": amount}])
             # The celebrations queued before the one under test are dismissed unseen.
-            status, body = browser.api("GET", "/v1/celebrations/next")
-            while body and body.get("celebration") and body["celebration"]["unlock"]["rule"] != rule:
-                browser.api("POST", f"/v1/celebrations/{body['celebration']['id'].replace('#', '%23')}/dismissed")
-                status, body = browser.api("GET", "/v1/celebrations/next")
-            assert body and body.get("celebration"), f"{category}: no {rule} celebration is due"
+            assert browser.dismiss_queued(until_rule=rule), f"{category}: no {rule} celebration is due"
             browser.js("sessionStorage.clear()")
             browser.get("/today")
             browser.wait_for("document.querySelectorAll('.celebration .particle').length > 0", timeout=12,

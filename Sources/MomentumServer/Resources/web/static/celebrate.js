@@ -197,19 +197,10 @@ function card(celebration) {
   const slot = dialog.querySelector('.photo-slot');
   loadPhoto(celebration, slot);
   const upload = dialog.querySelector('.upload');
-  upload.querySelector('input').addEventListener('change', async (event) => {
-    const file = event.target.files[0];
-    if (!file) return;
-    try {
-      await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
-      dialog.querySelector('.error').textContent = '';
-      slot.replaceChildren();
-      await loadPhoto(celebration, slot);
-      upload.firstChild.textContent = 'Change photo ';
-      announce('Photo saved to your memories');
-    } catch (error) {
-      dialog.querySelector('.error').textContent = error.message;
-    }
+  offerPhoto(upload.querySelector('input'), celebration, dialog.querySelector('.error'), async () => {
+    slot.replaceChildren();
+    await loadPhoto(celebration, slot);
+    upload.firstChild.textContent = 'Change photo ';
   });
   runTimeline(dialog, config);
   dialog.showModal();
@@ -233,6 +224,23 @@ function untilDone(dialog, celebration, cleanup = () => {}) {
       event.preventDefault();
       close();
     });
+  });
+}
+
+// A photo chosen in `input` goes to the milestone's memory; `saved` then updates the
+// celebration, and a refusal is shown in `error`.
+function offerPhoto(input, celebration, error, saved) {
+  input.addEventListener('change', async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
+      error.textContent = '';
+      await saved();
+      announce('Photo saved to your memories');
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
   });
 }
 
@@ -287,17 +295,8 @@ function fullScreen(celebration) {
     prompt.hidden = false;
     overlay.querySelector('.done').focus();
   }, reducedMotion() ? 300 : timeline.end);
-  prompt.querySelector('input[type=file]').addEventListener('change', async (event) => {
-    const file = event.target.files[0];
-    if (!file) return;
-    try {
-      await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
-      prompt.querySelector('.error').textContent = '';
-      prompt.querySelector('p').textContent = 'Saved to your memories.';
-      announce('Photo saved to your memories');
-    } catch (error) {
-      prompt.querySelector('.error').textContent = error.message;
-    }
+  offerPhoto(prompt.querySelector('input[type=file]'), celebration, prompt.querySelector('.error'), () => {
+    prompt.querySelector('p').textContent = 'Saved to your memories.';
   });
   return untilDone(overlay, celebration, () => timeline.cancel());
 }
