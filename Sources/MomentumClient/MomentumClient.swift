@@ -211,7 +211,7 @@ public actor MomentumClient {
     func localEngine() throws -> MomentumUser {
         if let engine { return engine }
         let profile = try profile()
-        guard let pack = RulePack.bundled[profile.pack] else {
+        guard let pack = RulePack.named(profile.pack) else {
             throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(profile.pack)'")
         }
         var user = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)

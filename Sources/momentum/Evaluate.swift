@@ -51,7 +51,7 @@ struct Evaluate: ParsableCommand {
 
     /// The bundled pack of that name, or the pack file at that path.
     func loadPack() throws -> RulePack {
-        if let bundled = RulePack.bundled[pack] { return bundled }
+        if let bundled = RulePack.named(pack) { return bundled }
         guard pack.hasSuffix(".json") || pack.contains("/") else {
             throw fail(
                 status: 64,

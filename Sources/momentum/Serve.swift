@@ -85,11 +85,12 @@ struct Serve: AsyncParsableCommand {
             configuration.port = value
         }
         configuration.pack = pack ?? environment["MOMENTUM_PACK"] ?? configuration.pack
-        guard RulePack.bundled[configuration.pack] != nil else {
+        guard RulePack.named(configuration.pack) != nil else {
             throw ValidationError(
-                "unknown pack '\(configuration.pack)'; bundled: \(RulePack.bundled.keys.sorted().joined(separator: ", "))"
+                "unknown pack '\(configuration.pack)'; bundled: \(RulePack.bundledOrder.joined(separator: ", ")), or several joined by '+'"
             )
         }
+        configuration.pack = Profile.canonicalPack(configuration.pack)
         configuration.demo = demo || ["1", "true", "yes"].contains(environment["MOMENTUM_DEMO"]?.lowercased() ?? "")
         configuration.corsOrigins = (corsOrigins ?? environment["MOMENTUM_CORS_ORIGINS"] ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

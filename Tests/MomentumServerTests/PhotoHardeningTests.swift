@@ -155,6 +155,9 @@ import Testing
                 $0.rasterizer = rasterizer.command
                 $0.rasterizerConcurrency = 1
                 $0.rasterizerQueueWait = .milliseconds(200)
+                // Under a loaded CI machine the second request can take longer than the default
+                // timeout to arrive; the held card must still hold its place until released.
+                $0.rasterizerTimeout = .seconds(600)
             }
         ) { _, client, token, memory in
             async let held = client.call(

@@ -3450,8 +3450,14 @@ extension Components {
             public var doNotDisturb: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Profile/notifications`.
             public var notifications: Components.Schemas.NotificationPreferences
+            /// The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
+            ///
             /// - Remark: Generated from `#/components/schemas/Profile/pack`.
             public var pack: Swift.String
+            /// The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/packs`.
+            public var packs: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/Profile/reduceMotion`.
             public var reduceMotion: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Profile/timeZone`.
@@ -3466,7 +3472,8 @@ extension Components {
             ///   - displayName:
             ///   - doNotDisturb:
             ///   - notifications:
-            ///   - pack:
+            ///   - pack: The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
+            ///   - packs: The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks.
             ///   - reduceMotion:
             ///   - timeZone:
             ///   - updatedAt:
@@ -3477,6 +3484,7 @@ extension Components {
                 doNotDisturb: Swift.Bool,
                 notifications: Components.Schemas.NotificationPreferences,
                 pack: Swift.String,
+                packs: [Swift.String],
                 reduceMotion: Swift.Bool,
                 timeZone: Swift.String,
                 updatedAt: Foundation.Date
@@ -3487,6 +3495,7 @@ extension Components {
                 self.doNotDisturb = doNotDisturb
                 self.notifications = notifications
                 self.pack = pack
+                self.packs = packs
                 self.reduceMotion = reduceMotion
                 self.timeZone = timeZone
                 self.updatedAt = updatedAt
@@ -3498,6 +3507,7 @@ extension Components {
                 case doNotDisturb
                 case notifications
                 case pack
+                case packs
                 case reduceMotion
                 case timeZone
                 case updatedAt
@@ -3528,6 +3538,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .pack
                 )
+                self.packs = try container.decode(
+                    [Swift.String].self,
+                    forKey: .packs
+                )
                 self.reduceMotion = try container.decode(
                     Swift.Bool.self,
                     forKey: .reduceMotion
@@ -3547,6 +3561,7 @@ extension Components {
                     "doNotDisturb",
                     "notifications",
                     "pack",
+                    "packs",
                     "reduceMotion",
                     "timeZone",
                     "updatedAt"
@@ -3632,8 +3647,14 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications`.
             public var notifications: Components.Schemas.ProfilePatch.NotificationsPayload?
+            /// A bundled pack, or several joined by '+'; give this or packs, not both.
+            ///
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/pack`.
             public var pack: Swift.String?
+            /// The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/packs`.
+            public var packs: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/reduceMotion`.
             public var reduceMotion: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/timeZone`.
@@ -3646,7 +3667,8 @@ extension Components {
             ///   - displayName:
             ///   - doNotDisturb:
             ///   - notifications:
-            ///   - pack:
+            ///   - pack: A bundled pack, or several joined by '+'; give this or packs, not both.
+            ///   - packs: The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
             ///   - reduceMotion:
             ///   - timeZone:
             public init(
@@ -3656,6 +3678,7 @@ extension Components {
                 doNotDisturb: Swift.Bool? = nil,
                 notifications: Components.Schemas.ProfilePatch.NotificationsPayload? = nil,
                 pack: Swift.String? = nil,
+                packs: [Swift.String]? = nil,
                 reduceMotion: Swift.Bool? = nil,
                 timeZone: Swift.String? = nil
             ) {
@@ -3665,6 +3688,7 @@ extension Components {
                 self.doNotDisturb = doNotDisturb
                 self.notifications = notifications
                 self.pack = pack
+                self.packs = packs
                 self.reduceMotion = reduceMotion
                 self.timeZone = timeZone
             }
@@ -3675,6 +3699,7 @@ extension Components {
                 case doNotDisturb
                 case notifications
                 case pack
+                case packs
                 case reduceMotion
                 case timeZone
             }
@@ -3704,6 +3729,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .pack
                 )
+                self.packs = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .packs
+                )
                 self.reduceMotion = try container.decodeIfPresent(
                     Swift.Bool.self,
                     forKey: .reduceMotion
@@ -3719,6 +3748,7 @@ extension Components {
                     "doNotDisturb",
                     "notifications",
                     "pack",
+                    "packs",
                     "reduceMotion",
                     "timeZone"
                 ])
@@ -4296,8 +4326,14 @@ extension Components {
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/email`.
             public var email: Swift.String
+            /// A bundled pack, or several joined by '+'; give this or packs, not both.
+            ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/pack`.
             public var pack: Swift.String?
+            /// The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegisterRequest/packs`.
+            public var packs: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/password`.
             public var password: Swift.String
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/timeZone`.
@@ -4309,7 +4345,8 @@ extension Components {
             ///   - deviceName:
             ///   - displayName:
             ///   - email:
-            ///   - pack:
+            ///   - pack: A bundled pack, or several joined by '+'; give this or packs, not both.
+            ///   - packs: The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
             ///   - password:
             ///   - timeZone:
             public init(
@@ -4318,6 +4355,7 @@ extension Components {
                 displayName: Swift.String,
                 email: Swift.String,
                 pack: Swift.String? = nil,
+                packs: [Swift.String]? = nil,
                 password: Swift.String,
                 timeZone: Swift.String? = nil
             ) {
@@ -4326,6 +4364,7 @@ extension Components {
                 self.displayName = displayName
                 self.email = email
                 self.pack = pack
+                self.packs = packs
                 self.password = password
                 self.timeZone = timeZone
             }
@@ -4335,6 +4374,7 @@ extension Components {
                 case displayName
                 case email
                 case pack
+                case packs
                 case password
                 case timeZone
             }
@@ -4360,6 +4400,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .pack
                 )
+                self.packs = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .packs
+                )
                 self.password = try container.decode(
                     Swift.String.self,
                     forKey: .password
@@ -4374,6 +4418,7 @@ extension Components {
                     "displayName",
                     "email",
                     "pack",
+                    "packs",
                     "password",
                     "timeZone"
                 ])

@@ -9,7 +9,8 @@ public struct ProfilePatch: Sendable, Hashable {
     public var timeZone: String?
     /// The hour (0–23) a day starts at, for people whose day ends after midnight.
     public var dayStartHour: Int?
-    /// The rule pack.
+    /// The rule pack: a bundled pack or several joined by `+` (`habits+ollie`). A request's
+    /// `packs` list arrives here joined.
     public var pack: String?
     /// How big celebrations are.
     public var celebrationStyle: CelebrationStyle?
@@ -39,7 +40,8 @@ public struct ProfilePatch: Sendable, Hashable {
 
 extension ProfilePatch: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case displayName, timeZone, dayStartHour, pack, celebrationStyle, reduceMotion, doNotDisturb, notifications
+        case displayName, timeZone, dayStartHour, pack, packs, celebrationStyle, reduceMotion, doNotDisturb
+        case notifications
     }
 
     /// Decodes a change, refusing a field a profile does not have (a misspelt `timezone`
@@ -50,11 +52,35 @@ extension ProfilePatch: Codable {
         timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
         dayStartHour = try c.decodeIfPresent(Int.self, forKey: .dayStartHour)
         pack = try c.decodeIfPresent(String.self, forKey: .pack)
+        if let packs = try c.decodeIfPresent([String].self, forKey: .packs) {
+            guard pack == nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .packs, in: c, debugDescription: "give pack or packs, not both")
+            }
+            guard !packs.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .packs, in: c, debugDescription: "must name at least one pack")
+            }
+            pack = packs.joined(separator: "+")
+        }
         celebrationStyle = try c.decodeIfPresent(CelebrationStyle.self, forKey: .celebrationStyle)
         reduceMotion = try c.decodeIfPresent(Bool.self, forKey: .reduceMotion)
         doNotDisturb = try c.decodeIfPresent(Bool.self, forKey: .doNotDisturb)
         notifications = try c.decodeIfPresent(NotificationsPatch.self, forKey: .notifications)
         try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
+    }
+
+    /// Encodes the change's fields (the pack as one `pack` string).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(displayName, forKey: .displayName)
+        try c.encodeIfPresent(timeZone, forKey: .timeZone)
+        try c.encodeIfPresent(dayStartHour, forKey: .dayStartHour)
+        try c.encodeIfPresent(pack, forKey: .pack)
+        try c.encodeIfPresent(celebrationStyle, forKey: .celebrationStyle)
+        try c.encodeIfPresent(reduceMotion, forKey: .reduceMotion)
+        try c.encodeIfPresent(doNotDisturb, forKey: .doNotDisturb)
+        try c.encodeIfPresent(notifications, forKey: .notifications)
     }
 }
 

@@ -37,13 +37,13 @@ extension UserEngine {
         case .habitArchived(let id):
             return entry(atDay, .archive, habit: try habit(id, on: atDay).ordinal)
         case .completion(let id, let day, let value, _):
-            let target = try loggedDay(day, atDay: atDay, limitedByBackfill: true)
+            let target = try loggedDay(day, atDay: atDay, limitedBy: "completion")
             var completion = entry(target, .complete, habit: try habit(id, on: target).ordinal)
             completion.value = value
             completion.backfilled = target < atDay
             return completion
         case .skip(let id, let day, _):
-            let target = try loggedDay(day, atDay: atDay, limitedByBackfill: false)
+            let target = try loggedDay(day, atDay: atDay, limitedBy: nil)
             guard let id else { return entry(target, .skipAll) }
             return entry(target, .skip, habit: try habit(id, on: target).ordinal)
         case .purchase(let item, let days):
@@ -75,14 +75,14 @@ extension UserEngine {
             }
             return entry(atDay, .record)
         case .activity(let activity):
-            return entry(try loggedDay(activity.day, atDay: atDay, limitedByBackfill: true), .record)
+            return entry(try loggedDay(activity.day, atDay: atDay, limitedBy: "log"), .record)
         case .goal(let goal):
             guard !goal.id.isEmpty, goal.id.utf8.count <= 128 else {
                 throw MomentumError(.invalidEvent, "a goal id is 1…128 bytes", field: "goal")
             }
             return entry(atDay, .record)
         case .contribution(_, _, let day, _):
-            return entry(try loggedDay(day, atDay: atDay, limitedByBackfill: true), .record)
+            return entry(try loggedDay(day, atDay: atDay, limitedBy: "contribution"), .record)
         case .stage:
             return entry(atDay, .record)
         }
@@ -144,7 +144,9 @@ extension UserEngine {
         return meta
     }
 
-    private func loggedDay(_ day: LocalDay?, atDay: Int, limitedByBackfill: Bool) throws(MomentumError) -> Int {
+    /// The local day an event names, checked against the backfill window of its event type
+    /// (`nil` for no window).
+    private func loggedDay(_ day: LocalDay?, atDay: Int, limitedBy type: String?) throws(MomentumError) -> Int {
         guard let day else { return atDay }
         guard day.number <= atDay else {
             throw MomentumError(
@@ -152,10 +154,11 @@ extension UserEngine {
                 "day \(day) is after the local day of the event's timestamp (\(LocalDay(number: atDay)))",
                 field: "day")
         }
-        if limitedByBackfill, let window = pack.backfillDays, atDay - day.number > window {
+        if let type, let window = pack.backfillDays(forEventType: type), atDay - day.number > window {
+            let what = ["completion": "completions", "log": "journal entries", "contribution": "contributions"][type]
             throw MomentumError(
                 .outsideBackfillWindow,
-                "\(day) is \(atDay - day.number) days back; the \(pack.name) pack accepts completions up to \(window) day\(window == 1 ? "" : "s") back",
+                "\(day) is \(atDay - day.number) days back; the \(pack.owner(ofEventType: type)) pack accepts \(what ?? "events") up to \(window) day\(window == 1 ? "" : "s") back",
                 field: "day")
         }
         return day.number

@@ -33,6 +33,9 @@ extension RulePack {
     public static let habitsJSON = #"""
         {
           "name": "habits",
+          "title": "Habits",
+          "icon": "🔥",
+          "eventTypes": ["completion", "skip"],
           "defaultPolicy": "forgiving",
           "backfillDays": 1,
           "rewards": [
@@ -63,7 +66,85 @@ extension RulePack {
     public static let ollieJSON = #"""
         {
           "name": "ollie",
+          "title": "Puppy journal",
+          "icon": "🐶",
+          "eventTypes": ["log", "subject"],
           "backfillDays": null,
+          "forms": [
+            {"id": "potty", "title": "Potty break", "icon": "🚽", "type": "log", "kind": "potty", "today": true,
+             "fields": [{"name": "item", "label": "Where", "input": "buttons", "options": [
+               {"value": "outdoor", "label": "Outside", "icon": "🌳"},
+               {"value": "indoor", "label": "Accident inside", "icon": "🏠"}]}]},
+            {"id": "meal", "title": "Meal", "icon": "🍗", "type": "log", "kind": "meal", "today": true,
+             "fields": [{"name": "item", "label": "Which", "input": "buttons", "options": [
+               {"value": "breakfast", "label": "Breakfast", "icon": "🌅"},
+               {"value": "lunch", "label": "Lunch", "icon": "☀️"},
+               {"value": "dinner", "label": "Dinner", "icon": "🌙"}]}]},
+            {"id": "walk", "title": "Walk", "icon": "🦮", "type": "log", "kind": "walk", "today": true,
+             "fields": [{"name": "value", "label": "Minutes", "input": "number", "unit": "min", "minimum": 1,
+                         "maximum": 600, "placeholder": "20"}]},
+            {"id": "command", "title": "Command learned", "icon": "🐾", "type": "log", "kind": "command",
+             "fields": [{"name": "item", "label": "Command", "required": true, "placeholder": "sit",
+                         "suggestions": ["sit", "down", "stay", "come", "heel", "leave it", "drop it", "wait",
+                                         "paw", "touch", "spin", "roll over", "place", "off"]},
+                        {"name": "note", "label": "Note", "input": "note"}]},
+            {"id": "social", "title": "Socialization checklist", "icon": "🌍", "type": "log", "kind": "social",
+             "hint": "Tap what your puppy met calmly. Good coverage by 16 weeks completes the socialization window.",
+             "fields": [{"name": "item", "label": "Experience", "input": "checklist", "options": [
+               {"group": "people", "value": "children", "label": "Children", "icon": "🧒"},
+               {"group": "people", "value": "men-with-beards", "label": "Men with beards", "icon": "🧔"},
+               {"group": "people", "value": "hats", "label": "People in hats", "icon": "👒"},
+               {"group": "people", "value": "uniforms", "label": "People in uniform", "icon": "👮"},
+               {"group": "people", "value": "wheelchairs", "label": "Wheelchairs and walkers", "icon": "🧑‍🦽"},
+               {"group": "animals", "value": "cats", "label": "Cats", "icon": "🐈"},
+               {"group": "animals", "value": "birds", "label": "Birds", "icon": "🐦"},
+               {"group": "animals", "value": "horses", "label": "Horses", "icon": "🐎"},
+               {"group": "animals", "value": "livestock", "label": "Farm animals", "icon": "🐄"},
+               {"group": "places", "value": "park", "label": "Park", "icon": "🏞️"},
+               {"group": "places", "value": "pet-store", "label": "Pet store", "icon": "🏬"},
+               {"group": "places", "value": "cafe", "label": "Café terrace", "icon": "☕"},
+               {"group": "places", "value": "city-street", "label": "Busy street", "icon": "🏙️"},
+               {"group": "sounds", "value": "thunder", "label": "Thunder", "icon": "⛈️"},
+               {"group": "sounds", "value": "vacuum", "label": "Vacuum cleaner", "icon": "🧹"},
+               {"group": "sounds", "value": "doorbell", "label": "Doorbell", "icon": "🔔"},
+               {"group": "vehicles", "value": "car", "label": "Car", "icon": "🚗"},
+               {"group": "vehicles", "value": "bus", "label": "Bus", "icon": "🚌"},
+               {"group": "vehicles", "value": "train", "label": "Train", "icon": "🚆"},
+               {"group": "vehicles", "value": "bicycle", "label": "Bicycle", "icon": "🚲"},
+               {"group": "vehicles", "value": "truck", "label": "Truck", "icon": "🚚"},
+               {"group": "surfaces", "value": "grass", "label": "Grass", "icon": "🌱"},
+               {"group": "surfaces", "value": "gravel", "label": "Gravel", "icon": "🪨"},
+               {"group": "surfaces", "value": "sand", "label": "Sand", "icon": "🏖️"},
+               {"group": "surfaces", "value": "tile", "label": "Tile", "icon": "🔲"},
+               {"group": "surfaces", "value": "wood", "label": "Wood", "icon": "🪵"},
+               {"group": "surfaces", "value": "metal", "label": "Metal grate", "icon": "🔩"},
+               {"group": "handling", "value": "paws", "label": "Paws touched", "icon": "🐾"},
+               {"group": "handling", "value": "ears", "label": "Ears checked", "icon": "👂"},
+               {"group": "handling", "value": "teeth", "label": "Teeth brushed", "icon": "🪥"}]}]},
+            {"id": "dog", "title": "Dog met", "icon": "🐕", "type": "log", "kind": "social",
+             "values": {"group": "dogs"},
+             "fields": [{"name": "item", "label": "Dog's name", "required": true, "placeholder": "Biscuit"},
+                        {"name": "note", "label": "Note", "input": "note"}]},
+            {"id": "vaccination", "title": "Vaccination", "icon": "💉", "type": "log", "kind": "vaccination",
+             "fields": [{"name": "item", "label": "Vaccine", "input": "choice", "required": true, "options": [
+               {"value": "dhpp-1", "label": "DHPP, first dose"}, {"value": "dhpp-2", "label": "DHPP, second dose"},
+               {"value": "dhpp-3", "label": "DHPP, third dose"}, {"value": "rabies", "label": "Rabies"}]},
+                        {"name": "note", "label": "Note", "input": "note"}]},
+            {"id": "vet", "title": "Vet visit", "icon": "🩺", "type": "log", "kind": "vet",
+             "fields": [{"name": "note", "label": "What the vet said", "input": "note"}]},
+            {"id": "weight", "title": "Weight", "icon": "⚖️", "type": "log", "kind": "weight",
+             "fields": [{"name": "value", "label": "Weight", "input": "number", "unit": "kg", "required": true,
+                         "minimum": 0.1, "maximum": 150, "placeholder": "8.5"},
+                        {"name": "item", "label": "Vet's verdict", "input": "choice", "options": [
+                          {"value": "healthy", "label": "A healthy weight"}]}]},
+            {"id": "overnight", "title": "Night away from home", "icon": "🏕️", "type": "log", "kind": "overnight",
+             "fields": [{"name": "note", "label": "Where", "input": "note"}]},
+            {"id": "puppy", "title": "Your puppy", "icon": "🐶", "type": "subject", "newID": "subject",
+             "values": {"kind": "puppy"},
+             "fields": [{"name": "name", "label": "Name", "required": true, "placeholder": "Ollie"},
+                        {"name": "dates.born", "label": "Birthday", "input": "date"},
+                        {"name": "dates.gotcha", "label": "Gotcha day (came home)", "input": "date"}]}
+          ],
           "achievements": [
             {"id": "potty-first-outdoor", "kind": "first", "match": {"kind": "potty", "item": "outdoor"}, "tier": 2,
              "badge": "🌱", "category": "potty", "title": "First outdoor potty"},
@@ -141,7 +222,31 @@ extension RulePack {
     public static let savingsJSON = #"""
         {
           "name": "savings",
+          "title": "Savings",
+          "icon": "💰",
+          "eventTypes": ["goal", "contribution"],
           "backfillDays": 31,
+          "forms": [
+            {"id": "contribution", "title": "Add to a goal", "icon": "🪙", "type": "contribution", "today": true,
+             "fields": [{"name": "goal", "label": "Goal", "input": "choice", "from": "goals", "required": true},
+                        {"name": "amount", "label": "Amount", "input": "number", "unit": "$", "required": true,
+                         "minimum": 0.01, "maximum": 1000000000, "placeholder": "50"},
+                        {"name": "note", "label": "Note", "input": "note"}]},
+            {"id": "goal", "title": "New goal", "icon": "🎯", "type": "goal", "newID": "goal",
+             "fields": [{"name": "name", "label": "Name", "required": true, "placeholder": "Trip to Bali"},
+                        {"name": "category", "label": "Category", "input": "choice", "required": true, "options": [
+                          {"value": "vacation", "label": "Vacation", "icon": "🏖️"},
+                          {"value": "house", "label": "House", "icon": "🏠"},
+                          {"value": "wedding", "label": "Wedding", "icon": "💍"},
+                          {"value": "retirement", "label": "Retirement", "icon": "🌅"},
+                          {"value": "education", "label": "Education", "icon": "🎓"},
+                          {"value": "car", "label": "Car", "icon": "🚗"},
+                          {"value": "investment", "label": "Investment", "icon": "📈"},
+                          {"value": "emergency", "label": "Emergency fund", "icon": "🛟"},
+                          {"value": "other", "label": "Other", "icon": "💰"}]},
+                        {"name": "target", "label": "Target", "input": "number", "unit": "$", "required": true,
+                         "minimum": 1, "maximum": 1000000000, "placeholder": "5000"}]}
+          ],
           "achievements": [
             {"id": "first-contribution", "kind": "first", "match": {"type": "contribution"}, "tier": 1, "badge": "🪙",
              "category": "savings", "title": "First contribution to {goal}"},
@@ -163,7 +268,17 @@ extension RulePack {
     public static let growthJSON = #"""
         {
           "name": "growth",
+          "title": "Growth",
+          "icon": "🌱",
+          "eventTypes": ["stage"],
           "backfillDays": 7,
+          "forms": [
+            {"id": "stage", "title": "Record a stage", "icon": "🪜", "type": "stage",
+             "hint": "Moving back a stage is part of growth too; it is recorded as it is.",
+             "fields": [{"name": "method", "label": "Method", "input": "choice", "from": "methods", "required": true},
+                        {"name": "to", "label": "Stage reached", "input": "choice", "from": "stages", "required": true},
+                        {"name": "note", "label": "What changed", "input": "note"}]}
+          ],
           "methods": [
             {"id": "meditation", "name": "Meditation", "stages": [
               {"id": "beginner", "name": "Beginner", "order": 1},

@@ -56,6 +56,23 @@ public struct RulePack: Hashable, Sendable {
     public var achievements: [AchievementRule]
     /// The progression methods (seed 001).
     public var methods: [ProgressionMethod]
+    /// What an app calls the pack (`Puppy journal`); its name when the document says nothing.
+    public var title: String
+    /// An emoji for the pack's section.
+    public var icon: String?
+    /// How the pack's events are logged: forms an app renders without code of its own.
+    public var forms: [LogForm] = []
+    /// The event types the pack is for (`completion`, `log`, `contribution`, …). In a
+    /// ``combining(_:)`` of packs, each type takes the backfill window of the first member
+    /// that lists it.
+    public var eventTypes: [String] = []
+    /// The packs a combination is made of, in order (empty for a single pack).
+    private var parts: [RulePack] = []
+    /// The packs this one is made of, in order: its members for a combination, itself alone
+    /// otherwise.
+    public var members: [RulePack] { parts.isEmpty ? [self] : parts }
+    /// Backfill windows by event type, for a combination (`.some(nil)`: no limit).
+    private var backfillByType: [String: Int?] = [:]
 
     /// Creates a pack.
     public init(
@@ -74,6 +91,85 @@ public struct RulePack: Hashable, Sendable {
         self.streakMilestones = streakMilestones
         self.achievements = achievements
         self.methods = methods
+        self.title = name
+    }
+
+    /// How many days back an event of `type` may be logged: its owner's window in a
+    /// combination, ``backfillDays`` otherwise; `nil` for no limit.
+    public func backfillDays(forEventType type: String) -> Int? {
+        backfillByType[type] ?? backfillDays
+    }
+
+    /// The name of the pack whose rules an event type follows (for messages).
+    public func owner(ofEventType type: String) -> String {
+        parts.first { $0.eventTypes.contains(type) }?.name ?? name
+    }
+
+    /// The names of the packs this one is made of (`["habits", "ollie"]`; `[name]` alone).
+    public var memberNames: [String] { members.map(\.name) }
+
+    /// Several packs as one, for an account that tracks habits, a puppy, savings and growth
+    /// at once. The combination is named `habits+ollie`; it holds every member's
+    /// achievements, methods and forms; its habit settings (default policy, rewards,
+    /// earned freezes, store, streak milestones) are those of the first member that is for
+    /// completions; each event type keeps the backfill window of the first member that
+    /// lists it; a device may stay offline as long as the most lenient member allows.
+    ///
+    /// - Precondition: `packs` is not empty, and achievement ids and method ids are unique
+    ///   across them (true of the bundled packs; `RulePackTests` holds them to it).
+    public static func combining(_ packs: [RulePack]) -> RulePack {
+        precondition(!packs.isEmpty, "a combination needs at least one pack")
+        if packs.count == 1 { return packs[0] }
+        let habits = packs.first { $0.eventTypes.contains("completion") } ?? packs[0]
+        var pack = RulePack(
+            name: packs.map(\.name).joined(separator: "+"), defaultPolicy: habits.defaultPolicy,
+            backfillDays: habits.backfillDays,
+            futureToleranceSeconds: packs.map(\.futureToleranceSeconds).min() ?? habits.futureToleranceSeconds,
+            rewards: habits.rewards, earnedFreezeEvery: habits.earnedFreezeEvery, store: habits.store,
+            streakMilestones: habits.streakMilestones, achievements: packs.flatMap(\.achievements),
+            methods: packs.flatMap(\.methods))
+        pack.title = packs.map(\.title).joined(separator: " · ")
+        pack.offlineDays = packs.map(\.offlineDays).max() ?? pack.offlineDays
+        pack.forms = packs.flatMap(\.forms)
+        pack.parts = packs
+        for member in packs.reversed() {
+            pack.eventTypes = member.eventTypes + pack.eventTypes.filter { !member.eventTypes.contains($0) }
+            for type in member.eventTypes { pack.backfillByType[type] = .some(member.backfillDays) }
+        }
+        return pack
+    }
+
+    /// The bundled packs' names in the order a combination lists them.
+    public static let bundledOrder = ["habits", "ollie", "savings", "growth"]
+
+    /// Every bundled pack and every combination of them, by canonical name.
+    private static let named: [String: RulePack] = {
+        var all: [String: RulePack] = [:]
+        for mask in 1..<(1 << bundledOrder.count) {
+            let packs = bundledOrder.indices.filter { mask & (1 << $0) != 0 }.compactMap { bundled[bundledOrder[$0]] }
+            let pack = combining(packs)
+            all[pack.name] = pack
+        }
+        return all
+    }()
+
+    /// A bundled pack (`ollie`) or a combination of them (`habits+ollie+savings`), in any
+    /// order; `nil` when a name is not bundled, repeated or empty.
+    public static func named(_ name: String) -> RulePack? {
+        guard let names = canonicalNames(name) else { return nil }
+        return named[names.joined(separator: "+")]
+    }
+
+    /// The pack names of `name` (`ollie+habits`) in canonical order (`["habits", "ollie"]`);
+    /// `nil` when one is not bundled, is repeated, or the list is empty.
+    public static func canonicalNames(_ name: String) -> [String]? {
+        let names = name.split(separator: "+", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard !names.isEmpty, Set(names).count == names.count, names.allSatisfy({ bundled[$0] != nil }) else {
+            return nil
+        }
+        return bundledOrder.filter(names.contains)
     }
 
     /// The packs that ship with Momentum, by name.
@@ -116,6 +212,19 @@ public struct RulePack: Hashable, Sendable {
                     .invalidPack, "\(source): \(at).method: no method '\(method)' in this pack", field: "\(at).method")
             }
         }
+        var formIDs: Set<String> = []
+        for (index, form) in pack.forms.enumerated() {
+            let at = "forms[\(index)]"
+            if let problem = form.problem {
+                throw MomentumError(
+                    .invalidPack, "\(source): \(at).\(problem.field): \(problem.reason) (form '\(form.id)')",
+                    field: "\(at).\(problem.field)")
+            }
+            guard formIDs.insert(form.id).inserted else {
+                throw MomentumError(
+                    .invalidPack, "\(source): \(at).id: '\(form.id)' is used twice", field: "\(at).id")
+            }
+        }
         return pack
     }
 
@@ -142,7 +251,7 @@ public struct RulePack: Hashable, Sendable {
 extension RulePack: Codable {
     private enum CodingKeys: String, CodingKey {
         case name, defaultPolicy, backfillDays, futureToleranceSeconds, offlineDays, rewards, earnedFreezeEvery, store
-        case streakMilestones, achievements, methods
+        case streakMilestones, achievements, methods, title, icon, forms, eventTypes
     }
 
     /// Decodes a pack; absent fields take the defaults of ``init(name:defaultPolicy:backfillDays:futureToleranceSeconds:rewards:earnedFreezeEvery:store:streakMilestones:achievements:methods:)``.
@@ -159,6 +268,10 @@ extension RulePack: Codable {
             streakMilestones: try c.decodeIfPresent([Int].self, forKey: .streakMilestones) ?? [7, 30, 60, 100, 365],
             achievements: try c.decodeIfPresent([AchievementRule].self, forKey: .achievements) ?? [],
             methods: try c.decodeIfPresent([ProgressionMethod].self, forKey: .methods) ?? [])
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? name
+        icon = try c.decodeIfPresent(String.self, forKey: .icon)
+        forms = try c.decodeIfPresent([LogForm].self, forKey: .forms) ?? []
+        eventTypes = try c.decodeIfPresent([String].self, forKey: .eventTypes) ?? []
         if let days = backfillDays, days < 0 {
             throw DecodingError.dataCorruptedError(
                 forKey: .backfillDays, in: c, debugDescription: "must be ≥ 0 or null")
@@ -187,5 +300,9 @@ extension RulePack: Codable {
         try c.encode(streakMilestones, forKey: .streakMilestones)
         try c.encode(achievements, forKey: .achievements)
         try c.encode(methods, forKey: .methods)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(icon, forKey: .icon)
+        try c.encode(forms, forKey: .forms)
+        try c.encode(eventTypes, forKey: .eventTypes)
     }
 }

@@ -38,6 +38,7 @@ struct ProfileView: Codable {
     var timeZone: String
     var dayStartHour: Int
     var pack: String
+    var packs: [String]
     var celebrationStyle: CelebrationStyle
     var reduceMotion: Bool
     var doNotDisturb: Bool
@@ -49,6 +50,7 @@ struct ProfileView: Codable {
         timeZone = profile.timeZone
         dayStartHour = profile.dayStartHour
         pack = profile.pack
+        packs = profile.packs
         celebrationStyle = profile.preferences.style
         reduceMotion = profile.preferences.accessibility.reduceMotion
         doNotDisturb = profile.preferences.doNotDisturb
@@ -109,7 +111,7 @@ extension ProfilePatch {
         if let displayName { changed.displayName = displayName.trimmingCharacters(in: .whitespaces) }
         if let timeZone { changed.timeZone = timeZone }
         if let dayStartHour { changed.dayStartHour = dayStartHour }
-        if let pack { changed.pack = pack }
+        if let pack { changed.pack = Profile.canonicalPack(pack) }
         if let celebrationStyle { changed.preferences.style = celebrationStyle }
         if let reduceMotion { changed.preferences.accessibility.reduceMotion = reduceMotion }
         if let doNotDisturb { changed.preferences.doNotDisturb = doNotDisturb }

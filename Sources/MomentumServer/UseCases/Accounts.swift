@@ -47,7 +47,12 @@ struct Accounts: Sendable {
         let now = now()
         let profile = Profile(
             displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
-            dayStartHour: body.dayStartHour ?? 0, pack: body.pack ?? configuration.pack, updatedAt: now)
+            dayStartHour: body.dayStartHour ?? 0,
+            pack: Profile.canonicalPack(body.packs?.joined(separator: "+") ?? body.pack ?? configuration.pack),
+            updatedAt: now)
+        if body.pack != nil, body.packs != nil {
+            problems.append(.init(field: "packs", issue: "give pack or packs, not both"))
+        }
         do {
             try Self.validate(profile)
         } catch let error as APIError where !problems.isEmpty {

@@ -10,7 +10,8 @@ public struct Profile: Hashable, Sendable, Codable {
     public var timeZone: String
     /// The local hour at which the user's day begins (0–23).
     public var dayStartHour: Int
-    /// The bundled rule pack in force (`habits`, `ollie`, `savings`, `growth`).
+    /// The bundled rule pack in force (`habits`, `ollie`, `savings`, `growth`), or a
+    /// combination of them (`habits+ollie+savings`) for an account that tracks several.
     public var pack: String
     /// Celebration style, accessibility and Do Not Disturb.
     public var preferences: CelebrationPreferences
@@ -51,17 +52,27 @@ public struct Profile: Hashable, Sendable, Codable {
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
     }
 
-    /// The rule pack named by ``pack``.
+    /// The rule pack named by ``pack`` (a combination for several names).
     ///
     /// - Throws: ``StoreError/Code/unknownPack`` when Momentum bundles no pack of that name.
     public func rulePack() throws(StoreError) -> RulePack {
-        guard let pack = RulePack.bundled[pack] else {
+        guard let pack = RulePack.named(pack) else {
             throw StoreError(
                 .unknownPack,
-                "unknown rule pack '\(pack)'; bundled packs: \(RulePack.bundled.keys.sorted().joined(separator: ", "))")
+                "unknown rule pack '\(pack)'; bundled packs: \(RulePack.bundledOrder.joined(separator: ", ")), or several joined by '+'"
+            )
         }
         return pack
     }
+
+    /// A pack name with its parts in canonical order (`ollie+habits` → `habits+ollie`);
+    /// unchanged when it names no bundled pack (``validate()`` refuses it then).
+    public static func canonicalPack(_ name: String) -> String {
+        RulePack.canonicalNames(name)?.joined(separator: "+") ?? name
+    }
+
+    /// The names of the packs in force, in canonical order (`["habits", "ollie"]`).
+    public var packs: [String] { RulePack.canonicalNames(pack) ?? [pack] }
 
     /// Checks every field.
     ///
