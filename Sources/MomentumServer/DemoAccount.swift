@@ -2,8 +2,10 @@ import Foundation
 import MomentumCore
 import MomentumStore
 
-/// The demo account `momentum serve --demo` creates: four months of Ollie's puppy journal
-/// (seed 000) and three habits, moved in time so that the last day is today.
+/// The demo account `momentum serve --demo` creates: every seed at once. Four months of
+/// Ollie's puppy journal (seed 000), three habits with streaks and diamonds (seeds 003 and
+/// 004), a savings goal with its contributions (seed 002) and two practices' stages (seed
+/// 001), moved in time so that the last day is today.
 public enum DemoAccount {
     /// The demo account's email.
     public static let email = "demo@momentum.local"
@@ -11,8 +13,11 @@ public enum DemoAccount {
     public static let password = "momentum-demo"
     /// The demo account's time zone.
     public static let timeZone = "Europe/Berlin"
-    /// The achievement whose celebration the demo account still has waiting.
-    static let waitingRule = "potty-streak-7"
+    /// The achievements whose celebrations the demo account still has waiting: seed 000's
+    /// own example, and today's first savings milestone.
+    static let waitingRules: Set<String> = ["potty-streak-7", "savings-small"]
+    /// The packs the demo account tracks: all of them.
+    static let pack = "habits+ollie+savings+growth"
 
     /// Creates the demo account, replacing one made on an earlier day (its log would end
     /// in the past).
@@ -27,23 +32,26 @@ public enum DemoAccount {
             if calendar.isDate(existing.createdAt, inSameDayAs: now) { return existing.id }
             try await store.deleteAccount(id: existing.id)
         }
-        let events = try journal(endingOn: now, calendar: calendar) + habits(endingOn: now, calendar: calendar)
+        let events =
+            try journal(endingOn: now, calendar: calendar) + habits(endingOn: now, calendar: calendar)
+            + savings(endingOn: now, calendar: calendar) + growth(endingOn: now, calendar: calendar)
         let hash = try await Tokens.hashPassword(password, cost: bcryptCost)
         let user = Tokens.id("u_")
         try await store.createAccount(
             Account(id: user, email: email, passwordHash: hash, createdAt: now),
-            profile: Profile(displayName: "Ollie's family", timeZone: timeZone, pack: "ollie", updatedAt: now))
+            profile: Profile(displayName: "Ollie's family", timeZone: timeZone, pack: pack, updatedAt: now))
         let sorted = events.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
         for start in stride(from: 0, to: sorted.count, by: 200) {
             let batch = Array(sorted[start..<min(sorted.count, start + 200)])
             _ = try await store.append(batch, for: user, receivedAt: now, device: "demo")
         }
         // The family has used the app for four months and saw its celebrations as they came;
-        // the one still waiting is seed 000's own example, Ollie's 7-day outdoor potty streak,
-        // so that the first session of a newcomer opens with its card (and later actions
-        // bring their own celebrations, not the rest of four months' backlog).
+        // those still waiting are seed 000's own example, Ollie's 7-day outdoor potty streak,
+        // and today's first $1,000 saved, so that the first session of a newcomer opens with
+        // their cards (and later actions bring their own celebrations, not the rest of four
+        // months' backlog).
         try await store.updateCelebrations(of: user, now: now) { planner in
-            for waiting in planner.pending where waiting.unlock.rule != Self.waitingRule {
+            for waiting in planner.pending where !Self.waitingRules.contains(waiting.unlock.rule) {
                 _ = planner.dismiss(id: waiting.id, at: now)
             }
         }
@@ -148,5 +156,57 @@ public enum DemoAccount {
             }
         }
         return events.filter { $0.at <= now }
+    }
+
+    /// A trip to Bali (seed 002, a vacation goal of $3,000): a contribution every two weeks
+    /// for four months, and today's, which crosses the first milestone of $1,000.
+    static func savings(endingOn now: Date, calendar: Calendar) throws -> [Event] {
+        let today = calendar.startOfDay(for: now)
+        let tz = calendar.timeZone.identifier
+        guard let first = calendar.date(byAdding: .day, value: -112, to: today) else { return [] }
+        var events = [
+            Event(
+                id: "demo-goal-bali", at: calendar.date(bySettingHour: 19, minute: 0, second: 0, of: first) ?? first,
+                timeZone: tz,
+                payload: .goal(SavingsGoal(id: "bali", name: "Trip to Bali", category: "vacation", target: 3000)))
+        ]
+        for fortnight in 0..<8 {
+            guard let day = calendar.date(byAdding: .day, value: fortnight * 14, to: first) else { continue }
+            events.append(
+                Event(
+                    id: "demo-save-\(fortnight)",
+                    at: calendar.date(bySettingHour: 19, minute: 30, second: 0, of: day) ?? day,
+                    timeZone: tz,
+                    payload: .contribution(
+                        goal: "bali", amount: fortnight == 0 ? 150 : 110, day: nil,
+                        note: fortnight == 0 ? "From the birthday money" : nil)))
+        }
+        // 150 + 7 × 110 = 920 so far; today's 120 makes 1,040.
+        let todayAt = max(today.addingTimeInterval(60), now.addingTimeInterval(-600))
+        events.append(
+            Event(
+                id: "demo-save-today", at: todayAt, timeZone: tz,
+                payload: .contribution(goal: "bali", amount: 120, day: nil, note: "Skipped the takeaway")))
+        return events.filter { $0.at <= now }
+    }
+
+    /// Meditation and journaling (seed 001): stages reached over the four months, with notes.
+    static func growth(endingOn now: Date, calendar: Calendar) throws -> [Event] {
+        let today = calendar.startOfDay(for: now)
+        let tz = calendar.timeZone.identifier
+        let steps: [(Int, String, String?, String, String?)] = [
+            (-118, "meditation", nil, "beginner", "Five minutes after the morning walk"),
+            (-70, "meditation", "beginner", "steady", "Twenty minutes, most days"),
+            (-9, "meditation", "steady", "deepening", "Sat through the noise of the street"),
+            (-40, "journaling", nil, "first-pages", nil),
+            (-12, "journaling", "first-pages", "daily-writer", "A page a day, even on busy ones"),
+        ]
+        return steps.compactMap { offset, method, from, to, note in
+            guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { return nil }
+            return Event(
+                id: "demo-stage-\(method)-\(to)",
+                at: calendar.date(bySettingHour: 21, minute: 0, second: 0, of: day) ?? day,
+                timeZone: tz, payload: .stage(method: method, from: from, to: to, note: note))
+        }
     }
 }

@@ -31,6 +31,8 @@ public struct AchievementEngine: Sendable {
 
     /// The user's first subject: the one a rule without a subject of its own is about.
     public var firstSubject: Subject? { subjectOrder.first.flatMap { subjects[$0] } }
+    /// The subjects' ids in the order they were added.
+    public var subjectIDs: [String] { subjectOrder }
     var subjectAdded: [String: Int] = [:]
     var goalSums: [String: Double] = [:]
     var rulesByKind: [String: [Int]] = [:]

@@ -50,7 +50,9 @@ struct Accounts: Sendable {
             dayStartHour: body.dayStartHour ?? 0,
             pack: Profile.canonicalPack(body.packs?.joined(separator: "+") ?? body.pack ?? configuration.pack),
             updatedAt: now)
-        if body.pack != nil, body.packs != nil {
+        if body.packs?.isEmpty == true {
+            problems.append(.init(field: "packs", issue: "must name at least one: habits, ollie, savings or growth"))
+        } else if body.pack != nil, body.packs != nil {
             problems.append(.init(field: "packs", issue: "give pack or packs, not both"))
         }
         do {

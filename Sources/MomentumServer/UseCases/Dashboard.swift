@@ -151,6 +151,42 @@ struct Dashboard: Sendable {
     }
 }
 
+extension Dashboard {
+    /// What the pack pages and Today's pack sections show: the pack in force, the journal
+    /// (entries, checklist, log streaks, goals), the subjects and the progression, in the
+    /// user's zone.
+    func journal(_ user: String, recent: Int = 30) async throws -> JournalPage {
+        let now = now()
+        return try await store.evaluate(user) { engine, profile in
+            let zone = engine.streaks.latestZone ?? profile.timeZone
+            _ = engine.advance(to: now, zone: zone)
+            let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
+            let summary = engine.summary(at: now, preferences: profile.preferences, zone: zone)
+            let subjects = engine.achievements.subjects
+            return JournalPage(
+                pack: (try? profile.rulePack()) ?? .habits, journal: engine.achievements.journal(recent: recent),
+                subjects: engine.achievements.subjectIDs.compactMap { subjects[$0] },
+                progression: summary.progression, unlocks: engine.unlocks,
+                today: engine.streaks.clock.localDay(of: now, in: table), now: now, zone: zone)
+        }
+    }
+}
+
+/// What a pack's page shows.
+struct JournalPage: Sendable {
+    /// The pack in force (a combination for several).
+    var pack: RulePack
+    var journal: JournalSummary
+    /// The subjects in the order they were added.
+    var subjects: [Subject]
+    var progression: ProgressionSummary
+    var unlocks: [Unlock]
+    /// The user's local day now.
+    var today: LocalDay
+    var now: Date
+    var zone: String
+}
+
 /// One habit in detail.
 struct HabitDetail: Sendable {
     var habit: HabitState

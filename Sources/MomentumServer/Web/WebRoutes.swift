@@ -25,7 +25,12 @@ extension Routes {
             return assets.page("signin", AuthPage(demo: server.configuration.demo))
         }
         router.get("signup") { _, _ in
-            assets.page("signup", AuthPage(title: "Create account", zones: WebViews.zones(selected: "UTC")))
+            assets.page(
+                "signup",
+                AuthPage(
+                    title: "Create account", zones: WebViews.zones(selected: "UTC"),
+                    packChoices: WebViews.packChoices(checked: RulePack.canonicalNames(server.configuration.pack) ?? [])
+                ))
         }
         router.post("signin") { request, context in
             let form = try await webForm(request, context)
@@ -50,11 +55,15 @@ extension Routes {
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
+                        packs: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? [],
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
                 return signedIn(session.token, request)
             } catch let error as APIError {
-                var page = AuthPage(title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"))
+                var page = AuthPage(
+                    title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
+                    packChoices: WebViews.packChoices(
+                        checked: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? []))
                 page.email = form["email"] ?? ""
                 page.displayName = form["displayName"] ?? ""
                 page.error = Self.sentences(error)
@@ -100,6 +109,15 @@ extension Routes {
                         "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
                 }
                 return assets.page("habit", page)
+            }
+        }
+        router.get("packs/:pack") { request, context in
+            try await signedInPage(request) { caller in
+                guard let page = try await views.packPage(caller, pack: try context.parameter("pack")) else {
+                    return assets.page(
+                        "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+                }
+                return assets.page("pack", page)
             }
         }
         router.get("memories/:memory/share") { request, context in
@@ -177,7 +195,9 @@ extension Routes {
                 $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
             }
             guard let name = parts.first, !name.isEmpty else { continue }
-            fields[name] = parts.count > 1 ? parts[1] : ""
+            let value = parts.count > 1 ? parts[1] : ""
+            // A repeated field (the sign-up's pack checkboxes) is its values joined by "+".
+            fields[name] = fields[name].map { "\($0)+\(value)" } ?? value
         }
         return fields
     }
@@ -204,6 +224,7 @@ struct AuthPage {
     var displayName = ""
     var error: String?
     var zones: [[String: Any]] = []
+    var packChoices: [[String: Any]] = []
 }
 
 extension Routes {

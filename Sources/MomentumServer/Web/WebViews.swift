@@ -16,10 +16,12 @@ struct WebViews: Sendable {
 
     /// The same, from a wallet and profile the page has already evaluated.
     func chrome(_ section: String, title: String, wallet: Wallet, profile: Profile) -> [String: Any] {
-        let catalog = (try? profile.rulePack().store) ?? RulePack.habits.store
-        let sections = [
-            ("today", "Today"), ("memories", "Memories"), ("journey", "Journey"), ("profile", "Profile"),
-        ]
+        let pack = (try? profile.rulePack()) ?? .habits
+        let catalog = pack.store
+        let sections =
+            [("today", "Today")] + Self.packLinks(pack) + [
+                ("memories", "Memories"), ("journey", "Journey"), ("profile", "Profile"),
+            ]
         return [
             "title": title,
             "signedIn": true,
@@ -28,6 +30,7 @@ struct WebViews: Sendable {
             "freezes": wallet.freezes,
             "reduceMotion": profile.preferences.accessibility.reduceMotion,
             "celebrationStyle": profile.preferences.style.rawValue,
+            "timeZone": profile.timeZone,
             "nav": sections.map { ["href": "/\($0.0)", "label": $0.1, "current": $0.0 == section] },
             "store": [
                 "items": catalog.items.map {
@@ -60,6 +63,15 @@ struct WebViews: Sendable {
             ]
         }
         page["categories"] = Self.habitCategories
+        // The packs with forms each have a section: the puppy's one-tap logs, the savings
+        // goals, the growth stages. Habits show when the account tracks them or has some.
+        let pack = (try? profile.rulePack()) ?? .habits
+        if pack.members.contains(where: { !$0.forms.isEmpty }) {
+            page["packs"] = packSections(try await server.dashboard.journal(caller.user, recent: 0))
+        }
+        let tracksHabits = pack.memberNames.contains("habits") || !state.habits.isEmpty
+        page["showHabits"] = tracksHabits
+        if !tracksHabits { page["noHabits"] = false }
         return page
     }
 
@@ -355,6 +367,7 @@ struct WebViews: Sendable {
                 "doNotDisturb": profile.preferences.doNotDisturb,
                 "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
                 "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
+                "packs": profile.packs.joined(separator: "+"),
             ] as [String: Any]
         page["styles"] = CelebrationStyle.allCases.map {
             ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == profile.preferences.style]
@@ -370,6 +383,7 @@ struct WebViews: Sendable {
                 ]
             }
         page["zones"] = Self.zones(selected: profile.timeZone)
+        page["packChoices"] = Self.packChoices(checked: profile.packs)
         page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
         page["stats"] =
             [
@@ -378,6 +392,21 @@ struct WebViews: Sendable {
                 "strength": stats.statistics.averageStrength ?? 0, "events": stats.events,
             ] as [String: Any]
         return page
+    }
+
+    /// The bundled packs as the sign-up and profile forms offer them.
+    static func packChoices(checked: [String]) -> [[String: Any]] {
+        let hints = [
+            "habits": "streaks, freezes and insights", "ollie": "a puppy’s journal and firsts",
+            "savings": "goals and contributions", "growth": "stages of a practice",
+        ]
+        return RulePack.bundledOrder.compactMap { name in
+            guard let pack = RulePack.bundled[name] else { return nil }
+            return [
+                "value": name, "label": pack.title, "icon": pack.icon ?? "", "hint": hints[name] ?? "",
+                "checked": checked.contains(name),
+            ]
+        }
     }
 
     /// Every IANA zone the server knows, with one selected.

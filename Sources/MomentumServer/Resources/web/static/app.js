@@ -154,6 +154,84 @@ async function sendEvent(name, path, body) {
   }
 }
 
+// MARK: pack forms
+
+// A pack's form as one event: its type, kind and fixed values, each filled field (numbers
+// as numbers, `dates.born` nested), a new id where the form makes one, and the day when it
+// is not today. `tap` is the button pressed in a form of taps ({field, value, group}).
+function formEvent(form, tap) {
+  const payload = { type: form.dataset.type, ...JSON.parse(form.dataset.values || '{}') };
+  if (form.dataset.kind) payload.kind = form.dataset.kind;
+  for (const element of form.elements) {
+    if (!element.name || element.name === 'day' || element.value.trim() === '') continue;
+    const value = element.type === 'number' ? Number(element.value) : element.value.trim();
+    const path = element.name.split('.');
+    let target = payload;
+    for (const key of path.slice(0, -1)) target = target[key] ??= {};
+    target[path[path.length - 1]] = value;
+  }
+  if (tap) {
+    payload[tap.field] = tap.value;
+    if (tap.group) payload.group = tap.group;
+  }
+  const day = form.querySelector('input[name=day]');
+  if (day && day.value && day.value !== day.dataset.today) payload.day = day.value;
+  const newID = form.dataset.newId;
+  if (newID && !payload[newID]) {
+    const slug = String(payload.name ?? newID).toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '').slice(0, 40) || newID;
+    const bytes = crypto.getRandomValues(new Uint8Array(3));
+    payload[newID] = `${slug}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  }
+  return payload;
+}
+
+// Sends one event through the push route; a refusal comes back as the event's result.
+async function pushEvent(name, payload) {
+  const key = `${name} ${JSON.stringify(payload)}`;
+  const id = unanswered.get(key) ?? newEventID();
+  unanswered.set(key, id);
+  const tz = document.body.dataset.zone || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  let result;
+  try {
+    result = await api('POST', '/v1/events', { events: [{ id, at: new Date().toISOString(), tz, ...payload }] });
+  } catch (error) {
+    if (error instanceof APIError && error.status < 500) unanswered.delete(key);
+    throw error;
+  }
+  unanswered.delete(key);
+  const outcome = result.results?.[0];
+  if (outcome && (outcome.status === 'rejected' || outcome.status === 'invalid')) {
+    const problem = outcome.error ?? {};
+    throw new APIError(problem.message ?? 'The event was refused.', 422, {
+      error: { code: 'invalid_input', message: problem.message, details: [{ field: problem.field ?? '', issue: problem.message ?? '' }] },
+    });
+  }
+  setCounters(result.wallet);
+  return result;
+}
+
+// Logs a pack's form (or one of its taps), then shows the page as it now is and whatever
+// the entry unlocked.
+async function logEntry(form, tap) {
+  const payload = formEvent(form, tap);
+  for (const field of form.querySelectorAll('[required]')) {
+    if (!field.value.trim()) throw new Error(`${field.labels?.[0]?.textContent.replace('*', '').trim() ?? field.name} is needed.`);
+  }
+  await pushEvent(`log ${form.id}`, payload);
+  const title = form.querySelector('h3')?.textContent.trim() ?? 'Entry';
+  const saved = form.querySelector('[data-saved]');
+  if (saved) saved.textContent = tap ? `Logged: ${tap.label}.` : 'Saved.';
+  announce(tap ? `${title}: ${tap.label} logged.` : `${title} saved.`);
+  if (!tap) {
+    form.reset();
+    delete form.dataset.dirty;
+    form.dataset.keepUntil = String(Date.now() + 4000);
+  }
+  await refresh();
+  await presentNext().catch(() => {});
+}
+
 // MARK: the freeze store
 
 function storeTotal() {
@@ -278,6 +356,24 @@ const actions = {
     button.setAttribute('aria-pressed', 'true');
     document.getElementById('day-detail').textContent = button.dataset.detail;
   },
+  async 'log-tap'(button) {
+    const form = button.closest('form');
+    button.disabled = true;
+    try {
+      await logEntry(form, {
+        field: button.dataset.field, value: button.dataset.value, group: button.dataset.group || null,
+        label: button.textContent.replace('✓', '').trim(),
+      });
+    } finally {
+      if (document.contains(button) && button.getAttribute('aria-pressed') !== 'true') button.disabled = false;
+    }
+  },
+  async 'remove-entry'(button) {
+    if (!window.confirm(`${button.getAttribute('aria-label')}? Milestones it brought stay yours.`)) return;
+    await pushEvent(`remove ${button.dataset.event}`, { type: 'removal', event: button.dataset.event });
+    announce('Entry removed.');
+    await refresh();
+  },
   async 'remove-photo'(button) {
     await api('DELETE', `/v1/memories/${encodeURIComponent(button.dataset.memory)}/photo`);
     announce('Photo removed.');
@@ -286,6 +382,9 @@ const actions = {
 };
 
 const forms = {
+  async 'log-event'(form) {
+    await logEntry(form, null);
+  },
   async 'create-habit'(form) {
     const data = new FormData(form);
     const schedules = {
@@ -320,8 +419,10 @@ const forms = {
   async 'save-profile'(form) {
     const data = new FormData(form);
     const checked = (name) => form.querySelector(`[name=${name}]`).checked;
+    const packs = data.getAll('packs');
+    if (!packs.length) throw new Error('Choose at least one thing to track.');
     await api('PATCH', '/v1/profile', {
-      displayName: data.get('displayName'), celebrationStyle: data.get('celebrationStyle'),
+      packs, displayName: data.get('displayName'), celebrationStyle: data.get('celebrationStyle'),
       reduceMotion: checked('reduceMotion'), doNotDisturb: checked('doNotDisturb'),
       timeZone: data.get('timeZone'), dayStartHour: Number(data.get('dayStartHour')),
       notifications: { reminders: checked('reminders'), celebrations: checked('celebrations'), weeklySummary: checked('weeklySummary') },
@@ -330,6 +431,8 @@ const forms = {
     form.querySelector('[data-saved]').textContent = 'Saved.';
     form.querySelector('[data-error]').textContent = '';
     announce('Preferences saved.');
+    // What the account tracks shapes the navigation and Today.
+    if (packs.join('+') !== form.dataset.packs) location.reload();
   },
 };
 
@@ -365,9 +468,22 @@ document.addEventListener('submit', async (event) => {
   }
 });
 
+// A stage form offers the stages of the method chosen.
+function filterStages(form) {
+  const method = form.querySelector('select[name=method]')?.value;
+  const stages = form.querySelector('select[name=to]');
+  if (!stages) return;
+  for (const group of stages.querySelectorAll('optgroup')) {
+    group.hidden = Boolean(method) && group.dataset.method !== method;
+    group.disabled = group.hidden;
+  }
+  if (stages.selectedOptions[0]?.dataset.method && stages.selectedOptions[0].dataset.method !== method) stages.value = '';
+}
+
 document.addEventListener('change', async (event) => {
   const input = event.target;
   if (input.closest?.('#store-form')) return updateStore();
+  if (input.name === 'method' && input.form?.dataset.type === 'stage') return filterStages(input.form);
   if (input.dataset?.action !== 'upload-photo' || !input.files?.length) return;
   try {
     await api('PUT', `/v1/memories/${encodeURIComponent(input.dataset.memory)}/photo`, input.files[0]);

@@ -1,0 +1,433 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// The pages of the packs a user tracks (the puppy journal, savings, growth) and their
+/// sections on Today, rendered from the packs' logging forms: a new pack with forms needs no
+/// new page.
+extension WebViews {
+    /// The page of one of the user's packs (`/packs/ollie`); `nil` when they do not track it
+    /// or it has no forms.
+    func packPage(_ caller: Caller, pack name: String) async throws -> [String: Any]? {
+        let journal = try await server.dashboard.journal(caller.user, recent: 15)
+        guard let member = journal.pack.members.first(where: { $0.name == name }), !member.forms.isEmpty else {
+            return nil
+        }
+        let title = Self.title(of: member, journal)
+        var page = try await chrome(caller, "packs/\(name)", title: title)
+        page["section"] = section(member, journal, whole: true)
+        return page
+    }
+
+    /// Today's section of each pack with forms that the user tracks: its one-tap forms and
+    /// what matters today.
+    func packSections(_ journal: JournalPage) -> [[String: Any]] {
+        journal.pack.members.filter { !$0.forms.isEmpty }.map { section($0, journal, whole: false) }
+    }
+
+    /// The navigation entries of the user's packs with forms.
+    static func packLinks(_ pack: RulePack) -> [(String, String)] {
+        pack.members.filter { !$0.forms.isEmpty }.map { ("packs/\($0.name)", $0.title) }
+    }
+
+    /// A pack's title, named after the puppy when there is one ("Ollie's journal").
+    static func title(of pack: RulePack, _ journal: JournalPage) -> String {
+        if pack.forms.contains(where: { $0.type == "subject" }), let subject = subject(for: pack, journal) {
+            return "\(subject.name)’s journal"
+        }
+        return pack.title
+    }
+
+    /// The subject a pack's subject form edits (the puppy); `nil` for a pack without one.
+    private static func subject(for pack: RulePack, _ journal: JournalPage) -> Subject? {
+        let forms = pack.forms.filter { $0.type == "subject" }
+        guard !forms.isEmpty else { return nil }
+        let kinds = Set(forms.compactMap { $0.values["kind"] })
+        return journal.subjects.first { kinds.isEmpty || kinds.contains($0.kind) }
+    }
+
+    private func section(_ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [String: Any] {
+        let kinds = Set(pack.forms.compactMap(\.kind))
+        var section: [String: Any] = [
+            "name": pack.name, "title": Self.title(of: pack, journal), "icon": pack.icon ?? "",
+            "href": "/packs/\(pack.name)", "whole": whole,
+            "forms": pack.forms.filter { whole || $0.today }.map { form($0, pack, journal, whole: whole) },
+        ]
+        // The subject's card: who the journal is about, and how old.
+        if let subject = Self.subject(for: pack, journal) {
+            var card: [String: Any] = ["name": subject.name]
+            if let born = subject.dates["born"] {
+                card["age"] = Self.age(from: born, to: journal.today)
+                card["born"] = Self.longDay(born)
+            }
+            if let gotcha = subject.dates["gotcha"] { card["gotcha"] = Self.longDay(gotcha) }
+            section["subject"] = card
+        } else if pack.forms.contains(where: { $0.type == "subject" }) {
+            section["noSubject"] = true
+        }
+        // Streaks of logged activities, named by the form that logs them.
+        section["streaks"] = journal.journal.streaks.filter { kinds.contains($0.kind) }.map { streak -> [String: Any] in
+            let form = pack.forms.first { $0.kind == streak.kind && $0.values.isEmpty }
+            let option = form?.fields.flatMap(\.options).first { $0.value == streak.item }
+            let label = [form?.title, option?.label].compactMap { $0 }.joined(separator: ": ")
+            return [
+                "label": label.isEmpty ? streak.kind : label, "icon": option?.icon ?? form?.icon ?? "🔥",
+                "current": streak.current, "best": streak.best,
+                "days": streak.current == 1 ? "day" : "days",
+            ]
+        }
+        if whole { section["stats"] = stats(pack, journal) }
+        section["hasStreaks"] = !(section["streaks"] as? [Any] ?? []).isEmpty
+        if pack.forms.contains(where: { $0.type == "goal" }) {
+            section["goals"] = goals(pack, journal)
+            section["hasGoals"] = !journal.journal.goals.isEmpty
+            section["noGoals"] = journal.journal.goals.isEmpty
+            section["ladder"] = ladder(pack, journal.journal.totalSaved)
+            section["totalSaved"] = Self.money(journal.journal.totalSaved)
+        }
+        if !pack.methods.isEmpty { section["methods"] = methods(pack, journal, whole: whole) }
+        if whole {
+            section["recent"] = recent(pack, journal)
+            let rules = Set(pack.achievements.map(\.id))
+            section["badges"] = journal.unlocks.filter { rules.contains($0.rule) && $0.tier >= .notable }
+                .sorted { $0.achievedAt > $1.achievedAt }.prefix(8).map {
+                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+                }
+            section["hasRecent"] = !(section["recent"] as? [Any] ?? []).isEmpty
+            section["hasBadges"] = !(section["badges"] as? [Any] ?? []).isEmpty
+        }
+        section["hasStats"] = !(section["stats"] as? [Any] ?? []).isEmpty
+        return Self.dropEmpty(section)
+    }
+
+    /// A template context without its empty strings: a template's `{{#hint}}` is true of
+    /// any string, the empty one too. (`value` stays: an empty field is a value.)
+    static func dropEmpty(_ context: [String: Any]) -> [String: Any] {
+        context.filter { $0.key == "value" || ($0.value as? String)?.isEmpty != true }
+    }
+
+    // MARK: Forms
+
+    /// A form's template context; Today's copy (`whole` false) logs for today only, the
+    /// pack's page offers an earlier day too.
+    private func form(_ form: LogForm, _ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [String: Any] {
+        var values = form.values
+        var prefill: [String: String] = [:]
+        var submit = "Log"
+        switch form.type {
+        case "subject":
+            // The puppy's profile edits the puppy there is, or adds the first.
+            submit = "Save"
+            if let subject = Self.subject(for: pack, journal) {
+                values["subject"] = subject.id
+                prefill["name"] = subject.name
+                for (key, day) in subject.dates { prefill["dates.\(key)"] = day.description }
+            }
+        case "goal": submit = "Create goal"
+        case "stage": submit = "Record"
+        case "contribution": submit = "Add"
+        default: break
+        }
+        var context: [String: Any] = [
+            "key": "\(pack.name)-\(form.id)", "title": form.title, "icon": form.icon ?? "", "hint": form.hint ?? "",
+            "type": form.type, "kind": form.kind ?? "", "newID": values["subject"] == nil ? form.newID ?? "" : "",
+            "values": Self.json(values), "submit": submit,
+        ]
+        if form.backdate, whole {
+            let earliest = pack.backfillDays.map { journal.today.advanced(by: -$0) }
+            context["backdate"] = Self.dropEmpty([
+                "max": journal.today.description, "min": earliest?.description ?? "",
+                "window": pack.backfillDays.map { "up to \($0) day\($0 == 1 ? "" : "s") back" } ?? "any earlier day",
+            ])
+        }
+        let taps = form.fields.first { $0.input == .buttons || $0.input == .checklist }
+        if let taps {
+            let done = journal.journal.items[form.kind ?? ""] ?? []
+            let options = taps.options.map { option -> [String: Any] in
+                let key = option.group.map { "\($0)/\(option.value)" } ?? option.value
+                return [
+                    "value": option.value, "label": option.label, "icon": option.icon ?? "",
+                    "group": option.group ?? "", "done": taps.input == .checklist && done.contains(key),
+                ]
+            }
+            if taps.input == .checklist {
+                var groups: [(String, [[String: Any]])] = []
+                for option in options {
+                    let group = option["group"] as? String ?? ""
+                    if groups.last?.0 == group {
+                        groups[groups.count - 1].1.append(option)
+                    } else {
+                        groups.append((group, [option]))
+                    }
+                }
+                let checked = options.filter { $0["done"] as? Bool == true }.count
+                context["checklist"] = [
+                    "field": taps.name,
+                    "groups": groups.map { group, options in
+                        [
+                            "label": group.prefix(1).uppercased() + group.dropFirst(), "options": options,
+                            "progress": "\(options.filter { $0["done"] as? Bool == true }.count)/\(options.count)",
+                        ] as [String: Any]
+                    },
+                    "progress": "\(checked) of \(options.count)",
+                ]
+            } else {
+                context["buttons"] = ["field": taps.name, "options": options]
+            }
+        }
+        let others = form.fields.filter { $0.input != .buttons && $0.input != .checklist }
+        context["fields"] = others.map { field(form, $0, pack, journal, value: prefill[$0.name]) }
+        context["hasFields"] = !others.isEmpty || (form.backdate && whole)
+        // A form of taps alone records on a tap; one with fields too has a submit button.
+        context["hasSubmit"] = taps == nil
+        if form.fields.contains(where: { $0.from == .goals }), journal.journal.goals.isEmpty {
+            context["needsGoal"] = true
+        }
+        return Self.dropEmpty(context)
+    }
+
+    private func field(
+        _ form: LogForm, _ field: LogField, _ pack: RulePack, _ journal: JournalPage, value: String?
+    ) -> [String: Any] {
+        var context: [String: Any] = [
+            "name": field.name, "label": field.label, "required": field.required, "value": value ?? "",
+            "placeholder": field.placeholder ?? "", "unit": field.unit ?? "",
+            "id": "f-\(pack.name)-\(form.id)-\(field.name.replacingOccurrences(of: ".", with: "-"))",
+        ]
+        context[field.input.rawValue] = true
+        if let minimum = field.minimum { context["min"] = Self.number(minimum) }
+        if let maximum = field.maximum { context["max"] = Self.number(maximum) }
+        if field.input == .date { context["max"] = journal.today.description }
+        if !field.suggestions.isEmpty {
+            // Suggestions not logged yet come first (a command already learned is still offered).
+            let logged = journal.journal.items[form.kind ?? ""] ?? []
+            context["suggestions"] =
+                field.suggestions.filter { !logged.contains($0) } + field.suggestions.filter(logged.contains)
+            context["hasSuggestions"] = true
+        }
+        switch field.from {
+        case .goals:
+            // With one goal open, it is the one chosen.
+            let open = journal.journal.goals.filter { !$0.completed }
+            context["options"] = journal.journal.goals.map {
+                [
+                    "value": $0.goal.id, "label": $0.goal.name,
+                    "selected": open.count == 1 && open[0].goal.id == $0.goal.id,
+                ] as [String: Any]
+            }
+        case .methods:
+            context["options"] = pack.methods.map {
+                ["value": $0.id, "label": $0.name, "selected": false] as [String: Any]
+            }
+        case .stages:
+            context["groups"] = pack.methods.map { method in
+                [
+                    "label": method.name, "method": method.id,
+                    "options": method.stages.sorted { $0.order < $1.order }.map {
+                        ["value": $0.id, "label": "\($0.order). \($0.name)", "method": method.id]
+                    },
+                ] as [String: Any]
+            }
+        case nil:
+            context["options"] = field.options.map {
+                [
+                    "value": $0.value, "label": [$0.icon, $0.label].compactMap { $0 }.joined(separator: " "),
+                    "selected": $0.value == value,
+                ] as [String: Any]
+            }
+        }
+        let options = context["options"] as? [[String: Any]] ?? []
+        context["hasSelection"] = options.contains { $0["selected"] as? Bool == true }
+        return Self.dropEmpty(context)
+    }
+
+    // MARK: Read-outs
+
+    /// Counts per form: walks logged, dogs met, the checklist's coverage, the latest weight.
+    private func stats(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
+        var stats: [[String: Any]] = []
+        for form in pack.forms where form.type == "log" {
+            guard let kind = form.kind else { continue }
+            let items = journal.journal.items[kind] ?? []
+            if let number = form.fields.first(where: { $0.input == .number && $0.required }) {
+                guard let latest = journal.journal.latestValues[kind] else { continue }
+                stats.append([
+                    "icon": form.icon ?? "", "label": form.title,
+                    "value": "\(Self.number(latest.value)) \(number.unit ?? "")".trimmingCharacters(in: .whitespaces),
+                    "note": Self.shortDay(latest.day),
+                ])
+            } else if let checklist = form.fields.first(where: { $0.input == .checklist }) {
+                let done = checklist.options.filter { items.contains("\($0.group ?? "")/\($0.value)") }.count
+                stats.append([
+                    "icon": form.icon ?? "", "label": form.title, "value": "\(done)/\(checklist.options.count)",
+                    "note": "experiences",
+                ])
+            } else if let group = form.values["group"] {
+                let count = items.filter { $0.hasPrefix("\(group)/") }.count
+                stats.append(["icon": form.icon ?? "", "label": form.title, "value": "\(count)", "note": "so far"])
+            } else if form.fields.contains(where: { $0.name == "item" && $0.input == .text }) {
+                stats.append([
+                    "icon": form.icon ?? "", "label": form.title, "value": "\(items.count)", "note": "different",
+                ])
+            } else if let count = journal.journal.counts[kind], form.fields.allSatisfy({ $0.input != .buttons }) {
+                stats.append(["icon": form.icon ?? "", "label": form.title, "value": "\(count)", "note": "logged"])
+            }
+        }
+        return stats
+    }
+
+    private func goals(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
+        let categories = pack.forms.flatMap(\.fields).first { $0.name == "category" }?.options ?? []
+        return journal.journal.goals.map { goal in
+            let category = categories.first { $0.value == goal.goal.category }
+            let percent = Int((goal.fraction * 100).rounded(.down))
+            return [
+                "id": goal.goal.id, "name": goal.goal.name, "icon": category?.icon ?? "💰",
+                "category": category?.label ?? goal.goal.category, "saved": Self.money(goal.saved),
+                "target": Self.money(goal.goal.target), "percent": percent, "completed": goal.completed,
+                "left": Self.money(max(0, goal.goal.target - goal.saved)),
+            ]
+        }
+    }
+
+    /// Seed 002's milestone tiers on the way: each amount milestone of the pack, reached or
+    /// not, with its tier (small, medium, large, epic).
+    private func ladder(_ pack: RulePack, _ total: Double) -> [[String: Any]] {
+        let amounts = pack.achievements.filter { $0.kind == .amount }.flatMap { $0.at ?? [] }.sorted()
+        var next = true
+        return amounts.map { amount in
+            let reached = total >= amount
+            defer { if !reached { next = false } }
+            return [
+                "amount": Self.money(amount), "tier": MilestoneTier.tier(for: amount).rawValue, "reached": reached,
+                "next": !reached && next,
+            ]
+        }
+    }
+
+    private func methods(_ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [[String: Any]] {
+        let zone = ZoneOffsetTable.named(journal.zone) ?? ZoneOffsetTable.named("UTC")!
+        let now = journal.now
+        return pack.methods.map { method in
+            let items = journal.progression.timelines[method.id] ?? []
+            var context: [String: Any] = ["name": method.name, "id": method.id, "count": method.stages.count]
+            guard let last = items.last else {
+                context["notStarted"] = true
+                return context
+            }
+            context["stage"] = last.toStage.name
+            context["number"] = last.stageNumber
+            context["percent"] = Int((Double(last.stageNumber) / Double(max(1, last.stageCount)) * 100).rounded())
+            context["final"] = last.isFinalStage
+            context["since"] = StageDuration(from: last.advance.at, to: max(now, last.advance.at)).description
+            context["sinceDay"] = Self.longDate(last.advance.at, zone: zone)
+            if let celebration = journal.progression.celebrations[last.advance.eventID] {
+                context["affirmation"] = celebration.affirmation.text
+            }
+            if whole {
+                context["hasTimeline"] = true
+                context["timeline"] = items.reversed().map { item -> [String: Any] in
+                    Self.dropEmpty([
+                        "stage": item.toStage.name, "number": item.stageNumber, "count": item.stageCount,
+                        "kind": item.kind.rawValue, "day": Self.longDate(item.advance.at, zone: zone),
+                        "note": item.advance.note ?? "",
+                        "time": item.timeAtPreviousStage.map {
+                            "after \($0) at \(item.fromStage?.name ?? "the stage before")"
+                        }
+                            ?? "",
+                    ])
+                }
+            }
+            return Self.dropEmpty(context)
+        }
+    }
+
+    private func recent(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
+        let kinds = Set(pack.forms.compactMap(\.kind))
+        let contributions = pack.forms.contains { $0.type == "contribution" }
+        let goalNames = Dictionary(
+            journal.journal.goals.map { ($0.goal.id, $0.goal.name) }, uniquingKeysWith: { a, _ in a })
+        return journal.journal.recent.filter {
+            $0.type == "contribution" ? contributions : kinds.contains($0.activity.kind)
+        }.map { entry in
+            let activity = entry.activity
+            var what: String
+            var icon: String
+            if entry.type == "contribution" {
+                icon = "🪙"
+                what =
+                    "\(Self.money(activity.value ?? 0)) to \(goalNames[activity.item ?? ""] ?? activity.item ?? "a goal")"
+            } else {
+                let form =
+                    pack.forms.first {
+                        $0.kind == activity.kind && $0.values["group"] == activity.group && $0.values["group"] != nil
+                    }
+                    ?? pack.forms.first { $0.kind == activity.kind }
+                let option = form?.fields.flatMap(\.options).first {
+                    $0.value == activity.item && ($0.group == nil || $0.group == activity.group)
+                }
+                icon = option?.icon ?? form?.icon ?? "•"
+                what = form?.title ?? activity.kind
+                if let item = option?.label ?? activity.item { what += ": \(item)" }
+                if let value = activity.value {
+                    let unit = form?.fields.first { $0.name == "value" }?.unit ?? ""
+                    what += " · \(Self.number(value)) \(unit)".trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return Self.dropEmpty([
+                "event": entry.event, "icon": icon, "what": what, "note": activity.note ?? "",
+                "day": Self.longDay(entry.day),
+            ])
+        }
+    }
+
+    // MARK: Formatting
+
+    /// An age in the words seed 000 uses: "9 weeks", then "4 months", then "1 year, 2 months".
+    static func age(from born: LocalDay, to today: LocalDay) -> String {
+        let days = today.number - born.number
+        guard days >= 0 else { return "not born yet" }
+        if days < 7 { return days == 1 ? "1 day" : "\(days) days" }
+        if days < 16 * 7 { return days / 7 == 1 ? "1 week" : "\(days / 7) weeks" }
+        let (by, bm, bd) = born.civil
+        let (ty, tm, td) = today.civil
+        var months = (ty - by) * 12 + (tm - bm)
+        if td < bd { months -= 1 }
+        let years = months / 12
+        let rest = months % 12
+        func unit(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        if years == 0 { return unit(months, "month") }
+        return rest == 0 ? unit(years, "year") : "\(unit(years, "year")), \(unit(rest, "month"))"
+    }
+
+    /// An amount of money: `$1,234.50`, whole amounts without cents.
+    static func money(_ amount: Double) -> String {
+        guard amount.isFinite else { return "$0" }
+        let cents = (abs(amount) * 100).rounded()
+        guard cents < 1e17 else { return "$\(String(format: "%.0f", amount))" }
+        let whole = Int64(cents / 100)
+        let fraction = Int64(cents.truncatingRemainder(dividingBy: 100))
+        var digits = String(whole)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        let sign = amount < 0 ? "-" : ""
+        return "\(sign)$\(digits)\(grouped)" + (fraction == 0 ? "" : String(format: ".%02lld", fraction))
+    }
+
+    /// A number without a needless fraction: `8`, `8.5`, `8.25`.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(format: "%.2f", value).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+    }
+
+    static func json(_ values: [String: String]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
