@@ -7,8 +7,9 @@ import Testing
 
 /// The account `momentum serve --demo` makes.
 @Suite struct DemoAccountTests {
-    /// Four months of celebrations were seen as they came: only seed 000's example waits,
-    /// so a newcomer's first session opens with its card and later actions bring their own.
+    /// Four months of celebrations were seen as they came: only seed 000's example and
+    /// today's first savings milestone wait, so a newcomer's first session opens with their
+    /// cards and later actions bring their own. The account tracks every pack.
     @Test func onlyTheExampleMilestoneIsWaiting() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,7 +21,22 @@ import Testing
         let (waiting, delivered) = try await store.updateCelebrations(of: user, now: now) { planner in
             (planner.pending.map(\.unlock.rule), planner.delivered.count)
         }
-        #expect(waiting == ["potty-streak-7"])
+        #expect(Set(waiting) == ["potty-streak-7", "savings-small"])
+        let profile = try #require(try await store.profile(of: user))
+        #expect(profile.packs == RulePack.bundledOrder)
+        let (saved, stages, diamonds, today) = try await store.evaluate(user) { engine, _ in
+            let unlock = engine.unlocks.first { $0.rule == "savings-small" }
+            return (
+                engine.achievements.journal().totalSaved,
+                engine.summary(at: now).progression.timelines.keys.sorted(),
+                engine.state(at: now, zone: DemoAccount.timeZone).wallet.diamonds,
+                unlock.map { $0.achievedAt > now.addingTimeInterval(-86_400) } ?? false
+            )
+        }
+        #expect(saved == 1_040)
+        #expect(today, "the savings milestone belongs to today")
+        #expect(stages == ["journaling", "meditation"])
+        #expect(diamonds > 0, "the freeze store can be used")
         #expect(delivered > 50, "the history's celebrations count as seen: \(delivered)")
         await store.close()
     }

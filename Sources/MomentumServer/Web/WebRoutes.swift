@@ -55,7 +55,7 @@ extension Routes {
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
-                        packs: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? [],
+                        packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
                 return signedIn(session.token, request)
@@ -252,6 +252,14 @@ extension Routes {
         // ("an account with this email exists; sign in instead").
         if error.details.isEmpty || error.code != "invalid_input" { return sentence("", error.message) }
         return error.details.map { sentence($0.field, $0.issue) }.joined(separator: " ")
+    }
+
+    /// The packs a sign-up form chose: its checked boxes; none when the form showed boxes
+    /// and none was checked (refused: an account tracks something); the server's default
+    /// pack for a form without the choice.
+    static func packs(_ form: [String: String]) -> [String]? {
+        if let packs = form["packs"] { return packs.split(separator: "+").map(String.init) }
+        return form["packChoice"] == nil ? nil : []
     }
 
     /// A browser's device name from its `User-Agent` ("Firefox on macOS"), so that the list
