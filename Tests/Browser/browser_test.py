@@ -52,13 +52,13 @@ def find_binary(*names):
 class Browser:
     """One Chromium (one device: its own cookie jar)."""
 
-    def __init__(self, args, name, reduced_motion=False):
+    def __init__(self, args, name, reduced_motion=False, width=1280, dark=False):
         options = webdriver.ChromeOptions()
         chromium = find_binary("chromium", "chromium-browser", "google-chrome")
         if not chromium:
             raise SystemExit("no chromium binary: install Debian's chromium (.ci/run does)")
         options.binary_location = chromium
-        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},1000",
                          "--disable-gpu", "--lang=en-US"]:
             options.add_argument(argument)
         self.downloads = tempfile.mkdtemp(prefix="momentum-downloads-")
@@ -70,9 +70,17 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service(driver_path), options=options)
         self.driver.implicitly_wait(0)
         self.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": self.downloads})
+        if width < 500:
+            # Chromium's windows are at least 500 px wide: a phone's width is emulated.
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        features = []
         if reduced_motion:
-            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-                "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+            features.append({"name": "prefers-reduced-motion", "value": "reduce"})
+        if dark:
+            features.append({"name": "prefers-color-scheme", "value": "dark"})
+        if features:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
         self.base = args.base_url
         self.admin_token = args.admin_token
         self.artifacts = args.artifacts
@@ -176,12 +184,17 @@ class Browser:
         shutil.rmtree(self.downloads, ignore_errors=True)
 
 
-def sign_up(browser, name):
+def sign_up(browser, name, packs=None):
+    """Signs up a new account; `packs` lists what it tracks (the sign-up's default otherwise)."""
     browser.get("/signup")
     email = f"{name}-{uuid.uuid4().hex[:8]}@example.com"
     browser.css("input[name=displayName]").send_keys(name.capitalize())
     browser.css("input[name=email]").send_keys(email)
     browser.css("input[name=password]").send_keys("correct horse battery")
+    if packs is not None:
+        for box in browser.all("input[name=packs]"):
+            if box.is_selected() != (box.get_attribute("value") in packs):
+                box.click()
     browser.shot("signup")
     browser.click("form button[type=submit]")
     browser.wait_for("location.pathname === '/today'", message="signing up did not reach /today")
@@ -836,6 +849,162 @@ def savings_celebrations_differ_by_category(args):
     finally:
         browser.quit()
 
+def log_form(browser, form, fields=None, submit=True):
+    """Fills a pack form's fields ({name: value}; a select by its option's value) and submits it,
+    once the page has stopped re-rendering (a refresh would replace the form being filled)."""
+    browser.settle()
+    for name, value in (fields or {}).items():
+        field = browser.css(f"#form-{form} [name='{name}']")
+        if field.tag_name == "select":
+            browser.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
+                       field, value)
+        else:
+            field.clear()
+            field.send_keys(value)
+    if submit:
+        browser.click(f"#form-{form} button[type=submit]")
+
+
+def celebration_titles(browser):
+    _, body = browser.api("GET", "/v1/achievements")
+    return [unlock["title"] for unlock in body["unlocked"]]
+
+
+def puppy_journal_from_its_forms_on_a_phone_in_dark(args):
+    """Seed 000 in the web app, on a 390-px phone in dark mode: an account that tracks a
+    puppy (no habits) logs a potty break with one tap on Today, which celebrates the first
+    outdoor one; names the puppy; checks off the socialization checklist; learns a command."""
+    browser = Browser(args, "puppy-phone", width=390, dark=True)
+    try:
+        sign_up(browser, "puppy", packs=["ollie"])
+        browser.dismiss_celebrations()
+        assert browser.js("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode is not on"
+        assert not browser.all("ul.habits"), "a puppy-only account sees a habit list"
+        assert browser.all("section[data-pack=ollie]"), "Today has no puppy section"
+        # The phone's top bar takes two rows: brand, counters and sign-out; then the sections.
+        assert browser.js("return innerWidth") == 390, "the phone's width is not emulated"
+        rows = browser.js("""const centers = ['.brand', '.topbar nav', '.counters', '.signout'].map(s => {
+                const r = document.querySelector(s).getBoundingClientRect(); return r.top + r.height / 2 }).sort((a, b) => a - b);
+            return centers.filter((c, i) => i === 0 || c - centers[i - 1] > 16).length""")
+        assert rows <= 2, f"the top bar takes {rows} rows on a phone"
+        assert browser.js("return document.documentElement.scrollWidth <= 390"), "the page scrolls sideways"
+        assert browser.js("return document.querySelector('.signout').getBoundingClientRect().right <= 390"), \
+            "sign-out is off the screen"
+        browser.shot("phone-dark-today-puppy")
+        # One tap: a potty break outside, the first, celebrated with a card.
+        browser.click("#form-ollie-potty button[data-value=outdoor]")
+        browser.wait_for("document.querySelector('.celebration-card h2') !== null", timeout=12,
+                         message="the first outdoor potty did not celebrate")
+        assert "First outdoor potty" in browser.js("return document.querySelector('.celebration').textContent")
+        browser.shot("phone-dark-first-outdoor-potty")
+        browser.click(".celebration .done")
+        browser.wait_for("document.querySelector('.celebration') === null")
+        browser.wait_for("document.querySelector('.log-streaks')?.textContent.includes('1 day in a row')",
+                         message="Today does not show the outdoor streak")
+        # The journal page: name the puppy, with a birthday ten weeks ago.
+        browser.click("nav a[href='/packs/ollie']")
+        browser.wait_for("location.pathname === '/packs/ollie'")
+        born = (datetime.date.today() - datetime.timedelta(days=70)).strftime("%m%d%Y")
+        log_form(browser, "ollie-puppy", {"name": "Biscuit"}, submit=False)
+        browser.css("#form-ollie-puppy [name='dates.born']").send_keys(born)
+        browser.click("#form-ollie-puppy button[type=submit]")
+        browser.wait_for("document.querySelector('.pack-head h2').textContent.includes('Biscuit’s journal')",
+                         message="the journal is not named after the puppy")
+        browser.dismiss_celebrations()
+        assert "10 weeks old" in browser.js("return document.querySelector('.subject').textContent")
+        # Saving the puppy again edits Biscuit: still one subject.
+        log_form(browser, "ollie-puppy", {"name": "Biscuit Jr"})
+        browser.wait_for("document.querySelector('.pack-head h2').textContent.includes('Biscuit Jr’s journal')")
+        browser.dismiss_celebrations()
+        _, subjects = browser.api("GET", "/v1/subjects")
+        assert len(subjects["subjects"]) == 1, subjects
+        # The checklist: a bus ride is checked off and stays so.
+        browser.click("#form-ollie-social button[data-value=bus]")
+        browser.wait_for("document.querySelector('#form-ollie-social button[data-value=bus]')"
+                         ".getAttribute('aria-pressed') === 'true'", message="the bus was not checked off")
+        assert "1 of 30 checked off" in browser.js("return document.querySelector('#form-ollie-social').textContent")
+        browser.dismiss_celebrations()
+        # A command, with a note: the first is a milestone by name (its card waits for the
+        # next session: seed 000 shows one tier-2 card per session).
+        log_form(browser, "ollie-command", {"item": "sit", "note": "With a treat"})
+        browser.wait_for("document.querySelector('#form-ollie-command [data-saved]').textContent === 'Saved.'",
+                         message="the command was not saved")
+        assert "First command learned: sit" in celebration_titles(browser)
+        browser.dismiss_celebrations()
+        # Bad input: a command without its name says so beside the form and logs nothing.
+        # (The browser's own check stops it first; without it, the app's says the same.)
+        browser.settle()
+        log_form(browser, "ollie-command", {"note": "forgot the name"}, submit=False)
+        browser.js("const f = document.querySelector('#form-ollie-command'); f.noValidate = true;"
+                   "f.querySelector('button[type=submit]').click()")
+        browser.wait_for("document.querySelector('#form-ollie-command [data-error]').textContent.length > 0",
+                         message="a command without a name gave no error")
+        assert "Command is needed" in browser.js("return document.querySelector('#form-ollie-command [data-error]').textContent")
+        browser.js("window.scrollTo(0, 0)")
+        browser.shot("phone-dark-puppy-journal")
+        entries = browser.js("return [...document.querySelectorAll('.entries li')].map(li => li.textContent)")
+        assert any("Command learned: sit" in e for e in entries), entries
+        assert any("Potty break: Outside" in e for e in entries), entries
+    finally:
+        browser.quit()
+
+
+def savings_and_growth_from_their_forms(args):
+    """Seeds 002 and 001 in the web app: a goal is created and contributed to (its name, not
+    its id, in every message; progress and the milestone ladder move), and a practice's stages
+    are recorded with notes, with the timeline and an affirmation."""
+    browser = Browser(args, "savings-growth")
+    try:
+        sign_up(browser, "grower", packs=["habits", "savings", "growth"])
+        browser.dismiss_celebrations()
+        assert browser.all("ul.habits"), "habits are tracked too"
+        browser.get("/packs/savings")
+        assert "Create a goal first" in browser.js("return document.querySelector('#form-savings-contribution').textContent")
+        log_form(browser, "savings-goal", {"name": "Trip to Bali", "category": "vacation", "target": "3000"})
+        browser.wait_for("document.querySelector('.goal') !== null", message="the new goal did not appear")
+        assert "$0 of $3,000" in browser.js("return document.querySelector('.goal').textContent")
+        # One goal open: it is chosen already. $1,200 crosses the first milestone.
+        log_form(browser, "savings-contribution", {"amount": "1200"})
+        browser.wait_for("document.querySelector('.goal')?.textContent.includes('$1,200 of $3,000 · 40%')",
+                         message="the contribution did not move the goal")
+        browser.wait_for("document.querySelector('.celebration') !== null", timeout=12,
+                         message="the contribution did not celebrate")
+        browser.shot("savings-first-milestone")
+        browser.dismiss_celebrations()
+        titles = celebration_titles(browser)
+        assert "First contribution to Trip to Bali" in titles, titles
+        assert any(t.startswith("First milestone!") for t in titles), titles
+        assert browser.js("return document.querySelector('.rung.tier-small').classList.contains('reached')")
+        assert "$1,200 to Trip to Bali" in browser.js("return document.querySelector('.entries').textContent")
+        browser.shot("savings-page")
+        # Growth: a first stage, then the next, each with a note.
+        browser.get("/packs/growth")
+        log_form(browser, "growth-stage", {"method": "meditation", "to": "beginner", "note": "Five minutes a day"})
+        browser.wait_for("document.querySelector('.method[data-method=meditation] .timeline') !== null",
+                         message="the first stage did not show")
+        browser.dismiss_celebrations()
+        # Only the chosen method's stages are offered.
+        log_form(browser, "growth-stage", {"method": "meditation"}, submit=False)
+        hidden = browser.js("return [...document.querySelectorAll('#form-growth-stage optgroup')].filter(g => g.hidden).map(g => g.dataset.method)")
+        assert hidden == ["journaling"], hidden
+        log_form(browser, "growth-stage", {"method": "meditation", "to": "steady", "note": "Twenty minutes now"})
+        browser.wait_for("document.querySelector('.method[data-method=meditation]')?.textContent.includes('Steady Sitter')",
+                         message="the second stage did not show")
+        # (Its card waits for the next session: the savings milestone had this one's.)
+        browser.dismiss_celebrations()
+        method = browser.js("return document.querySelector('.method[data-method=meditation]').textContent")
+        assert "stage 2 of 4" in method and "Twenty minutes now" in method and "Five minutes a day" in method, method
+        assert browser.js("return document.querySelector('.method[data-method=meditation] .affirmation') !== null")
+        assert "Meditation: reached Steady Sitter" in celebration_titles(browser)
+        browser.shot("growth-page")
+        # Today shows each tracked pack.
+        browser.get("/today")
+        for pack in ["savings", "growth"]:
+            assert browser.all(f"section[data-pack={pack}]"), f"Today has no {pack} section"
+        browser.shot("today-habits-savings-growth")
+    finally:
+        browser.quit()
+
 
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
@@ -850,6 +1019,8 @@ SCENARIOS = [
     edit_and_archive_a_habit_and_sign_out_a_device,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
+    puppy_journal_from_its_forms_on_a_phone_in_dark,
+    savings_and_growth_from_their_forms,
 ]
 
 

@@ -151,6 +151,32 @@ struct PackFormTests {
         }
     }
 
+    @Test func aStageThatDoesNotFollowTheMethodsHistoryIsRefusedWhenItArrives() throws {
+        var user = MomentumUser(pack: .growth)
+        let now = Self.at(Self.today, hour: 20)
+        func stage(_ id: String, from: String?, to: String, hour: Int) -> Event {
+            Event(
+                id: id, at: Self.at(Self.today, hour: hour), timeZone: Self.zone,
+                payload: .stage(method: "meditation", from: from, to: to, note: nil))
+        }
+        try user.append(stage("s1", from: nil, to: "beginner", hour: 9), now: now)
+        // Without `from`, or from a stage the method is not at: refused, naming `from`.
+        for wrong in [
+            stage("s2", from: nil, to: "steady", hour: 10), stage("s3", from: "steady", to: "deepening", hour: 10),
+        ] {
+            #expect {
+                try user.append(wrong, now: now)
+            } throws: { ($0 as? MomentumError)?.field == "from" }
+        }
+        #expect {
+            try user.append(stage("s4", from: "beginner", to: "levitating", hour: 10), now: now)
+        } throws: { ($0 as? MomentumError)?.field == "to" }
+        try user.append(stage("s5", from: "beginner", to: "steady", hour: 11), now: now)
+        // A retry of a stored event is a duplicate, not a refusal.
+        #expect(try user.append(stage("s5", from: "beginner", to: "steady", hour: 11), now: now).result == .duplicate)
+        #expect(user.summary(at: now).progression.timelines["meditation"]?.map(\.toStage.id) == ["beginner", "steady"])
+    }
+
     // MARK: The journal
 
     @Test func theJournalCountsChecksOffAndFollowsStreaksAndGoals() throws {

@@ -36,6 +36,14 @@ public struct MomentumUser: Sendable {
         {
             throw MomentumError(.invalidEvent, "there is no goal '\(goal)'", field: "goal")
         }
+        // A stage that arrives now must follow the method's history: it leaves the stage the
+        // method is at (a record made offline, older than the latest, is left to the history).
+        if now != nil, case .stage(let method, let from, let to, let note) = event.payload,
+            streaks.event(id: event.id) == nil
+        {
+            try checkStage(
+                StageAdvance(eventID: event.id, methodID: method, from: from, to: to, at: event.at, note: note))
+        }
         let result = try streaks.append(event, now: now)
         guard result == .applied else { return (result, []) }
         let detected = detectedAt ?? now ?? event.at
@@ -87,5 +95,20 @@ public struct MomentumUser: Sendable {
         case .subject, .activity, .goal, .contribution, .stage, .purchase: false
         default: true
         }
+    }
+}
+
+extension MomentumUser {
+    /// Refuses a stage advance that does not follow the method's recorded history (a wrong
+    /// or missing `from`, an unknown method or stage), in the words of ``ProgressionHistory``.
+    func checkStage(_ advance: StageAdvance) throws(MomentumError) {
+        guard var history = try? ProgressionHistory(methods: streaks.pack.methods) else { return }
+        for event in streaks.events {
+            guard case .stage(let method, let from, let to, let note) = event.payload else { continue }
+            _ = try? history.record(
+                StageAdvance(eventID: event.id, methodID: method, from: from, to: to, at: event.at, note: note))
+        }
+        if let latest = history.timeline(for: advance.methodID).last?.date, latest > advance.at { return }
+        try history.record(advance)
     }
 }

@@ -216,8 +216,16 @@ extension WebViews {
                 ] as [String: Any]
             }
         case .methods:
-            context["options"] = pack.methods.map {
-                ["value": $0.id, "label": $0.name, "selected": false] as [String: Any]
+            // Each method carries the stage it is at (the record's `from`) and the next one,
+            // which the stage choice offers first.
+            context["options"] = pack.methods.map { method in
+                let current = journal.progression.timelines[method.id]?.last?.toStage
+                let ordered = method.stages.sorted { $0.order < $1.order }
+                let next = current.flatMap { stage in ordered.first { $0.order > stage.order } } ?? ordered.first
+                return Self.dropEmpty([
+                    "value": method.id, "label": method.name, "selected": false, "from": current?.id ?? "",
+                    "next": current?.id == ordered.last?.id ? "" : next?.id ?? "",
+                ])
             }
         case .stages:
             context["groups"] = pack.methods.map { method in

@@ -174,6 +174,9 @@ function formEvent(form, tap) {
     payload[tap.field] = tap.value;
     if (tap.group) payload.group = tap.group;
   }
+  // A stage leaves the stage its method is at.
+  const method = form.dataset.type === 'stage' ? form.querySelector('select[name=method]')?.selectedOptions[0] : null;
+  if (method?.dataset.from) payload.from = method.dataset.from;
   const day = form.querySelector('input[name=day]');
   if (day && day.value && day.value !== day.dataset.today) payload.day = day.value;
   const newID = form.dataset.newId;
@@ -478,6 +481,9 @@ function filterStages(form) {
     group.disabled = group.hidden;
   }
   if (stages.selectedOptions[0]?.dataset.method && stages.selectedOptions[0].dataset.method !== method) stages.value = '';
+  // The next stage is the likely one.
+  const next = form.querySelector('select[name=method]')?.selectedOptions[0]?.dataset.next;
+  if (next && !stages.value) stages.value = next;
 }
 
 document.addEventListener('change', async (event) => {
