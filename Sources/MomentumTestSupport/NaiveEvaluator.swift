@@ -198,6 +198,9 @@ private struct NaiveHabit {
     var restDays: Set<String> = []
     var states: [DayState] = []
     var streaks: [Int] = []
+    /// Whether a day was completed yet: a day missed before the first completion has not
+    /// started counting (seed 003).
+    var started = false
 
     func isDue(weekday: Weekday) -> Bool {
         switch schedule {
@@ -358,6 +361,7 @@ private struct NaiveRun {
             let state: DayState
             if habits[h].completions[day] != nil {
                 state = .completed
+                habits[h].started = true
             } else if habits[h].restDays.contains(day) {
                 state = .skipped
             } else if !habits[h].isDue(weekday: weekday) {
@@ -374,7 +378,7 @@ private struct NaiveRun {
     mutating func miss(_ h: Int, on day: String) -> DayState {
         let policy = habits[h].policy
         habits[h].gap += 1
-        if habits[h].current == 0 { return .missed }
+        if habits[h].current == 0 { return habits[h].started ? .missed : .notStarted }
         if habits[h].gap <= policy.grace { return .grace }
         if policy.freezes != .never && freezes > 0 {
             freezes -= 1

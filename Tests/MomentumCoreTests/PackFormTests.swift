@@ -177,6 +177,55 @@ struct PackFormTests {
         #expect(user.summary(at: now).progression.timelines["meditation"]?.map(\.toStage.id) == ["beginner", "steady"])
     }
 
+    // MARK: Streaks that read right
+
+    @Test func daysBeforeTheFirstCompletionHaveNotStartedAndNothingIsRedBeforeItBreaks() throws {
+        var user = MomentumUser(pack: .habits)
+        let start = Self.today.advanced(by: -4)
+        func at(_ day: LocalDay, _ hour: Int) -> Date { Self.at(day, hour: hour) }
+        try user.append(
+            Event(
+                id: "h", at: at(start, 22), timeZone: Self.zone,
+                payload: .habitCreated(HabitDefinition(id: "read", name: "Read", startDay: start))), now: at(start, 22))
+        try user.append(
+            Event(
+                id: "w", at: at(start, 22), timeZone: Self.zone,
+                payload: .habitCreated(
+                    HabitDefinition(
+                        id: "gym", name: "Gym", schedule: .timesPerWeek(3), policy: .strict, startDay: start))),
+            now: at(start, 22))
+        // Created late in the evening, never done: grey days, a neutral border, not red.
+        var state = user.state(at: at(Self.today, 9), zone: Self.zone)
+        let read = try #require(state.habits.first { $0.definition.id == "read" })
+        #expect(read.calendar.dropLast().allSatisfy { $0.state == .notStarted && $0.border == .neutral })
+        #expect(read.border == .neutral)
+        #expect(read.streakUnit == "day")
+        // The first check-in: counting begins; the days before stay grey.
+        try user.append(
+            Event(
+                id: "c1", at: at(Self.today, 10), timeZone: Self.zone,
+                payload: .completion(habit: "read", day: nil, value: 1, note: nil)),
+            now: at(Self.today, 10))
+        try user.append(
+            Event(
+                id: "c2", at: at(Self.today, 10), timeZone: Self.zone,
+                payload: .completion(habit: "gym", day: nil, value: 1, note: nil)),
+            now: at(Self.today, 10))
+        state = user.state(at: at(Self.today, 11), zone: Self.zone)
+        let done = try #require(state.habits.first { $0.definition.id == "read" })
+        #expect(done.calendar.last?.state == .completed)
+        #expect(done.calendar.dropLast().allSatisfy { $0.state == .notStarted })
+        #expect(done.border == .yellow)
+        // A strict 3-a-week habit, checked in once in a week still open: building, not red;
+        // its streak is told in weeks.
+        let gym = try #require(state.habits.first { $0.definition.id == "gym" })
+        #expect(gym.current == 0)
+        #expect(gym.border != .red)
+        #expect(gym.streakUnit == "week")
+        // The first check-in is a milestone of its own, once per habit.
+        #expect(user.unlocks.filter { $0.rule == "first-check-in" }.map(\.title) == ["First day done: Read"])
+    }
+
     // MARK: The journal
 
     @Test func theJournalCountsChecksOffAndFollowsStreaksAndGoals() throws {

@@ -3038,8 +3038,10 @@ extension Components {
             public var retroactive: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Memory/rule`.
             public var rule: Swift.String
+            /// The subject the memory is about (a puppy); absent for a habit's milestone.
+            ///
             /// - Remark: Generated from `#/components/schemas/Memory/subjectID`.
-            public var subjectID: Swift.String
+            public var subjectID: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Memory/time`.
             public var time: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Memory/title`.
@@ -3060,7 +3062,7 @@ extension Components {
             ///   - photo:
             ///   - retroactive:
             ///   - rule:
-            ///   - subjectID:
+            ///   - subjectID: The subject the memory is about (a puppy); absent for a habit's milestone.
             ///   - time:
             ///   - title:
             ///   - unlockID:
@@ -3076,7 +3078,7 @@ extension Components {
                 photo: Components.Schemas.Memory.PhotoPayload? = nil,
                 retroactive: Swift.Bool,
                 rule: Swift.String,
-                subjectID: Swift.String,
+                subjectID: Swift.String? = nil,
                 time: Foundation.Date,
                 title: Swift.String,
                 unlockID: Swift.String
@@ -3160,7 +3162,7 @@ extension Components {
                     Swift.String.self,
                     forKey: .rule
                 )
-                self.subjectID = try container.decode(
+                self.subjectID = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .subjectID
                 )

@@ -39,7 +39,12 @@ extension UserEngine {
             let days = histories[h].days
             let length = totals[h].count
             let closed = min(days.count, length)
-            var states = days[..<closed].map(\.state)
+            // As the calendar shows them: a day missed before the first completion had not
+            // started counting.
+            let counting = countingStart(h, today: today)
+            var states = days[..<closed].enumerated().map { index, record in
+                record.state == .missed && habit.startDay + index < counting ? DayState.notStarted : record.state
+            }
             var streaks = days[..<closed].map { Int($0.streak) }
             states.reserveCapacity(length)
             streaks.reserveCapacity(length)

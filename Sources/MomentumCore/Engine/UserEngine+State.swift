@@ -82,6 +82,13 @@ extension UserEngine {
                 completedDays: habit.periodDone, requiredDays: habit.periodRequired,
                 fulfilled: habit.periodSucceeded) : nil
 
+        let counting = countingStart(h, today: today)
+        // The border: red only for a streak that broke. A habit not started yet, or a week or
+        // month under way whose quota can still be met, is not counted against.
+        let border: BorderTier =
+            habit.current > 0
+            ? BorderTier(streak: habit.current)
+            : counting > today ? .neutral : habit.multiDay && active && habit.periodDone > 0 ? .yellow : .red
         var calendar: [CalendarDay] = []
         let first = max(habit.startDay, windowStart)
         if first <= today {
@@ -91,16 +98,17 @@ extension UserEngine {
             for day in stride(from: first, to: min(today, habit.startDay + history.days.count), by: 1) {
                 let record = history.days[day - habit.startDay]
                 let streak = Int(record.streak)
+                let waiting = day < counting && record.state == .missed
                 calendar.append(
                     CalendarDay(
-                        day: LocalDay(number: day), state: record.state, streak: streak,
-                        border: BorderTier(streak: streak), completions: details[day] ?? []))
+                        day: LocalDay(number: day), state: waiting ? .notStarted : record.state, streak: streak,
+                        border: waiting ? .neutral : BorderTier(streak: streak), completions: details[day] ?? []))
             }
             if active {
                 calendar.append(
                     CalendarDay(
                         day: LocalDay(number: today), state: todayState, streak: habit.current,
-                        border: BorderTier(streak: habit.current), completions: details[today] ?? []))
+                        border: border, completions: details[today] ?? []))
             }
         }
         var streakStart: LocalDay?
@@ -114,12 +122,25 @@ extension UserEngine {
             startDay: LocalDay(number: habit.startDay),
             archivedDay: habit.archivedDay == .max ? nil : LocalDay(number: habit.archivedDay), current: habit.current,
             best: habit.best,
-            highestStreakAchieved: habit.highest, breaks: habit.breaks, border: BorderTier(streak: habit.current),
+            highestStreakAchieved: habit.highest, breaks: habit.breaks, border: border,
             shieldActive: active && habit.current > 0 && habit.freezeUse != .never && run.wallet.freezes > 0,
             currentStreakStart: streakStart,
             today: TodayStatus(
                 state: todayState, due: active && due, logged: habit.dayTotal, remaining: remaining, period: period),
             calendar: calendar)
+    }
+
+    /// The first day a habit's streak counts: its first completion (seed 003: "streak
+    /// counting begins on the first completion date"), today when it is done today, or
+    /// `Int.max` when it was never done. A due day before it that was not done is
+    /// ``DayState/notStarted``, not missed. The scan stops at the first completion, near
+    /// the start for most habits.
+    func countingStart(_ h: Int, today: Int) -> Int {
+        let habit = run.habits[h]
+        if let index = histories[h].days.firstIndex(where: { $0.state == .completed }) {
+            return habit.startDay + index
+        }
+        return habit.isActive(on: today) && habit.dayCompleted ? today : .max
     }
 
     /// What today shows for a habit.

@@ -48,6 +48,9 @@ public struct OpenFreezeOffer: Hashable, Sendable, Codable {
 public struct HabitState: Hashable, Sendable, Codable {
     /// The habit's definition as it stands now.
     public var definition: HabitDefinition
+    /// What the streak counts: `day`, `week` (a times-per-week habit), `month`, `year` or
+    /// `period` (every N days), so that "3" reads "3 weeks" where it means weeks.
+    public var streakUnit: String { Coaching.unit(definition.schedule) }
     /// The streak policy in force (the pack default when the habit names none).
     public var policy: StreakPolicy
     /// The first day the habit was tracked.

@@ -1,7 +1,8 @@
 import Foundation
 
 extension RulePack {
-    /// Seeds 003 and 004: forgiving streaks by default, 1 day of backfill, +20 diamonds per
+    /// Seeds 003 and 004: forgiving streaks by default, 1 day of backfill, a first check-in
+    /// celebrated for every habit (the first day, week or month done), +20 diamonds per
     /// 10 streak days and +N at every 100th, +30 for every 30 streak periods of a hard habit
     /// (seed 004's extra recognition for hard habits), one earned freeze per 30-day
     /// milestone, seed 003's freeze store, and streak milestones 7/30/60/100/365 with
@@ -46,6 +47,8 @@ extension RulePack {
           "earnedFreezeEvery": 30,
           "streakMilestones": [7, 30, 60, 100, 365],
           "achievements": [
+            {"id": "first-check-in", "kind": "streak", "source": "habit", "at": [1], "tier": 2, "badge": "🌱",
+             "category": "streaks", "title": "First {unit} done: {habit}"},
             {"id": "streak-7", "kind": "streak", "source": "habit", "at": [7], "tier": 2, "badge": "🔥",
              "category": "streaks", "title": "7-{unit} streak: {habit}"},
             {"id": "streak-milestone", "kind": "streak", "source": "habit", "at": [30, 60, 100, 365], "tier": 3,

@@ -2,6 +2,10 @@
 public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
     /// Before the habit's first day.
     case beforeStart
+    /// Between the habit's first day and its first completion: streak counting begins on
+    /// the first completion (seed 003), so such a day is neither done nor missed (seed 004
+    /// R2.3: grey).
+    case notStarted
     /// Done.
     case completed
     /// Missed, forgiven by the policy's grace (seed 003's icy cube).
@@ -29,6 +33,9 @@ public enum BorderTier: String, Hashable, Sendable, Codable {
     case yellow
     /// Streak 5 or more: consistent.
     case green
+    /// Not counting yet: before the first completion, or a week or month under way whose
+    /// quota may still be met.
+    case neutral
 
     /// The tier for a streak value.
     public init(streak: Int) {

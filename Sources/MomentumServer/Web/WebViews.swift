@@ -87,6 +87,11 @@ struct WebViews: Sendable {
             "categoryLabel": habit.definition.category.map { "\($0) · " } ?? "",
             "current": habit.current,
             "best": habit.best,
+            // A weekly or monthly habit's streak is told in weeks or months.
+            "unit": habit.streakUnit,
+            "units": Self.plural(habit.current, habit.streakUnit),
+            "unitLabel": habit.streakUnit == "day" ? "" : Self.plural(habit.current, habit.streakUnit),
+            "bestUnits": Self.plural(habit.best, habit.streakUnit),
             "shield": habit.shieldActive,
             "done": done,
             "skipped": habit.today.state == .skipped,
@@ -155,6 +160,7 @@ struct WebViews: Sendable {
             ["state": "completed", "label": "Done"], ["state": "grace", "label": "Grace (icy)"],
             ["state": "frozen", "label": "Freeze (snowy)"], ["state": "skipped", "label": "Skipped"],
             ["state": "missed", "label": "Missed"], ["state": "pending", "label": "Today, open"],
+            ["state": "notStarted", "label": "Before the first check-in"],
         ]
         return page
     }
@@ -427,9 +433,15 @@ struct WebViews: Sendable {
         case .skipped: "skipped"
         case .pending: due ? "to do" : "not due"
         case .beforeStart: "before start"
+        case .notStarted: "not started yet"
         case .notDue: "not due"
         case .future: "ahead"
         }
+    }
+
+    /// `1 week`'s word or `3 weeks`' (the number is the caller's to write).
+    static func plural(_ count: Int, _ unit: String) -> String {
+        count == 1 ? unit : unit + "s"
     }
 
     static let months = [

@@ -300,8 +300,15 @@ const actions = {
     const result = await sendEvent(`check-in ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, {});
     setCounters(result.wallet);
     const streak = result.habit.current;
-    announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? 'day' : 'days'}.`);
+    const unit = button.closest('[data-unit]')?.dataset.unit ?? 'day';
+    announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? unit : `${unit}s`}.`);
     await refresh({ focus: { habit, action: 'check-in' } });
+    // Seed 000's tier 1 for an ordinary check-in: the habit's row shimmers (not with Reduce Motion).
+    const row = document.querySelector(`li.habit[data-habit="${CSS.escape(habit)}"]`);
+    if (row && !reducedMotion()) {
+      row.classList.add('shimmer');
+      setTimeout(() => row.classList.remove('shimmer'), 1200);
+    }
     // The check-in is stored: a celebration that cannot be fetched now waits for later.
     await presentNext().catch(() => {});
   },
