@@ -390,7 +390,8 @@ def demo_screens_and_memory_photo(args):
         # Four months of milestones: cards by name, each month's small daily steps in a line.
         small = browser.js("return [...document.querySelectorAll('.timeline li.muted')].map(l => l.textContent)")
         assert small and all("small step" in line for line in small), small
-        assert len(browser.all(".timeline li")) < 60, f"{len(browser.all('.timeline li'))} lines in the timeline"
+        # (Every seed's milestones over four months: habits, the puppy, savings, growth.)
+        assert len(browser.all(".timeline li")) < 80, f"{len(browser.all('.timeline li'))} lines in the timeline"
         browser.shot("journey")
         browser.get("/profile")
         browser.shot("profile")
@@ -471,6 +472,8 @@ def seven_day_milestone_card_and_reduced_motion(args):
             browser.dismiss_celebrations()
             create_habit_api(browser, email, "stretch", created_days_ago=6)
             push_history(browser, email, "stretch", 6)
+            # The history's own milestone (its first day done) is seen already.
+            browser.dismiss_queued()
             browser.get("/today")
             browser.dismiss_celebrations()
             row = "li.habit[data-habit='stretch']"
