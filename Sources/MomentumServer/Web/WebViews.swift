@@ -147,10 +147,16 @@ struct WebViews: Sendable {
                 case .declining: "declining ↘"
                 case .insufficientData: "too few days yet to tell"
                 }
-            page["milestones"] = analytics.milestones.map { ["streak": $0.streak, "day": Self.longDay($0.day)] }
+            // A streak milestone the pack's rules unlocked shows once, as its badge.
+            let unlocked = Set(
+                unlocks.filter { $0.milestoneType == "streak" }.compactMap { $0.value.flatMap { Int(exactly: $0) } })
+            page["milestones"] = analytics.milestones.filter { !unlocked.contains($0.streak) }.map {
+                ["streak": $0.streak, "day": Self.longDay($0.day)]
+            }
             page["historyWeeks"] = analytics.weeks.suffix(12).reversed().map(Self.period)
             page["historyMonths"] = analytics.months.reversed().map(Self.period)
             page["chart"] = Self.chart(analytics.last30Days)
+            page["insights"] = Self.insights(analytics)
         }
         page["hasBadges"] = !unlocks.isEmpty || !(analytics?.milestones.isEmpty ?? true)
         page["badges"] = unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
@@ -359,6 +365,15 @@ struct WebViews: Sendable {
         page["totalMilestones"] = analytics.profile.totalMilestones
         page["bestStreaks"] = analytics.profile.bestStreaks.map { ["name": $0.name, "best": $0.best] }
         page["hasBestStreaks"] = !analytics.profile.bestStreaks.isEmpty
+        // Seed 004 R9.3: habits ranked on one scale, weighted by difficulty.
+        page["comparison"] = analytics.comparison.map {
+            [
+                "rank": $0.rank, "name": $0.name, "difficulty": $0.difficulty.rawValue,
+                "raw": Int($0.raw.rounded()), "adjusted": Int($0.adjusted.rounded()),
+                "normalized": Int($0.normalized.rounded()),
+            ] as [String: Any]
+        }
+        page["hasComparison"] = analytics.comparison.count > 1
         return page
     }
 
@@ -437,6 +452,42 @@ struct WebViews: Sendable {
         case .notDue: "not due"
         case .future: "ahead"
         }
+    }
+
+    /// What the analytics say about a habit, in sentences (seed 004 R6, R7, R9.3): the best
+    /// weekday, the scores weighted by difficulty, and encouragement or coaching after a break.
+    static func insights(_ analytics: HabitAnalytics) -> [String: Any] {
+        var insights: [String: Any] = [:]
+        if let weekday = analytics.mostConsistentWeekday,
+            let rate = analytics.weekdays.first(where: { $0.weekday == weekday })?.rate.percent
+        {
+            insights["bestWeekday"] = "\(weekday.name.capitalized)s are your strongest day: \(rate)% done."
+        }
+        insights["weekdays"] = analytics.weekdays.map { day -> [String: Any] in
+            let percent = day.rate.percent ?? 0
+            return [
+                "day": String(day.weekday.name.capitalized.prefix(3)), "percent": percent,
+                "best": day.weekday == analytics.mostConsistentWeekday,
+                "counted": day.rate.percent != nil,
+            ]
+        }
+        let score = analytics.score
+        insights["score"] =
+            [
+                "raw": Int(score.raw.rounded()), "adjusted": Int(score.adjusted.rounded()),
+                "normalized": Int(score.normalized.rounded()),
+                "weight": fmt(score.weight).replacingOccurrences(of: ".0", with: ""),
+                "difficulty": analytics.difficulty.rawValue,
+            ] as [String: Any]
+        if let encouragement = analytics.coaching.encouragement { insights["encouragement"] = encouragement }
+        if let recovery = analytics.coaching.recovery {
+            insights["recovery"] =
+                [
+                    "restart": recovery.restart, "stillCounts": recovery.stillCounts,
+                    "guidance": recovery.guidance.map(\.message), "reminder": recovery.reminder.message,
+                ] as [String: Any]
+        }
+        return insights
     }
 
     /// `1 week`'s word or `3 weeks`' (the number is the caller's to write).
