@@ -62,8 +62,10 @@ class Browser:
                          "--disable-gpu", "--lang=en-US"]:
             options.add_argument(argument)
         self.downloads = tempfile.mkdtemp(prefix="momentum-downloads-")
+        # (Several downloads from one page ask the user once; here they are allowed up front.)
         options.add_experimental_option("prefs", {
-            "download.default_directory": self.downloads, "download.prompt_for_download": False})
+            "download.default_directory": self.downloads, "download.prompt_for_download": False,
+            "profile.default_content_setting_values.automatic_downloads": 1})
         driver_path = find_binary("chromedriver")
         if not driver_path:
             raise SystemExit("no chromedriver: install Debian's chromium-driver (.ci/run does)")
@@ -450,6 +452,29 @@ def demo_screens_and_memory_photo(args):
                 time.sleep(0.1)
             assert path, f"the {fmt} PNG was not downloaded"
             assert png_size(path) == size, f"{fmt} PNG is {png_size(path)}, not {size}"
+        # A server without its rasterizer (rsvg-convert) answers 503 for a PNG: the browser
+        # draws the card itself, at the card's size.
+        browser.js("""const original = window.fetch.bind(window);
+            window.fetch = (url, init) => String(url).includes('type=png')
+              ? Promise.resolve(new Response(JSON.stringify({error: {code: 'rasterizer_unavailable',
+                  message: 'PNG share cards need rsvg-convert'}}), {status: 503, headers: {'Content-Type': 'application/json'}}))
+              : original(url, init);""")
+        for name in os.listdir(browser.downloads):  # the same file name is saved over in place
+            os.remove(os.path.join(browser.downloads, name))
+        before = set()
+        browser.click(".share-format[data-format=story] a[data-download=png]")
+        deadline = time.time() + 20
+        path = None
+        while time.time() < deadline:
+            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
+            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
+                path = os.path.join(browser.downloads, new[0])
+                break
+            time.sleep(0.1)
+        assert path, "without the server's rasterizer, no PNG was downloaded: " + repr(browser.js(
+            "return document.querySelector('.share-format[data-format=story] [data-error]').textContent"))
+        assert png_size(path) == (1080, 1920), f"the browser's PNG is {png_size(path)}, not 1080 × 1920"
+        assert browser.js("return document.querySelector('.share-format[data-format=story] [data-error]').textContent") == ""
         before = set(os.listdir(browser.downloads))
         browser.click(".share-format[data-format=square] a[data-download=svg]")
         deadline = time.time() + 10

@@ -296,7 +296,7 @@ struct WebViews: Sendable {
             let base = "/v1/memories/\(escaped)/share-card?format=\(format.rawValue)"
             return [
                 "name": format.rawValue.capitalized, "format": format.rawValue,
-                "size": "\(format.width) × \(format.height)",
+                "size": "\(format.width) × \(format.height)", "width": format.width, "height": format.height,
                 "svg": base + "&type=svg", "png": base + "&type=png",
                 "file": memory.unlockID.replacingOccurrences(of: "#", with: "-") + "-\(format.rawValue)",
             ]

@@ -507,6 +507,66 @@ document.addEventListener('change', async (event) => {
   }
 });
 
+// MARK: share cards
+
+// "Download PNG" takes the server's PNG when it can make one; a server without its
+// rasterizer (rsvg-convert) answers that it cannot, and the browser then draws the SVG card
+// on a canvas of the card's size and saves that: a PNG on any machine.
+async function rasterize(svgURL, width, height) {
+  const response = await fetch(svgURL, { credentials: 'same-origin' });
+  if (!response.ok) throw new APIError(`The card could not be loaded (${response.status}).`, response.status, null);
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const image = new Image();
+    await new Promise((resolve, reject) => {
+      image.onload = resolve;
+      image.onerror = () => reject(new Error('The browser could not draw the card.'));
+      image.src = url;
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    canvas.getContext('2d').drawImage(image, 0, 0, width, height);
+    return await new Promise((resolve, reject) => {
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The browser could not make the PNG.'))), 'image/png');
+    });
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+document.addEventListener('click', async (event) => {
+  const link = event.target.closest?.('a[data-download=png]');
+  if (!link) return;
+  event.preventDefault();
+  const slot = link.parentElement.querySelector('[data-error]');
+  if (slot) slot.textContent = '';
+  try {
+    let blob = null;
+    try {
+      const response = await fetch(link.href, { credentials: 'same-origin' });
+      if (response.ok && response.headers.get('Content-Type')?.startsWith('image/png')) blob = await response.blob();
+    } catch {
+      blob = null; // No answer: the browser can still draw it if the SVG loads.
+    }
+    blob ??= await rasterize(link.dataset.svg, Number(link.dataset.width), Number(link.dataset.height));
+    save(blob, link.getAttribute('download'));
+    announce('PNG downloaded.');
+  } catch (error) {
+    if (slot) slot.textContent = describeError(error);
+    else announce(describeError(error));
+  }
+});
+
 // The calendar is one Tab stop; the arrow keys move a day (left, right) or a week (up,
 // down), Home and End to its first and last day, Enter or Space shows the day.
 document.addEventListener('keydown', (event) => {
