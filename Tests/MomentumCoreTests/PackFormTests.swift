@@ -226,6 +226,25 @@ struct PackFormTests {
         #expect(user.unlocks.filter { $0.rule == "first-check-in" }.map(\.title) == ["First day done: Read"])
     }
 
+    @Test func aPuppysNameStaysOutOfTheSavingsMemories() throws {
+        var user = MomentumUser(pack: try #require(RulePack.named("ollie+savings")))
+        let now = Self.at(Self.today, hour: 20)
+        func event(_ id: String, _ payload: Event.Payload) -> Event {
+            Event(id: id, at: Self.at(Self.today, hour: 9), timeZone: Self.zone, payload: payload)
+        }
+        try user.append(event("p", .subject(Subject(id: "ollie", name: "Ollie", kind: "puppy"))), now: now)
+        try user.append(
+            event("g", .goal(SavingsGoal(id: "bali", name: "Bali", category: "vacation", target: 5000))), now: now)
+        try user.append(event("c", .contribution(goal: "bali", amount: 1200, day: nil, note: nil)), now: now)
+        try user.append(event("w", .activity(Activity(kind: "walk"))), now: now)
+        let saved = try #require(user.unlocks.first { $0.rule == "savings-small" })
+        #expect(saved.subject == nil)
+        let memory = try #require(Memory(unlock: saved, offsetSeconds: 0))
+        #expect(!memory.caption.contains("Ollie"), "\(memory.caption)")
+        // A journal's milestone is still about the puppy.
+        #expect(user.unlocks.first { $0.rule == "walk-first" }?.subject == "ollie")
+    }
+
     // MARK: The journal
 
     @Test func theJournalCountsChecksOffAndFollowsStreaksAndGoals() throws {

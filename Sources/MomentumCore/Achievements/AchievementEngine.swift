@@ -559,12 +559,22 @@ public struct AchievementEngine: Sendable {
             achievedAt = Date(
                 timeIntervalSince1970: Double(clock.start(of: LocalDay(number: keyed.day + 1), in: table) - 1))
         }
-        var subject: String?
-        if case .activity(let activity) = keyed.event.payload { subject = activity.subject }
         grant(
             r, id: id, achievedAt: achievedAt, day: keyed.day, detectedAt: max(detectedAt, keyed.event.at),
-            event: keyed.event.id, type: type, value: value, subject: subject ?? subjectOrder.first,
+            event: keyed.event.id, type: type, value: value, subject: subject(of: keyed.event.payload),
             category: category, context: context)
+    }
+
+    /// Whom an event's unlock is about: a log names its subject or is about the first one (the
+    /// puppy of a journal); savings are about the saver and growth about the user, when the
+    /// log has one, never about a puppy an account also tracks.
+    func subject(of payload: Event.Payload) -> String? {
+        switch payload {
+        case .activity(let activity): return activity.subject ?? subjectOrder.first
+        case .contribution, .goal: return subjectOrder.first { ["saver", "user"].contains(subjects[$0]?.kind) }
+        case .stage: return subjectOrder.first { subjects[$0]?.kind == "user" }
+        default: return nil
+        }
     }
 
     mutating func grant(
