@@ -1033,6 +1033,31 @@ def savings_and_growth_from_their_forms(args):
     finally:
         browser.quit()
 
+def every_screen_on_a_phone_and_in_dark(args):
+    """Every screen of the demo account (which tracks every pack) on a 390-px phone, light and
+    dark, and on the desktop in dark: nothing scrolls sideways, nothing is cut off at the
+    right, and each gets a screenshot to look at."""
+    screens = ["/today", "/packs/ollie", "/packs/savings", "/packs/growth", "/memories", "/journey", "/profile",
+               "/habits/walk"]
+    for width, dark in ((390, False), (390, True), (1280, True)):
+        name = f"{'phone' if width < 500 else 'desktop'}-{'dark' if dark else 'light'}"
+        browser = Browser(args, f"screens-{name}", width=width, dark=dark)
+        try:
+            browser.sign_in(DEMO_EMAIL, DEMO_PASSWORD)
+            browser.dismiss_queued()
+            for path in screens:
+                browser.get(path)
+                browser.wait_for("document.querySelector('main h1, main h2') !== null", message=f"{path} is empty")
+                wide = browser.js("""return [...document.querySelectorAll('main *')].filter(e => {
+                    const r = e.getBoundingClientRect(); return r.width > 0 && r.right > innerWidth + 1 }).slice(0, 3)
+                    .map(e => e.tagName + '.' + e.className)""")
+                assert browser.js("return document.documentElement.scrollWidth <= innerWidth"), \
+                    f"{path} scrolls sideways at {width} px: {wide}"
+                assert not wide, f"{path} has content past the right edge at {width} px: {wide}"
+                browser.shot(f"screen-{name}{path.replace('/', '-')}")
+        finally:
+            browser.quit()
+
 
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
@@ -1049,6 +1074,7 @@ SCENARIOS = [
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,
     savings_and_growth_from_their_forms,
+    every_screen_on_a_phone_and_in_dark,
 ]
 
 
