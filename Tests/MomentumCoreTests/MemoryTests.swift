@@ -120,6 +120,21 @@ import Testing
         #expect(Memory(unlock: unlock, subject: Self.ollie, offsetSeconds: 0)!.caption == "Ollie's first outdoor potty")
     }
 
+    /// A category holds several firsts: a first's title says which, not the category.
+    @Test func aFirstIsCaptionedByItsOwnTitle() {
+        let night = Memory.caption(
+            category: "lifestyle", milestoneType: "first", value: nil, title: "First overnight stay away from home",
+            name: "Ollie")
+        #expect(night == "Ollie's first overnight stay away from home")
+        let weight = Memory.caption(
+            category: "health", milestoneType: "first", value: nil, title: "First healthy weight at the vet", name: nil)
+        #expect(weight == "First healthy weight at the vet")
+        // Every first in the bundled packs names itself, never another first of its category.
+        for rule in RulePack.ollie.achievements where rule.kind == .first {
+            #expect(rule.title.lowercased().hasPrefix("first "), "\(rule.id): \(rule.title)")
+        }
+    }
+
     @Test func retroactiveCaptionsStayFactual() {
         let now = Memory(unlock: Self.unlock("x"), subject: Self.ollie, offsetSeconds: 0)!
         let late = Memory(unlock: Self.unlock("x", retroactive: true), subject: Self.ollie, offsetSeconds: 0)!

@@ -2,7 +2,8 @@ extension Memory {
     /// The auto caption of a milestone: a short, factual sentence for the scrapbook.
     ///
     /// Captions never mention when the milestone was noticed, so a retroactive memory reads
-    /// like any other. With a name: "Ollie's first outdoor potty", "7 days of outdoor potty in
+    /// like any other. A first is told by its title ("Ollie's first overnight stay away from
+    /// home"). With a name: "Ollie's first outdoor potty", "7 days of outdoor potty in
     /// a row for Ollie", "Ollie's 50th walk"; without: "First outdoor potty", "7 days of
     /// outdoor potty in a row", "50th walk". The activity is the context's `habit` when there
     /// is one, else the category's (`potty…` → "outdoor potty", `lifestyle` → "walk", …).
@@ -25,6 +26,7 @@ extension Memory {
         context: [String: String] = [:]
     ) -> String {
         let name = nonBlank(name)
+        let given = nonBlank(title)
         let nouns = activity(category: category, habit: nonBlank(context["habit"]))
         let words = { (text: String) in text.replacingOccurrences(of: "_", with: " ") }
         let title = nonBlank(title) ?? capitalized("\(words(category)) \(words(milestoneType))")
@@ -36,6 +38,12 @@ extension Memory {
         let forName = name.map { " for \($0)" } ?? ""
         switch milestoneType {
         case "first":
+            // A category holds several firsts (a first walk, a first night away): the
+            // achievement's own title says which.
+            if let given, given.lowercased().hasPrefix("first ") {
+                let lowered = given.prefix(1).lowercased() + given.dropFirst()
+                return named({ "\($0)'s \(lowered)" }, given)
+            }
             return named({ "\($0)'s first \(nouns.single)" }, "first \(nouns.single)")
         case "streak":
             if let days { return "\(days) of \(nouns.run) in a row" + forName }

@@ -200,7 +200,7 @@ extension RulePack {
             {"id": "health-first-vet", "kind": "first", "match": {"kind": "vet"}, "tier": 2, "badge": "🩺",
              "category": "health", "title": "First vet checkup"},
             {"id": "health-weight", "kind": "first", "match": {"kind": "weight", "item": "healthy"}, "tier": 2,
-             "badge": "⚖️", "category": "health", "title": "Healthy weight milestone"},
+             "badge": "⚖️", "category": "health", "title": "First healthy weight at the vet"},
             {"id": "walk-first", "kind": "first", "match": {"kind": "walk"}, "tier": 2, "badge": "🦮",
              "category": "lifestyle", "title": "First walk"},
             {"id": "walks", "kind": "count", "match": {"kind": "walk"}, "at": [25, 50, 100], "tier": 2, "badge": "🦮",
