@@ -27,7 +27,7 @@ import Testing
             try #require(pack.achievements.first { $0.id == id }, "\(id)").lockedTitle(subjectName: name)
         }
         #expect(try title(RulePack.savings, "first-contribution") == "First contribution to a goal")
-        #expect(try title(RulePack.savings, "savings-small") == "First milestone! 1000 saved")
+        #expect(try title(RulePack.savings, "savings-small") == "First milestone! $1,000 saved")
         #expect(try title(RulePack.savings, "goal-completed") == "Goal reached: a goal")
         let birthday = try #require(RulePack.ollie.achievements.first { $0.title.contains("{name}'s") })
         #expect(birthday.lockedTitle(subjectName: "Ollie").hasPrefix("Ollie's"))

@@ -254,13 +254,13 @@ extension RulePack {
             {"id": "first-contribution", "kind": "first", "match": {"type": "contribution"}, "tier": 1, "badge": "🪙",
              "category": "savings", "title": "First contribution to {goal}"},
             {"id": "savings-small", "kind": "amount", "at": [1000], "tier": 2, "badge": "✨", "category": "savings",
-             "title": "First milestone! {value} saved"},
+             "title": "First milestone! {amount} saved"},
             {"id": "savings-medium", "kind": "amount", "at": [5000, 10000], "tier": 2, "badge": "💪",
-             "category": "savings", "title": "Growing strong! {value} saved"},
+             "category": "savings", "title": "Growing strong! {amount} saved"},
             {"id": "savings-large", "kind": "amount", "at": [25000], "tier": 2, "badge": "🌟", "category": "savings",
-             "title": "Quarter century! {value} saved"},
+             "title": "Quarter century! {amount} saved"},
             {"id": "savings-epic", "kind": "amount", "at": [50000, 100000], "tier": 3, "badge": "🏆",
-             "category": "savings", "title": "Incredible savings! {value} saved"},
+             "category": "savings", "title": "Incredible savings! {amount} saved"},
             {"id": "goal-completed", "kind": "goalCompleted", "tier": 3, "badge": "🎯", "category": "savings",
              "title": "Goal reached: {goal}"}
           ]
