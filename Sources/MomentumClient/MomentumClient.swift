@@ -190,6 +190,20 @@ public actor MomentumClient {
         }
     }
 
+    /// The rule pack in force (a combination when the account tracks several), with the
+    /// logging forms an app renders: each member's ``RulePack/forms``, methods and backfill
+    /// window, offline. (`GET /v1/pack` serves the same to clients in other languages.)
+    ///
+    /// - Throws: ``ClientError/notSignedIn``, or `unknown_pack` for a pack this client does
+    ///   not bundle.
+    public func pack() throws -> RulePack {
+        let name = try profile().pack
+        guard let pack = RulePack.named(name) else {
+            throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(name)'")
+        }
+        return pack
+    }
+
     /// Events recorded on this device that the server has not acknowledged yet, oldest first.
     public func pendingEvents() throws -> [PendingEvent] { try database.outbox() }
 

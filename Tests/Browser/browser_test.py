@@ -254,6 +254,18 @@ def counter(browser, name):
     return int(browser.js("return document.getElementById(arguments[0]).textContent", name))
 
 
+def downloaded_png(browser, before, timeout=20):
+    """The path of a PNG downloaded since `before` (the download folder's names then), once
+    its header is written (Chromium may create the file before it writes it); None if none."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
+        if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
+            return os.path.join(browser.downloads, new[0])
+        time.sleep(0.1)
+    return None
+
+
 def png_size(path):
     with open(path, "rb") as handle:
         header = handle.read(24)
@@ -441,15 +453,7 @@ def demo_screens_and_memory_photo(args):
         for fmt, size in expected.items():
             before = set(os.listdir(browser.downloads))
             browser.click(f".share-format[data-format={fmt}] a[data-download=png]")
-            deadline = time.time() + 20
-            path = None
-            while time.time() < deadline:
-                new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
-                # Chromium may create the file before it has written it: wait for its header.
-                if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
-                    path = os.path.join(browser.downloads, new[0])
-                    break
-                time.sleep(0.1)
+            path = downloaded_png(browser, before)
             assert path, f"the {fmt} PNG was not downloaded"
             assert png_size(path) == size, f"{fmt} PNG is {png_size(path)}, not {size}"
         # A server without its rasterizer (rsvg-convert) answers 503 for a PNG: the browser
@@ -463,14 +467,7 @@ def demo_screens_and_memory_photo(args):
             os.remove(os.path.join(browser.downloads, name))
         before = set()
         browser.click(".share-format[data-format=story] a[data-download=png]")
-        deadline = time.time() + 20
-        path = None
-        while time.time() < deadline:
-            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
-            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
-                path = os.path.join(browser.downloads, new[0])
-                break
-            time.sleep(0.1)
+        path = downloaded_png(browser, before)
         assert path, "without the server's rasterizer, no PNG was downloaded: " + repr(browser.js(
             "return document.querySelector('.share-format[data-format=story] [data-error]').textContent"))
         assert png_size(path) == (1080, 1920), f"the browser's PNG is {png_size(path)}, not 1080 × 1920"

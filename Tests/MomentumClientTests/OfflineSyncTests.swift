@@ -84,6 +84,24 @@ import Testing
         }
     }
 
+    /// An account that tracks a puppy and savings gets both packs' forms on the device, and
+    /// logs from them offline under each pack's rules.
+    @Test func theCombinedPacksFormsAreOnTheDevice() async throws {
+        try await LiveServer.with(.sqlite) { server in
+            let files = try ClientFiles()
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            var registration = Components.Schemas.RegisterRequest.test("kim")
+            registration.packs = ["savings", "ollie"]
+            try await phone.register(registration)
+            let pack = try await phone.pack()
+            #expect(pack.memberNames == ["ollie", "savings"])
+            #expect(pack.forms.map(\.id).contains("potty"))
+            #expect(pack.forms.map(\.id).contains("contribution"))
+            let logged = try await phone.record(.activity(Activity(kind: "potty", item: "outdoor")))
+            #expect(logged.unlocks.map(\.rule) == ["potty-first-outdoor"])
+        }
+    }
+
     /// Another account cannot sign in over events that have not reached the server: that
     /// would clear them. The same account can (a new session, which sends them); then
     /// anyone can.

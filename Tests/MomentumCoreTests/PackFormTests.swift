@@ -245,6 +245,37 @@ struct PackFormTests {
         #expect(user.unlocks.first { $0.rule == "walk-first" }?.subject == "ollie")
     }
 
+    @Test func completionRatesBeginAtTheFirstCompletion() throws {
+        var user = MomentumUser(pack: .habits)
+        // Made on a Monday three weeks ago, first done this Monday: the weeks before are not due.
+        let monday = LocalDay(year: 2026, month: 11, day: 16)!
+        let start = monday.advanced(by: -14)
+        func at(_ day: LocalDay, _ hour: Int) -> Date { Self.at(day, hour: hour) }
+        for (id, schedule) in [("daily", Schedule.daily), ("gym", .timesPerWeek(2))] {
+            try user.append(
+                Event(
+                    id: "h-\(id)", at: at(start, 8), timeZone: Self.zone,
+                    payload: .habitCreated(HabitDefinition(id: id, name: id, schedule: schedule, startDay: start))),
+                now: at(start, 8))
+        }
+        for offset in [0, 2] {
+            for id in ["daily", "gym"] {
+                try user.append(
+                    Event(
+                        id: "c-\(id)-\(offset)", at: at(monday.advanced(by: offset), 9), timeZone: Self.zone,
+                        payload: .completion(habit: id, day: nil, value: 1, note: nil)),
+                    now: at(monday.advanced(by: offset), 9))
+            }
+        }
+        var streaks = user.streaks
+        let analytics = streaks.analytics(at: at(monday.advanced(by: 7), 12), zone: Self.zone)
+        let daily = try #require(analytics.habits.first { $0.habit == "daily" })
+        // Mon…Sun of this week: 2 of 7 done; nothing of the two weeks before.
+        #expect(daily.rates.allTime.done == 2 && daily.rates.allTime.due == 7, "\(daily.rates.allTime)")
+        let gym = try #require(analytics.habits.first { $0.habit == "gym" })
+        #expect(gym.rates.allTime.done == 2 && gym.rates.allTime.due == 2, "\(gym.rates.allTime)")
+    }
+
     // MARK: The journal
 
     @Test func theJournalCountsChecksOffAndFollowsStreaksAndGoals() throws {

@@ -132,6 +132,29 @@ struct PackPagesTests {
         }
     }
 
+    /// A client that is not written in Swift gets the forms from the API.
+    @Test func thePackDocumentServesEveryMembersForms() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("kim", pack: "savings+ollie")
+            let document = try await client.call(.get, "/v1/pack", token: token)
+            #expect(document.status == .ok, "\(document.text)")
+            #expect(document.json["name"] as? String == "ollie+savings")
+            let members = document.json["members"] as? [[String: Any]] ?? []
+            #expect(members.compactMap { $0["name"] as? String } == ["ollie", "savings"])
+            #expect(members.first?["backfillDays"] == nil, "the journal has no limit")
+            #expect(members.last?["backfillDays"] as? Int == 31)
+            let forms = members.first?["forms"] as? [[String: Any]] ?? []
+            #expect(forms.compactMap { $0["id"] as? String } == RulePack.ollie.forms.map(\.id))
+            let potty = try #require(forms.first { $0["id"] as? String == "potty" })
+            #expect(potty["today"] as? Bool == true)
+            let field = (potty["fields"] as? [[String: Any]])?.first
+            #expect(field?["input"] as? String == "buttons")
+            #expect(
+                (field?["options"] as? [[String: Any]])?.compactMap { $0["value"] as? String } == ["outdoor", "indoor"])
+            #expect(try await client.call(.get, "/v1/pack").status == .unauthorized)
+        }
+    }
+
     @Test func aMoneyAmountAndAnAgeReadAsPeopleWriteThem() {
         #expect(WebViews.money(0) == "$0")
         #expect(WebViews.money(1_234_567.891) == "$1,234,567.89")

@@ -2974,6 +2974,402 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/LogField`.
+        public struct LogField: Codable, Hashable, Sendable {
+            /// Where a choice's options come from when they are the user's own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogField/from`.
+            @frozen public enum FromPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case goals = "goals"
+                case methods = "methods"
+                case stages = "stages"
+            }
+            /// Where a choice's options come from when they are the user's own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogField/from`.
+            public var from: Components.Schemas.LogField.FromPayload?
+            /// - Remark: Generated from `#/components/schemas/LogField/input`.
+            @frozen public enum InputPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case text = "text"
+                case number = "number"
+                case date = "date"
+                case note = "note"
+                case choice = "choice"
+                case buttons = "buttons"
+                case checklist = "checklist"
+            }
+            /// - Remark: Generated from `#/components/schemas/LogField/input`.
+            public var input: Components.Schemas.LogField.InputPayload
+            /// - Remark: Generated from `#/components/schemas/LogField/label`.
+            public var label: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LogField/maximum`.
+            public var maximum: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/LogField/minimum`.
+            public var minimum: Swift.Double?
+            /// The payload field it fills (dates.born for a nested one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogField/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LogField/options`.
+            public var options: [Components.Schemas.LogOption]
+            /// - Remark: Generated from `#/components/schemas/LogField/placeholder`.
+            public var placeholder: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogField/required`.
+            public var required: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/LogField/suggestions`.
+            public var suggestions: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/LogField/unit`.
+            public var unit: Swift.String?
+            /// Creates a new `LogField`.
+            ///
+            /// - Parameters:
+            ///   - from: Where a choice's options come from when they are the user's own.
+            ///   - input:
+            ///   - label:
+            ///   - maximum:
+            ///   - minimum:
+            ///   - name: The payload field it fills (dates.born for a nested one).
+            ///   - options:
+            ///   - placeholder:
+            ///   - required:
+            ///   - suggestions:
+            ///   - unit:
+            public init(
+                from: Components.Schemas.LogField.FromPayload? = nil,
+                input: Components.Schemas.LogField.InputPayload,
+                label: Swift.String,
+                maximum: Swift.Double? = nil,
+                minimum: Swift.Double? = nil,
+                name: Swift.String,
+                options: [Components.Schemas.LogOption],
+                placeholder: Swift.String? = nil,
+                required: Swift.Bool,
+                suggestions: [Swift.String],
+                unit: Swift.String? = nil
+            ) {
+                self.from = from
+                self.input = input
+                self.label = label
+                self.maximum = maximum
+                self.minimum = minimum
+                self.name = name
+                self.options = options
+                self.placeholder = placeholder
+                self.required = required
+                self.suggestions = suggestions
+                self.unit = unit
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case input
+                case label
+                case maximum
+                case minimum
+                case name
+                case options
+                case placeholder
+                case required
+                case suggestions
+                case unit
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decodeIfPresent(
+                    Components.Schemas.LogField.FromPayload.self,
+                    forKey: .from
+                )
+                self.input = try container.decode(
+                    Components.Schemas.LogField.InputPayload.self,
+                    forKey: .input
+                )
+                self.label = try container.decode(
+                    Swift.String.self,
+                    forKey: .label
+                )
+                self.maximum = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .maximum
+                )
+                self.minimum = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .minimum
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.options = try container.decode(
+                    [Components.Schemas.LogOption].self,
+                    forKey: .options
+                )
+                self.placeholder = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .placeholder
+                )
+                self.required = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .required
+                )
+                self.suggestions = try container.decode(
+                    [Swift.String].self,
+                    forKey: .suggestions
+                )
+                self.unit = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .unit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "input",
+                    "label",
+                    "maximum",
+                    "minimum",
+                    "name",
+                    "options",
+                    "placeholder",
+                    "required",
+                    "suggestions",
+                    "unit"
+                ])
+            }
+        }
+        /// A form that records one event: its fixed values, and fields named after the event's payload fields.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LogForm`.
+        public struct LogForm: Codable, Hashable, Sendable {
+            /// Whether the form offers an earlier day, within the backfill window.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/backdate`.
+            public var backdate: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/LogForm/fields`.
+            public var fields: [Components.Schemas.LogField]
+            /// - Remark: Generated from `#/components/schemas/LogForm/hint`.
+            public var hint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogForm/icon`.
+            public var icon: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogForm/id`.
+            public var id: Swift.String
+            /// For a log form, the activity's kind.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/kind`.
+            public var kind: Swift.String?
+            /// The payload field that takes a new id for each entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/newID`.
+            public var newID: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogForm/title`.
+            public var title: Swift.String
+            /// Whether Today shows the form.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/today`.
+            public var today: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/LogForm/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case log = "log"
+                case goal = "goal"
+                case contribution = "contribution"
+                case stage = "stage"
+                case subject = "subject"
+            }
+            /// - Remark: Generated from `#/components/schemas/LogForm/type`.
+            public var _type: Components.Schemas.LogForm._TypePayload
+            /// Payload values every entry carries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/values`.
+            public struct ValuesPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `ValuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Payload values every entry carries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogForm/values`.
+            public var values: Components.Schemas.LogForm.ValuesPayload
+            /// Creates a new `LogForm`.
+            ///
+            /// - Parameters:
+            ///   - backdate: Whether the form offers an earlier day, within the backfill window.
+            ///   - fields:
+            ///   - hint:
+            ///   - icon:
+            ///   - id:
+            ///   - kind: For a log form, the activity's kind.
+            ///   - newID: The payload field that takes a new id for each entry.
+            ///   - title:
+            ///   - today: Whether Today shows the form.
+            ///   - _type:
+            ///   - values: Payload values every entry carries.
+            public init(
+                backdate: Swift.Bool,
+                fields: [Components.Schemas.LogField],
+                hint: Swift.String? = nil,
+                icon: Swift.String? = nil,
+                id: Swift.String,
+                kind: Swift.String? = nil,
+                newID: Swift.String? = nil,
+                title: Swift.String,
+                today: Swift.Bool,
+                _type: Components.Schemas.LogForm._TypePayload,
+                values: Components.Schemas.LogForm.ValuesPayload
+            ) {
+                self.backdate = backdate
+                self.fields = fields
+                self.hint = hint
+                self.icon = icon
+                self.id = id
+                self.kind = kind
+                self.newID = newID
+                self.title = title
+                self.today = today
+                self._type = _type
+                self.values = values
+            }
+            public enum CodingKeys: String, CodingKey {
+                case backdate
+                case fields
+                case hint
+                case icon
+                case id
+                case kind
+                case newID
+                case title
+                case today
+                case _type = "type"
+                case values
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.backdate = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .backdate
+                )
+                self.fields = try container.decode(
+                    [Components.Schemas.LogField].self,
+                    forKey: .fields
+                )
+                self.hint = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .hint
+                )
+                self.icon = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .icon
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.kind = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .kind
+                )
+                self.newID = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .newID
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.today = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .today
+                )
+                self._type = try container.decode(
+                    Components.Schemas.LogForm._TypePayload.self,
+                    forKey: ._type
+                )
+                self.values = try container.decode(
+                    Components.Schemas.LogForm.ValuesPayload.self,
+                    forKey: .values
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "backdate",
+                    "fields",
+                    "hint",
+                    "icon",
+                    "id",
+                    "kind",
+                    "newID",
+                    "title",
+                    "today",
+                    "type",
+                    "values"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LogOption`.
+        public struct LogOption: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LogOption/group`.
+            public var group: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogOption/icon`.
+            public var icon: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogOption/label`.
+            public var label: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LogOption/value`.
+            public var value: Swift.String
+            /// Creates a new `LogOption`.
+            ///
+            /// - Parameters:
+            ///   - group:
+            ///   - icon:
+            ///   - label:
+            ///   - value:
+            public init(
+                group: Swift.String? = nil,
+                icon: Swift.String? = nil,
+                label: Swift.String,
+                value: Swift.String
+            ) {
+                self.group = group
+                self.icon = icon
+                self.label = label
+                self.value = value
+            }
+            public enum CodingKeys: String, CodingKey {
+                case group
+                case icon
+                case label
+                case value
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
+                self.icon = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .icon
+                )
+                self.label = try container.decode(
+                    Swift.String.self,
+                    forKey: .label
+                )
+                self.value = try container.decode(
+                    Swift.String.self,
+                    forKey: .value
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "group",
+                    "icon",
+                    "label",
+                    "value"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Memory`.
         public struct Memory: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Memory/caption`.
@@ -3364,6 +3760,265 @@ extension Components {
                     "reminderHour",
                     "reminders",
                     "weeklySummary"
+                ])
+            }
+        }
+        /// The rule pack in force and how its events are logged: each member pack's logging forms, methods and backfill window, for a client to render the forms without code of its own.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackDocument`.
+        public struct PackDocument: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackDocument/members`.
+            public var members: [Components.Schemas.PackMember]
+            /// The pack's name: one bundled pack or several joined by '+'.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackDocument/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackDocument/packs`.
+            public var packs: [Swift.String]
+            /// Creates a new `PackDocument`.
+            ///
+            /// - Parameters:
+            ///   - members:
+            ///   - name: The pack's name: one bundled pack or several joined by '+'.
+            ///   - packs:
+            public init(
+                members: [Components.Schemas.PackMember],
+                name: Swift.String,
+                packs: [Swift.String]
+            ) {
+                self.members = members
+                self.name = name
+                self.packs = packs
+            }
+            public enum CodingKeys: String, CodingKey {
+                case members
+                case name
+                case packs
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.members = try container.decode(
+                    [Components.Schemas.PackMember].self,
+                    forKey: .members
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.packs = try container.decode(
+                    [Swift.String].self,
+                    forKey: .packs
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "members",
+                    "name",
+                    "packs"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PackMember`.
+        public struct PackMember: Codable, Hashable, Sendable {
+            /// How many days back its events may be logged; absent for no limit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackMember/backfillDays`.
+            public var backfillDays: Swift.Int?
+            /// The event types the pack is for; its backfill window applies to them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackMember/eventTypes`.
+            public var eventTypes: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/PackMember/forms`.
+            public var forms: [Components.Schemas.LogForm]
+            /// - Remark: Generated from `#/components/schemas/PackMember/icon`.
+            public var icon: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PackMember/methods`.
+            public var methods: [Components.Schemas.PackMethod]
+            /// - Remark: Generated from `#/components/schemas/PackMember/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackMember/title`.
+            public var title: Swift.String
+            /// Creates a new `PackMember`.
+            ///
+            /// - Parameters:
+            ///   - backfillDays: How many days back its events may be logged; absent for no limit.
+            ///   - eventTypes: The event types the pack is for; its backfill window applies to them.
+            ///   - forms:
+            ///   - icon:
+            ///   - methods:
+            ///   - name:
+            ///   - title:
+            public init(
+                backfillDays: Swift.Int? = nil,
+                eventTypes: [Swift.String],
+                forms: [Components.Schemas.LogForm],
+                icon: Swift.String? = nil,
+                methods: [Components.Schemas.PackMethod],
+                name: Swift.String,
+                title: Swift.String
+            ) {
+                self.backfillDays = backfillDays
+                self.eventTypes = eventTypes
+                self.forms = forms
+                self.icon = icon
+                self.methods = methods
+                self.name = name
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case backfillDays
+                case eventTypes
+                case forms
+                case icon
+                case methods
+                case name
+                case title
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.backfillDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .backfillDays
+                )
+                self.eventTypes = try container.decode(
+                    [Swift.String].self,
+                    forKey: .eventTypes
+                )
+                self.forms = try container.decode(
+                    [Components.Schemas.LogForm].self,
+                    forKey: .forms
+                )
+                self.icon = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .icon
+                )
+                self.methods = try container.decode(
+                    [Components.Schemas.PackMethod].self,
+                    forKey: .methods
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "backfillDays",
+                    "eventTypes",
+                    "forms",
+                    "icon",
+                    "methods",
+                    "name",
+                    "title"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PackMethod`.
+        public struct PackMethod: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackMethod/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackMethod/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackMethod/stages`.
+            public var stages: [Components.Schemas.PackStage]
+            /// Creates a new `PackMethod`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - stages:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                stages: [Components.Schemas.PackStage]
+            ) {
+                self.id = id
+                self.name = name
+                self.stages = stages
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case stages
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.stages = try container.decode(
+                    [Components.Schemas.PackStage].self,
+                    forKey: .stages
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "stages"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PackStage`.
+        public struct PackStage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackStage/description`.
+            public var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PackStage/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackStage/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackStage/order`.
+            public var order: Swift.Int
+            /// Creates a new `PackStage`.
+            ///
+            /// - Parameters:
+            ///   - description:
+            ///   - id:
+            ///   - name:
+            ///   - order:
+            public init(
+                description: Swift.String? = nil,
+                id: Swift.String,
+                name: Swift.String,
+                order: Swift.Int
+            ) {
+                self.description = description
+                self.id = id
+                self.name = name
+                self.order = order
+            }
+            public enum CodingKeys: String, CodingKey {
+                case description
+                case id
+                case name
+                case order
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.order = try container.decode(
+                    Swift.Int.self,
+                    forKey: .order
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "description",
+                    "id",
+                    "name",
+                    "order"
                 ])
             }
         }

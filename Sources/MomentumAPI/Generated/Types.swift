@@ -183,6 +183,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/memories/{memory}/share-card`.
     /// - Remark: Generated from `#/paths//v1/memories/{memory}/share-card/get(getShareCard)`.
     func getShareCard(_ input: Operations.GetShareCard.Input) async throws -> Operations.GetShareCard.Output
+    /// The rule pack in force and its logging forms
+    ///
+    /// - Remark: HTTP `GET /v1/pack`.
+    /// - Remark: Generated from `#/paths//v1/pack/get(getPack)`.
+    func getPack(_ input: Operations.GetPack.Input) async throws -> Operations.GetPack.Output
     /// A stored photo
     ///
     /// - Remark: HTTP `GET /v1/photos/{path}`.
@@ -630,6 +635,13 @@ extension APIProtocol {
             query: query,
             headers: headers
         ))
+    }
+    /// The rule pack in force and its logging forms
+    ///
+    /// - Remark: HTTP `GET /v1/pack`.
+    /// - Remark: Generated from `#/paths//v1/pack/get(getPack)`.
+    public func getPack(headers: Operations.GetPack.Input.Headers = .init()) async throws -> Operations.GetPack.Output {
+        try await getPack(Operations.GetPack.Input(headers: headers))
     }
     /// A stored photo
     ///

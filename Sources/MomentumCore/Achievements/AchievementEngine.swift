@@ -533,21 +533,6 @@ public struct AchievementEngine: Sendable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    /// An amount in dollars with thousands grouped (`$25,000`, `$1,234.50`); total for
-    /// every value.
-    static func money(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "$" + number(value) }
-        let cents = Int64((abs(value) * 100).rounded())
-        var digits = String(cents / 100)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        let fraction = cents % 100
-        return (value < 0 ? "-$" : "$") + digits + grouped + (fraction == 0 ? "" : String(format: ".%02lld", fraction))
-    }
-
     // MARK: - Granting
 
     private mutating func grant(
@@ -604,7 +589,7 @@ public struct AchievementEngine: Sendable {
         if let value {
             context["value"] = Self.number(value)
             // An amount as seed 002 writes it: "$1,000".
-            if type == "amount" { context["amount"] = Self.money(value) }
+            if type == "amount" { context["amount"] = MilestoneNumber.money(value) }
         }
         let detectedDay = clock.localDay(of: detectedAt, in: table).number
         unlocks.append(

@@ -17,7 +17,7 @@ extension AchievementRule {
         ]
         if let first = at?.min() ?? every {
             values["value"] = AchievementEngine.number(first)
-            if kind == .amount { values["amount"] = AchievementEngine.money(first) }
+            if kind == .amount { values["amount"] = MilestoneNumber.money(first) }
             if let unit, first >= 1, first <= 1_200 { values["age"] = AchievementEngine.ageText(Int(first), unit) }
         }
         var text = title

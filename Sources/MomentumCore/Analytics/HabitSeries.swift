@@ -221,17 +221,24 @@ struct Opportunities {
                 containing: series.firstDay, anchor: anchor, weekStart: series.definition.weekStart)
             var completed = 0
             var skipped = 0
+            // Periods that end before the first completion have not started counting.
+            var started = false
             func required(_ range: ClosedRange<LocalDay>) -> Int {
                 min(quota, range.upperBound.number - max(range.lowerBound.number, first) + 1 - skipped)
             }
             for index in 0..<count {
                 let day = first + index
                 let state = series.states[index]
-                if state == .completed { completed += 1 } else if state == .skipped { skipped += 1 }
+                if state == .completed {
+                    completed += 1
+                    started = true
+                } else if state == .skipped {
+                    skipped += 1
+                }
                 let end = period.upperBound.number
                 if day == end || index == count - 1 {
                     let need = required(period)
-                    if need > 0, day == end && day < today || day == today && completed >= need {
+                    if need > 0, started, day == end && day < today || day == today && completed >= need {
                         append(day, due: need, done: min(completed, need))
                     }
                     if day == end {

@@ -90,6 +90,38 @@ extension Routes {
         group.get("progression") { _, context in
             try JSONIO.response(try await dashboard.progression(try context.requireCaller().user))
         }
+        group.get("pack") { _, context in
+            try JSONIO.response(PackDocument(try await dashboard.pack(try context.requireCaller().user)))
+        }
+    }
+}
+
+/// The rule pack in force and how its events are logged (`GET /v1/pack`): what a client
+/// needs to render each member pack's forms.
+struct PackDocument: Codable {
+    struct Member: Codable {
+        var name: String
+        var title: String
+        var icon: String?
+        var eventTypes: [String]
+        /// Absent for no limit.
+        var backfillDays: Int?
+        var forms: [LogForm]
+        var methods: [ProgressionMethod]
+    }
+
+    var name: String
+    var packs: [String]
+    var members: [Member]
+
+    init(_ pack: RulePack) {
+        name = pack.name
+        packs = pack.memberNames
+        members = pack.members.map {
+            Member(
+                name: $0.name, title: $0.title, icon: $0.icon, eventTypes: $0.eventTypes, backfillDays: $0.backfillDays,
+                forms: $0.forms, methods: $0.methods)
+        }
     }
 }
 

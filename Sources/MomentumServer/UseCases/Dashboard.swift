@@ -105,6 +105,12 @@ struct Dashboard: Sendable {
         return StoreResponse(catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
     }
 
+    /// The rule pack in force (a combination for several).
+    func pack(_ user: String) async throws -> RulePack {
+        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("account") }
+        return try profile.rulePack()
+    }
+
     /// Freezes offered for missed days, waiting for an answer.
     func freezeOffers(_ user: String) async throws -> [OpenFreezeOffer] {
         try await state(user, calendarDays: 1).0.freezeOffers

@@ -408,21 +408,10 @@ extension WebViews {
         return rest == 0 ? unit(years, "year") : "\(unit(years, "year")), \(unit(rest, "month"))"
     }
 
-    /// An amount of money: `$1,234.50`, whole amounts without cents.
+    /// An amount of money: `$1,234.50`, whole amounts without cents; `$0` for a value that
+    /// is not finite.
     static func money(_ amount: Double) -> String {
-        guard amount.isFinite else { return "$0" }
-        let cents = (abs(amount) * 100).rounded()
-        guard cents < 1e17 else { return "$\(String(format: "%.0f", amount))" }
-        let whole = Int64(cents / 100)
-        let fraction = Int64(cents.truncatingRemainder(dividingBy: 100))
-        var digits = String(whole)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        let sign = amount < 0 ? "-" : ""
-        return "\(sign)$\(digits)\(grouped)" + (fraction == 0 ? "" : String(format: ".%02lld", fraction))
+        amount.isFinite ? MilestoneNumber.money(amount) : "$0"
     }
 
     /// A number without a needless fraction: `8`, `8.5`, `8.25`.
