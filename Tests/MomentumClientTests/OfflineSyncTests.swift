@@ -99,6 +99,15 @@ import Testing
             #expect(pack.forms.map(\.id).contains("contribution"))
             let logged = try await phone.record(.activity(Activity(kind: "potty", item: "outdoor")))
             #expect(logged.unlocks.map(\.rule) == ["potty-first-outdoor"])
+            // A profile stored by a client from before `packs` existed still decodes.
+            let profile = try await phone.profile()
+            #expect(profile.packs == ["ollie", "savings"])
+            var object = try #require(
+                try JSONSerialization.jsonObject(with: MomentumJSON.encoder().encode(profile)) as? [String: Any])
+            object["packs"] = nil
+            let older = try MomentumJSON.decoder().decode(
+                Components.Schemas.Profile.self, from: JSONSerialization.data(withJSONObject: object))
+            #expect(older.pack == "ollie+savings" && older.packs == nil)
         }
     }
 

@@ -4111,10 +4111,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/pack`.
             public var pack: Swift.String
-            /// The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks.
+            /// The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks. Always sent; optional so that profiles stored by earlier clients still decode.
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/packs`.
-            public var packs: [Swift.String]
+            public var packs: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/Profile/reduceMotion`.
             public var reduceMotion: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Profile/timeZone`.
@@ -4130,7 +4130,7 @@ extension Components {
             ///   - doNotDisturb:
             ///   - notifications:
             ///   - pack: The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
-            ///   - packs: The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks.
+            ///   - packs: The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks. Always sent; optional so that profiles stored by earlier clients still decode.
             ///   - reduceMotion:
             ///   - timeZone:
             ///   - updatedAt:
@@ -4141,7 +4141,7 @@ extension Components {
                 doNotDisturb: Swift.Bool,
                 notifications: Components.Schemas.NotificationPreferences,
                 pack: Swift.String,
-                packs: [Swift.String],
+                packs: [Swift.String]? = nil,
                 reduceMotion: Swift.Bool,
                 timeZone: Swift.String,
                 updatedAt: Foundation.Date
@@ -4195,7 +4195,7 @@ extension Components {
                     Swift.String.self,
                     forKey: .pack
                 )
-                self.packs = try container.decode(
+                self.packs = try container.decodeIfPresent(
                     [Swift.String].self,
                     forKey: .packs
                 )
