@@ -191,7 +191,7 @@ public actor MomentumClient {
     }
 
     /// The rule pack in force (a combination when the account tracks several), with the
-    /// logging forms an app renders: each member's ``RulePack/forms``, methods and backfill
+    /// logging forms an app renders: each member's `RulePack.forms`, methods and backfill
     /// window, offline. (`GET /v1/pack` serves the same to clients in other languages.)
     ///
     /// - Throws: ``ClientError/notSignedIn``, or `unknown_pack` for a pack this client does
