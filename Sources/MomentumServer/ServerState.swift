@@ -53,6 +53,8 @@ public final class ServerState: Sendable {
     let accounts: Accounts
     /// Memories, their notes, photos and share cards, for routes and pages alike.
     let memories: Memories
+    /// Subjects' photos (the puppy on its profile).
+    let subjectPhotos: SubjectPhotos
     /// The celebrations waiting for a user.
     let celebrations: Celebrations
     /// Readiness, metrics and review flags, for the operator.
@@ -107,9 +109,12 @@ public final class ServerState: Sendable {
         accounts = Accounts(
             store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
             decoyHash: decoyHash, sessions: sessions, changes: changes)
+        let uploads = PhotoUploads(
+            store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder)
         memories = Memories(
             store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder,
-            changes: changes)
+            uploads: uploads, changes: changes)
+        subjectPhotos = SubjectPhotos(store: store, uploads: uploads, ingest: ingest, now: configuration.clock)
         celebrations = Celebrations(store: store, now: configuration.clock, changes: changes)
         operations = Operations(
             store: store, metrics: metrics, hub: hub, relayListening: relay == nil ? nil : relayListening)

@@ -165,7 +165,7 @@ public protocol MomentumStore: Sendable, Service {
 
     /// Stores a memory photo (replacing one at the same path).
     ///
-    /// - Throws: ``StoreError/Code/invalidInput`` when the path is not under `memories/`.
+    /// - Throws: ``StoreError/Code/invalidInput`` when the path is not under `memories/` or `subjects/`.
     func savePhoto(_ photo: StoredPhoto, for user: String) async throws(StoreError)
 
     /// The photo at a path, if any.

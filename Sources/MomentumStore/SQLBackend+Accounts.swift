@@ -142,7 +142,7 @@ extension SQLBackend {
     /// Implements ``MomentumStore`` `savePhoto`; see the protocol for its contract.
     public func savePhoto(_ photo: StoredPhoto, for user: String) async throws(StoreError) {
         do throws(MomentumError) {
-            try MemoryPhoto.validate(photo.path)
+            try MemoryPhoto.validateStored(photo.path)
         } catch {
             throw StoreError(.invalidInput, error.message)
         }

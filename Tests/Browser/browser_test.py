@@ -898,7 +898,8 @@ def celebration_titles(browser):
 def puppy_journal_from_its_forms_on_a_phone_in_dark(args):
     """Seed 000 in the web app, on a 390-px phone in dark mode: an account that tracks a
     puppy (no habits) logs a potty break with one tap on Today, which celebrates the first
-    outdoor one; names the puppy; checks off the socialization checklist; learns a command."""
+    outdoor one; names the puppy and gives it a photo; checks off the socialization checklist;
+    learns a command, removes that entry, and the photo."""
     browser = Browser(args, "puppy-phone", width=390, dark=True)
     try:
         sign_up(browser, "puppy", packs=["ollie"])
@@ -943,6 +944,18 @@ def puppy_journal_from_its_forms_on_a_phone_in_dark(args):
         browser.dismiss_celebrations()
         _, subjects = browser.api("GET", "/v1/subjects")
         assert len(subjects["subjects"]) == 1, subjects
+        # Biscuit's photo on its card: chosen, shown, kept when the puppy is saved again.
+        browser.settle()
+        browser.css(".subject-card input[type=file]").send_keys(tiny_png_file("biscuit.png"))
+        browser.wait_for("document.querySelector('.subject-card img.subject-photo')?.complete"
+                         " && document.querySelector('.subject-card img.subject-photo').naturalWidth > 0",
+                         timeout=12, message="the puppy's photo did not appear on its card")
+        assert "Change photo" in browser.js("return document.querySelector('.subject-card').textContent")
+        log_form(browser, "ollie-puppy", {"name": "Biscuit"})
+        browser.wait_for("document.querySelector('.pack-head h2').textContent.includes('Biscuit’s journal')")
+        browser.dismiss_celebrations()
+        assert browser.js("return document.querySelector('.subject-card img.subject-photo') !== null"), \
+            "saving the puppy's name lost its photo"
         # The checklist: a bus ride is checked off and stays so.
         browser.click("#form-ollie-social button[data-value=bus]")
         browser.wait_for("document.querySelector('#form-ollie-social button[data-value=bus]')"
@@ -970,6 +983,20 @@ def puppy_journal_from_its_forms_on_a_phone_in_dark(args):
         entries = browser.js("return [...document.querySelectorAll('.entries li')].map(li => li.textContent)")
         assert any("Command learned: sit" in e for e in entries), entries
         assert any("Potty break: Outside" in e for e in entries), entries
+        # An entry logged by mistake is removed (after a confirmation); its milestone stays.
+        browser.js("window.confirm = () => true")
+        browser.click(".entries button[aria-label^='Remove Command learned: sit']")
+        browser.wait_for("![...document.querySelectorAll('.entries li')].some(li => li.textContent.includes('Command learned: sit'))",
+                         message="the removed entry is still listed")
+        assert "First command learned: sit" in celebration_titles(browser), "removing the entry took its milestone"
+        _, commands = browser.api("GET", "/v1/events?after=0&limit=1000")
+        assert any(e["event"]["type"] == "removal" for e in commands["events"]), "no removal was recorded"
+        # The photo, removed: the card shows the emblem again.
+        browser.js("window.scrollTo(0, 0)")
+        browser.click(".subject-card button[data-action=remove-subject-photo]")
+        browser.wait_for("document.querySelector('.subject-card img.subject-photo') === null"
+                         " && document.querySelector('.subject-card .subject-photo.placeholder') !== null",
+                         message="the removed photo is still shown")
     finally:
         browser.quit()
 

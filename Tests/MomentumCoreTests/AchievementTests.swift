@@ -291,6 +291,58 @@ private func ids(_ unlocks: [Unlock]) -> [String] { unlocks.map(\.id) }
         #expect(user.unlocks.contains { $0.rule == "walk-first" })
     }
 
+    @Test func aSubjectKeepsItsPhotoAcrossEditsUntilAnEventRemovesIt() throws {
+        var journal = Journal()
+        var ollie = Subject(id: "ollie", name: "Ollie", kind: "puppy", photo: "subjects/p_1.jpg")
+        journal.add(.subject(ollie), on: d(1))
+        // The web's form and other devices send name and dates only: the photo stays.
+        ollie.photo = nil
+        ollie.name = "Ollie B."
+        journal.add(.subject(ollie), on: d(2))
+        var user = MomentumUser(pack: .ollie)
+        user.replay(journal.events, now: journal.instant(d(2), hour: 23))
+        #expect(user.achievements.subjects["ollie"]?.photo == "subjects/p_1.jpg")
+        #expect(user.achievements.subjects["ollie"]?.name == "Ollie B.")
+        #expect(user.achievements.subjects["ollie"]?.dates.isEmpty == true)
+
+        ollie.photo = ""
+        _ = try user.append(
+            Event(id: "no-photo", at: journal.instant(d(3), hour: 9), timeZone: journal.zone, payload: .subject(ollie)))
+        #expect(user.achievements.subjects["ollie"]?.photo == nil)
+        // Replayed from scratch (after a removal), the same events give the same subject.
+        _ = try user.append(
+            Event(
+                id: "rm", at: journal.instant(d(3), hour: 10), timeZone: journal.zone,
+                payload: .removal(event: "no-photo")))
+        #expect(user.achievements.subjects["ollie"]?.photo == "subjects/p_1.jpg")
+    }
+
+    @Test func aSubjectEventsPhotoRoundTripsThroughJSONAndBadPathsAreRefused() throws {
+        let event = Event(
+            id: "s", at: Date(timeIntervalSince1970: 1_780_000_000), timeZone: "Europe/Berlin",
+            payload: .subject(Subject(id: "ollie", name: "Ollie", kind: "puppy", photo: "subjects/p_1.jpg")))
+        let json = try JSONEncoder().encode(event)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""photo":"subjects\/p_1.jpg""#))
+        #expect(try JSONDecoder().decode(Event.self, from: json) == event)
+        let removal = Event(
+            id: "s2", at: event.at, timeZone: "Europe/Berlin",
+            payload: .subject(Subject(id: "ollie", name: "Ollie", kind: "puppy", photo: "")))
+        #expect(try JSONDecoder().decode(Event.self, from: try JSONEncoder().encode(removal)) == removal)
+        let plain = Event(
+            id: "s3", at: event.at, timeZone: "Europe/Berlin", payload: .subject(Subject(id: "ollie", name: "Ollie")))
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("photo"))
+
+        for bad in ["memories/a.jpg", "/subjects/a.jpg", "subjects/../a.jpg", "subjects//a.jpg", "subjects/a\u{7}.jpg"]
+        {
+            var user = MomentumUser(pack: .ollie)
+            let subject = Event(
+                id: "bad", at: event.at, timeZone: "Europe/Berlin",
+                payload: .subject(Subject(id: "ollie", name: "Ollie", kind: "puppy", photo: bad)))
+            #expect(throws: MomentumError.self, "\(bad)") { try user.append(subject) }
+            #expect(user.achievements.subjects.isEmpty)
+        }
+    }
+
     @Test func habitStreakMilestonesPersonalBestsAndPerfectWeeks() throws {
         var log = Log()
         log.add(

@@ -79,7 +79,7 @@ import Testing
                 ),
                 (
                     .post, "/v1/subjects", #"{"name": "Ollie", "breed": "lab"}"#,
-                    "breed: is not a field here (at, dates, eventId, kind, name, subject, tz)"
+                    "breed: is not a field here (at, dates, eventId, kind, name, photo, subject, tz)"
                 ),
             ]
             for (method, path, body, expected) in cases {

@@ -120,6 +120,19 @@ struct PackPagesTests {
             // The puppy form edits Ollie rather than adding a second puppy.
             #expect(page.text.contains(#""subject":"ollie-1a2b3c""#) || page.text.contains("ollie-1a2b3c"))
             #expect(page.text.contains(#"value="Ollie""#))
+            // Ollie's card offers a photo, then shows the one given.
+            #expect(page.text.contains("Add a photo of Ollie"))
+            #expect(page.text.contains(#"data-action="upload-subject-photo" data-subject="ollie-1a2b3c""#))
+            #expect(!page.text.contains(#"<img class="subject-photo""#))
+            let photo = try await client.call(
+                .put, "/v1/subjects/ollie-1a2b3c/photo", bytes: MemoryAndOpsRouteTests.pngWithText, headers: headers)
+            let path = try #require(photo.json["photo"] as? String, "\(photo.text)")
+            let withPhoto = try await client.call(.get, "/packs/ollie", headers: [.cookie: cookie])
+            #expect(withPhoto.text.contains(#"<img class="subject-photo" src="/v1/photos/\#(path)" alt="Ollie">"#))
+            #expect(withPhoto.text.contains("Change photo"))
+            #expect(withPhoto.text.contains(#"data-action="remove-subject-photo""#))
+            let served = try await client.call(.get, "/v1/photos/\(path)", headers: [.cookie: cookie])
+            #expect(served.status == .ok, "the page's image loads with the session cookie")
 
             let savings = try await client.call(.get, "/packs/savings", headers: [.cookie: cookie])
             #expect(savings.text.contains("Saved in all: <strong>$1,250.50</strong>"))

@@ -1413,7 +1413,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -5474,6 +5474,10 @@ extension Components {
             public var kind: Swift.String
             /// - Remark: Generated from `#/components/schemas/Subject/name`.
             public var name: Swift.String
+            /// The path of the subject's photo, served at `/v1/photos/{path}` (`subjects/p_3f9a.jpg`); absent when it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Subject/photo`.
+            public var photo: Swift.String?
             /// Creates a new `Subject`.
             ///
             /// - Parameters:
@@ -5481,22 +5485,26 @@ extension Components {
             ///   - id:
             ///   - kind:
             ///   - name:
+            ///   - photo: The path of the subject's photo, served at `/v1/photos/{path}` (`subjects/p_3f9a.jpg`); absent when it has none.
             public init(
                 dates: Components.Schemas.Subject.DatesPayload,
                 id: Swift.String,
                 kind: Swift.String,
-                name: Swift.String
+                name: Swift.String,
+                photo: Swift.String? = nil
             ) {
                 self.dates = dates
                 self.id = id
                 self.kind = kind
                 self.name = name
+                self.photo = photo
             }
             public enum CodingKeys: String, CodingKey {
                 case dates
                 case id
                 case kind
                 case name
+                case photo
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5516,11 +5524,16 @@ extension Components {
                     Swift.String.self,
                     forKey: .name
                 )
+                self.photo = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .photo
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "dates",
                     "id",
                     "kind",
-                    "name"
+                    "name",
+                    "photo"
                 ])
             }
         }

@@ -248,6 +248,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/subjects`.
     /// - Remark: Generated from `#/paths//v1/subjects/post(createSubject)`.
     func createSubject(_ input: Operations.CreateSubject.Input) async throws -> Operations.CreateSubject.Output
+    /// Give a subject (the puppy) a JPEG or PNG photo, replacing any it had (metadata such as location is removed)
+    ///
+    /// - Remark: HTTP `PUT /v1/subjects/{subject}/photo`.
+    /// - Remark: Generated from `#/paths//v1/subjects/{subject}/photo/put(uploadSubjectPhoto)`.
+    func uploadSubjectPhoto(_ input: Operations.UploadSubjectPhoto.Input) async throws -> Operations.UploadSubjectPhoto.Output
+    /// Remove a subject's photo
+    ///
+    /// - Remark: HTTP `DELETE /v1/subjects/{subject}/photo`.
+    /// - Remark: Generated from `#/paths//v1/subjects/{subject}/photo/delete(deleteSubjectPhoto)`.
+    func deleteSubjectPhoto(_ input: Operations.DeleteSubjectPhoto.Input) async throws -> Operations.DeleteSubjectPhoto.Output
     /// Today's dashboard: habits, streaks, shield, wallet, freeze offers
     ///
     /// - Remark: HTTP `GET /v1/today`.
@@ -755,6 +765,34 @@ extension APIProtocol {
         try await createSubject(Operations.CreateSubject.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Give a subject (the puppy) a JPEG or PNG photo, replacing any it had (metadata such as location is removed)
+    ///
+    /// - Remark: HTTP `PUT /v1/subjects/{subject}/photo`.
+    /// - Remark: Generated from `#/paths//v1/subjects/{subject}/photo/put(uploadSubjectPhoto)`.
+    public func uploadSubjectPhoto(
+        path: Operations.UploadSubjectPhoto.Input.Path,
+        headers: Operations.UploadSubjectPhoto.Input.Headers = .init(),
+        body: Operations.UploadSubjectPhoto.Input.Body
+    ) async throws -> Operations.UploadSubjectPhoto.Output {
+        try await uploadSubjectPhoto(Operations.UploadSubjectPhoto.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a subject's photo
+    ///
+    /// - Remark: HTTP `DELETE /v1/subjects/{subject}/photo`.
+    /// - Remark: Generated from `#/paths//v1/subjects/{subject}/photo/delete(deleteSubjectPhoto)`.
+    public func deleteSubjectPhoto(
+        path: Operations.DeleteSubjectPhoto.Input.Path,
+        headers: Operations.DeleteSubjectPhoto.Input.Headers = .init()
+    ) async throws -> Operations.DeleteSubjectPhoto.Output {
+        try await deleteSubjectPhoto(Operations.DeleteSubjectPhoto.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Today's dashboard: habits, streaks, shield, wallet, freeze offers

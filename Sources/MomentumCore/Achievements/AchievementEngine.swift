@@ -214,11 +214,13 @@ public struct AchievementEngine: Sendable {
         let event = keyed.event
         switch event.payload {
         case .subject(let subject):
-            if subjects[subject.id] == nil {
+            if let current = subjects[subject.id] {
+                subjects[subject.id] = current.updated(by: subject)
+            } else {
                 subjectOrder.append(subject.id)
                 subjectAdded[subject.id] = keyed.day
+                subjects[subject.id] = Subject(id: subject.id, name: "", kind: "").updated(by: subject)
             }
-            subjects[subject.id] = subject
             // Ages the new dates have already reached today fire now, not tomorrow.
             for r in timeRules { states[r].nextDueDay = Int.min }
             if clockDay != Int.min { for r in timeRules { fireAges(r, upTo: clockDay, detectedAt: detectedAt) } }

@@ -86,12 +86,38 @@ public struct Subject: Hashable, Sendable, Codable {
     public var kind: String
     /// Named dates: `born`, `gotcha` (the day the puppy came home), `started`, …
     public var dates: [String: LocalDay]
+    /// Its photo: the path of an uploaded photo under ``photoDirectory``
+    /// (`subjects/p_3f9a.jpg`), served at `/v1/photos/<path>`.
+    ///
+    /// In a `subject` event, `nil` keeps the photo the subject had (an edit of its name or
+    /// dates leaves the photo alone) and an empty string removes it; the subject the engine
+    /// holds never has an empty one.
+    public var photo: String?
+
+    /// The directory every subject photo lives in, with its trailing slash.
+    public static let photoDirectory = "subjects/"
 
     /// Creates a subject.
-    public init(id: String, name: String, kind: String = "user", dates: [String: LocalDay] = [:]) {
+    public init(
+        id: String, name: String, kind: String = "user", dates: [String: LocalDay] = [:], photo: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.kind = kind
         self.dates = dates
+        self.photo = photo
+    }
+
+    /// The subject after a `subject` event that carries `update`: its name, kind and dates,
+    /// and the photo as ``photo`` says (kept when the event names none, removed when it
+    /// names an empty one).
+    public func updated(by update: Subject) -> Subject {
+        var next = update
+        switch update.photo {
+        case nil: next.photo = photo
+        case ""?: next.photo = nil
+        default: break
+        }
+        return next
     }
 }

@@ -73,6 +73,12 @@ extension UserEngine {
             guard !subject.id.isEmpty, subject.id.utf8.count <= 128 else {
                 throw MomentumError(.invalidEvent, "a subject id is 1…128 bytes", field: "subject")
             }
+            if let photo = subject.photo, !photo.isEmpty {
+                guard photo.utf8.count <= 256 else {
+                    throw MomentumError(.invalidEvent, "a photo path is at most 256 bytes", field: "photo")
+                }
+                try MemoryPhoto.validate(photo, field: "photo", under: Subject.photoDirectory)
+            }
             return entry(atDay, .record)
         case .activity(let activity):
             return entry(try loggedDay(activity.day, atDay: atDay, limitedBy: "log"), .record)
@@ -189,6 +195,7 @@ extension UserEngine {
             try check(subject.name, "name")
             try check(subject.kind, "kind")
             for key in subject.dates.keys { try check(key, "dates") }
+            try check(subject.photo, "photo")
         case .activity(let activity):
             try check(activity.kind, "kind")
             try check(activity.item, "item")

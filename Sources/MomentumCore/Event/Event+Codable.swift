@@ -22,7 +22,7 @@ extension Event: Codable {
         "freeze.accepted": ["habit", "day"],
         "freeze.declined": ["habit", "day"],
         "removal": ["event"],
-        "subject": ["subject", "name", "kind", "dates"],
+        "subject": ["subject", "name", "kind", "dates", "photo"],
         "log": ["kind", "item", "group", "value", "subject", "day", "note"],
         "goal": ["goal", "name", "category", "target"],
         "contribution": ["goal", "amount", "day", "note"],
@@ -130,6 +130,7 @@ extension Event: Codable {
             try c.encode(subject.name, forKey: Key("name"))
             try c.encode(subject.kind, forKey: Key("kind"))
             if !subject.dates.isEmpty { try c.encode(subject.dates, forKey: Key("dates")) }
+            try c.encodeIfPresent(subject.photo, forKey: Key("photo"))
         case .activity(let activity):
             try c.encode(activity.kind, forKey: Key("kind"))
             try c.encodeIfPresent(activity.item, forKey: Key("item"))
@@ -257,7 +258,7 @@ extension Event.Payload {
                     id: try identifier("subject"),
                     name: try c.decode(String.self, forKey: Key("name")),
                     kind: try c.decodeIfPresent(String.self, forKey: Key("kind")) ?? "user",
-                    dates: dates))
+                    dates: dates, photo: try c.decodeIfPresent(String.self, forKey: Key("photo"))))
         case "log":
             let value = try c.decodeIfPresent(Double.self, forKey: Key("value")).map {
                 try number("value", $0, -EventLimits.maximumLogValue...EventLimits.maximumLogValue)

@@ -31,13 +31,17 @@ public struct MemoryPhoto: Hashable, Sendable, Codable {
         self.shareCopy = shareCopy
     }
 
-    /// Checks that a path is a relative path to a file under `memories/`.
+    /// Checks that a path is a relative path to a file under `memories/` (or another
+    /// photo directory, such as ``Subject/photoDirectory``).
     ///
     /// - Parameters:
     ///   - path: The path to check.
     ///   - field: The field to name in the error.
+    ///   - directory: The directory the file must lie under, with its trailing slash.
     /// - Throws: ``MomentumError`` (``MomentumError/Code/invalidEvent``) saying what is wrong.
-    public static func validate(_ path: String, field: String = "photo") throws(MomentumError) {
+    public static func validate(
+        _ path: String, field: String = "photo", under directory: String = directory
+    ) throws(MomentumError) {
         func fail(_ reason: String) -> MomentumError {
             MomentumError(.invalidEvent, "photo path '\(path)' \(reason)", field: field)
         }
@@ -51,6 +55,18 @@ public struct MemoryPhoto: Hashable, Sendable, Codable {
         guard segments.count >= 2, segments[0] == directory.dropLast() else {
             throw fail("must be a file under '\(directory)'")
         }
+    }
+
+    /// The directories uploaded photos live in: memories' and subjects'
+    /// (``Subject/photoDirectory``).
+    public static let directories = [directory, Subject.photoDirectory]
+
+    /// Checks that a path is a relative path to a file under one of ``directories``, as
+    /// every stored photo's is.
+    ///
+    /// - Throws: ``MomentumError`` (``MomentumError/Code/invalidEvent``) saying what is wrong.
+    public static func validateStored(_ path: String, field: String = "photo") throws(MomentumError) {
+        try validate(path, field: field, under: directories.first { path.hasPrefix($0) } ?? directory)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -6,7 +6,7 @@ import MomentumStore
 import NIOCore
 
 extension Routes {
-    /// The memory routes: each maps HTTP to a ``Memories`` use case.
+    /// The memory and photo routes: each maps HTTP to a ``Memories`` or ``SubjectPhotos`` use case.
     func addMemoryRoutes(_ group: RouterGroup<MomentumContext>) {
         let memories = server.memories
         group.get("memories") { request, context in
@@ -30,23 +30,25 @@ extension Routes {
             // The memory is looked up before the body is read: a photo for no memory is a
             // 404 whatever it holds.
             let current = try await memories.memory(id, of: caller.user)
-            let limit = server.configuration.maxPhotoBytes
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.body.collect(upTo: limit)
-            } catch is NIOTooManyBytesError {
-                let size =
-                    limit % (1 << 20) == 0
-                    ? "\(limit >> 20) MB" : limit % 1024 == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
-                throw APIError(.contentTooLarge, "body_too_large", "a photo may be at most \(size)")
-            }
-            let memory = try await memories.attachPhoto(Array(buffer.readableBytesView), to: current, caller: caller)
+            let memory = try await memories.attachPhoto(try await photoUpload(request), to: current, caller: caller)
             return try JSONIO.response(memory)
         }
         group.delete("memories/:memory/photo") { _, context in
             let caller = try context.requireCaller()
             return try JSONIO.response(
                 try await memories.removePhoto(of: try context.parameter("memory"), caller: caller))
+        }
+        group.put("subjects/:subject/photo") { request, context in
+            let caller = try context.requireCaller()
+            // A photo for no subject is a 404 whatever it holds.
+            let current = try await server.subjectPhotos.subject(try context.parameter("subject"), of: caller.user)
+            return try JSONIO.response(
+                try await server.subjectPhotos.attach(try await photoUpload(request), to: current, caller: caller))
+        }
+        group.delete("subjects/:subject/photo") { _, context in
+            let caller = try context.requireCaller()
+            return try JSONIO.response(
+                try await server.subjectPhotos.remove(from: try context.parameter("subject"), caller: caller))
         }
         group.get("photos/**") { _, context in
             let caller = try context.requireCaller()
@@ -80,6 +82,21 @@ extension Routes {
             return Response(
                 status: .ok, headers: [.contentType: "image/png", .contentDisposition: disposition(memory)],
                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+    }
+
+    /// An uploaded photo's bytes, up to the configured limit.
+    ///
+    /// - Throws: 413 for a larger body, naming the limit.
+    private func photoUpload(_ request: Request) async throws -> [UInt8] {
+        let limit = server.configuration.maxPhotoBytes
+        do {
+            return Array(try await request.body.collect(upTo: limit).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            let size =
+                limit % (1 << 20) == 0
+                ? "\(limit >> 20) MB" : limit % 1024 == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
+            throw APIError(.contentTooLarge, "body_too_large", "a photo may be at most \(size)")
         }
     }
 }

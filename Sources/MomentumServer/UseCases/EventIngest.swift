@@ -50,8 +50,9 @@ struct EventIngest: Sendable {
         // Events dated before the account, or before the offline window, are refused here,
         // at the trust boundary; the others go to the store.
         let late = try await lateArrivals(in: events, caller: caller, now: now)
+        let refused = late.merging(try await missingPhotos(in: events, user: caller.user)) { first, _ in first }
         let (order, stored, outcomes) = try await storeInOrder(
-            events, refused: late, user: caller.user, now: now, device: device)
+            events, refused: refused, user: caller.user, now: now, device: device)
         let result = AppendOutcome(
             outcomes: outcomes, unlocks: stored.unlocks, headSeq: stored.headSeq, wallet: stored.wallet)
         let applied = order.compactMap { index in outcomes[index].isApplied ? events[index] : nil }
@@ -252,6 +253,33 @@ struct EventIngest: Sendable {
         return refused
     }
 
+    /// The `subject` events that name a photo the user has not uploaded, each with its
+    /// error: a subject's photo is one `PUT /v1/subjects/{subject}/photo` stored. An event
+    /// already stored under its id is left to the store (a retry is a duplicate, even when
+    /// its photo has since been replaced).
+    func missingPhotos(in events: [Event], user: String) async throws -> [Int: MomentumError] {
+        var suspects: [Int: String] = [:]
+        for (index, event) in events.enumerated() {
+            guard case .subject(let subject) = event.payload, let photo = subject.photo, !photo.isEmpty,
+                photo.utf8.count <= 256, (try? MemoryPhoto.validate(photo, under: Subject.photoDirectory)) != nil,
+                try await store.photo(of: user, path: photo) == nil
+            else { continue }
+            suspects[index] = photo
+        }
+        guard !suspects.isEmpty else { return [:] }
+        let ids = suspects.keys.map { events[$0].id }
+        let stored = try await store.evaluate(user) { engine, _ in
+            Set(ids.filter { engine.streaks.event(id: $0) != nil })
+        }
+        var refused: [Int: MomentumError] = [:]
+        for (index, photo) in suspects where !stored.contains(events[index].id) {
+            refused[index] = MomentumError(
+                .invalidEvent,
+                "photo '\(photo)' is not a photo of yours; upload one with PUT /v1/subjects/{subject}/photo",
+                field: "photo")
+        }
+        return refused
+    }
 }
 
 /// What a push did, with outcomes in the order the events were sent.

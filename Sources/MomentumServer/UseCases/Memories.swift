@@ -11,6 +11,8 @@ struct Memories: Sendable {
     /// Draws PNG share cards and decodes photos, on threads of its own.
     let rasterizer: Rasterizer
     let photoDecoder: PhotoDecoder
+    /// Checks and stores uploaded photos.
+    let uploads: PhotoUploads
     let changes: ChangePublisher
 
     /// The longest note a memory may have, in characters.
@@ -62,38 +64,12 @@ struct Memories: Sendable {
     /// - Parameter current: The memory, as ``memory(_:of:)`` gave it (the route looks it up
     ///   before it reads the upload, so that a photo for no memory is a 404 at once).
     func attachPhoto(_ bytes: [UInt8], to current: Memory, caller: Caller) async throws -> Memory {
-        let decoder = photoDecoder
-        // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
-        // threads, not an event loop (nor bcrypt's pool).
-        let outcome = try await rasterizer.decodePhoto {
-            Result { () throws(PhotoSanitizer.Failure) in try PhotoSanitizer.sanitize(bytes, decoder: decoder) }
-        }
-        let sanitized: PhotoSanitizer.Sanitized
-        switch outcome {
-        case .success(let value):
-            sanitized = value
-        case .failure(.unsupportedType):
-            throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
-        case .failure(.malformed(let reason)):
-            throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
-        case .failure(.tooLarge(let reason)):
-            throw APIError(.unprocessableContent, "photo_too_large", reason)
-        }
         // The original (without metadata) and its size-limited copy for share cards,
         // stored side by side; replacing or removing the photo deletes both.
-        let name = "memories/\(Tokens.id("p_"))"
-        let path = "\(name).\(sanitized.ext)"
-        let copyPath = "\(name)-share.\(sanitized.shareCopy.ext)"
-        try await store.savePhoto(
-            StoredPhoto(
-                path: copyPath, contentType: sanitized.shareCopy.contentType, bytes: sanitized.shareCopy.bytes,
-                createdAt: now()),
-            for: caller.user)
-        try await store.savePhoto(
-            StoredPhoto(path: path, contentType: sanitized.contentType, bytes: sanitized.bytes, createdAt: now()),
-            for: caller.user)
+        let stored = try await uploads.store(bytes, under: MemoryPhoto.directory, shareCopy: true, for: caller.user)
         return try await save(
-            current, note: current.note, photo: try MemoryPhoto(original: path, shareCopy: copyPath), caller: caller)
+            current, note: current.note,
+            photo: try MemoryPhoto(original: stored.original, shareCopy: stored.shareCopy), caller: caller)
     }
 
     /// Removes a memory's photo, and its files.
@@ -144,9 +120,7 @@ struct Memories: Sendable {
     private func save(_ memory: Memory, note: String?, photo: MemoryPhoto?, caller: Caller) async throws -> Memory {
         let updated = try await store.updateMemory(of: caller.user, id: memory.id, note: note, photo: photo)
         if let old = memory.photo, old != photo {
-            for path in [old.original, old.shareCopy].compactMap(\.self) {
-                try await store.deletePhoto(of: caller.user, path: path)
-            }
+            try await uploads.delete([old.original, old.shareCopy].compactMap(\.self), of: caller.user)
         }
         changes.publish(Change(kind: "memories", device: Tokens.deviceID(caller.tokenHash), at: now()), to: caller.user)
         return updated

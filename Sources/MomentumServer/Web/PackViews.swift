@@ -55,7 +55,10 @@ extension WebViews {
         ]
         // The subject's card: who the journal is about, and how old.
         if let subject = Self.subject(for: pack, journal) {
-            var card: [String: Any] = ["name": subject.name]
+            var card: [String: Any] = [
+                "id": subject.id, "name": subject.name, "emblem": pack.icon ?? "📷",
+                "hasPhoto": subject.photo != nil, "photo": subject.photo.map { "/v1/photos/\($0)" } ?? "",
+            ]
             if let born = subject.dates["born"] {
                 card["age"] = Self.age(from: born, to: journal.today)
                 card["born"] = Self.longDay(born)

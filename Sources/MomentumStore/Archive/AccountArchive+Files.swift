@@ -153,7 +153,7 @@ extension AccountArchive {
                     continue
                 }
                 do {
-                    try MemoryPhoto.validate(path)
+                    try MemoryPhoto.validateStored(path)
                     let bytes = try Data(contentsOf: directory.appending(path: path))
                     photos.append(StoredPhoto(path: path, contentType: type, bytes: [UInt8](bytes), createdAt: created))
                 } catch let error as MomentumError {

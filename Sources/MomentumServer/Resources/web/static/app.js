@@ -384,6 +384,11 @@ const actions = {
     announce('Entry removed.');
     await refresh();
   },
+  async 'remove-subject-photo'(button) {
+    await api('DELETE', `/v1/subjects/${encodeURIComponent(button.dataset.subject)}/photo`);
+    announce('Photo removed.');
+    await refresh();
+  },
   async 'remove-photo'(button) {
     await api('DELETE', `/v1/memories/${encodeURIComponent(button.dataset.memory)}/photo`);
     announce('Photo removed.');
@@ -497,13 +502,22 @@ document.addEventListener('change', async (event) => {
   const input = event.target;
   if (input.closest?.('#store-form')) return updateStore();
   if (input.name === 'method' && input.form?.dataset.type === 'stage') return filterStages(input.form);
-  if (input.dataset?.action !== 'upload-photo' || !input.files?.length) return;
+  const action = input.dataset?.action;
+  if ((action !== 'upload-photo' && action !== 'upload-subject-photo') || !input.files?.length) return;
+  const path = action === 'upload-photo'
+    ? `/v1/memories/${encodeURIComponent(input.dataset.memory)}/photo`
+    : `/v1/subjects/${encodeURIComponent(input.dataset.subject)}/photo`;
+  const label = input.closest('label');
+  label?.classList.add('busy');
   try {
-    await api('PUT', `/v1/memories/${encodeURIComponent(input.dataset.memory)}/photo`, input.files[0]);
+    await api('PUT', path, input.files[0]);
     announce('Photo added.');
     await refresh();
   } catch (error) {
-    showError(input.closest('article'), error);
+    showError(input.closest('article, .subject-card'), error);
+  } finally {
+    label?.classList.remove('busy');
+    input.value = '';
   }
 });
 
