@@ -1057,6 +1057,72 @@ def savings_and_growth_from_their_forms(args):
     finally:
         browser.quit()
 
+def every_form_of_every_pack(args):
+    """Every logging form of every pack, used once as a person would, on a 390-px phone in
+    light and on the desktop in dark: a tap records, a checklist item checks off, a form's
+    fields are filled (the first suggestion or choice, the smallest number allowed) and
+    saved; each stores its event with no error, and every pack page gets a screenshot."""
+    for width, dark in ((390, False), (1280, True)):
+        name = f"{'phone' if width < 500 else 'desktop'}-{'dark' if dark else 'light'}"
+        browser = Browser(args, f"forms-{name}", width=width, dark=dark)
+        try:
+            sign_up(browser, f"forms-{name}", packs=["ollie", "savings", "growth"])
+            browser.dismiss_celebrations()
+            for pack in ("ollie", "savings", "growth"):
+                browser.get(f"/packs/{pack}")
+                browser.settle()
+                forms = browser.js("return [...document.querySelectorAll('form.logform')].map(f => f.id)")
+                assert forms, f"/packs/{pack} has no forms"
+                for form in forms:
+                    browser.settle()
+                    browser.dismiss_celebrations()
+                    _, before = browser.api("GET", "/v1/events?after=0&limit=1000")
+                    kind = browser.js("""const form = document.getElementById(arguments[0]);
+                        const tap = form.querySelector('.tap:not([disabled])');
+                        if (tap) { tap.scrollIntoView({block: 'center'}); return 'tap'; }
+                        for (const field of form.querySelectorAll('input, select, textarea')) {
+                            if (field.name === 'day' || field.type === 'date' && !field.required) continue;
+                            if (field.tagName === 'SELECT') {
+                                const option = [...field.options].find(o => o.value && !o.disabled
+                                    && !o.parentElement.hidden);
+                                if (option) field.value = option.value;
+                                field.dispatchEvent(new Event('change', {bubbles: true}));
+                            } else if (field.type === 'number') {
+                                field.value = field.min || '1';
+                            } else if (field.type === 'date') {
+                                field.value = field.max || new Date().toISOString().slice(0, 10);
+                            } else if (!field.value) {
+                                field.value = field.list?.options[0]?.value || 'Sunny ' + arguments[0];
+                            }
+                        }
+                        form.querySelector('button[type=submit]').scrollIntoView({block: 'center'});
+                        return 'submit'""", form)
+                    refreshes = browser.js("return Number(document.body.dataset.refreshes ?? 0)")
+                    if kind == "tap":
+                        browser.click(f"#{form} .tap:not([disabled])")
+                    else:
+                        browser.click(f"#{form} button[type=submit]")
+                    # Stored once, with no error beside the form.
+                    deadline, error, stored = time.time() + 12, "", 0
+                    while time.time() < deadline and not error and stored == 0:
+                        time.sleep(0.25)
+                        error = browser.js(f"return document.querySelector('#{form} [data-error]')?.textContent ?? ''")
+                        _, after = browser.api("GET", "/v1/events?after=0&limit=1000")
+                        stored = len(after["events"]) - len(before["events"])
+                    assert not error, f"{form} on /packs/{pack} at {width} px: {error}"
+                    assert stored == 1, f"{form} on /packs/{pack} at {width} px stored {stored} events"
+                    # The page shows it (the next form may depend on it: a goal to add to).
+                    browser.wait_for(f"Number(document.body.dataset.refreshes ?? 0) > {refreshes}",
+                                     message=f"the page did not refresh after {form}")
+                browser.dismiss_celebrations()
+                browser.js("window.scrollTo(0, 0)")
+                assert browser.js("return document.documentElement.scrollWidth <= innerWidth"), \
+                    f"/packs/{pack} scrolls sideways at {width} px"
+                browser.shot(f"{name}-every-form-{pack}")
+        finally:
+            browser.quit()
+
+
 def every_screen_on_a_phone_and_in_dark(args):
     """Every screen of the demo account (which tracks every pack) on a 390-px phone, light and
     dark, and on the desktop in dark: nothing scrolls sideways, nothing is cut off at the
@@ -1098,6 +1164,7 @@ SCENARIOS = [
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,
     savings_and_growth_from_their_forms,
+    every_form_of_every_pack,
     every_screen_on_a_phone_and_in_dark,
 ]
 

@@ -51,7 +51,9 @@ extension WebViews {
         var section: [String: Any] = [
             "name": pack.name, "title": Self.title(of: pack, journal), "icon": pack.icon ?? "",
             "href": "/packs/\(pack.name)", "whole": whole,
-            "forms": pack.forms.filter { whole || $0.today }.map { form($0, pack, journal, whole: whole) },
+            "forms": Self.ordered(pack.forms.filter { whole || $0.today }, journal).map {
+                form($0, pack, journal, whole: whole)
+            },
         ]
         // The subject's card: who the journal is about, and how old.
         if let subject = Self.subject(for: pack, journal) {
@@ -187,6 +189,14 @@ extension WebViews {
             context["needsGoal"] = true
         }
         return Self.dropEmpty(context)
+    }
+
+    /// The forms in the pack's order, except that one that needs a goal comes after the
+    /// others while the user has none (a new saver sees "New goal" first).
+    private static func ordered(_ forms: [LogForm], _ journal: JournalPage) -> [LogForm] {
+        guard journal.journal.goals.isEmpty else { return forms }
+        let needsGoal = { (form: LogForm) in form.fields.contains { $0.from == .goals } }
+        return forms.filter { !needsGoal($0) } + forms.filter(needsGoal)
     }
 
     private func field(
