@@ -15,8 +15,9 @@ import Testing
 /// with a photo upload and share-card downloads of the right pixel size; the 7-day
 /// milestone card with confetti, and none with reduced motion; a freeze purchase updating
 /// both counters; a check-in whose answer was lost, pressed again and stored once; two
-/// windows staying in sync. Screenshots of every screen are saved in
-/// `artifacts/screenshots`.
+/// windows staying in sync; the puppy journal, savings and growth from their forms (every
+/// form of every pack, on a phone and on the desktop, light and dark), the puppy's photo
+/// and a removed entry. Screenshots of every screen are saved in `artifacts/screenshots`.
 ///
 /// Nothing here is skipped: without Chromium, chromedriver or Selenium the test fails and
 /// says what to install (`.ci/run` installs them).
