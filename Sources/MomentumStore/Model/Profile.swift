@@ -90,45 +90,9 @@ public struct Profile: Hashable, Sendable, Codable {
         guard (0...23).contains(dayStartHour) else {
             throw StoreError(.invalidInput, "day start hour must be 0 to 23, not \(dayStartHour)")
         }
-        if let hour = notifications.reminderHour, !(0...23).contains(hour) {
-            throw StoreError(.invalidInput, "reminder hour must be 0 to 23, not \(hour)")
+        if let problem = notifications.problem {
+            throw StoreError(.invalidInput, problem)
         }
         _ = try rulePack()
-    }
-}
-
-/// Which notifications a user wants from the apps that use Momentum.
-public struct NotificationPreferences: Hashable, Sendable, Codable {
-    /// A daily reminder for habits not yet done.
-    public var reminders: Bool
-    /// The local hour of the daily reminder (0–23), or `nil` for the app's default.
-    public var reminderHour: Int?
-    /// Notifications for celebrations earned while the app was closed.
-    public var celebrations: Bool
-    /// A weekly summary of progress.
-    public var weeklySummary: Bool
-
-    /// Creates notification preferences.
-    public init(
-        reminders: Bool = true, reminderHour: Int? = nil, celebrations: Bool = true, weeklySummary: Bool = false
-    ) {
-        self.reminders = reminders
-        self.reminderHour = reminderHour
-        self.celebrations = celebrations
-        self.weeklySummary = weeklySummary
-    }
-
-    /// Reminders and celebration notifications on, no weekly summary.
-    public static let standard = NotificationPreferences()
-
-    private enum CodingKeys: String, CodingKey { case reminders, reminderHour, celebrations, weeklySummary }
-
-    /// Decodes preferences; absent fields take the standard values.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders) ?? true
-        reminderHour = try c.decodeIfPresent(Int.self, forKey: .reminderHour)
-        celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations) ?? true
-        weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary) ?? false
     }
 }

@@ -1,0 +1,344 @@
+import Foundation
+
+/// Which notifications are due for one user, and when to look again (seed 004 R11).
+///
+/// Pure and deterministic: the user's situation, zone, day-start hour, preferences and the
+/// instants are parameters. A scheduler calls ``run(_:after:now:)`` when the user's wake
+/// time comes (or after the user's log, zone or preferences changed): it gets each
+/// notification whose time fell in `(after, now]` and still makes sense, those that no
+/// longer do (found after they expired, for instance after a downtime), and the next
+/// instant anything may be due.
+///
+/// Times are the user's: the at-risk warning goes two real hours before the day ends (the
+/// next day's start at the day-start hour, in the zone), so also on a day that daylight
+/// saving makes 23 or 25 hours long; a reminder at 02:30 on the night the clocks skip that
+/// hour goes at 03:30.
+public struct NotificationPlanner: Sendable {
+    /// What the user wants.
+    public var preferences: NotificationPreferences
+    /// The user's zone.
+    public var zone: ZoneOffsetTable
+    /// The local hour at which the user's day begins.
+    public var dayStartHour: Int
+
+    /// The at-risk warning goes this long before the day ends.
+    public static let atRiskLead: TimeInterval = 2 * 3600
+    /// A run looks back at most this many days; anything older is forgotten, not counted.
+    public static let lookBackDays = 7
+
+    /// Creates a planner.
+    public init(preferences: NotificationPreferences, zone: ZoneOffsetTable, dayStartHour: Int) {
+        self.preferences = preferences
+        self.zone = zone
+        self.dayStartHour = min(max(dayStartHour, 0), 23)
+    }
+
+    /// One habit as the planner sees it.
+    public struct Habit: Hashable, Sendable {
+        /// The habit's id.
+        public var id: String
+        /// Its name.
+        public var name: String
+        /// The unit its streak counts (`day`, `week`, `month`).
+        public var unit: String
+        /// The current streak.
+        public var current: Int
+        /// The best streak ever.
+        public var best: Int
+        /// Due today and not done yet.
+        public var open: Bool
+        /// Open, with a streak that ends if today stays undone (for a weekly or monthly
+        /// quota: on the period's last day, with the quota not met).
+        public var atRisk: Bool
+        /// The state of each recent day (about the last week).
+        public var days: [LocalDay: DayState]
+        /// Coaching after a recent break, if any.
+        public var recovery: RecoveryCoaching?
+        /// The reminder time the coaching suggests, in minutes after local midnight.
+        public var suggestedMinute: Int
+
+        /// Creates a habit.
+        public init(
+            id: String, name: String, unit: String = "day", current: Int, best: Int, open: Bool, atRisk: Bool,
+            days: [LocalDay: DayState] = [:], recovery: RecoveryCoaching? = nil, suggestedMinute: Int = 9 * 60
+        ) {
+            self.id = id
+            self.name = name
+            self.unit = unit
+            self.current = current
+            self.best = best
+            self.open = open
+            self.atRisk = atRisk
+            self.days = days
+            self.recovery = recovery
+            self.suggestedMinute = suggestedMinute
+        }
+    }
+
+    /// The user's situation now: their local day, active habits and open freeze offers.
+    public struct Situation: Hashable, Sendable {
+        /// The user's local day now.
+        public var today: LocalDay
+        /// The active habits.
+        public var habits: [Habit]
+        /// Missed days a freeze can still cover.
+        public var offers: [OpenFreezeOffer]
+
+        /// Creates a situation.
+        public init(today: LocalDay, habits: [Habit], offers: [OpenFreezeOffer] = []) {
+            self.today = today
+            self.habits = habits
+            self.offers = offers
+        }
+
+        /// The situation from the engine: the state now and each habit's series
+        /// (``UserEngine/series(at:zone:)``), for its recent days, coaching and check-in times.
+        public init(state: UserState, series: [HabitSeries]) {
+            let byID = Dictionary(series.map { ($0.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
+            today = state.today
+            offers = state.freezeOffers
+            habits = state.habits.compactMap { habit -> Habit? in
+                guard habit.archivedDay == nil else { return nil }
+                let id = habit.definition.id
+                let line = byID[id]
+                var days: [LocalDay: DayState] = [:]
+                if let line {
+                    let count = line.states.count
+                    for index in max(0, count - 9)..<count {
+                        days[LocalDay(number: line.firstDay.number + index)] = line.states[index]
+                    }
+                }
+                let open = habit.today.due && habit.today.state == .pending
+                let periodEnds = habit.today.period.map { $0.end == state.today && !$0.fulfilled } ?? true
+                return Habit(
+                    id: id, name: habit.definition.name, unit: habit.streakUnit, current: habit.current,
+                    best: habit.best, open: open, atRisk: open && habit.current > 0 && periodEnds, days: days,
+                    recovery: line.flatMap(Coaching.recovery),
+                    suggestedMinute: NotificationPreferences.minute(
+                        of: Coaching.reminderTime(line?.completionMinutes ?? [])) ?? 9 * 60)
+            }
+        }
+    }
+
+    /// What a run found.
+    public struct Run: Hashable, Sendable {
+        /// Notifications to deliver now, oldest first.
+        public var due: [PlannedNotification]
+        /// Notifications whose time passed while nothing looked and that no longer make sense.
+        public var dropped: [PlannedNotification]
+        /// When to look again: the earliest instant after `now` anything may be due; `nil`
+        /// when nothing ever will be until the user's log or preferences change.
+        public var nextWake: Date?
+    }
+
+    /// The notifications due in `(after, now]`, those dropped, and the next wake.
+    ///
+    /// - Parameters:
+    ///   - situation: The user's situation at `now`.
+    ///   - after: The end of the previous run (at most ``lookBackDays`` are looked at).
+    ///   - now: The current instant.
+    public func run(_ situation: Situation, after: Date, now: Date) -> Run {
+        let clock = DayClock(dayStartHour: dayStartHour)
+        let today = situation.today
+        let earliest = max(after, now.addingTimeInterval(-Double(Self.lookBackDays) * 86_400))
+        let firstDay = clock.localDay(of: earliest, in: zone)
+        var due: [PlannedNotification] = []
+        var dropped: [PlannedNotification] = []
+        var next: Date?
+        func consider(_ candidate: PlannedNotification, holds: Bool) {
+            if candidate.at > now {
+                next = min(next ?? candidate.at, candidate.at)
+            } else if candidate.at > earliest, holds {
+                if now < candidate.expires { due.append(candidate) } else { dropped.append(candidate) }
+            }
+        }
+        if !situation.habits.isEmpty {
+            var day = firstDay
+            while day <= today.advanced(by: 1) {
+                for (candidate, holds) in candidates(on: day, situation) { consider(candidate, holds: holds) }
+                day = day.advanced(by: 1)
+            }
+            // A day's close can bring a break, a freeze used or offered: look then.
+            let close = seconds(clock.start(of: today.advanced(by: 1), in: zone))
+            if close > now { next = min(next ?? close, close) }
+        }
+        if preferences.freezes {
+            for offer in situation.offers {
+                consider(freezeOffered(offer, situation), holds: true)
+            }
+        }
+        return Run(
+            due: due.sorted { ($0.at, $0.key) < ($1.at, $1.key) },
+            dropped: dropped.sorted { ($0.at, $0.key) < ($1.at, $1.key) }, nextWake: next)
+    }
+
+    /// The notification of a milestone reached, to go at once; a retroactive one (found
+    /// in history sent later) says when it was reached.
+    public func milestone(_ unlock: Unlock, title: String, now: Date) -> PlannedNotification {
+        let body =
+            unlock.retroactive
+            ? "Reached on \(unlock.achievedDay), found when your history arrived."
+            : "You did it. Open Momentum to celebrate."
+        return PlannedNotification(
+            key: "milestone:\(unlock.id)", kind: .milestone, title: title, body: body,
+            url: unlock.habit.map { "/habits/\(Self.pathComponent($0))" } ?? "/journey", day: unlock.achievedDay,
+            habit: unlock.habit, at: now, expires: now.addingTimeInterval(7 * 86_400))
+    }
+
+    // MARK: Candidates
+
+    /// Every time-based notification of a local day, each with whether its condition holds.
+    private func candidates(on day: LocalDay, _ situation: Situation) -> [(PlannedNotification, Bool)] {
+        let clock = DayClock(dayStartHour: dayStartHour)
+        let end = seconds(clock.start(of: day.advanced(by: 1), in: zone))
+        let start = seconds(clock.start(of: day, in: zone))
+        let isToday = day == situation.today
+        let isPast = day < situation.today
+        var found: [(PlannedNotification, Bool)] = []
+        let habits = situation.habits
+
+        if preferences.streakAtRisk {
+            // Today: an open habit with a streak. An earlier day: one that was due and
+            // stayed undone (it was at risk when the warning was meant to go).
+            let atRisk =
+                isToday
+                ? habits.filter(\.atRisk)
+                : habits.filter { [.missed, .frozen, .grace].contains($0.days[day]) && isPast }
+            let longest = atRisk.max { ($0.current, $1.name) < ($1.current, $0.name) }
+            let title =
+                longest.map { habit in
+                    habit.current > 0
+                        ? "Your \(Self.streakText(habit.current, habit.unit)) \(habit.name) streak ends in 2 hours"
+                        : "\(habit.name) is still open, and the day ends in 2 hours"
+                } ?? "The day ends in 2 hours"
+            let others = atRisk.count - 1
+            let body =
+                others > 0
+                ? "Check in to keep it, and \(others) more still open: \(atRisk.filter { $0.id != longest?.id }.map(\.name).sorted().joined(separator: ", "))."
+                : "A quick check-in keeps it going."
+            found.append(
+                (
+                    PlannedNotification(
+                        key: "streak-at-risk:\(day)", kind: .streakAtRisk, title: title, body: body,
+                        url: longest.map { "/habits/\(Self.pathComponent($0.id))" } ?? "/today", day: day,
+                        habit: longest?.id, at: end.addingTimeInterval(-Self.atRiskLead), expires: end),
+                    !atRisk.isEmpty && (isToday || isPast)
+                ))
+        }
+        for habit in habits {
+            let minute =
+                preferences.reminderTimes[habit.id] ?? preferences.reminderHour.map { $0 * 60 } ?? habit.suggestedMinute
+            let at = wallClock(day, minute: minute)
+            if preferences.reminders {
+                let open = isToday ? habit.open : isPast && [.missed, .frozen, .grace].contains(habit.days[day])
+                found.append(
+                    (
+                        PlannedNotification(
+                            key: "reminder:\(day):\(habit.id)", kind: .reminder, title: "Time for \(habit.name)",
+                            body: habit.current > 0
+                                ? "Keep your \(Self.streakText(habit.current, habit.unit)) streak going."
+                                : "A small step today starts a streak.",
+                            url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id, at: at,
+                            expires: end),
+                        open && (isToday || isPast)
+                    ))
+            }
+            if preferences.streakBroken, let recovery = habit.recovery, recovery.brokenOn.advanced(by: 1) == day,
+                recovery.brokenStreak >= 2, day <= situation.today
+            {
+                let done = isToday && !habit.open && habit.days[day] == .completed
+                found.append(
+                    (
+                        PlannedNotification(
+                            key: "streak-broken:\(day):\(habit.id)", kind: .streakBroken,
+                            title: "Start \(habit.name) again today",
+                            body:
+                                "\(recovery.restart) Your best is \(Self.streakText(recovery.targetToBeat, habit.unit)): that's the one to beat.",
+                            url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id,
+                            at: max(at, start), expires: end),
+                        !done
+                    ))
+            }
+            if preferences.freezes, habit.days[day.advanced(by: -1)] == .frozen, day <= situation.today {
+                found.append(
+                    (
+                        PlannedNotification(
+                            key: "freeze-used:\(day.advanced(by: -1)):\(habit.id)", kind: .freezeUsed,
+                            title: "A freeze kept your \(habit.name) streak",
+                            body:
+                                "\(day.advanced(by: -1)) was missed, and a freeze covered it: your streak is \(Self.streakText(habit.current, habit.unit)).",
+                            url: "/habits/\(Self.pathComponent(habit.id))", day: day.advanced(by: -1),
+                            habit: habit.id, at: start, expires: end),
+                        true
+                    ))
+            }
+        }
+        if preferences.weeklySummary, day.weekday == preferences.weeklyDay {
+            let long = habits.filter { $0.current >= Self.longStreak($0.unit) }.sorted {
+                ($0.current, $1.name) > ($1.current, $0.name)
+            }
+            let lines = long.prefix(3).map { "\($0.name) \(Self.streakText($0.current, $0.unit))" }
+            found.append(
+                (
+                    PlannedNotification(
+                        key: "weekly-progress:\(day)", kind: .weeklyProgress,
+                        title: long.count == 1 ? "Your week: \(long[0].name) keeps going" : "Your week in streaks",
+                        body: lines.joined(separator: " · ") + (long.count > 3 ? " and \(long.count - 3) more" : "")
+                            + ". Keep it up!",
+                        url: "/journey", day: day, at: wallClock(day, minute: preferences.weeklyHour * 60), expires: end
+                    ),
+                    !long.isEmpty && day <= situation.today
+                ))
+        }
+        return found
+    }
+
+    private func freezeOffered(_ offer: OpenFreezeOffer, _ situation: Situation) -> PlannedNotification {
+        let clock = DayClock(dayStartHour: dayStartHour)
+        let name = situation.habits.first { $0.id == offer.habit }?.name ?? offer.habit
+        let deadline = offer.expires
+        return PlannedNotification(
+            key: "freeze-offered:\(offer.day):\(offer.habit)", kind: .freezeOffered,
+            title: "Save your \(name) streak with a freeze",
+            body: "\(offer.day) was missed. Use a freeze by the end of \(deadline) to keep your streak.",
+            url: "/habits/\(Self.pathComponent(offer.habit))", day: offer.day, habit: offer.habit,
+            at: seconds(clock.start(of: offer.day.advanced(by: 1), in: zone)),
+            expires: seconds(clock.start(of: deadline.advanced(by: 1), in: zone)))
+    }
+
+    // MARK: Time
+
+    /// The instant a local wall-clock time of a user's day happens. The user's day begins
+    /// at the day-start hour, so a time before that hour is on the next calendar date (a
+    /// 01:00 reminder of a day that starts at 04:00 comes in its last hours). A time the
+    /// clocks skip is moved forward by the gap; a time that happens twice is the first.
+    public func wallClock(_ day: LocalDay, minute: Int) -> Date {
+        let minute = min(max(minute, 0), 1439)
+        let date = minute < dayStartHour * 60 ? day.advanced(by: 1) : day
+        let local = Int64(date.number) * 86_400 + Int64(minute) * 60
+        let before = local - Int64(zone.offset(atSecond: local - 86_400))
+        let after = local - Int64(zone.offset(atSecond: local + 86_400))
+        let valid = [before, after].filter { $0 + Int64(zone.offset(atSecond: $0)) == local }
+        return seconds(valid.min() ?? max(before, after))
+    }
+
+    private func seconds(_ value: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(value)) }
+
+    /// A streak of a length in its unit: "12-day", "3-week".
+    static func streakText(_ length: Int, _ unit: String) -> String { "\(length)-\(unit)" }
+
+    /// How long a streak must be to earn the weekly progress: a week of days, a month of
+    /// weeks, a quarter of months.
+    static func longStreak(_ unit: String) -> Int {
+        switch unit {
+        case "week": 4
+        case "month": 3
+        default: 7
+        }
+    }
+
+    /// A habit id as one path segment of a URL.
+    static func pathComponent(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+    }
+}
