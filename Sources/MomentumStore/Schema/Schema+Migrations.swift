@@ -464,5 +464,74 @@ extension Schema {
                 """
             ]
         ),
+        Migration(
+            version: 6, name: "create_notification_wakes_and_inbox",
+            sqlite: [
+                """
+                CREATE TABLE notification_wakes (
+                  user_id TEXT NOT NULL,
+                  next_at REAL,
+                  checked_until REAL NOT NULL,
+                  claimed_until REAL,
+                  touched INTEGER NOT NULL,
+                  PRIMARY KEY (user_id),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE notifications (
+                  user_id TEXT NOT NULL,
+                  notification_key TEXT NOT NULL,
+                  kind TEXT NOT NULL,
+                  title TEXT NOT NULL,
+                  body TEXT NOT NULL,
+                  url TEXT NOT NULL,
+                  day TEXT NOT NULL,
+                  habit TEXT,
+                  meant_at REAL NOT NULL,
+                  expires_at REAL NOT NULL,
+                  created_at REAL NOT NULL,
+                  read_at REAL,
+                  PRIMARY KEY (user_id, notification_key),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                "CREATE INDEX notification_wakes_due ON notification_wakes (next_at)",
+                "CREATE INDEX notifications_by_time ON notifications (user_id, created_at)",
+            ],
+            postgres: [
+                """
+                CREATE TABLE notification_wakes (
+                  user_id TEXT NOT NULL,
+                  next_at DOUBLE PRECISION,
+                  checked_until DOUBLE PRECISION NOT NULL,
+                  claimed_until DOUBLE PRECISION,
+                  touched BIGINT NOT NULL,
+                  PRIMARY KEY (user_id),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE notifications (
+                  user_id TEXT NOT NULL,
+                  notification_key TEXT NOT NULL,
+                  kind TEXT NOT NULL,
+                  title TEXT NOT NULL,
+                  body TEXT NOT NULL,
+                  url TEXT NOT NULL,
+                  day TEXT NOT NULL,
+                  habit TEXT,
+                  meant_at DOUBLE PRECISION NOT NULL,
+                  expires_at DOUBLE PRECISION NOT NULL,
+                  created_at DOUBLE PRECISION NOT NULL,
+                  read_at DOUBLE PRECISION,
+                  PRIMARY KEY (user_id, notification_key),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                "CREATE INDEX notification_wakes_due ON notification_wakes (next_at)",
+                "CREATE INDEX notifications_by_time ON notifications (user_id, created_at)",
+            ]
+        ),
     ]
 }

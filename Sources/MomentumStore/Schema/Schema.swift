@@ -16,7 +16,7 @@ public enum Schema {
     public static let tables: [TableSpec] = [
         accounts, accountEmails, profiles, deviceSessions, events, userHeads,
         habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression,
-        idempotencyKeys, photos, reviewFlags, rateLimits,
+        idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
     ]
 
     // MARK: - Version 1
@@ -165,4 +165,26 @@ public enum Schema {
         "rate_limits",
         columns: [.init("limit_key", .text), .init("window_start", .integer), .init("count", .integer)],
         primaryKey: ["limit_key", "window_start"], userReference: nil, global: true)
+
+    // MARK: - Version 6
+
+    /// When each user's notifications are next looked at (``MomentumStore`` `claimNotificationRuns`).
+    static let notificationWakes = TableSpec(
+        "notification_wakes",
+        columns: [
+            .init("user_id", .text), .init("next_at", .real, nullable: true), .init("checked_until", .real),
+            .init("claimed_until", .real, nullable: true), .init("touched", .integer),
+        ],
+        primaryKey: ["user_id"])
+
+    /// Each user's in-app inbox: at most one notification per key.
+    static let notifications = TableSpec(
+        "notifications",
+        columns: [
+            .init("user_id", .text), .init("notification_key", .text), .init("kind", .text), .init("title", .text),
+            .init("body", .text), .init("url", .text), .init("day", .text), .init("habit", .text, nullable: true),
+            .init("meant_at", .real), .init("expires_at", .real), .init("created_at", .real),
+            .init("read_at", .real, nullable: true),
+        ],
+        primaryKey: ["user_id", "notification_key"])
 }
