@@ -48,6 +48,9 @@ public func buildApplication(
     if !server.sharedLimiters.isEmpty {
         app.addServices(RateLimitSyncService(server: server))
     }
+    if server.configuration.notificationInterval > .zero {
+        app.addServices(NotificationService(server: server))
+    }
     let store = server.store
     let deadline = server.configuration.databaseStartTimeout
     app.beforeServerStarts {
@@ -84,6 +87,31 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
         middleware: AddressRateLimitMiddleware(limiter: server.addressLimiter, proxies: server.trustedProxies))
     Routes(server: server).register(on: router)
     return router
+}
+
+/// Runs the notification scheduler every ``ServerConfiguration/notificationInterval`` for
+/// as long as the server runs.
+struct NotificationService: Service {
+    let server: ServerState
+
+    func run() async throws {
+        let server = self.server
+        do {
+            try await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    do {
+                        try await server.notifications.runDue()
+                    } catch {
+                        server.logger.error("notification scheduler pass failed", metadata: ["error": "\(error)"])
+                    }
+                    try await Task.sleep(for: server.configuration.notificationInterval)
+                }
+            }
+        } catch is CancellationError where Task.isShuttingDownGracefully {
+            // The scheduler stops with the graceful shutdown; claimed runs finished or their
+            // leases run out for the next instance.
+        }
+    }
 }
 
 /// Receives other instances' changes for as long as the server runs.

@@ -55,6 +55,20 @@ public enum DemoAccount {
                 _ = planner.dismiss(id: waiting.id, at: now)
             }
         }
+        // The bell has today's milestones, and the scheduler plans the family's reminders.
+        let milestones = try await store.evaluate(user) { engine, profile -> [PlannedNotification] in
+            let planner = NotificationPlanner(
+                preferences: profile.notifications, zone: ZoneOffsetTable.named(timeZone)!,
+                dayStartHour: profile.dayStartHour)
+            return engine.unlocks.filter { Self.waitingRules.contains($0.rule) }.map { unlock in
+                let message = MessageCatalog.standard.message(
+                    for: unlock, subject: unlock.subject.flatMap { engine.achievements.subjects[$0] },
+                    today: unlock.achievedDay)
+                return planner.milestone(unlock, title: unlock.title, message: message.text, now: now)
+            }
+        }
+        _ = try await store.deliverNotifications(milestones, to: user, at: now)
+        try await store.touchNotifications(of: [user], at: now)
         return user
     }
 

@@ -100,6 +100,13 @@ public struct ServerConfiguration: Sendable {
     public var shareCopySide: Int = 1_080
     /// The log level.
     public var logLevel: Logger.Level = .info
+    /// How often the notification scheduler looks for users whose notifications are due;
+    /// zero turns it off (another instance, or a test, runs it).
+    public var notificationInterval: Duration = .seconds(15)
+    /// How many users one scheduler pass claims at a time.
+    public var notificationBatch: Int = 200
+    /// How long a claimed notification run may take before another instance may take it.
+    public var notificationLease: TimeInterval = 120
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single

@@ -49,6 +49,8 @@ public final class ServerState: Sendable {
     let changes: ChangePublisher
     /// Stores what devices send, for pushes and the convenience routes alike.
     let ingest: EventIngest
+    /// The notification scheduler's runs, milestones at once, and the in-app inbox.
+    let notifications: Notifications
     /// Accounts, device sessions and profiles, for routes and pages alike.
     let accounts: Accounts
     /// Memories, their notes, photos and share cards, for routes and pages alike.
@@ -103,12 +105,16 @@ public final class ServerState: Sendable {
         photoDecoder = PhotoDecoder(configuration: configuration)
         dashboard = Dashboard(store: store, now: configuration.clock)
         changes = ChangePublisher(hub: hub, relay: relay, instance: instance, logger: logger)
+        notifications = Notifications(
+            store: store, now: configuration.clock, changes: changes, metrics: metrics.notifications, logger: logger,
+            lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
         ingest = EventIngest(
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
-            arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes)
+            arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes,
+            notifications: notifications)
         accounts = Accounts(
             store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
-            decoyHash: decoyHash, sessions: sessions, changes: changes)
+            decoyHash: decoyHash, sessions: sessions, changes: changes, notifications: notifications)
         let uploads = PhotoUploads(
             store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder)
         memories = Memories(
@@ -122,6 +128,25 @@ public final class ServerState: Sendable {
 
     /// The current instant.
     func now() -> Date { configuration.clock() }
+
+    /// What one pass of the notification scheduler did.
+    public struct NotificationPass: Equatable, Sendable {
+        /// Users whose notifications were looked at.
+        public var users: Int
+        /// Notifications stored in inboxes.
+        public var sent: Int
+        /// Notifications found after they stopped making sense.
+        public var dropped: Int
+    }
+
+    /// Runs the notification scheduler once, at the configured clock's instant: every user
+    /// whose wake has come. The server does this every
+    /// ``ServerConfiguration/notificationInterval``; a test with its own clock calls it.
+    @discardableResult
+    public func runDueNotifications() async throws -> NotificationPass {
+        let report = try await notifications.runDue()
+        return NotificationPass(users: report.users, sent: report.sent, dropped: report.dropped)
+    }
 
     /// Tells the user's connected devices (on every instance) that something changed.
     ///

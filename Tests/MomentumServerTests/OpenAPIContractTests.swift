@@ -35,7 +35,7 @@ import Testing
         let webPages: Set<String> = [
             "get /", "get /static/{file}", "get /signin", "post /signin", "get /signup", "post /signup",
             "post /signout", "get /today", "get /journey", "get /profile", "get /memories", "get /habits/{habit}",
-            "get /packs/{pack}",
+            "get /packs/{pack}", "get /notifications",
             "get /memories/{memory}/share",
         ]
         #expect(webPages.subtracting(allRoutes).sorted() == [], "web pages listed here that are not routes")

@@ -146,7 +146,7 @@ struct RequestDecodingTests {
             ),
             (
                 #"{"notifications": {"reminders": true, "reminder": 9}}"#, "PATCH", "/v1/profile",
-                "notifications.reminder: is not a field here (celebrations, reminderHour, reminders, weeklySummary)"
+                "notifications.reminder: is not a field here (celebrations, freezes, reminderHour, reminderTimes, reminders, streakAtRisk, streakBroken, weeklyDay, weeklyHour, weeklySummary)"
             ),
             (
                 #"{"timezone": "UTC", "displayName": "Ada"}"#, "PATCH", "/v1/profile",

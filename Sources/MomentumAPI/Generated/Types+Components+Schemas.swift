@@ -3703,38 +3703,334 @@ extension Components {
                 ])
             }
         }
+        /// A notification in the in-app inbox. Its key makes delivery at most once per user: kind and local day, with the habit or the unlock where it is about one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Notification`.
+        public struct Notification: Codable, Hashable, Sendable {
+            /// When it was meant to go
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Notification/body`.
+            public var body: Swift.String
+            /// When it reached the inbox
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/createdAt`.
+            public var createdAt: Foundation.Date
+            /// The local day it belongs to
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/day`.
+            public var day: Swift.String
+            /// After this it no longer makes sense
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/expires`.
+            public var expires: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Notification/habit`.
+            public var habit: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Notification/key`.
+            public var key: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notification/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case streakAtRisk = "streak-at-risk"
+                case reminder = "reminder"
+                case milestone = "milestone"
+                case streakBroken = "streak-broken"
+                case weeklyProgress = "weekly-progress"
+                case freezeOffered = "freeze-offered"
+                case freezeUsed = "freeze-used"
+            }
+            /// - Remark: Generated from `#/components/schemas/Notification/kind`.
+            public var kind: Components.Schemas.Notification.KindPayload
+            /// - Remark: Generated from `#/components/schemas/Notification/readAt`.
+            public var readAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Notification/title`.
+            public var title: Swift.String
+            /// The web app's page it opens
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/url`.
+            public var url: Swift.String
+            /// Creates a new `Notification`.
+            ///
+            /// - Parameters:
+            ///   - at: When it was meant to go
+            ///   - body:
+            ///   - createdAt: When it reached the inbox
+            ///   - day: The local day it belongs to
+            ///   - expires: After this it no longer makes sense
+            ///   - habit:
+            ///   - key:
+            ///   - kind:
+            ///   - readAt:
+            ///   - title:
+            ///   - url: The web app's page it opens
+            public init(
+                at: Foundation.Date,
+                body: Swift.String,
+                createdAt: Foundation.Date,
+                day: Swift.String,
+                expires: Foundation.Date,
+                habit: Swift.String? = nil,
+                key: Swift.String,
+                kind: Components.Schemas.Notification.KindPayload,
+                readAt: Foundation.Date? = nil,
+                title: Swift.String,
+                url: Swift.String
+            ) {
+                self.at = at
+                self.body = body
+                self.createdAt = createdAt
+                self.day = day
+                self.expires = expires
+                self.habit = habit
+                self.key = key
+                self.kind = kind
+                self.readAt = readAt
+                self.title = title
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case at
+                case body
+                case createdAt
+                case day
+                case expires
+                case habit
+                case key
+                case kind
+                case readAt
+                case title
+                case url
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.at = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .at
+                )
+                self.body = try container.decode(
+                    Swift.String.self,
+                    forKey: .body
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.day = try container.decode(
+                    Swift.String.self,
+                    forKey: .day
+                )
+                self.expires = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .expires
+                )
+                self.habit = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                self.key = try container.decode(
+                    Swift.String.self,
+                    forKey: .key
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.Notification.KindPayload.self,
+                    forKey: .kind
+                )
+                self.readAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .readAt
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.url = try container.decode(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "at",
+                    "body",
+                    "createdAt",
+                    "day",
+                    "expires",
+                    "habit",
+                    "key",
+                    "kind",
+                    "readAt",
+                    "title",
+                    "url"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationList`.
+        public struct NotificationList: Codable, Hashable, Sendable {
+            /// Pass as before for the next page; absent on the last
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationList/next`.
+            public var next: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NotificationList/notifications`.
+            public var notifications: [Components.Schemas.Notification]
+            /// How many of all the user's notifications are unread
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationList/unread`.
+            public var unread: Swift.Int
+            /// Creates a new `NotificationList`.
+            ///
+            /// - Parameters:
+            ///   - next: Pass as before for the next page; absent on the last
+            ///   - notifications:
+            ///   - unread: How many of all the user's notifications are unread
+            public init(
+                next: Swift.String? = nil,
+                notifications: [Components.Schemas.Notification],
+                unread: Swift.Int
+            ) {
+                self.next = next
+                self.notifications = notifications
+                self.unread = unread
+            }
+            public enum CodingKeys: String, CodingKey {
+                case next
+                case notifications
+                case unread
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.next = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .next
+                )
+                self.notifications = try container.decode(
+                    [Components.Schemas.Notification].self,
+                    forKey: .notifications
+                )
+                self.unread = try container.decode(
+                    Swift.Int.self,
+                    forKey: .unread
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "next",
+                    "notifications",
+                    "unread"
+                ])
+            }
+        }
+        /// Which notifications the user wants, and when (seed 004 R11.5). Reminders come at the habit's own time, else at reminderHour, else at the time the coaching suggests from recent check-ins.
+        ///
         /// - Remark: Generated from `#/components/schemas/NotificationPreferences`.
         public struct NotificationPreferences: Codable, Hashable, Sendable {
+            /// Milestones, the moment they are reached
+            ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/celebrations`.
             public var celebrations: Swift.Bool
+            /// Freeze offers with their deadline, and freezes used
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/freezes`.
+            public var freezes: Swift.Bool
+            /// The hour of reminders for habits without a time of their own; absent for the suggested time
+            ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminderHour`.
             public var reminderHour: Swift.Int?
+            /// Habits' own reminder times, by habit id
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminderTimes`.
+            public struct ReminderTimesPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `ReminderTimesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Habits' own reminder times, by habit id
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminderTimes`.
+            public var reminderTimes: Components.Schemas.NotificationPreferences.ReminderTimesPayload
+            /// Daily reminders for habits not yet done
+            ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminders`.
             public var reminders: Swift.Bool
+            /// The warning two hours before the day ends while a habit with a streak is open
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/streakAtRisk`.
+            public var streakAtRisk: Swift.Bool
+            /// The encouraging restart the day after a streak broke
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/streakBroken`.
+            public var streakBroken: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay`.
+            @frozen public enum WeeklyDayPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case monday = "monday"
+                case tuesday = "tuesday"
+                case wednesday = "wednesday"
+                case thursday = "thursday"
+                case friday = "friday"
+                case saturday = "saturday"
+                case sunday = "sunday"
+            }
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay`.
+            public var weeklyDay: Components.Schemas.NotificationPreferences.WeeklyDayPayload
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyHour`.
+            public var weeklyHour: Swift.Int
+            /// The weekly progress of long streaks
+            ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklySummary`.
             public var weeklySummary: Swift.Bool
             /// Creates a new `NotificationPreferences`.
             ///
             /// - Parameters:
-            ///   - celebrations:
-            ///   - reminderHour:
-            ///   - reminders:
-            ///   - weeklySummary:
+            ///   - celebrations: Milestones, the moment they are reached
+            ///   - freezes: Freeze offers with their deadline, and freezes used
+            ///   - reminderHour: The hour of reminders for habits without a time of their own; absent for the suggested time
+            ///   - reminderTimes: Habits' own reminder times, by habit id
+            ///   - reminders: Daily reminders for habits not yet done
+            ///   - streakAtRisk: The warning two hours before the day ends while a habit with a streak is open
+            ///   - streakBroken: The encouraging restart the day after a streak broke
+            ///   - weeklyDay:
+            ///   - weeklyHour:
+            ///   - weeklySummary: The weekly progress of long streaks
             public init(
                 celebrations: Swift.Bool,
+                freezes: Swift.Bool,
                 reminderHour: Swift.Int? = nil,
+                reminderTimes: Components.Schemas.NotificationPreferences.ReminderTimesPayload,
                 reminders: Swift.Bool,
+                streakAtRisk: Swift.Bool,
+                streakBroken: Swift.Bool,
+                weeklyDay: Components.Schemas.NotificationPreferences.WeeklyDayPayload,
+                weeklyHour: Swift.Int,
                 weeklySummary: Swift.Bool
             ) {
                 self.celebrations = celebrations
+                self.freezes = freezes
                 self.reminderHour = reminderHour
+                self.reminderTimes = reminderTimes
                 self.reminders = reminders
+                self.streakAtRisk = streakAtRisk
+                self.streakBroken = streakBroken
+                self.weeklyDay = weeklyDay
+                self.weeklyHour = weeklyHour
                 self.weeklySummary = weeklySummary
             }
             public enum CodingKeys: String, CodingKey {
                 case celebrations
+                case freezes
                 case reminderHour
+                case reminderTimes
                 case reminders
+                case streakAtRisk
+                case streakBroken
+                case weeklyDay
+                case weeklyHour
                 case weeklySummary
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -3743,13 +4039,37 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .celebrations
                 )
+                self.freezes = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .freezes
+                )
                 self.reminderHour = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .reminderHour
                 )
+                self.reminderTimes = try container.decode(
+                    Components.Schemas.NotificationPreferences.ReminderTimesPayload.self,
+                    forKey: .reminderTimes
+                )
                 self.reminders = try container.decode(
                     Swift.Bool.self,
                     forKey: .reminders
+                )
+                self.streakAtRisk = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .streakAtRisk
+                )
+                self.streakBroken = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .streakBroken
+                )
+                self.weeklyDay = try container.decode(
+                    Components.Schemas.NotificationPreferences.WeeklyDayPayload.self,
+                    forKey: .weeklyDay
+                )
+                self.weeklyHour = try container.decode(
+                    Swift.Int.self,
+                    forKey: .weeklyHour
                 )
                 self.weeklySummary = try container.decode(
                     Swift.Bool.self,
@@ -3757,9 +4077,42 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "celebrations",
+                    "freezes",
                     "reminderHour",
+                    "reminderTimes",
                     "reminders",
+                    "streakAtRisk",
+                    "streakBroken",
+                    "weeklyDay",
+                    "weeklyHour",
                     "weeklySummary"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationsRead`.
+        public struct NotificationsRead: Codable, Hashable, Sendable {
+            /// The notifications to mark read; absent marks all
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationsRead/keys`.
+            public var keys: [Swift.String]?
+            /// Creates a new `NotificationsRead`.
+            ///
+            /// - Parameters:
+            ///   - keys: The notifications to mark read; absent marks all
+            public init(keys: [Swift.String]? = nil) {
+                self.keys = keys
+            }
+            public enum CodingKeys: String, CodingKey {
+                case keys
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.keys = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .keys
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "keys"
                 ])
             }
         }
@@ -4246,34 +4599,102 @@ extension Components {
             public struct NotificationsPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/celebrations`.
                 public var celebrations: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/freezes`.
+                public var freezes: Swift.Bool?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminderHour`.
                 public var reminderHour: Swift.Int?
+                /// Habits' own reminder times (HH:MM); null removes a habit's time
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminderTimes`.
+                public struct ReminderTimesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.String?]
+                    /// Creates a new `ReminderTimesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.String?] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// Habits' own reminder times (HH:MM); null removes a habit's time
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminderTimes`.
+                public var reminderTimes: Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminders`.
                 public var reminders: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/streakAtRisk`.
+                public var streakAtRisk: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/streakBroken`.
+                public var streakBroken: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/weeklyDay`.
+                @frozen public enum WeeklyDayPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case monday = "monday"
+                    case tuesday = "tuesday"
+                    case wednesday = "wednesday"
+                    case thursday = "thursday"
+                    case friday = "friday"
+                    case saturday = "saturday"
+                    case sunday = "sunday"
+                }
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/weeklyDay`.
+                public var weeklyDay: Components.Schemas.ProfilePatch.NotificationsPayload.WeeklyDayPayload?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/weeklyHour`.
+                public var weeklyHour: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/weeklySummary`.
                 public var weeklySummary: Swift.Bool?
                 /// Creates a new `NotificationsPayload`.
                 ///
                 /// - Parameters:
                 ///   - celebrations:
+                ///   - freezes:
                 ///   - reminderHour:
+                ///   - reminderTimes: Habits' own reminder times (HH:MM); null removes a habit's time
                 ///   - reminders:
+                ///   - streakAtRisk:
+                ///   - streakBroken:
+                ///   - weeklyDay:
+                ///   - weeklyHour:
                 ///   - weeklySummary:
                 public init(
                     celebrations: Swift.Bool? = nil,
+                    freezes: Swift.Bool? = nil,
                     reminderHour: Swift.Int? = nil,
+                    reminderTimes: Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload? = nil,
                     reminders: Swift.Bool? = nil,
+                    streakAtRisk: Swift.Bool? = nil,
+                    streakBroken: Swift.Bool? = nil,
+                    weeklyDay: Components.Schemas.ProfilePatch.NotificationsPayload.WeeklyDayPayload? = nil,
+                    weeklyHour: Swift.Int? = nil,
                     weeklySummary: Swift.Bool? = nil
                 ) {
                     self.celebrations = celebrations
+                    self.freezes = freezes
                     self.reminderHour = reminderHour
+                    self.reminderTimes = reminderTimes
                     self.reminders = reminders
+                    self.streakAtRisk = streakAtRisk
+                    self.streakBroken = streakBroken
+                    self.weeklyDay = weeklyDay
+                    self.weeklyHour = weeklyHour
                     self.weeklySummary = weeklySummary
                 }
                 public enum CodingKeys: String, CodingKey {
                     case celebrations
+                    case freezes
                     case reminderHour
+                    case reminderTimes
                     case reminders
+                    case streakAtRisk
+                    case streakBroken
+                    case weeklyDay
+                    case weeklyHour
                     case weeklySummary
                 }
                 public init(from decoder: any Swift.Decoder) throws {
@@ -4282,13 +4703,37 @@ extension Components {
                         Swift.Bool.self,
                         forKey: .celebrations
                     )
+                    self.freezes = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .freezes
+                    )
                     self.reminderHour = try container.decodeIfPresent(
                         Swift.Int.self,
                         forKey: .reminderHour
                     )
+                    self.reminderTimes = try container.decodeIfPresent(
+                        Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload.self,
+                        forKey: .reminderTimes
+                    )
                     self.reminders = try container.decodeIfPresent(
                         Swift.Bool.self,
                         forKey: .reminders
+                    )
+                    self.streakAtRisk = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .streakAtRisk
+                    )
+                    self.streakBroken = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .streakBroken
+                    )
+                    self.weeklyDay = try container.decodeIfPresent(
+                        Components.Schemas.ProfilePatch.NotificationsPayload.WeeklyDayPayload.self,
+                        forKey: .weeklyDay
+                    )
+                    self.weeklyHour = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .weeklyHour
                     )
                     self.weeklySummary = try container.decodeIfPresent(
                         Swift.Bool.self,
@@ -4296,8 +4741,14 @@ extension Components {
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "celebrations",
+                        "freezes",
                         "reminderHour",
+                        "reminderTimes",
                         "reminders",
+                        "streakAtRisk",
+                        "streakBroken",
+                        "weeklyDay",
+                        "weeklyHour",
                         "weeklySummary"
                     ])
                 }
@@ -5933,6 +6384,31 @@ extension Components {
                     "tier",
                     "title",
                     "value"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UnreadCount`.
+        public struct UnreadCount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UnreadCount/unread`.
+            public var unread: Swift.Int
+            /// Creates a new `UnreadCount`.
+            ///
+            /// - Parameters:
+            ///   - unread:
+            public init(unread: Swift.Int) {
+                self.unread = unread
+            }
+            public enum CodingKeys: String, CodingKey {
+                case unread
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.unread = try container.decode(
+                    Swift.Int.self,
+                    forKey: .unread
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "unread"
                 ])
             }
         }

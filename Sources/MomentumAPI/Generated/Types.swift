@@ -183,6 +183,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/memories/{memory}/share-card`.
     /// - Remark: Generated from `#/paths//v1/memories/{memory}/share-card/get(getShareCard)`.
     func getShareCard(_ input: Operations.GetShareCard.Input) async throws -> Operations.GetShareCard.Output
+    /// The in-app inbox, newest first, and the unread count
+    ///
+    /// - Remark: HTTP `GET /v1/notifications`.
+    /// - Remark: Generated from `#/paths//v1/notifications/get(listNotifications)`.
+    func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output
+    /// Mark notifications read (all when no keys are given)
+    ///
+    /// - Remark: HTTP `POST /v1/notifications/read`.
+    /// - Remark: Generated from `#/paths//v1/notifications/read/post(markNotificationsRead)`.
+    func markNotificationsRead(_ input: Operations.MarkNotificationsRead.Input) async throws -> Operations.MarkNotificationsRead.Output
     /// The rule pack in force and its logging forms
     ///
     /// - Remark: HTTP `GET /v1/pack`.
@@ -644,6 +654,32 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// The in-app inbox, newest first, and the unread count
+    ///
+    /// - Remark: HTTP `GET /v1/notifications`.
+    /// - Remark: Generated from `#/paths//v1/notifications/get(listNotifications)`.
+    public func listNotifications(
+        query: Operations.ListNotifications.Input.Query = .init(),
+        headers: Operations.ListNotifications.Input.Headers = .init()
+    ) async throws -> Operations.ListNotifications.Output {
+        try await listNotifications(Operations.ListNotifications.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Mark notifications read (all when no keys are given)
+    ///
+    /// - Remark: HTTP `POST /v1/notifications/read`.
+    /// - Remark: Generated from `#/paths//v1/notifications/read/post(markNotificationsRead)`.
+    public func markNotificationsRead(
+        headers: Operations.MarkNotificationsRead.Input.Headers = .init(),
+        body: Operations.MarkNotificationsRead.Input.Body? = nil
+    ) async throws -> Operations.MarkNotificationsRead.Output {
+        try await markNotificationsRead(Operations.MarkNotificationsRead.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// The rule pack in force and its logging forms

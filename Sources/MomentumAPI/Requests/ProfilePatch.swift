@@ -85,46 +85,108 @@ extension ProfilePatch: Codable {
 }
 
 /// A change to some notification preferences: the fields it leaves out keep their values,
-/// and `"reminderHour": null` goes back to the app's default hour.
+/// `"reminderHour": null` goes back to the suggested time, and in `reminderTimes` a habit
+/// given `null` goes back to the default (`{"read": "21:30", "walk": null}`).
 public struct NotificationsPatch: Sendable, Hashable {
     /// Whether reminders are sent.
     public var reminders: Bool?
     /// The hour reminders are sent at: `.some(nil)` when the request sets it to null (the
-    /// app's default), `nil` when it leaves it out.
+    /// suggested time), `nil` when it leaves it out.
     public var reminderHour: Int??
-    /// Whether celebrations are pushed.
+    /// Habits' own reminder times, in minutes after midnight; `nil` for a habit removes its
+    /// time.
+    public var reminderTimes: [String: Int?]?
+    /// Whether the at-risk warning is sent.
+    public var streakAtRisk: Bool?
+    /// Whether celebrations are sent.
     public var celebrations: Bool?
-    /// Whether the weekly summary is sent.
+    /// Whether the restart after a broken streak is sent.
+    public var streakBroken: Bool?
+    /// Whether the weekly progress is sent.
     public var weeklySummary: Bool?
+    /// The weekday of the weekly progress.
+    public var weeklyDay: Weekday?
+    /// The hour of the weekly progress.
+    public var weeklyHour: Int?
+    /// Whether freeze offers and freezes used are told.
+    public var freezes: Bool?
 
     /// Creates a change; every field left `nil` keeps its value.
     public init(
-        reminders: Bool? = nil, reminderHour: Int?? = nil, celebrations: Bool? = nil, weeklySummary: Bool? = nil
+        reminders: Bool? = nil, reminderHour: Int?? = nil, reminderTimes: [String: Int?]? = nil,
+        streakAtRisk: Bool? = nil, celebrations: Bool? = nil, streakBroken: Bool? = nil, weeklySummary: Bool? = nil,
+        weeklyDay: Weekday? = nil, weeklyHour: Int? = nil, freezes: Bool? = nil
     ) {
         self.reminders = reminders
         self.reminderHour = reminderHour
+        self.reminderTimes = reminderTimes
+        self.streakAtRisk = streakAtRisk
         self.celebrations = celebrations
+        self.streakBroken = streakBroken
         self.weeklySummary = weeklySummary
+        self.weeklyDay = weeklyDay
+        self.weeklyHour = weeklyHour
+        self.freezes = freezes
+    }
+
+    /// The preferences with this change made.
+    public func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
+        var changed = preferences
+        if let reminders { changed.reminders = reminders }
+        if let reminderHour { changed.reminderHour = reminderHour }
+        for (habit, minute) in reminderTimes ?? [:] { changed.reminderTimes[habit] = minute }
+        if let streakAtRisk { changed.streakAtRisk = streakAtRisk }
+        if let celebrations { changed.celebrations = celebrations }
+        if let streakBroken { changed.streakBroken = streakBroken }
+        if let weeklySummary { changed.weeklySummary = weeklySummary }
+        if let weeklyDay { changed.weeklyDay = weeklyDay }
+        if let weeklyHour { changed.weeklyHour = weeklyHour }
+        if let freezes { changed.freezes = freezes }
+        return changed
     }
 }
 
 extension NotificationsPatch: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case reminders, reminderHour, celebrations, weeklySummary
+        case reminders, reminderHour, reminderTimes, streakAtRisk, celebrations, streakBroken, weeklySummary
+        case weeklyDay, weeklyHour, freezes
     }
 
-    /// Decodes a change, telling a null `reminderHour` from an absent one, and refusing a
-    /// field the preferences do not have.
+    /// Decodes a change, telling a null `reminderHour` from an absent one, reading reminder
+    /// times as `HH:MM`, and refusing a field the preferences do not have.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         reminders = try c.decodeIfPresent(Bool.self, forKey: .reminders)
         if c.contains(.reminderHour) { reminderHour = .some(try c.decodeIfPresent(Int.self, forKey: .reminderHour)) }
+        if let times = try c.decodeIfPresent([String: String?].self, forKey: .reminderTimes) {
+            var minutes: [String: Int?] = [:]
+            for (habit, clock) in times {
+                guard let clock else {
+                    minutes[habit] = .some(nil)
+                    continue
+                }
+                guard let minute = NotificationPreferences.minute(of: clock) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .reminderTimes, in: c,
+                        debugDescription:
+                            "the reminder time of '\(habit)' must be HH:MM (00:00 to 23:59), not '\(clock)'")
+                }
+                minutes[habit] = minute
+            }
+            reminderTimes = minutes
+        }
+        streakAtRisk = try c.decodeIfPresent(Bool.self, forKey: .streakAtRisk)
         celebrations = try c.decodeIfPresent(Bool.self, forKey: .celebrations)
+        streakBroken = try c.decodeIfPresent(Bool.self, forKey: .streakBroken)
         weeklySummary = try c.decodeIfPresent(Bool.self, forKey: .weeklySummary)
+        weeklyDay = try c.decodeIfPresent(Weekday.self, forKey: .weeklyDay)
+        weeklyHour = try c.decodeIfPresent(Int.self, forKey: .weeklyHour)
+        freezes = try c.decodeIfPresent(Bool.self, forKey: .freezes)
         try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     }
 
-    /// Encodes the change, writing `null` for a `reminderHour` set back to the default.
+    /// Encodes the change, writing `null` for a `reminderHour` (or a habit's reminder time)
+    /// set back to the default.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(reminders, forKey: .reminders)
@@ -135,7 +197,15 @@ extension NotificationsPatch: Codable {
                 try c.encodeNil(forKey: .reminderHour)
             }
         }
+        if let reminderTimes {
+            try c.encode(reminderTimes.mapValues { $0.map(NotificationPreferences.clock) }, forKey: .reminderTimes)
+        }
+        try c.encodeIfPresent(streakAtRisk, forKey: .streakAtRisk)
         try c.encodeIfPresent(celebrations, forKey: .celebrations)
+        try c.encodeIfPresent(streakBroken, forKey: .streakBroken)
         try c.encodeIfPresent(weeklySummary, forKey: .weeklySummary)
+        try c.encodeIfPresent(weeklyDay, forKey: .weeklyDay)
+        try c.encodeIfPresent(weeklyHour, forKey: .weeklyHour)
+        try c.encodeIfPresent(freezes, forKey: .freezes)
     }
 }

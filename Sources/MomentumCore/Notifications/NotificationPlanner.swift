@@ -172,13 +172,10 @@ public struct NotificationPlanner: Sendable {
             dropped: dropped.sorted { ($0.at, $0.key) < ($1.at, $1.key) }, nextWake: next)
     }
 
-    /// The notification of a milestone reached, to go at once; a retroactive one (found
-    /// in history sent later) says when it was reached.
-    public func milestone(_ unlock: Unlock, title: String, now: Date) -> PlannedNotification {
-        let body =
-            unlock.retroactive
-            ? "Reached on \(unlock.achievedDay), found when your history arrived."
-            : "You did it. Open Momentum to celebrate."
+    /// The notification of a milestone reached, to go at once: its title and celebration
+    /// message; a retroactive one (found in history sent later) says when it was reached.
+    public func milestone(_ unlock: Unlock, title: String, message: String, now: Date) -> PlannedNotification {
+        let body = unlock.retroactive ? "\(message) (Reached on \(unlock.achievedDay).)" : message
         return PlannedNotification(
             key: "milestone:\(unlock.id)", kind: .milestone, title: title, body: body,
             url: unlock.habit.map { "/habits/\(Self.pathComponent($0))" } ?? "/journey", day: unlock.achievedDay,

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Hummingbird
+import MomentumCore
 import MomentumStore
 import Prometheus
 import Synchronization
@@ -25,6 +26,8 @@ final class ServerMetrics: Sendable {
     /// Open server-sent event streams.
     let streams: Meter
     let reviewFlags: CoreMetrics.Counter
+    /// Notifications by kind, channel and outcome (`sent`, `dropped`), and scheduler runs.
+    let notifications: NotificationMetrics
     /// Appends by how the store wrote them, and the counts last carried into them
     /// (`oneStatement` on PostgreSQL only).
     private let oneStatement: CoreMetrics.Counter?
@@ -54,6 +57,7 @@ final class ServerMetrics: Sendable {
         eventsRejected = Counter(label: "momentum_events_refused_total", factory: factory)
         streams = Meter(label: "momentum_event_streams", factory: factory)
         reviewFlags = Counter(label: "momentum_review_flags_total", factory: factory)
+        notifications = NotificationMetrics(factory: factory)
         let appends = "momentum_store_appends_total"
         checkedTransaction = Counter(label: appends, dimensions: [("path", "checked_transaction")], factory: factory)
         fellBack = Counter(label: appends, dimensions: [("path", "fell_back")], factory: factory)
@@ -155,5 +159,32 @@ struct MetricsMiddleware: RouterMiddleware {
             route = context.endpointPath ?? route
             throw error
         }
+    }
+}
+
+/// The notification counters: `momentum_notifications_total{kind, channel, outcome}` (sent
+/// to a channel, or dropped because it was found after it stopped making sense) and
+/// `momentum_notification_runs_total`.
+final class NotificationMetrics: Sendable {
+    private let counters: [String: CoreMetrics.Counter]
+    let runs: CoreMetrics.Counter
+
+    init(factory: PrometheusMetricsFactory) {
+        var counters: [String: CoreMetrics.Counter] = [:]
+        for kind in NotificationKind.allCases {
+            for (channel, outcome) in [("inbox", "sent"), ("inbox", "dropped")] {
+                counters["\(kind.rawValue) \(channel) \(outcome)"] = Counter(
+                    label: "momentum_notifications_total",
+                    dimensions: [("kind", kind.rawValue), ("channel", channel), ("outcome", outcome)], factory: factory)
+            }
+        }
+        self.counters = counters
+        runs = Counter(label: "momentum_notification_runs_total", factory: factory)
+    }
+
+    /// Counts notifications of a kind that reached a channel or were dropped.
+    func count(_ kind: NotificationKind, channel: String = "inbox", outcome: String, by amount: Int = 1) {
+        guard amount > 0 else { return }
+        counters["\(kind.rawValue) \(channel) \(outcome)"]?.increment(by: Int64(amount))
     }
 }

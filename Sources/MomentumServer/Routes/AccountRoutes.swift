@@ -119,15 +119,3 @@ extension ProfilePatch {
         return changed
     }
 }
-
-extension NotificationsPatch {
-    /// The preferences with this change made.
-    func applied(to preferences: NotificationPreferences) -> NotificationPreferences {
-        var changed = preferences
-        if let reminders { changed.reminders = reminders }
-        if let reminderHour { changed.reminderHour = reminderHour }
-        if let celebrations { changed.celebrations = celebrations }
-        if let weeklySummary { changed.weeklySummary = weeklySummary }
-        return changed
-    }
-}

@@ -19,6 +19,7 @@ struct Routes {
         addReadRoutes(authenticated)
         addMemoryRoutes(authenticated)
         addCelebrationRoutes(authenticated)
+        addNotificationRoutes(authenticated)
         addWebRoutes(router)
     }
 }

@@ -20,6 +20,7 @@ struct Accounts: Sendable {
     /// Device sessions verified in the last few seconds.
     let sessions: SessionCache
     let changes: ChangePublisher
+    let notifications: Notifications
 
     private func now() -> Date { configuration.clock() }
 
@@ -76,6 +77,7 @@ struct Accounts: Sendable {
         let hash = try await passwords.hash(body.password, cost: configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
         try await store.createAccount(account, profile: profile)
+        try await notifications.touch(account.id)
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
@@ -158,6 +160,8 @@ struct Accounts: Sendable {
         profile.updatedAt = now()
         try Self.validate(profile)
         try await store.updateProfile(profile, for: caller.user)
+        // Its zone, day start or notification preferences may move the next notification.
+        try await notifications.touch(caller.user)
         changes.publish(
             Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
             to: caller.user)
@@ -179,13 +183,13 @@ struct Accounts: Sendable {
             // ("display name must have …" → displayName: "must have …").
             let subjects = [
                 ("display name ", "displayName"), ("time zone ", "timeZone"), ("day start hour ", "dayStartHour"),
-                ("reminder hour ", "notifications.reminderHour"),
+                ("reminder hour ", "notifications.reminderHour"), ("weekly hour ", "notifications.weeklyHour"),
             ]
             let (field, issue) =
                 subjects.first { error.message.hasPrefix($0.0) }.map {
                     ($0.1, String(error.message.dropFirst($0.0.count)))
                 }
-                ?? ("pack", error.message)
+                ?? (error.message.contains("reminder time") ? "notifications.reminderTimes" : "pack", error.message)
             throw APIError(
                 .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
                 details: [.init(field: field, issue: issue)])

@@ -21,6 +21,7 @@ struct EventIngest: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     let changes: ChangePublisher
+    let notifications: Notifications
 
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
@@ -71,6 +72,7 @@ struct EventIngest: Sendable {
         if !applied.isEmpty {
             changes.publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
         }
+        await notify(caller.user, unlocks: stored.unlocks, applied: applied)
         return PushResponse(
             results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
             unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
@@ -91,9 +93,23 @@ struct EventIngest: Sendable {
         if outcomes.contains(where: \.isApplied) {
             changes.publish(Change(kind: "events", headSeq: stored.headSeq, device: "import", at: now), to: user)
         }
+        await notify(user, unlocks: stored.unlocks, applied: zip(events, outcomes).filter { $0.1.isApplied }.map(\.0))
         return PushResponse(
             results: outcomes.map(EventResult.init), headSeq: stored.headSeq, wallet: stored.wallet,
             unlocks: stored.unlocks)
+    }
+
+    /// Tells the notifications what a write did: milestones reached go to the inbox at
+    /// once, and a change to the habits re-plans the user's reminders. The events are
+    /// stored whatever happens here; a failure is logged (the next run re-plans).
+    private func notify(_ user: String, unlocks: [Unlock], applied: [Event]) async {
+        do {
+            try await notifications.milestones(unlocks, of: user)
+            if applied.contains(where: Notifications.changesSchedule) { try await notifications.touch(user) }
+        } catch {
+            logger.error(
+                "notifications of a write failed", metadata: ["user": .string(user), "error": .string("\(error)")])
+        }
     }
 
     /// Refuses a batch larger than a request may carry.

@@ -86,6 +86,7 @@ extension Routes {
         let views = WebViews(server: server)
         for (path, page) in [
             ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
+            ("notifications", "notifications"),
         ] {
             router.get(RouterPath(path)) { request, _ in
                 try await signedInPage(request) { caller in
@@ -94,39 +95,45 @@ extension Routes {
                         case "today": try await views.today(caller)
                         case "journey": try await views.journey(caller)
                         case "profile": try await views.profile(caller)
+                        case "notifications":
+                            try await views.notifications(
+                                caller, before: request.uri.queryParameters["before"].map(String.init))
                         default:
                             try await views.memories(
                                 caller, category: request.uri.queryParameters["category"].map(String.init))
                         }
-                    return assets.page(page, context)
+                    return try await render(caller, page, context)
                 }
             }
         }
         router.get("habits/:habit") { request, context in
             try await signedInPage(request) { caller in
                 guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
-                    return assets.page(
+                    return try await render(
+                        caller,
                         "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
                 }
-                return assets.page("habit", page)
+                return try await render(caller, "habit", page)
             }
         }
         router.get("packs/:pack") { request, context in
             try await signedInPage(request) { caller in
                 guard let page = try await views.packPage(caller, pack: try context.parameter("pack")) else {
-                    return assets.page(
+                    return try await render(
+                        caller,
                         "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
                 }
-                return assets.page("pack", page)
+                return try await render(caller, "pack", page)
             }
         }
         router.get("memories/:memory/share") { request, context in
             try await signedInPage(request) { caller in
                 guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
-                    return assets.page(
+                    return try await render(
+                        caller,
                         "missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
                 }
-                return assets.page("share", page)
+                return try await render(caller, "share", page)
             }
         }
     }
@@ -158,6 +165,17 @@ extension Routes {
             }
             throw error
         }
+    }
+
+    /// Renders a signed-in page with the bell's unread count in its top bar.
+    private func render(
+        _ caller: Caller, _ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var context = context
+        let unread = try await server.notifications.unreadCount(of: caller.user)
+        context["unread"] = unread
+        context["hasUnread"] = unread > 0
+        return WebAssets.shared.page(template, context, status: status)
     }
 
     private func toSignIn(_ request: Request) -> Response {

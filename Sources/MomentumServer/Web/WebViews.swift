@@ -388,8 +388,25 @@ struct WebViews: Sendable {
                 "doNotDisturb": profile.preferences.doNotDisturb,
                 "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
                 "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
+                "streakAtRisk": profile.notifications.streakAtRisk,
+                "streakBroken": profile.notifications.streakBroken, "freezes": profile.notifications.freezes,
                 "packs": profile.packs.joined(separator: "+"),
             ] as [String: Any]
+        let notifications = profile.notifications
+        page["reminderHours"] =
+            [["value": "", "label": "When I usually check in", "selected": notifications.reminderHour == nil]]
+            + (0..<24).map {
+                [
+                    "value": "\($0)", "label": NotificationPreferences.clock($0 * 60),
+                    "selected": $0 == notifications.reminderHour,
+                ]
+            }
+        page["weeklyDays"] = Weekday.allCases.map {
+            ["value": $0.name, "label": $0.name.capitalized, "selected": $0 == notifications.weeklyDay]
+        }
+        page["weeklyHours"] = (0..<24).map {
+            ["value": $0, "label": NotificationPreferences.clock($0 * 60), "selected": $0 == notifications.weeklyHour]
+        }
         page["styles"] = CelebrationStyle.allCases.map {
             ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == profile.preferences.style]
         }
@@ -526,5 +543,44 @@ struct WebViews: Sendable {
         let seconds = Int((date.timeIntervalSince1970).rounded(.down)) + zone.offset(at: date)
         let minutes = ((seconds / 60) % 1_440 + 1_440) % 1_440
         return String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+
+    // MARK: Notifications
+
+    /// The in-app inbox: the newest notifications, unread ones marked.
+    func notifications(_ caller: Caller, before: String?) async throws -> [String: Any] {
+        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 1)
+        var page = chrome("notifications", title: "Notifications", wallet: state.wallet, profile: profile)
+        let inbox = try await server.notifications.inbox(of: caller.user, before: before, limit: 50)
+        let zone = ZoneOffsetTable.named(state.timeZone) ?? ZoneOffsetTable.named("UTC")!
+        page["notifications"] = inbox.notifications.map { entry -> [String: Any] in
+            let notification = entry.notification
+            let local = entry.createdAt.addingTimeInterval(TimeInterval(zone.offset(at: entry.createdAt)))
+            let minute = Int(local.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) / 60)
+            let day = DayClock(dayStartHour: 0).localDay(of: entry.createdAt, in: zone)
+            return [
+                "key": notification.key, "title": notification.title, "body": notification.body,
+                "url": notification.url, "kind": notification.kind.rawValue, "unread": entry.readAt == nil,
+                "icon": Self.notificationIcon(notification.kind),
+                "when": "\(Self.longDay(day)), \(NotificationPreferences.clock(max(0, min(1439, minute))))",
+            ]
+        }
+        page["noNotifications"] = inbox.notifications.isEmpty
+        page["hasUnread"] = inbox.unread > 0
+        page["next"] = inbox.next ?? ""
+        return Self.dropEmpty(page)
+    }
+
+    /// Each kind's emblem in the inbox.
+    static func notificationIcon(_ kind: NotificationKind) -> String {
+        switch kind {
+        case .streakAtRisk: "⏳"
+        case .reminder: "⏰"
+        case .milestone: "🏆"
+        case .streakBroken: "🌱"
+        case .weeklyProgress: "📈"
+        case .freezeOffered: "🧊"
+        case .freezeUsed: "❄️"
+        }
     }
 }

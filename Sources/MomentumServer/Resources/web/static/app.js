@@ -384,6 +384,16 @@ const actions = {
     announce('Entry removed.');
     await refresh();
   },
+  async 'read-all'() {
+    await api('POST', '/v1/notifications/read', {});
+    announce('All notifications marked read.');
+    await refresh();
+  },
+  async 'open-notification'(link) {
+    // Read, then open its page (the page opens even if marking it read fails).
+    await api('POST', '/v1/notifications/read', { keys: [link.dataset.key] }).catch(() => {});
+    location.assign(link.getAttribute('href'));
+  },
   async 'remove-subject-photo'(button) {
     await api('DELETE', `/v1/subjects/${encodeURIComponent(button.dataset.subject)}/photo`);
     announce('Photo removed.');
@@ -440,7 +450,12 @@ const forms = {
       packs, displayName: data.get('displayName'), celebrationStyle: data.get('celebrationStyle'),
       reduceMotion: checked('reduceMotion'), doNotDisturb: checked('doNotDisturb'),
       timeZone: data.get('timeZone'), dayStartHour: Number(data.get('dayStartHour')),
-      notifications: { reminders: checked('reminders'), celebrations: checked('celebrations'), weeklySummary: checked('weeklySummary') },
+      notifications: {
+        reminders: checked('reminders'), celebrations: checked('celebrations'), weeklySummary: checked('weeklySummary'),
+        streakAtRisk: checked('streakAtRisk'), streakBroken: checked('streakBroken'), freezes: checked('freezes'),
+        reminderHour: data.get('reminderHour') === '' ? null : Number(data.get('reminderHour')),
+        weeklyDay: data.get('weeklyDay'), weeklyHour: Number(data.get('weeklyHour')),
+      },
     });
     document.body.dataset.reduceMotion = String(checked('reduceMotion'));
     form.querySelector('[data-saved]').textContent = 'Saved.';

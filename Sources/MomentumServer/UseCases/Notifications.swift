@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import MomentumCore
+import MomentumStore
+
+/// Notifications (seed 004 R3.3 and R11): the scheduler's runs, milestones the moment they
+/// are reached, and each user's in-app inbox.
+///
+/// Each user has a durable wake time in the store. When it comes, a scheduler (any
+/// instance: on PostgreSQL they share the work) claims the user, asks Core's
+/// ``NotificationPlanner`` what fell due since the last run, stores it in the inbox (at
+/// most once per key) and sets the next wake. Events that change the habits and profile
+/// changes touch the wake, so the next run re-plans at once.
+struct Notifications: Sendable {
+    let store: any MomentumStore
+    let now: @Sendable () -> Date
+    let changes: ChangePublisher
+    let metrics: NotificationMetrics
+    let logger: Logger
+    /// How long a claimed run may take before another scheduler may take the user.
+    let lease: TimeInterval
+    /// How many users one scheduler pass claims at a time.
+    let batch: Int
+
+    /// What one pass of the scheduler did.
+    struct PassReport: Equatable, Sendable {
+        /// Users whose run was made.
+        var users = 0
+        /// Notifications stored in inboxes.
+        var sent = 0
+        /// Notifications found after they stopped making sense.
+        var dropped = 0
+    }
+
+    /// Runs every user whose wake has come, batch after batch, until none is left.
+    @discardableResult
+    func runDue() async throws -> PassReport {
+        var report = PassReport()
+        while true {
+            let now = now()
+            let claims = try await store.claimNotificationRuns(now: now, lease: lease, limit: batch)
+            for claim in claims {
+                do {
+                    let (sent, dropped) = try await run(claim, now: now)
+                    report.users += 1
+                    report.sent += sent
+                    report.dropped += dropped
+                } catch {
+                    // The claim's lease runs out and the user is tried again then.
+                    logger.error(
+                        "notification run failed",
+                        metadata: ["user": .string(claim.user), "error": .string(String(describing: error))])
+                }
+            }
+            if claims.count < batch { return report }
+        }
+    }
+
+    /// One user's run: what fell due in `(checkedUntil, now]`.
+    private func run(_ claim: NotificationClaim, now: Date) async throws -> (sent: Int, dropped: Int) {
+        metrics.runs.increment()
+        let (planner, situation) = try await store.evaluate(claim.user) { engine, profile in
+            var streaks = engine.streaks
+            let zoneName = streaks.latestZone ?? profile.timeZone
+            let state = streaks.state(at: now, zone: zoneName, calendarDays: 9)
+            let series = streaks.series(at: now, zone: zoneName)
+            let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
+            return (
+                NotificationPlanner(
+                    preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour),
+                NotificationPlanner.Situation(state: state, series: series)
+            )
+        }
+        let plan = planner.run(situation, after: claim.checkedUntil, now: now)
+        let stored = try await store.finishNotificationRun(
+            claim, now: now, deliver: plan.due, nextWake: plan.nextWake)
+        for notification in stored { metrics.count(notification.notification.kind, outcome: "sent") }
+        for notification in plan.dropped { metrics.count(notification.kind, outcome: "dropped") }
+        if !plan.dropped.isEmpty {
+            logger.info(
+                "notifications dropped: found after they stopped making sense",
+                metadata: [
+                    "user": .string(claim.user), "keys": .string(plan.dropped.map(\.key).joined(separator: " ")),
+                ])
+        }
+        if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: claim.user) }
+        return (stored.count, plan.dropped.count)
+    }
+
+    /// Asks for the user's notifications to be planned again (their habits or profile
+    /// changed, or they just registered).
+    func touch(_ user: String) async throws {
+        try await store.touchNotifications(of: [user], at: now())
+    }
+
+    /// Whether an event can change when the user's notifications come: a habit created,
+    /// changed or archived, or an event removed.
+    static func changesSchedule(_ event: Event) -> Bool {
+        switch event.payload {
+        case .habitCreated, .habitUpdated, .habitArchived, .removal: true
+        default: false
+        }
+    }
+
+    /// Puts the milestones just reached in the user's inbox at once (when they want them).
+    func milestones(_ unlocks: [Unlock], of user: String) async throws {
+        guard !unlocks.isEmpty else { return }
+        let now = now()
+        let notifications = try await store.evaluate(user) { engine, profile -> [PlannedNotification] in
+            guard profile.notifications.celebrations else { return [] }
+            let zoneName = engine.streaks.latestZone ?? profile.timeZone
+            let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
+            let planner = NotificationPlanner(
+                preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour)
+            let today = DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
+            let subjects = engine.achievements.subjects
+            return unlocks.map { unlock in
+                let message = MessageCatalog.standard.message(
+                    for: unlock, subject: unlock.subject.flatMap { subjects[$0] }, today: today)
+                return planner.milestone(unlock, title: unlock.title, message: message.text, now: now)
+            }
+        }
+        let stored = try await store.deliverNotifications(notifications, to: user, at: now)
+        metrics.count(.milestone, outcome: "sent", by: stored.count)
+        if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: user) }
+    }
+
+    // MARK: The inbox
+
+    /// The most notifications one page of the inbox holds.
+    static let maximumPage = 100
+
+    /// A page of the user's inbox, newest first, and how many are unread.
+    func inbox(
+        of user: String, before cursor: String?, limit: Int
+    ) async throws -> (notifications: [InboxNotification], unread: Int, next: String?) {
+        let position = try cursor.map(Self.position)
+        let page = try await store.notifications(
+            of: user, before: position, limit: min(max(limit, 1), Self.maximumPage))
+        let unread = try await store.unreadNotificationCount(of: user)
+        let next =
+            page.count == min(max(limit, 1), Self.maximumPage)
+            ? page.last.map { Self.cursor($0) } : nil
+        return (page, unread, next)
+    }
+
+    /// How many of the user's notifications are unread (the bell's count).
+    func unreadCount(of user: String) async throws -> Int {
+        try await store.unreadNotificationCount(of: user)
+    }
+
+    /// Marks notifications read (all of them when `keys` is `nil`); the user's other
+    /// devices hear of it.
+    ///
+    /// - Returns: How many are still unread.
+    func markRead(_ keys: [String]?, caller: Caller) async throws -> Int {
+        let now = now()
+        if try await store.markNotificationsRead(of: caller.user, keys: keys, at: now) > 0 {
+            changes.publish(
+                Change(kind: "notifications", device: Tokens.deviceID(caller.tokenHash), at: now), to: caller.user)
+        }
+        return try await store.unreadNotificationCount(of: caller.user)
+    }
+
+    /// The cursor of the page after a notification: its delivery instant (milliseconds)
+    /// and key.
+    static func cursor(_ notification: InboxNotification) -> String {
+        let millis = Int64((notification.createdAt.timeIntervalSince1970 * 1000).rounded())
+        return "\(millis)~\(notification.notification.key)"
+    }
+
+    /// Reads a cursor made by ``cursor(_:)``.
+    ///
+    /// - Throws: 422 naming `before` for anything else.
+    static func position(_ cursor: String) throws -> (createdAt: Date, key: String) {
+        let parts = cursor.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let millis = Int64(parts[0]), (0...253_402_300_799_000).contains(millis),
+            !parts[1].isEmpty
+        else { throw APIError.invalid("is not a cursor this server gave", field: "before") }
+        return (Date(timeIntervalSince1970: Double(millis) / 1000), String(parts[1]))
+    }
+}
