@@ -63,7 +63,8 @@ public enum DemoAccount {
             return engine.unlocks.filter { Self.waitingRules.contains($0.rule) }.map { unlock in
                 let message = MessageCatalog.standard.message(
                     for: unlock, subject: unlock.subject.flatMap { engine.achievements.subjects[$0] },
-                    today: unlock.achievedDay)
+                    today: DayClock(dayStartHour: profile.dayStartHour).localDay(
+                        of: now, in: ZoneOffsetTable.named(timeZone)!))
                 return planner.milestone(unlock, title: unlock.title, message: message.text, now: now)
             }
         }

@@ -151,14 +151,37 @@ public final class ServerState: Sendable {
     /// Tells the user's connected devices (on every instance) that something changed.
     ///
     /// The change leaves for the other instances with the relay's next notification; the
-    /// request that made it does not wait for that (``flushRelay()`` does, at shutdown).
+    /// request that made it does not wait for that (``flushRelay(timeout:)`` does, at shutdown).
     func publish(_ change: Change, to user: String) {
         changes.publish(change, to: user)
     }
 
-    /// Returns once every change published so far has left for the other instances.
-    public func flushRelay() async {
-        await relay?.flush()
+    /// Returns once every change published so far has left for the other instances, or
+    /// after `timeout` (a database that stopped answering must not hold a shutdown for
+    /// ever; the changes not sent are logged as lost to the other instances, whose
+    /// clients catch up on their next pull).
+    ///
+    /// - Returns: Whether everything left in time.
+    @discardableResult
+    public func flushRelay(timeout: Duration = .seconds(5)) async -> Bool {
+        guard let relay else { return true }
+        let (signals, signal) = AsyncStream.makeStream(of: Bool.self)
+        let flusher = Task {
+            await relay.flush()
+            signal.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            signal.yield(false)
+        }
+        var iterator = signals.makeAsyncIterator()
+        let flushed = await iterator.next() ?? false
+        timer.cancel()
+        if !flushed {
+            flusher.cancel()
+            logger.warning("changes not relayed to the other instances before shutdown: the database did not answer")
+        }
+        return flushed
     }
 
     /// Acts on what another instance relayed: delivers a change, forgets a revoked session.

@@ -1057,6 +1057,51 @@ def savings_and_growth_from_their_forms(args):
     finally:
         browser.quit()
 
+def notifications_bell_inbox_and_preferences(args):
+    """Notifications in the web app: a first check-in's milestone reaches the bell at once
+    (live, without a reload); the inbox lists it, opening it marks it read and leads to its
+    page; the profile's notification preferences are saved as chosen."""
+    browser = Browser(args, "notifications", width=390)
+    try:
+        sign_up(browser, "notified", packs=["habits"])
+        browser.dismiss_celebrations()
+        assert not browser.all(".bell .badge"), "a new account's bell shows unread notifications"
+        habit = create_habit(browser, "Stretch")
+        browser.click(f"li.habit[data-habit='{habit}'] button[data-action=check-in]")
+        browser.wait_for("document.querySelector('.bell .badge')?.textContent === '1'", timeout=12,
+                         message="the milestone of the first check-in did not reach the bell")
+        assert "1 unread" in browser.css(".bell").get_attribute("aria-label")
+        browser.dismiss_celebrations()
+        browser.shot("phone-bell-unread")
+        browser.click(".bell")
+        browser.wait_for("location.pathname === '/notifications'")
+        items = browser.js("return [...document.querySelectorAll('.notification')].map(n => n.textContent)")
+        assert len(items) == 1 and "Stretch" in items[0], items
+        assert browser.all(".notification.unread")
+        browser.shot("phone-inbox")
+        browser.click(".notification a")
+        browser.wait_for(f"location.pathname === '/habits/{habit}'", message="the notification did not open its habit")
+        assert not browser.all(".bell .badge"), "an opened notification is still unread"
+        _, inbox = browser.api("GET", "/v1/notifications")
+        assert inbox["unread"] == 0 and inbox["notifications"][0]["readAt"], inbox
+        # Preferences: reminders at 07:00, weekly progress on Fridays at 19:00, no at-risk warning.
+        browser.get("/profile")
+        browser.js("""const f = document.getElementById('preferences');
+            f.reminderHour.value = '7'; f.weeklyDay.value = 'friday'; f.weeklyHour.value = '19';
+            f.weeklySummary.checked = true; f.streakAtRisk.checked = false;""")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'",
+                         message="the preferences were not saved")
+        _, profile = browser.api("GET", "/v1/profile")
+        chosen = profile["notifications"]
+        assert (chosen["reminderHour"], chosen["weeklyDay"], chosen["weeklyHour"], chosen["weeklySummary"],
+                chosen["streakAtRisk"]) == (7, "friday", 19, True, False), chosen
+        browser.get("/profile")
+        assert browser.js("return document.getElementById('preferences').reminderHour.value") == "7"
+    finally:
+        browser.quit()
+
+
 def every_form_of_every_pack(args):
     """Every logging form of every pack, used once as a person would, on a 390-px phone in
     light and on the desktop in dark: a tap records, a checklist item checks off, a form's
@@ -1165,6 +1210,7 @@ SCENARIOS = [
     puppy_journal_from_its_forms_on_a_phone_in_dark,
     savings_and_growth_from_their_forms,
     every_form_of_every_pack,
+    notifications_bell_inbox_and_preferences,
     every_screen_on_a_phone_and_in_dark,
 ]
 

@@ -157,7 +157,7 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
         #expect(broken.key == "streak-broken:\(day(8)):read")
         #expect(broken.kind == .streakBroken)
         #expect(broken.at == log.instant(day(8), hour: 9))
-        #expect(broken.body.hasSuffix("Your best is 6-day: that's the one to beat."))
+        #expect(broken.body.hasSuffix("Your best is 6 days: that's the one to beat."))
         #expect(broken.title == "Start Read again today")
     }
 
@@ -172,7 +172,7 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
             .init(today: sunday, habits: [reading(open: false), walk]),
             after: reference("America/New_York", 2026, 3, 15, 0), now: reference("America/New_York", 2026, 3, 15, 18))
         #expect(run.due.map(\.key) == ["weekly-progress:2026-03-15"])
-        #expect(run.due.first?.body == "Reading 12-day. Keep it up!")
+        #expect(run.due.first?.body == "Reading: 12 days. Keep it up!")
         // No long streak, no weekly progress; another weekday, none either.
         let short = plan.run(
             .init(today: sunday, habits: [walk]), after: reference("America/New_York", 2026, 3, 15, 0),
@@ -195,7 +195,8 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
             now: reference("Europe/Berlin", 2026, 3, 11, 7))
         #expect(run.due.map(\.key) == ["freeze-offered:2026-03-10:read"])
         #expect(
-            run.due.first?.body == "2026-03-10 was missed. Use a freeze by the end of 2026-03-11 to keep your streak.")
+            run.due.first?.body
+                == "Tue 10 Mar 2026 was missed. Use a freeze by the end of Wed 11 Mar 2026 to keep your streak.")
         #expect(run.due.first?.expires == reference("Europe/Berlin", 2026, 3, 12, 0))
         // Found after its deadline: dropped.
         let late = plan.run(
@@ -242,7 +243,7 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
         unlock.retroactive = true
         #expect(
             plan.milestone(unlock, title: "7 days", message: "A week!", now: now).body
-                == "A week! (Reached on 2026-03-10.)")
+                == "A week! (Reached on Tue 10 Mar 2026.)")
     }
 
     @Test func preferencesReadAndWriteTimesOfDayAndOlderPreferencesStillRead() throws {

@@ -175,7 +175,7 @@ public struct NotificationPlanner: Sendable {
     /// The notification of a milestone reached, to go at once: its title and celebration
     /// message; a retroactive one (found in history sent later) says when it was reached.
     public func milestone(_ unlock: Unlock, title: String, message: String, now: Date) -> PlannedNotification {
-        let body = unlock.retroactive ? "\(message) (Reached on \(unlock.achievedDay).)" : message
+        let body = unlock.retroactive ? "\(message) (Reached on \(unlock.achievedDay.readable).)" : message
         return PlannedNotification(
             key: "milestone:\(unlock.id)", kind: .milestone, title: title, body: body,
             url: unlock.habit.map { "/habits/\(Self.pathComponent($0))" } ?? "/journey", day: unlock.achievedDay,
@@ -250,7 +250,7 @@ public struct NotificationPlanner: Sendable {
                             key: "streak-broken:\(day):\(habit.id)", kind: .streakBroken,
                             title: "Start \(habit.name) again today",
                             body:
-                                "\(recovery.restart) Your best is \(Self.streakText(recovery.targetToBeat, habit.unit)): that's the one to beat.",
+                                "\(recovery.restart) Your best is \(Self.lengthText(recovery.targetToBeat, habit.unit)): that's the one to beat.",
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id,
                             at: max(at, start), expires: end),
                         !done
@@ -263,7 +263,7 @@ public struct NotificationPlanner: Sendable {
                             key: "freeze-used:\(day.advanced(by: -1)):\(habit.id)", kind: .freezeUsed,
                             title: "A freeze kept your \(habit.name) streak",
                             body:
-                                "\(day.advanced(by: -1)) was missed, and a freeze covered it: your streak is \(Self.streakText(habit.current, habit.unit)).",
+                                "\(day.advanced(by: -1).readable) was missed, and a freeze covered it: your streak stays at \(Self.lengthText(habit.current, habit.unit)).",
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day.advanced(by: -1),
                             habit: habit.id, at: start, expires: end),
                         true
@@ -274,7 +274,7 @@ public struct NotificationPlanner: Sendable {
             let long = habits.filter { $0.current >= Self.longStreak($0.unit) }.sorted {
                 ($0.current, $1.name) > ($1.current, $0.name)
             }
-            let lines = long.prefix(3).map { "\($0.name) \(Self.streakText($0.current, $0.unit))" }
+            let lines = long.prefix(3).map { "\($0.name): \(Self.lengthText($0.current, $0.unit))" }
             found.append(
                 (
                     PlannedNotification(
@@ -297,7 +297,8 @@ public struct NotificationPlanner: Sendable {
         return PlannedNotification(
             key: "freeze-offered:\(offer.day):\(offer.habit)", kind: .freezeOffered,
             title: "Save your \(name) streak with a freeze",
-            body: "\(offer.day) was missed. Use a freeze by the end of \(deadline) to keep your streak.",
+            body:
+                "\(offer.day.readable) was missed. Use a freeze by the end of \(deadline.readable) to keep your streak.",
             url: "/habits/\(Self.pathComponent(offer.habit))", day: offer.day, habit: offer.habit,
             at: seconds(clock.start(of: offer.day.advanced(by: 1), in: zone)),
             expires: seconds(clock.start(of: deadline.advanced(by: 1), in: zone)))
@@ -323,6 +324,9 @@ public struct NotificationPlanner: Sendable {
 
     /// A streak of a length in its unit: "12-day", "3-week".
     static func streakText(_ length: Int, _ unit: String) -> String { "\(length)-\(unit)" }
+
+    /// A length in a unit: "1 day", "12 days", "3 weeks".
+    static func lengthText(_ length: Int, _ unit: String) -> String { "\(length) \(unit)\(length == 1 ? "" : "s")" }
 
     /// How long a streak must be to earn the weekly progress: a week of days, a month of
     /// weeks, a quarter of months.

@@ -142,3 +142,12 @@ extension LocalDay: Codable {
         try container.encode(description)
     }
 }
+
+extension LocalDay {
+    /// The day as people read it in English: `Fri 27 Nov 2026`.
+    public var readable: String {
+        let (year, month, day) = civil
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekday.name.capitalized.prefix(3)) \(day) \(months[month - 1]) \(year)"
+    }
+}

@@ -517,10 +517,7 @@ struct WebViews: Sendable {
         "December",
     ]
 
-    static func longDay(_ day: LocalDay) -> String {
-        let (year, month, date) = day.civil
-        return "\(day.weekday.name.capitalized.prefix(3)) \(date) \(months[month - 1].prefix(3)) \(year)"
-    }
+    static func longDay(_ day: LocalDay) -> String { day.readable }
 
     static func shortDay(_ day: LocalDay) -> String {
         let (_, month, date) = day.civil
