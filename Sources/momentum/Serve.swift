@@ -75,6 +75,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "PNG share cards drawn at once; more wait, then get a 503 (default 2).")
     var rasterizerConcurrency: Int?
     @Option(help: "Megabytes of drawn share cards kept in memory (default 32).") var shareCardCacheMegabytes: Int?
+    @Option(help: "Seconds between the notification scheduler's passes (default 15; 0: this instance runs none).")
+    var notificationInterval: Int?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -237,6 +239,11 @@ struct Serve: AsyncParsableCommand {
             shareCardCacheMegabytes, "MOMENTUM_SHARE_CARD_CACHE_MEGABYTES", "share-card-cache-megabytes", 0...4_096)
         {
             configuration.shareCardCacheBytes = value << 20
+        }
+        if let value = try number(
+            notificationInterval, "MOMENTUM_NOTIFICATION_INTERVAL", "notification-interval", 0...86_400)
+        {
+            configuration.notificationInterval = .seconds(value)
         }
         do {
             try configuration.check()
