@@ -101,6 +101,29 @@ import Testing
         }
     }
 
+    @Test func aHistoryBroughtInMakesOneNotificationForItsManyMilestones() async throws {
+        try await ServerHarness.with { harness, client in
+            let token = try await client.register("mover", zone: "UTC")
+            let now = harness.now
+            let history =
+                [habitCreated("walk", at: now - 40 * 86_400, zone: "UTC")]
+                + (1...39).map { completion("h\($0)", habit: "walk", at: now - Double($0) * 86_400, zone: "UTC") }
+            let imported = try await client.call(
+                .post, "/v1/admin/imports",
+                json: #"{"email": "mover@example.com", "events": [\#(history.joined(separator: ","))]}"#,
+                headers: [.authorization: "Bearer admin-secret"])
+            #expect(imported.status == .ok)
+            let unlocked = (imported.json["unlocks"] as? [Any])?.count ?? 0
+            #expect(unlocked > 3, "\(imported.text.prefix(300))")
+            let listed = try await inbox(client, token)
+            let notifications = try #require(listed.json["notifications"] as? [[String: Any]])
+            #expect(notifications.count == 1, "\(listed.text)")
+            #expect(notifications.first?["title"] as? String == "\(unlocked) milestones reached")
+            #expect((notifications.first?["body"] as? String)?.hasSuffix("See them all on your Journey.") == true)
+            #expect(notifications.first?["url"] as? String == "/journey")
+        }
+    }
+
     @Test func theInboxPagesMarksReadAndIsNobodyElses() async throws {
         try await ServerHarness.with { harness, client in
             set(harness, day: 14, hour: 8)

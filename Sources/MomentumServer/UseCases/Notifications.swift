@@ -114,15 +114,40 @@ struct Notifications: Sendable {
                 preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour)
             let today = DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
             let subjects = engine.achievements.subjects
-            return unlocks.map { unlock in
+            let each = unlocks.map { unlock in
                 let message = MessageCatalog.standard.message(
                     for: unlock, subject: unlock.subject.flatMap { subjects[$0] }, today: today)
                 return planner.milestone(unlock, title: unlock.title, message: message.text, now: now)
             }
+            return Self.grouped(each, unlocks: unlocks, now: now)
         }
         let stored = try await store.deliverNotifications(notifications, to: user, at: now)
         metrics.count(.milestone, outcome: "sent", by: stored.count)
         if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: user) }
+    }
+
+    /// The most milestones of one write that are each a notification of their own; more
+    /// (a history brought in, a backlog synced) make one notification that names the
+    /// biggest, so that the inbox is not flooded.
+    static let maximumSeparateMilestones = 3
+
+    /// The milestones of one write as notifications: each its own, or one for them all.
+    static func grouped(
+        _ notifications: [PlannedNotification], unlocks: [Unlock], now: Date
+    ) -> [PlannedNotification] {
+        guard notifications.count > maximumSeparateMilestones, let first = unlocks.first else { return notifications }
+        let biggest = unlocks.enumerated().sorted {
+            ($0.element.tier.rawValue, $0.element.achievedAt) > ($1.element.tier.rawValue, $1.element.achievedAt)
+        }.prefix(maximumSeparateMilestones).map(\.element.title)
+        let latest = unlocks.max { $0.achievedDay < $1.achievedDay }?.achievedDay ?? first.achievedDay
+        return [
+            PlannedNotification(
+                key: "milestones:\(first.id):\(unlocks.count)", kind: .milestone,
+                title: "\(unlocks.count) milestones reached",
+                body: biggest.joined(separator: " · ")
+                    + " and \(unlocks.count - biggest.count) more. See them all on your Journey.",
+                url: "/journey", day: latest, at: now, expires: now.addingTimeInterval(7 * 86_400))
+        ]
     }
 
     // MARK: The inbox
