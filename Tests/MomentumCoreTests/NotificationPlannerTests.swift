@@ -230,6 +230,17 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
         for kind in NotificationKind.allCases { #expect(!off.wants(kind)) }
     }
 
+    @Test func hoursOutOfRangeInUncheckedPreferencesDoNotTrap() {
+        let day = LocalDay(year: 2026, month: 3, day: 10)!
+        let wild = NotificationPreferences(
+            reminderHour: .max, weeklySummary: true, weeklyDay: .tuesday, weeklyHour: .min)
+        let run = planner("Europe/Berlin", wild).run(
+            .init(today: day, habits: [reading()]), after: reference("Europe/Berlin", 2026, 3, 9, 23),
+            now: reference("Europe/Berlin", 2026, 3, 10, 23, 59))
+        #expect(run.due.map(\.key).contains("reminder:2026-03-10:read"))
+        #expect(run.due.map(\.key).contains("weekly-progress:2026-03-10"))
+    }
+
     @Test func aMilestoneGoesAtOnceAndARetroactiveOneSaysWhenItWasReached() {
         let now = reference("Europe/Berlin", 2026, 3, 10, 12)
         var unlock = Unlock(

@@ -224,7 +224,8 @@ public struct NotificationPlanner: Sendable {
         }
         for habit in habits {
             let minute =
-                preferences.reminderTimes[habit.id] ?? preferences.reminderHour.map { $0 * 60 } ?? habit.suggestedMinute
+                preferences.reminderTimes[habit.id] ?? preferences.reminderHour.map(Self.minute(ofHour:))
+                ?? habit.suggestedMinute
             let at = wallClock(day, minute: minute)
             if preferences.reminders {
                 let open = isToday ? habit.open : isPast && [.missed, .frozen, .grace].contains(habit.days[day])
@@ -282,7 +283,8 @@ public struct NotificationPlanner: Sendable {
                         title: long.count == 1 ? "Your week: \(long[0].name) keeps going" : "Your week in streaks",
                         body: lines.joined(separator: " · ") + (long.count > 3 ? " and \(long.count - 3) more" : "")
                             + ". Keep it up!",
-                        url: "/journey", day: day, at: wallClock(day, minute: preferences.weeklyHour * 60), expires: end
+                        url: "/journey", day: day,
+                        at: wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour)), expires: end
                     ),
                     !long.isEmpty && day <= situation.today
                 ))
@@ -324,6 +326,10 @@ public struct NotificationPlanner: Sendable {
 
     /// A streak of a length in its unit: "12-day", "3-week".
     static func streakText(_ length: Int, _ unit: String) -> String { "\(length)-\(unit)" }
+
+    /// The first minute of a local hour, the hour bounded to 0–23 (preferences are checked
+    /// where they are saved; a planner made from unchecked ones must not overflow).
+    static func minute(ofHour hour: Int) -> Int { min(max(hour, 0), 23) * 60 }
 
     /// A length in a unit: "1 day", "12 days", "3 weeks".
     static func lengthText(_ length: Int, _ unit: String) -> String { "\(length) \(unit)\(length == 1 ? "" : "s")" }

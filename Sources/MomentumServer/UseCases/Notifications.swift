@@ -160,11 +160,11 @@ struct Notifications: Sendable {
         of user: String, before cursor: String?, limit: Int
     ) async throws -> (notifications: [InboxNotification], unread: Int, next: String?) {
         let position = try cursor.map(Self.position)
-        let page = try await store.notifications(
-            of: user, before: position, limit: min(max(limit, 1), Self.maximumPage))
+        let limit = min(max(limit, 1), Self.maximumPage)
+        let page = try await store.notifications(of: user, before: position, limit: limit)
         let unread = try await store.unreadNotificationCount(of: user)
         let next =
-            page.count == min(max(limit, 1), Self.maximumPage)
+            page.count == limit
             ? page.last.map { Self.cursor($0) } : nil
         return (page, unread, next)
     }
