@@ -51,6 +51,9 @@ public func buildApplication(
     if server.configuration.notificationInterval > .zero {
         app.addServices(NotificationService(server: server))
     }
+    if server.configuration.deliveryInterval > .zero {
+        app.addServices(DeliveryService(server: server))
+    }
     let store = server.store
     let deadline = server.configuration.databaseStartTimeout
     app.beforeServerStarts {
@@ -110,6 +113,30 @@ struct NotificationService: Service {
         } catch is CancellationError where Task.isShuttingDownGracefully {
             // The scheduler stops with the graceful shutdown; claimed runs finished or their
             // leases run out for the next instance.
+        }
+    }
+}
+
+/// Sends notifications to devices and webhooks every ``ServerConfiguration/deliveryInterval``
+/// for as long as the server runs.
+struct DeliveryService: Service {
+    let server: ServerState
+
+    func run() async throws {
+        let server = self.server
+        do {
+            try await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    do {
+                        try await server.deliveries.runDue()
+                    } catch {
+                        server.logger.error("delivery pass failed", metadata: ["error": "\(error)"])
+                    }
+                    try await Task.sleep(for: server.configuration.deliveryInterval)
+                }
+            }
+        } catch is CancellationError where Task.isShuttingDownGracefully {
+            // Claimed deliveries' leases run out for the next sender.
         }
     }
 }

@@ -107,6 +107,34 @@ public struct ServerConfiguration: Sendable {
     public var notificationBatch: Int = 200
     /// How long a claimed notification run may take before another instance may take it.
     public var notificationLease: TimeInterval = 120
+    /// How often the sender looks for notifications due on devices and webhooks; zero
+    /// turns it off (another instance, or a test, sends).
+    public var deliveryInterval: Duration = .seconds(5)
+    /// How many deliveries one claim of the sender takes.
+    public var deliveryBatch: Int = 500
+    /// How long a claimed delivery may take before another instance may take it.
+    public var deliveryLease: TimeInterval = 60
+    /// Attempts before a failed delivery is given up.
+    public var deliveryAttempts: Int = 8
+    /// The wait after a delivery's first failure, in seconds; it doubles after each, up to
+    /// an hour.
+    public var deliveryRetrySeconds: TimeInterval = 30
+    /// Failures in a row that disable a webhook until the admin enables it again.
+    public var webhookFailureLimit: Int = 20
+    /// The hosts whose Web Push endpoints browsers may register (`*.` covers subdomains):
+    /// the push services of Chrome, Firefox, Safari and Edge. The server posts to these
+    /// addresses, so no other is accepted.
+    public var pushHosts: [String] = [
+        "fcm.googleapis.com", "*.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com",
+    ]
+    /// Who runs this server, for push services (RFC 8292 `sub`): `mailto:` or an `https:`
+    /// URL.
+    public var vapidSubject: String = "mailto:admin@momentum.invalid"
+    /// Apple's push notification service; `nil`: no APNs (device tokens are refused).
+    public var apns: APNsConfiguration?
+    /// Certificates (PEM) the senders trust beside the system's: a private CA in front of
+    /// webhooks or push services.
+    public var deliveryTrustRootsPEM: String?
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single

@@ -51,6 +51,12 @@ public final class ServerState: Sendable {
     let ingest: EventIngest
     /// The notification scheduler's runs, milestones at once, and the in-app inbox.
     let notifications: Notifications
+    /// Sends inbox notifications to devices and webhooks.
+    let deliveries: Deliveries
+    /// Devices' push registrations and the webhooks.
+    let pushTargets: PushTargets
+    /// The server's VAPID key pair (Web Push).
+    let vapid: VAPIDKeys
     /// Accounts, device sessions and profiles, for routes and pages alike.
     let accounts: Accounts
     /// Memories, their notes, photos and share cards, for routes and pages alike.
@@ -108,6 +114,27 @@ public final class ServerState: Sendable {
         notifications = Notifications(
             store: store, now: configuration.clock, changes: changes, metrics: metrics.notifications, logger: logger,
             lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
+        vapid = VAPIDKeys(store: store, subject: configuration.vapidSubject)
+        pushTargets = PushTargets(
+            store: store, now: configuration.clock, vapid: vapid, pushHosts: configuration.pushHosts,
+            apns: configuration.apns != nil)
+        var transports: [NotificationChannel: any DeliveryTransport] = [:]
+        if let client = try? DeliveryHTTP.client(extraRootsPEM: configuration.deliveryTrustRootsPEM) {
+            transports[.webhook] = WebhookSender(client: client)
+            transports[.webPush] = WebPushSender(client: client, keys: vapid)
+            if let apns = configuration.apns {
+                transports[.apns] = APNsSender(client: client, configuration: apns, tokens: APNsTokens(apns))
+            }
+        } else {
+            logger.error("the delivery trust roots are not PEM certificates: nothing is sent to devices or webhooks")
+        }
+        deliveries = Deliveries(
+            store: store, now: configuration.clock, metrics: metrics.notifications, logger: logger,
+            settings: Deliveries.Settings(
+                lease: configuration.deliveryLease, batch: max(1, configuration.deliveryBatch),
+                attempts: max(1, configuration.deliveryAttempts), retryBase: max(0, configuration.deliveryRetrySeconds),
+                webhookFailureLimit: max(1, configuration.webhookFailureLimit)),
+            transports: transports)
         ingest = EventIngest(
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
             arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes,
@@ -137,6 +164,31 @@ public final class ServerState: Sendable {
         public var sent: Int
         /// Notifications found after they stopped making sense.
         public var dropped: Int
+    }
+
+    /// What one pass of the sender did.
+    public struct DeliveryPass: Equatable, Sendable {
+        /// Deliveries a device's service or a webhook accepted.
+        public var sent: Int
+        /// Failed attempts that will be tried again.
+        public var retried: Int
+        /// Deliveries given up after failures.
+        public var failed: Int
+        /// Deliveries held by quiet hours.
+        public var deferred: Int
+        /// Deliveries not sent: preferences, the daily cap, a device gone, an expiry.
+        public var dropped: Int
+    }
+
+    /// Runs the sender once, at the configured clock's instant: every delivery due is sent,
+    /// held or dropped. The server does it every ``ServerConfiguration/deliveryInterval``;
+    /// a test with its own clock calls it.
+    @discardableResult
+    public func runDueDeliveries() async throws -> DeliveryPass {
+        let report = try await deliveries.runDue()
+        return DeliveryPass(
+            sent: report.sent, retried: report.retried, failed: report.failed, deferred: report.deferred,
+            dropped: report.dropped)
     }
 
     /// Runs the notification scheduler once, at the configured clock's instant: every user

@@ -84,8 +84,10 @@ extension SQLBackend {
         return try await run(
             StoreProgram(writes: true, user: claim.user) { () throws(StoreError) in
                 .query(insert.map { [$0] } ?? []) { inserted throws(StoreError) in
-                    let keys = Set(try (inserted.first ?? []).map { row throws(StoreError) in try row.text(0, "key") })
-                    return .execute([wake]) { _ throws(StoreError) in
+                    let stored = try (inserted.first ?? []).map { row throws(StoreError) in try row.text(0, "key") }
+                    let keys = Set(stored)
+                    let enqueue = Self.deliveryEnqueue(keys: stored, user: claim.user, at: now)
+                    return .execute([wake] + (enqueue.map { [$0] } ?? [])) { _ throws(StoreError) in
                         .done(
                             deliver.filter { keys.contains($0.key) }.map {
                                 InboxNotification(notification: $0, createdAt: now)
@@ -101,9 +103,20 @@ extension SQLBackend {
     ) async throws(StoreError) -> [InboxNotification] {
         let at = StoreJSON.canonical(at)
         guard let insert = Self.inboxInsert(notifications, user: user, at: at) else { return [] }
-        let rows = try await writeAlone(insert)
-        let keys = Set(try rows.map { row throws(StoreError) in try row.text(0, "key") })
-        return notifications.filter { keys.contains($0.key) }.map { InboxNotification(notification: $0, createdAt: at) }
+        return try await run(
+            StoreProgram(writes: true, user: user) { () throws(StoreError) in
+                .query([insert]) { inserted throws(StoreError) in
+                    let stored = try inserted[0].map { row throws(StoreError) in try row.text(0, "key") }
+                    let keys = Set(stored)
+                    let delivered = notifications.filter { keys.contains($0.key) }.map {
+                        InboxNotification(notification: $0, createdAt: at)
+                    }
+                    guard let enqueue = Self.deliveryEnqueue(keys: stored, user: user, at: at) else {
+                        return .done(delivered)
+                    }
+                    return .execute([enqueue]) { _ throws(StoreError) in .done(delivered) }
+                }
+            })
     }
 
     /// Implements ``MomentumStore`` `notifications`; see the protocol for its contract.
@@ -127,20 +140,9 @@ extension SQLBackend {
                 .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
             })
         return try rows.map { row throws(StoreError) in
-            let kindName = try row.text(1, "kind")
-            guard let kind = NotificationKind(rawValue: kindName) else {
-                throw .corrupt("notification kind '\(kindName)' is unknown")
-            }
-            let dayText = try row.text(5, "day")
-            guard let day = LocalDay(iso8601: dayText) else {
-                throw .corrupt("notification day '\(dayText)' is not a day")
-            }
-            return InboxNotification(
-                notification: PlannedNotification(
-                    key: try row.text(0, "notification_key"), kind: kind, title: try row.text(2, "title"),
-                    body: try row.text(3, "body"), url: try row.text(4, "url"), day: day, habit: row.optionalText(6),
-                    at: try row.date(7, "meant_at"), expires: try row.date(8, "expires_at")),
-                createdAt: try row.date(9, "created_at"), readAt: row.optionalDate(10))
+            InboxNotification(
+                notification: try Self.notification(row, from: 0), createdAt: try row.date(9, "created_at"),
+                readAt: row.optionalDate(10))
         }
     }
 

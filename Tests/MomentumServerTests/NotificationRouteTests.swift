@@ -95,7 +95,7 @@ import Testing
             let metrics = try await client.call(.get, "/metrics").text.split(separator: "\n")
             let dropped = metrics.filter {
                 $0.hasPrefix("momentum_notifications_total{") && $0.contains(#"kind="reminder""#)
-                    && $0.contains(#"outcome="dropped""#)
+                    && $0.contains(#"outcome="dropped""#) && $0.contains(#"channel="inbox""#)
             }
             #expect(dropped.count == 1 && dropped.first?.hasSuffix(" 1") == true, "\(dropped)")
         }

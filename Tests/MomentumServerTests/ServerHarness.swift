@@ -29,7 +29,7 @@ final class ServerHarness: Sendable {
 
     init(
         store: any MomentumStore, adminToken: String? = "admin-secret", userLimit: Int = 0,
-        secureCookies: Bool = false
+        secureCookies: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {
         var configuration = ServerConfiguration()
         configuration.secureCookies = secureCookies
@@ -42,6 +42,7 @@ final class ServerHarness: Sendable {
         configuration.maxBodyBytes = 256 * 1024
         let clock = self.clock
         configuration.clock = { clock.value.withLock { $0 } }
+        configure(&configuration)
         state = ServerState(store: store, configuration: configuration, logger: Self.quietLogger)
     }
 
@@ -61,7 +62,8 @@ final class ServerHarness: Sendable {
 
     static func with<R: Sendable>(
         adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
-        logger: Logger? = nil, _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
+        logger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
         let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,7 +71,8 @@ final class ServerHarness: Sendable {
         let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
         try await store.migrate()
         let harness = ServerHarness(
-            store: store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies)
+            store: store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies,
+            configure: configure)
         let router = buildRouter(harness.state)
         let app = logger.map { Application(router: router, logger: $0) } ?? Application(router: router)
         do {

@@ -3923,10 +3923,275 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/celebrations`.
             public var celebrations: Swift.Bool
+            /// What each device channel carries; a channel not named carries every kind the user wants
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels`.
+            public struct ChannelsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns`.
+                public struct ApnsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/KindsPayload`.
+                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case streakAtRisk = "streak-at-risk"
+                        case reminder = "reminder"
+                        case milestone = "milestone"
+                        case streakBroken = "streak-broken"
+                        case weeklyProgress = "weekly-progress"
+                        case freezeOffered = "freeze-offered"
+                        case freezeUsed = "freeze-used"
+                    }
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/kinds`.
+                    public typealias KindsPayload = [Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayloadPayload]
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/kinds`.
+                    public var kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayload?
+                    /// Creates a new `ApnsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - enabled:
+                    ///   - kinds: The kinds it carries; absent for every kind the user wants
+                    public init(
+                        enabled: Swift.Bool? = nil,
+                        kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayload? = nil
+                    ) {
+                        self.enabled = enabled
+                        self.kinds = kinds
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case enabled
+                        case kinds
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.enabled = try container.decodeIfPresent(
+                            Swift.Bool.self,
+                            forKey: .enabled
+                        )
+                        self.kinds = try container.decodeIfPresent(
+                            Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayload.self,
+                            forKey: .kinds
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "enabled",
+                            "kinds"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns`.
+                public var apns: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload?
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush`.
+                public struct WebPushPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/KindsPayload`.
+                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case streakAtRisk = "streak-at-risk"
+                        case reminder = "reminder"
+                        case milestone = "milestone"
+                        case streakBroken = "streak-broken"
+                        case weeklyProgress = "weekly-progress"
+                        case freezeOffered = "freeze-offered"
+                        case freezeUsed = "freeze-used"
+                    }
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/kinds`.
+                    public typealias KindsPayload = [Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayloadPayload]
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/kinds`.
+                    public var kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayload?
+                    /// Creates a new `WebPushPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - enabled:
+                    ///   - kinds: The kinds it carries; absent for every kind the user wants
+                    public init(
+                        enabled: Swift.Bool? = nil,
+                        kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayload? = nil
+                    ) {
+                        self.enabled = enabled
+                        self.kinds = kinds
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case enabled
+                        case kinds
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.enabled = try container.decodeIfPresent(
+                            Swift.Bool.self,
+                            forKey: .enabled
+                        )
+                        self.kinds = try container.decodeIfPresent(
+                            Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayload.self,
+                            forKey: .kinds
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "enabled",
+                            "kinds"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush`.
+                public var webPush: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload?
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook`.
+                public struct WebhookPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/KindsPayload`.
+                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case streakAtRisk = "streak-at-risk"
+                        case reminder = "reminder"
+                        case milestone = "milestone"
+                        case streakBroken = "streak-broken"
+                        case weeklyProgress = "weekly-progress"
+                        case freezeOffered = "freeze-offered"
+                        case freezeUsed = "freeze-used"
+                    }
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/kinds`.
+                    public typealias KindsPayload = [Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayloadPayload]
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/kinds`.
+                    public var kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayload?
+                    /// Creates a new `WebhookPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - enabled:
+                    ///   - kinds: The kinds it carries; absent for every kind the user wants
+                    public init(
+                        enabled: Swift.Bool? = nil,
+                        kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayload? = nil
+                    ) {
+                        self.enabled = enabled
+                        self.kinds = kinds
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case enabled
+                        case kinds
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.enabled = try container.decodeIfPresent(
+                            Swift.Bool.self,
+                            forKey: .enabled
+                        )
+                        self.kinds = try container.decodeIfPresent(
+                            Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayload.self,
+                            forKey: .kinds
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "enabled",
+                            "kinds"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook`.
+                public var webhook: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload?
+                /// Creates a new `ChannelsPayload`.
+                ///
+                /// - Parameters:
+                ///   - apns:
+                ///   - webPush:
+                ///   - webhook:
+                public init(
+                    apns: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload? = nil,
+                    webPush: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload? = nil,
+                    webhook: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload? = nil
+                ) {
+                    self.apns = apns
+                    self.webPush = webPush
+                    self.webhook = webhook
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case apns
+                    case webPush
+                    case webhook
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.apns = try container.decodeIfPresent(
+                        Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.self,
+                        forKey: .apns
+                    )
+                    self.webPush = try container.decodeIfPresent(
+                        Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.self,
+                        forKey: .webPush
+                    )
+                    self.webhook = try container.decodeIfPresent(
+                        Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.self,
+                        forKey: .webhook
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "apns",
+                        "webPush",
+                        "webhook"
+                    ])
+                }
+            }
+            /// What each device channel carries; a channel not named carries every kind the user wants
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels`.
+            public var channels: Components.Schemas.NotificationPreferences.ChannelsPayload
+            /// The most notifications sent to devices in one local day; the inbox has every one
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/dailyCap`.
+            public var dailyCap: Swift.Int?
             /// Freeze offers with their deadline, and freezes used
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/freezes`.
             public var freezes: Swift.Bool
+            /// No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/quietHours`.
+            public struct QuietHoursPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/quietHours/from`.
+                public var from: Swift.String
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/quietHours/to`.
+                public var to: Swift.String
+                /// Creates a new `QuietHoursPayload`.
+                ///
+                /// - Parameters:
+                ///   - from:
+                ///   - to:
+                public init(
+                    from: Swift.String,
+                    to: Swift.String
+                ) {
+                    self.from = from
+                    self.to = to
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case from
+                    case to
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.from = try container.decode(
+                        Swift.String.self,
+                        forKey: .from
+                    )
+                    self.to = try container.decode(
+                        Swift.String.self,
+                        forKey: .to
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "from",
+                        "to"
+                    ])
+                }
+            }
+            /// No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/quietHours`.
+            public var quietHours: Components.Schemas.NotificationPreferences.QuietHoursPayload?
             /// The hour of reminders for habits without a time of their own; absent for the suggested time
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminderHour`.
@@ -3989,7 +4254,10 @@ extension Components {
             ///
             /// - Parameters:
             ///   - celebrations: Milestones, the moment they are reached
+            ///   - channels: What each device channel carries; a channel not named carries every kind the user wants
+            ///   - dailyCap: The most notifications sent to devices in one local day; the inbox has every one
             ///   - freezes: Freeze offers with their deadline, and freezes used
+            ///   - quietHours: No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
             ///   - reminderHour: The hour of reminders for habits without a time of their own; absent for the suggested time
             ///   - reminderTimes: Habits' own reminder times, by habit id
             ///   - reminders: Daily reminders for habits not yet done
@@ -4000,7 +4268,10 @@ extension Components {
             ///   - weeklySummary: The weekly progress of long streaks
             public init(
                 celebrations: Swift.Bool,
+                channels: Components.Schemas.NotificationPreferences.ChannelsPayload,
+                dailyCap: Swift.Int? = nil,
                 freezes: Swift.Bool,
+                quietHours: Components.Schemas.NotificationPreferences.QuietHoursPayload? = nil,
                 reminderHour: Swift.Int? = nil,
                 reminderTimes: Components.Schemas.NotificationPreferences.ReminderTimesPayload,
                 reminders: Swift.Bool,
@@ -4011,7 +4282,10 @@ extension Components {
                 weeklySummary: Swift.Bool
             ) {
                 self.celebrations = celebrations
+                self.channels = channels
+                self.dailyCap = dailyCap
                 self.freezes = freezes
+                self.quietHours = quietHours
                 self.reminderHour = reminderHour
                 self.reminderTimes = reminderTimes
                 self.reminders = reminders
@@ -4023,7 +4297,10 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case celebrations
+                case channels
+                case dailyCap
                 case freezes
+                case quietHours
                 case reminderHour
                 case reminderTimes
                 case reminders
@@ -4039,9 +4316,21 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .celebrations
                 )
+                self.channels = try container.decode(
+                    Components.Schemas.NotificationPreferences.ChannelsPayload.self,
+                    forKey: .channels
+                )
+                self.dailyCap = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyCap
+                )
                 self.freezes = try container.decode(
                     Swift.Bool.self,
                     forKey: .freezes
+                )
+                self.quietHours = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPreferences.QuietHoursPayload.self,
+                    forKey: .quietHours
                 )
                 self.reminderHour = try container.decodeIfPresent(
                     Swift.Int.self,
@@ -4077,7 +4366,10 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "celebrations",
+                    "channels",
+                    "dailyCap",
                     "freezes",
+                    "quietHours",
                     "reminderHour",
                     "reminderTimes",
                     "reminders",
@@ -4599,8 +4891,273 @@ extension Components {
             public struct NotificationsPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/celebrations`.
                 public var celebrations: Swift.Bool?
+                /// Each channel named replaces its preference
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels`.
+                public struct ChannelsPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns`.
+                    public struct ApnsPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns/enabled`.
+                        public var enabled: Swift.Bool?
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns/KindsPayload`.
+                        @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case streakAtRisk = "streak-at-risk"
+                            case reminder = "reminder"
+                            case milestone = "milestone"
+                            case streakBroken = "streak-broken"
+                            case weeklyProgress = "weekly-progress"
+                            case freezeOffered = "freeze-offered"
+                            case freezeUsed = "freeze-used"
+                        }
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns/kinds`.
+                        public typealias KindsPayload = [Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.KindsPayloadPayload]
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns/kinds`.
+                        public var kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.KindsPayload?
+                        /// Creates a new `ApnsPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - enabled:
+                        ///   - kinds: The kinds it carries; absent for every kind the user wants
+                        public init(
+                            enabled: Swift.Bool? = nil,
+                            kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.KindsPayload? = nil
+                        ) {
+                            self.enabled = enabled
+                            self.kinds = kinds
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case enabled
+                            case kinds
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.enabled = try container.decodeIfPresent(
+                                Swift.Bool.self,
+                                forKey: .enabled
+                            )
+                            self.kinds = try container.decodeIfPresent(
+                                Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.KindsPayload.self,
+                                forKey: .kinds
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "enabled",
+                                "kinds"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns`.
+                    public var apns: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload?
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush`.
+                    public struct WebPushPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush/enabled`.
+                        public var enabled: Swift.Bool?
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush/KindsPayload`.
+                        @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case streakAtRisk = "streak-at-risk"
+                            case reminder = "reminder"
+                            case milestone = "milestone"
+                            case streakBroken = "streak-broken"
+                            case weeklyProgress = "weekly-progress"
+                            case freezeOffered = "freeze-offered"
+                            case freezeUsed = "freeze-used"
+                        }
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush/kinds`.
+                        public typealias KindsPayload = [Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.KindsPayloadPayload]
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush/kinds`.
+                        public var kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.KindsPayload?
+                        /// Creates a new `WebPushPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - enabled:
+                        ///   - kinds: The kinds it carries; absent for every kind the user wants
+                        public init(
+                            enabled: Swift.Bool? = nil,
+                            kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.KindsPayload? = nil
+                        ) {
+                            self.enabled = enabled
+                            self.kinds = kinds
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case enabled
+                            case kinds
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.enabled = try container.decodeIfPresent(
+                                Swift.Bool.self,
+                                forKey: .enabled
+                            )
+                            self.kinds = try container.decodeIfPresent(
+                                Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.KindsPayload.self,
+                                forKey: .kinds
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "enabled",
+                                "kinds"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush`.
+                    public var webPush: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload?
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook`.
+                    public struct WebhookPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook/enabled`.
+                        public var enabled: Swift.Bool?
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook/KindsPayload`.
+                        @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case streakAtRisk = "streak-at-risk"
+                            case reminder = "reminder"
+                            case milestone = "milestone"
+                            case streakBroken = "streak-broken"
+                            case weeklyProgress = "weekly-progress"
+                            case freezeOffered = "freeze-offered"
+                            case freezeUsed = "freeze-used"
+                        }
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook/kinds`.
+                        public typealias KindsPayload = [Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload.KindsPayloadPayload]
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook/kinds`.
+                        public var kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload.KindsPayload?
+                        /// Creates a new `WebhookPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - enabled:
+                        ///   - kinds: The kinds it carries; absent for every kind the user wants
+                        public init(
+                            enabled: Swift.Bool? = nil,
+                            kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload.KindsPayload? = nil
+                        ) {
+                            self.enabled = enabled
+                            self.kinds = kinds
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case enabled
+                            case kinds
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.enabled = try container.decodeIfPresent(
+                                Swift.Bool.self,
+                                forKey: .enabled
+                            )
+                            self.kinds = try container.decodeIfPresent(
+                                Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload.KindsPayload.self,
+                                forKey: .kinds
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "enabled",
+                                "kinds"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webhook`.
+                    public var webhook: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload?
+                    /// Creates a new `ChannelsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - apns:
+                    ///   - webPush:
+                    ///   - webhook:
+                    public init(
+                        apns: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload? = nil,
+                        webPush: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload? = nil,
+                        webhook: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload? = nil
+                    ) {
+                        self.apns = apns
+                        self.webPush = webPush
+                        self.webhook = webhook
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case apns
+                        case webPush
+                        case webhook
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.apns = try container.decodeIfPresent(
+                            Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.self,
+                            forKey: .apns
+                        )
+                        self.webPush = try container.decodeIfPresent(
+                            Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.self,
+                            forKey: .webPush
+                        )
+                        self.webhook = try container.decodeIfPresent(
+                            Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload.self,
+                            forKey: .webhook
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "apns",
+                            "webPush",
+                            "webhook"
+                        ])
+                    }
+                }
+                /// Each channel named replaces its preference
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels`.
+                public var channels: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload?
+                /// The daily cap (1–100); null removes it
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/dailyCap`.
+                public var dailyCap: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/freezes`.
                 public var freezes: Swift.Bool?
+                /// Quiet hours; null removes them
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/quietHours`.
+                public struct QuietHoursPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/quietHours/from`.
+                    public var from: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/quietHours/to`.
+                    public var to: Swift.String
+                    /// Creates a new `QuietHoursPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - from:
+                    ///   - to:
+                    public init(
+                        from: Swift.String,
+                        to: Swift.String
+                    ) {
+                        self.from = from
+                        self.to = to
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case from
+                        case to
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.from = try container.decode(
+                            Swift.String.self,
+                            forKey: .from
+                        )
+                        self.to = try container.decode(
+                            Swift.String.self,
+                            forKey: .to
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "from",
+                            "to"
+                        ])
+                    }
+                }
+                /// Quiet hours; null removes them
+                ///
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/quietHours`.
+                public var quietHours: Components.Schemas.ProfilePatch.NotificationsPayload.QuietHoursPayload?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminderHour`.
                 public var reminderHour: Swift.Int?
                 /// Habits' own reminder times (HH:MM); null removes a habit's time
@@ -4653,7 +5210,10 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - celebrations:
+                ///   - channels: Each channel named replaces its preference
+                ///   - dailyCap: The daily cap (1–100); null removes it
                 ///   - freezes:
+                ///   - quietHours: Quiet hours; null removes them
                 ///   - reminderHour:
                 ///   - reminderTimes: Habits' own reminder times (HH:MM); null removes a habit's time
                 ///   - reminders:
@@ -4664,7 +5224,10 @@ extension Components {
                 ///   - weeklySummary:
                 public init(
                     celebrations: Swift.Bool? = nil,
+                    channels: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload? = nil,
+                    dailyCap: Swift.Int? = nil,
                     freezes: Swift.Bool? = nil,
+                    quietHours: Components.Schemas.ProfilePatch.NotificationsPayload.QuietHoursPayload? = nil,
                     reminderHour: Swift.Int? = nil,
                     reminderTimes: Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload? = nil,
                     reminders: Swift.Bool? = nil,
@@ -4675,7 +5238,10 @@ extension Components {
                     weeklySummary: Swift.Bool? = nil
                 ) {
                     self.celebrations = celebrations
+                    self.channels = channels
+                    self.dailyCap = dailyCap
                     self.freezes = freezes
+                    self.quietHours = quietHours
                     self.reminderHour = reminderHour
                     self.reminderTimes = reminderTimes
                     self.reminders = reminders
@@ -4687,7 +5253,10 @@ extension Components {
                 }
                 public enum CodingKeys: String, CodingKey {
                     case celebrations
+                    case channels
+                    case dailyCap
                     case freezes
+                    case quietHours
                     case reminderHour
                     case reminderTimes
                     case reminders
@@ -4703,9 +5272,21 @@ extension Components {
                         Swift.Bool.self,
                         forKey: .celebrations
                     )
+                    self.channels = try container.decodeIfPresent(
+                        Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.self,
+                        forKey: .channels
+                    )
+                    self.dailyCap = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .dailyCap
+                    )
                     self.freezes = try container.decodeIfPresent(
                         Swift.Bool.self,
                         forKey: .freezes
+                    )
+                    self.quietHours = try container.decodeIfPresent(
+                        Components.Schemas.ProfilePatch.NotificationsPayload.QuietHoursPayload.self,
+                        forKey: .quietHours
                     )
                     self.reminderHour = try container.decodeIfPresent(
                         Swift.Int.self,
@@ -4741,7 +5322,10 @@ extension Components {
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "celebrations",
+                        "channels",
+                        "dailyCap",
                         "freezes",
+                        "quietHours",
                         "reminderHour",
                         "reminderTimes",
                         "reminders",
@@ -5383,6 +5967,277 @@ extension Components {
                     "results",
                     "unlocks",
                     "wallet"
+                ])
+            }
+        }
+        /// A registered device. The address itself is not shown back: only the push service's host or the token's last characters.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushTarget`.
+        public struct PushTarget: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushTarget/channel`.
+            @frozen public enum ChannelPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case webPush = "webPush"
+                case apns = "apns"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushTarget/channel`.
+            public var channel: Components.Schemas.PushTarget.ChannelPayload
+            /// - Remark: Generated from `#/components/schemas/PushTarget/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/PushTarget/environment`.
+            @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case production = "production"
+                case sandbox = "sandbox"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushTarget/environment`.
+            public var environment: Components.Schemas.PushTarget.EnvironmentPayload?
+            /// - Remark: Generated from `#/components/schemas/PushTarget/id`.
+            public var id: Swift.String
+            /// The push service's host (Web Push) or the token's last 8 characters (APNs)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTarget/label`.
+            public var label: Swift.String
+            /// Creates a new `PushTarget`.
+            ///
+            /// - Parameters:
+            ///   - channel:
+            ///   - createdAt:
+            ///   - environment:
+            ///   - id:
+            ///   - label: The push service's host (Web Push) or the token's last 8 characters (APNs)
+            public init(
+                channel: Components.Schemas.PushTarget.ChannelPayload,
+                createdAt: Foundation.Date,
+                environment: Components.Schemas.PushTarget.EnvironmentPayload? = nil,
+                id: Swift.String,
+                label: Swift.String
+            ) {
+                self.channel = channel
+                self.createdAt = createdAt
+                self.environment = environment
+                self.id = id
+                self.label = label
+            }
+            public enum CodingKeys: String, CodingKey {
+                case channel
+                case createdAt
+                case environment
+                case id
+                case label
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.channel = try container.decode(
+                    Components.Schemas.PushTarget.ChannelPayload.self,
+                    forKey: .channel
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.environment = try container.decodeIfPresent(
+                    Components.Schemas.PushTarget.EnvironmentPayload.self,
+                    forKey: .environment
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.label = try container.decode(
+                    Swift.String.self,
+                    forKey: .label
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "channel",
+                    "createdAt",
+                    "environment",
+                    "id",
+                    "label"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushTargetList`.
+        public struct PushTargetList: Codable, Hashable, Sendable {
+            /// Whether this server sends to APNs (device tokens are accepted)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetList/apns`.
+            public var apns: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PushTargetList/targets`.
+            public var targets: [Components.Schemas.PushTarget]
+            /// The applicationServerKey browsers subscribe with (base64url, uncompressed P-256)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetList/vapidPublicKey`.
+            public var vapidPublicKey: Swift.String
+            /// Creates a new `PushTargetList`.
+            ///
+            /// - Parameters:
+            ///   - apns: Whether this server sends to APNs (device tokens are accepted)
+            ///   - targets:
+            ///   - vapidPublicKey: The applicationServerKey browsers subscribe with (base64url, uncompressed P-256)
+            public init(
+                apns: Swift.Bool,
+                targets: [Components.Schemas.PushTarget],
+                vapidPublicKey: Swift.String
+            ) {
+                self.apns = apns
+                self.targets = targets
+                self.vapidPublicKey = vapidPublicKey
+            }
+            public enum CodingKeys: String, CodingKey {
+                case apns
+                case targets
+                case vapidPublicKey
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.apns = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .apns
+                )
+                self.targets = try container.decode(
+                    [Components.Schemas.PushTarget].self,
+                    forKey: .targets
+                )
+                self.vapidPublicKey = try container.decode(
+                    Swift.String.self,
+                    forKey: .vapidPublicKey
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "apns",
+                    "targets",
+                    "vapidPublicKey"
+                ])
+            }
+        }
+        /// A device to receive the user's notifications: a browser's Web Push subscription (`channel` webPush, `endpoint` and `keys` as PushSubscription.toJSON() gives them) or an iOS app's APNs device token (`channel` apns, `token` in hex, `environment` sandbox for a development build). Registering the same address again changes nothing but its keys; an address registered by another account moves to this one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushTargetRegistration`.
+        public struct PushTargetRegistration: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/channel`.
+            @frozen public enum ChannelPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case webPush = "webPush"
+                case apns = "apns"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/channel`.
+            public var channel: Components.Schemas.PushTargetRegistration.ChannelPayload
+            /// Web Push: the push service URL (https, on a push service the server allows)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/endpoint`.
+            public var endpoint: Swift.String?
+            /// APNs: production (default) or sandbox
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/environment`.
+            @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case production = "production"
+                case sandbox = "sandbox"
+            }
+            /// APNs: production (default) or sandbox
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/environment`.
+            public var environment: Components.Schemas.PushTargetRegistration.EnvironmentPayload?
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/keys`.
+            public struct KeysPayload: Codable, Hashable, Sendable {
+                /// The subscription's 16-byte secret, base64url
+                ///
+                /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/keys/auth`.
+                public var auth: Swift.String
+                /// The subscription's P-256 public key, base64url
+                ///
+                /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/keys/p256dh`.
+                public var p256dh: Swift.String
+                /// Creates a new `KeysPayload`.
+                ///
+                /// - Parameters:
+                ///   - auth: The subscription's 16-byte secret, base64url
+                ///   - p256dh: The subscription's P-256 public key, base64url
+                public init(
+                    auth: Swift.String,
+                    p256dh: Swift.String
+                ) {
+                    self.auth = auth
+                    self.p256dh = p256dh
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case auth
+                    case p256dh
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.auth = try container.decode(
+                        Swift.String.self,
+                        forKey: .auth
+                    )
+                    self.p256dh = try container.decode(
+                        Swift.String.self,
+                        forKey: .p256dh
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "auth",
+                        "p256dh"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/keys`.
+            public var keys: Components.Schemas.PushTargetRegistration.KeysPayload?
+            /// APNs: the device token, hex
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/token`.
+            public var token: Swift.String?
+            /// Creates a new `PushTargetRegistration`.
+            ///
+            /// - Parameters:
+            ///   - channel:
+            ///   - endpoint: Web Push: the push service URL (https, on a push service the server allows)
+            ///   - environment: APNs: production (default) or sandbox
+            ///   - keys:
+            ///   - token: APNs: the device token, hex
+            public init(
+                channel: Components.Schemas.PushTargetRegistration.ChannelPayload,
+                endpoint: Swift.String? = nil,
+                environment: Components.Schemas.PushTargetRegistration.EnvironmentPayload? = nil,
+                keys: Components.Schemas.PushTargetRegistration.KeysPayload? = nil,
+                token: Swift.String? = nil
+            ) {
+                self.channel = channel
+                self.endpoint = endpoint
+                self.environment = environment
+                self.keys = keys
+                self.token = token
+            }
+            public enum CodingKeys: String, CodingKey {
+                case channel
+                case endpoint
+                case environment
+                case keys
+                case token
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.channel = try container.decode(
+                    Components.Schemas.PushTargetRegistration.ChannelPayload.self,
+                    forKey: .channel
+                )
+                self.endpoint = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .endpoint
+                )
+                self.environment = try container.decodeIfPresent(
+                    Components.Schemas.PushTargetRegistration.EnvironmentPayload.self,
+                    forKey: .environment
+                )
+                self.keys = try container.decodeIfPresent(
+                    Components.Schemas.PushTargetRegistration.KeysPayload.self,
+                    forKey: .keys
+                )
+                self.token = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "channel",
+                    "endpoint",
+                    "environment",
+                    "keys",
+                    "token"
                 ])
             }
         }
@@ -6487,6 +7342,241 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "ledger",
                     "wallet"
+                ])
+            }
+        }
+        /// A webhook and its health: failures in a row disable it (status disabled) until it is enabled again.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Webhook`.
+        public struct Webhook: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Webhook/consecutiveFailures`.
+            public var consecutiveFailures: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Webhook/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Webhook/disabledAt`.
+            public var disabledAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Webhook/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload`.
+            @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case streakAtRisk = "streak-at-risk"
+                case reminder = "reminder"
+                case milestone = "milestone"
+                case streakBroken = "streak-broken"
+                case weeklyProgress = "weekly-progress"
+                case freezeOffered = "freeze-offered"
+                case freezeUsed = "freeze-used"
+            }
+            /// - Remark: Generated from `#/components/schemas/Webhook/kinds`.
+            public typealias KindsPayload = [Components.Schemas.Webhook.KindsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/Webhook/kinds`.
+            public var kinds: Components.Schemas.Webhook.KindsPayload?
+            /// - Remark: Generated from `#/components/schemas/Webhook/lastError`.
+            public var lastError: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Webhook/lastFailureAt`.
+            public var lastFailureAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Webhook/lastSuccessAt`.
+            public var lastSuccessAt: Foundation.Date?
+            /// The signing secret: only in the answer that creates the webhook
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/secret`.
+            public var secret: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Webhook/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case active = "active"
+                case disabled = "disabled"
+            }
+            /// - Remark: Generated from `#/components/schemas/Webhook/status`.
+            public var status: Components.Schemas.Webhook.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Webhook/url`.
+            public var url: Swift.String
+            /// Creates a new `Webhook`.
+            ///
+            /// - Parameters:
+            ///   - consecutiveFailures:
+            ///   - createdAt:
+            ///   - disabledAt:
+            ///   - id:
+            ///   - kinds:
+            ///   - lastError:
+            ///   - lastFailureAt:
+            ///   - lastSuccessAt:
+            ///   - secret: The signing secret: only in the answer that creates the webhook
+            ///   - status:
+            ///   - url:
+            public init(
+                consecutiveFailures: Swift.Int,
+                createdAt: Foundation.Date,
+                disabledAt: Foundation.Date? = nil,
+                id: Swift.String,
+                kinds: Components.Schemas.Webhook.KindsPayload? = nil,
+                lastError: Swift.String? = nil,
+                lastFailureAt: Foundation.Date? = nil,
+                lastSuccessAt: Foundation.Date? = nil,
+                secret: Swift.String? = nil,
+                status: Components.Schemas.Webhook.StatusPayload,
+                url: Swift.String
+            ) {
+                self.consecutiveFailures = consecutiveFailures
+                self.createdAt = createdAt
+                self.disabledAt = disabledAt
+                self.id = id
+                self.kinds = kinds
+                self.lastError = lastError
+                self.lastFailureAt = lastFailureAt
+                self.lastSuccessAt = lastSuccessAt
+                self.secret = secret
+                self.status = status
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case consecutiveFailures
+                case createdAt
+                case disabledAt
+                case id
+                case kinds
+                case lastError
+                case lastFailureAt
+                case lastSuccessAt
+                case secret
+                case status
+                case url
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.consecutiveFailures = try container.decode(
+                    Swift.Int.self,
+                    forKey: .consecutiveFailures
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.disabledAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .disabledAt
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.kinds = try container.decodeIfPresent(
+                    Components.Schemas.Webhook.KindsPayload.self,
+                    forKey: .kinds
+                )
+                self.lastError = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .lastError
+                )
+                self.lastFailureAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .lastFailureAt
+                )
+                self.lastSuccessAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .lastSuccessAt
+                )
+                self.secret = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .secret
+                )
+                self.status = try container.decode(
+                    Components.Schemas.Webhook.StatusPayload.self,
+                    forKey: .status
+                )
+                self.url = try container.decode(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "consecutiveFailures",
+                    "createdAt",
+                    "disabledAt",
+                    "id",
+                    "kinds",
+                    "lastError",
+                    "lastFailureAt",
+                    "lastSuccessAt",
+                    "secret",
+                    "status",
+                    "url"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookList`.
+        public struct WebhookList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookList/webhooks`.
+            public var webhooks: [Components.Schemas.Webhook]
+            /// Creates a new `WebhookList`.
+            ///
+            /// - Parameters:
+            ///   - webhooks:
+            public init(webhooks: [Components.Schemas.Webhook]) {
+                self.webhooks = webhooks
+            }
+            public enum CodingKeys: String, CodingKey {
+                case webhooks
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.webhooks = try container.decode(
+                    [Components.Schemas.Webhook].self,
+                    forKey: .webhooks
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "webhooks"
+                ])
+            }
+        }
+        /// A webhook for notifications: every notification stored from now on (of the kinds named, or all) is posted to the URL as JSON, signed with HMAC-SHA256 (`Momentum-Signature: t=<unix seconds>,v1=<hex of HMAC(secret, "<t>.<body>")>`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookRequest`.
+        public struct WebhookRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/KindsPayload`.
+            @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case streakAtRisk = "streak-at-risk"
+                case reminder = "reminder"
+                case milestone = "milestone"
+                case streakBroken = "streak-broken"
+                case weeklyProgress = "weekly-progress"
+                case freezeOffered = "freeze-offered"
+                case freezeUsed = "freeze-used"
+            }
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/kinds`.
+            public typealias KindsPayload = [Components.Schemas.WebhookRequest.KindsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/kinds`.
+            public var kinds: Components.Schemas.WebhookRequest.KindsPayload?
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/url`.
+            public var url: Swift.String
+            /// Creates a new `WebhookRequest`.
+            ///
+            /// - Parameters:
+            ///   - kinds:
+            ///   - url:
+            public init(
+                kinds: Components.Schemas.WebhookRequest.KindsPayload? = nil,
+                url: Swift.String
+            ) {
+                self.kinds = kinds
+                self.url = url
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kinds
+                case url
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kinds = try container.decodeIfPresent(
+                    Components.Schemas.WebhookRequest.KindsPayload.self,
+                    forKey: .kinds
+                )
+                self.url = try container.decode(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kinds",
+                    "url"
                 ])
             }
         }

@@ -68,6 +68,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/review-flags`.
     /// - Remark: Generated from `#/paths//v1/admin/review-flags/get(listReviewFlags)`.
     func listReviewFlags(_ input: Operations.ListReviewFlags.Input) async throws -> Operations.ListReviewFlags.Output
+    /// Webhooks and their health (admin token)
+    ///
+    /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/webhooks`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/get(listWebhooks)`.
+    func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output
+    /// Add a webhook for notifications (admin token)
+    ///
+    /// The answer holds the signing secret, shown only this once. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/post(createWebhook)`.
+    func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output
+    /// Remove a webhook (admin token)
+    ///
+    /// Its pending deliveries are dropped. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/webhooks/{webhook}`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/delete(deleteWebhook)`.
+    func deleteWebhook(_ input: Operations.DeleteWebhook.Input) async throws -> Operations.DeleteWebhook.Output
+    /// Disable a webhook (admin token)
+    ///
+    /// Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/disable`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/disable/post(disableWebhook)`.
+    func disableWebhook(_ input: Operations.DisableWebhook.Input) async throws -> Operations.DisableWebhook.Output
+    /// Enable a webhook again, its failures forgotten (admin token)
+    ///
+    /// Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/enable`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/enable/post(enableWebhook)`.
+    func enableWebhook(_ input: Operations.EnableWebhook.Input) async throws -> Operations.EnableWebhook.Output
     /// Analytics: rates, weeks, months, trends, strength, comparison
     ///
     /// - Remark: HTTP `GET /v1/analytics`.
@@ -218,6 +253,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/progression`.
     /// - Remark: Generated from `#/paths//v1/progression/get(getProgression)`.
     func getProgression(_ input: Operations.GetProgression.Input) async throws -> Operations.GetProgression.Output
+    /// The user's devices that receive notifications, and the key browsers subscribe with
+    ///
+    /// - Remark: HTTP `GET /v1/push-targets`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/get(listPushTargets)`.
+    func listPushTargets(_ input: Operations.ListPushTargets.Input) async throws -> Operations.ListPushTargets.Output
+    /// Register a browser's Web Push subscription or an iOS device token
+    ///
+    /// - Remark: HTTP `POST /v1/push-targets`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/post(registerPushTarget)`.
+    func registerPushTarget(_ input: Operations.RegisterPushTarget.Input) async throws -> Operations.RegisterPushTarget.Output
+    /// Stop sending notifications to a device
+    ///
+    /// - Remark: HTTP `DELETE /v1/push-targets/{target}`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/{target}/delete(removePushTarget)`.
+    func removePushTarget(_ input: Operations.RemovePushTarget.Input) async throws -> Operations.RemovePushTarget.Output
     /// Sign in a device
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -362,6 +412,75 @@ extension APIProtocol {
     ) async throws -> Operations.ListReviewFlags.Output {
         try await listReviewFlags(Operations.ListReviewFlags.Input(
             query: query,
+            headers: headers
+        ))
+    }
+    /// Webhooks and their health (admin token)
+    ///
+    /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/webhooks`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/get(listWebhooks)`.
+    public func listWebhooks(headers: Operations.ListWebhooks.Input.Headers = .init()) async throws -> Operations.ListWebhooks.Output {
+        try await listWebhooks(Operations.ListWebhooks.Input(headers: headers))
+    }
+    /// Add a webhook for notifications (admin token)
+    ///
+    /// The answer holds the signing secret, shown only this once. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/post(createWebhook)`.
+    public func createWebhook(
+        headers: Operations.CreateWebhook.Input.Headers = .init(),
+        body: Operations.CreateWebhook.Input.Body
+    ) async throws -> Operations.CreateWebhook.Output {
+        try await createWebhook(Operations.CreateWebhook.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a webhook (admin token)
+    ///
+    /// Its pending deliveries are dropped. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/webhooks/{webhook}`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/delete(deleteWebhook)`.
+    public func deleteWebhook(
+        path: Operations.DeleteWebhook.Input.Path,
+        headers: Operations.DeleteWebhook.Input.Headers = .init()
+    ) async throws -> Operations.DeleteWebhook.Output {
+        try await deleteWebhook(Operations.DeleteWebhook.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Disable a webhook (admin token)
+    ///
+    /// Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/disable`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/disable/post(disableWebhook)`.
+    public func disableWebhook(
+        path: Operations.DisableWebhook.Input.Path,
+        headers: Operations.DisableWebhook.Input.Headers = .init()
+    ) async throws -> Operations.DisableWebhook.Output {
+        try await disableWebhook(Operations.DisableWebhook.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Enable a webhook again, its failures forgotten (admin token)
+    ///
+    /// Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/enable`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/enable/post(enableWebhook)`.
+    public func enableWebhook(
+        path: Operations.EnableWebhook.Input.Path,
+        headers: Operations.EnableWebhook.Input.Headers = .init()
+    ) async throws -> Operations.EnableWebhook.Output {
+        try await enableWebhook(Operations.EnableWebhook.Input(
+            path: path,
             headers: headers
         ))
     }
@@ -728,6 +847,39 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/progression/get(getProgression)`.
     public func getProgression(headers: Operations.GetProgression.Input.Headers = .init()) async throws -> Operations.GetProgression.Output {
         try await getProgression(Operations.GetProgression.Input(headers: headers))
+    }
+    /// The user's devices that receive notifications, and the key browsers subscribe with
+    ///
+    /// - Remark: HTTP `GET /v1/push-targets`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/get(listPushTargets)`.
+    public func listPushTargets(headers: Operations.ListPushTargets.Input.Headers = .init()) async throws -> Operations.ListPushTargets.Output {
+        try await listPushTargets(Operations.ListPushTargets.Input(headers: headers))
+    }
+    /// Register a browser's Web Push subscription or an iOS device token
+    ///
+    /// - Remark: HTTP `POST /v1/push-targets`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/post(registerPushTarget)`.
+    public func registerPushTarget(
+        headers: Operations.RegisterPushTarget.Input.Headers = .init(),
+        body: Operations.RegisterPushTarget.Input.Body
+    ) async throws -> Operations.RegisterPushTarget.Output {
+        try await registerPushTarget(Operations.RegisterPushTarget.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Stop sending notifications to a device
+    ///
+    /// - Remark: HTTP `DELETE /v1/push-targets/{target}`.
+    /// - Remark: Generated from `#/paths//v1/push-targets/{target}/delete(removePushTarget)`.
+    public func removePushTarget(
+        path: Operations.RemovePushTarget.Input.Path,
+        headers: Operations.RemovePushTarget.Input.Headers = .init()
+    ) async throws -> Operations.RemovePushTarget.Output {
+        try await removePushTarget(Operations.RemovePushTarget.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// Sign in a device
     ///

@@ -110,13 +110,23 @@ public struct NotificationsPatch: Sendable, Hashable {
     public var weeklyHour: Int?
     /// Whether freeze offers and freezes used are told.
     public var freezes: Bool?
+    /// The quiet hours: `.some(nil)` when the request sets them to null (none).
+    public var quietHours: QuietHours??
+    /// The daily cap: `.some(nil)` when the request sets it to null (no cap).
+    public var dailyCap: Int??
+    /// What device channels carry; each channel named replaces its preference.
+    public var channels: [NotificationChannel: ChannelPreference]?
 
     /// Creates a change; every field left `nil` keeps its value.
     public init(
         reminders: Bool? = nil, reminderHour: Int?? = nil, reminderTimes: [String: Int?]? = nil,
         streakAtRisk: Bool? = nil, celebrations: Bool? = nil, streakBroken: Bool? = nil, weeklySummary: Bool? = nil,
-        weeklyDay: Weekday? = nil, weeklyHour: Int? = nil, freezes: Bool? = nil
+        weeklyDay: Weekday? = nil, weeklyHour: Int? = nil, freezes: Bool? = nil, quietHours: QuietHours?? = nil,
+        dailyCap: Int?? = nil, channels: [NotificationChannel: ChannelPreference]? = nil
     ) {
+        self.quietHours = quietHours
+        self.dailyCap = dailyCap
+        self.channels = channels
         self.reminders = reminders
         self.reminderHour = reminderHour
         self.reminderTimes = reminderTimes
@@ -142,6 +152,9 @@ public struct NotificationsPatch: Sendable, Hashable {
         if let weeklyDay { changed.weeklyDay = weeklyDay }
         if let weeklyHour { changed.weeklyHour = weeklyHour }
         if let freezes { changed.freezes = freezes }
+        if let quietHours { changed.quietHours = quietHours }
+        if let dailyCap { changed.dailyCap = dailyCap }
+        for (channel, preference) in channels ?? [:] { changed.channels[channel] = preference }
         return changed
     }
 }
@@ -149,7 +162,7 @@ public struct NotificationsPatch: Sendable, Hashable {
 extension NotificationsPatch: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case reminders, reminderHour, reminderTimes, streakAtRisk, celebrations, streakBroken, weeklySummary
-        case weeklyDay, weeklyHour, freezes
+        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels
     }
 
     /// Decodes a change, telling a null `reminderHour` from an absent one, reading reminder
@@ -182,6 +195,20 @@ extension NotificationsPatch: Codable {
         weeklyDay = try c.decodeIfPresent(Weekday.self, forKey: .weeklyDay)
         weeklyHour = try c.decodeIfPresent(Int.self, forKey: .weeklyHour)
         freezes = try c.decodeIfPresent(Bool.self, forKey: .freezes)
+        if c.contains(.quietHours) { quietHours = .some(try c.decodeIfPresent(QuietHours.self, forKey: .quietHours)) }
+        if c.contains(.dailyCap) { dailyCap = .some(try c.decodeIfPresent(Int.self, forKey: .dailyCap)) }
+        if let named = try c.decodeIfPresent([String: ChannelPreference].self, forKey: .channels) {
+            var channels: [NotificationChannel: ChannelPreference] = [:]
+            for (name, preference) in named {
+                guard let channel = NotificationChannel(rawValue: name), channel != .inApp else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .channels, in: c,
+                        debugDescription: "'\(name)' is not a channel: webPush, apns or webhook")
+                }
+                channels[channel] = preference
+            }
+            self.channels = channels
+        }
         try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -207,5 +234,19 @@ extension NotificationsPatch: Codable {
         try c.encodeIfPresent(weeklyDay, forKey: .weeklyDay)
         try c.encodeIfPresent(weeklyHour, forKey: .weeklyHour)
         try c.encodeIfPresent(freezes, forKey: .freezes)
+        if let quietHours {
+            if let hours = quietHours {
+                try c.encode(hours, forKey: .quietHours)
+            } else {
+                try c.encodeNil(forKey: .quietHours)
+            }
+        }
+        if let dailyCap {
+            if let cap = dailyCap { try c.encode(cap, forKey: .dailyCap) } else { try c.encodeNil(forKey: .dailyCap) }
+        }
+        if let channels {
+            try c.encode(
+                Dictionary(uniqueKeysWithValues: channels.map { ($0.key.rawValue, $0.value) }), forKey: .channels)
+        }
     }
 }

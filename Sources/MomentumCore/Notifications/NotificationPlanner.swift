@@ -315,11 +315,7 @@ public struct NotificationPlanner: Sendable {
     public func wallClock(_ day: LocalDay, minute: Int) -> Date {
         let minute = min(max(minute, 0), 1439)
         let date = minute < dayStartHour * 60 ? day.advanced(by: 1) : day
-        let local = Int64(date.number) * 86_400 + Int64(minute) * 60
-        let before = local - Int64(zone.offset(atSecond: local - 86_400))
-        let after = local - Int64(zone.offset(atSecond: local + 86_400))
-        let valid = [before, after].filter { $0 + Int64(zone.offset(atSecond: $0)) == local }
-        return seconds(valid.min() ?? max(before, after))
+        return zone.instant(calendarDate: date.number, minute: minute)
     }
 
     private func seconds(_ value: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(value)) }

@@ -6,8 +6,14 @@
 ///
 /// JSON: `{"reminders": true, "reminderHour": 8, "reminderTimes": {"read": "21:30"},
 /// "streakAtRisk": true, "celebrations": true, "streakBroken": true, "weeklySummary": true,
-/// "weeklyDay": "sunday", "weeklyHour": 18, "freezes": true}`; an absent field takes its
-/// standard value, so preferences saved before a field existed keep working.
+/// "weeklyDay": "sunday", "weeklyHour": 18, "freezes": true, "quietHours": {"from": "22:00",
+/// "to": "07:00"}, "dailyCap": 5, "channels": {"webPush": {"enabled": true, "kinds":
+/// ["milestone"]}}}`; an absent field takes its standard value, so preferences saved before
+/// a field existed keep working.
+///
+/// The kinds decide what reaches the inbox; ``channels`` narrow what each device channel
+/// carries; ``quietHours`` and ``dailyCap`` hold back the channels that interrupt (Web Push,
+/// APNs, webhooks), never the inbox.
 public struct NotificationPreferences: Hashable, Sendable, Codable {
     /// Daily reminders for habits not yet done.
     public var reminders: Bool
@@ -31,6 +37,13 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
     public var weeklyHour: Int
     /// Freeze offers (with their deadline) and freezes used.
     public var freezes: Bool
+    /// The hours in which no device is interrupted, or `nil` for none.
+    public var quietHours: QuietHours?
+    /// The most notifications sent to devices in one local day (1–100), or `nil` for no
+    /// cap; the inbox has every one.
+    public var dailyCap: Int?
+    /// What each device channel carries; a channel not named carries every wanted kind.
+    public var channels: [NotificationChannel: ChannelPreference]
 
     /// The most habits that may have a reminder time of their own.
     public static let maximumReminderTimes = 500
@@ -39,7 +52,8 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
     public init(
         reminders: Bool = true, reminderHour: Int? = nil, reminderTimes: [String: Int] = [:],
         streakAtRisk: Bool = true, celebrations: Bool = true, streakBroken: Bool = true,
-        weeklySummary: Bool = false, weeklyDay: Weekday = .sunday, weeklyHour: Int = 18, freezes: Bool = true
+        weeklySummary: Bool = false, weeklyDay: Weekday = .sunday, weeklyHour: Int = 18, freezes: Bool = true,
+        quietHours: QuietHours? = nil, dailyCap: Int? = nil, channels: [NotificationChannel: ChannelPreference] = [:]
     ) {
         self.reminders = reminders
         self.reminderHour = reminderHour
@@ -51,6 +65,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         self.weeklyDay = weeklyDay
         self.weeklyHour = weeklyHour
         self.freezes = freezes
+        self.quietHours = quietHours
+        self.dailyCap = dailyCap
+        self.channels = channels
     }
 
     /// Everything on except the weekly progress, which a user asks for.
@@ -68,6 +85,17 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         }
     }
 
+    /// Whether a notification of a kind goes to a channel: the user wants the kind and the
+    /// channel carries it. The inbox carries every kind the user wants.
+    public func wants(_ kind: NotificationKind, on channel: NotificationChannel) -> Bool {
+        guard wants(kind) else { return false }
+        guard channel != .inApp, let preference = channels[channel] else { return true }
+        return preference.enabled && (preference.kinds?.contains(kind) ?? true)
+    }
+
+    /// The highest daily cap.
+    public static let maximumDailyCap = 100
+
     /// What is wrong with these preferences, in a sentence; `nil` when nothing is.
     public var problem: String? {
         if let hour = reminderHour, !(0...23).contains(hour) { return "reminder hour must be 0 to 23, not \(hour)" }
@@ -75,6 +103,11 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         if reminderTimes.count > Self.maximumReminderTimes {
             return "at most \(Self.maximumReminderTimes) habits may have a reminder time"
         }
+        if let problem = quietHours?.problem { return problem }
+        if let cap = dailyCap, !(1...Self.maximumDailyCap).contains(cap) {
+            return "the daily cap must be 1 to \(Self.maximumDailyCap), not \(cap)"
+        }
+        if channels[.inApp] != nil { return "the inbox has every notification: it is not a channel to set" }
         for (habit, minute) in reminderTimes.sorted(by: { $0.key < $1.key }) {
             if habit.isEmpty || habit.utf8.count > 128 { return "a reminder time's habit id is 1…128 bytes" }
             if !(0..<1440).contains(minute) { return "the reminder time of '\(habit)' is not a time of day" }
@@ -101,7 +134,7 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case reminders, reminderHour, reminderTimes, streakAtRisk, celebrations, streakBroken, weeklySummary
-        case weeklyDay, weeklyHour, freezes
+        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels
     }
 
     /// Decodes preferences; absent fields take the standard values, and reminder times are
@@ -128,6 +161,18 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         weeklyDay = try c.decodeIfPresent(Weekday.self, forKey: .weeklyDay) ?? standard.weeklyDay
         weeklyHour = try c.decodeIfPresent(Int.self, forKey: .weeklyHour) ?? standard.weeklyHour
         freezes = try c.decodeIfPresent(Bool.self, forKey: .freezes) ?? standard.freezes
+        quietHours = try c.decodeIfPresent(QuietHours.self, forKey: .quietHours)
+        dailyCap = try c.decodeIfPresent(Int.self, forKey: .dailyCap)
+        var channels: [NotificationChannel: ChannelPreference] = [:]
+        for (name, preference) in try c.decodeIfPresent([String: ChannelPreference].self, forKey: .channels) ?? [:] {
+            guard let channel = NotificationChannel(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .channels, in: c,
+                    debugDescription: "'\(name)' is not a channel: webPush, apns or webhook")
+            }
+            channels[channel] = preference
+        }
+        self.channels = channels
     }
 
     /// Encodes the preferences, reminder times as `HH:MM`.
@@ -143,5 +188,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         try c.encode(weeklyDay, forKey: .weeklyDay)
         try c.encode(weeklyHour, forKey: .weeklyHour)
         try c.encode(freezes, forKey: .freezes)
+        try c.encodeIfPresent(quietHours, forKey: .quietHours)
+        try c.encodeIfPresent(dailyCap, forKey: .dailyCap)
+        try c.encode(
+            Dictionary(uniqueKeysWithValues: channels.map { ($0.key.rawValue, $0.value) }), forKey: .channels)
     }
 }

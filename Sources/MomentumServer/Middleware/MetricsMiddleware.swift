@@ -172,7 +172,13 @@ final class NotificationMetrics: Sendable {
     init(factory: PrometheusMetricsFactory) {
         var counters: [String: CoreMetrics.Counter] = [:]
         for kind in NotificationKind.allCases {
-            for (channel, outcome) in [("inbox", "sent"), ("inbox", "dropped")] {
+            var pairs = [("inbox", "sent"), ("inbox", "dropped")]
+            for channel in NotificationChannel.allCases where channel != .inApp {
+                for outcome in ["sent", "retried", "failed", "deferred", "dropped"] {
+                    pairs.append((channel.rawValue, outcome))
+                }
+            }
+            for (channel, outcome) in pairs {
                 counters["\(kind.rawValue) \(channel) \(outcome)"] = Counter(
                     label: "momentum_notifications_total",
                     dimensions: [("kind", kind.rawValue), ("channel", channel), ("outcome", outcome)], factory: factory)
@@ -186,5 +192,11 @@ final class NotificationMetrics: Sendable {
     func count(_ kind: NotificationKind, channel: String = "inbox", outcome: String, by amount: Int = 1) {
         guard amount > 0 else { return }
         counters["\(kind.rawValue) \(channel) \(outcome)"]?.increment(by: Int64(amount))
+    }
+
+    /// Counts a delivery to a device or webhook: sent, retried, failed, deferred (quiet
+    /// hours) or dropped.
+    func count(_ kind: NotificationKind, channel: NotificationChannel, outcome: String) {
+        count(kind, channel: channel.rawValue, outcome: outcome)
     }
 }

@@ -10,6 +10,7 @@ struct Routes {
     func register(on router: Router<MomentumContext>) {
         addOpsRoutes(router)
         addAdminRoutes(router)
+        addWebhookRoutes(router)
         let v1 = router.group("v1")
         let authenticated = router.group("v1").add(middleware: AuthMiddleware(server: server))
             .add(middleware: IdempotencyMiddleware(server: server))
@@ -20,6 +21,7 @@ struct Routes {
         addMemoryRoutes(authenticated)
         addCelebrationRoutes(authenticated)
         addNotificationRoutes(authenticated)
+        addPushRoutes(authenticated)
         addWebRoutes(router)
     }
 }

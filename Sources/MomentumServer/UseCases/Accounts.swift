@@ -189,11 +189,20 @@ struct Accounts: Sendable {
                 subjects.first { error.message.hasPrefix($0.0) }.map {
                     ($0.1, String(error.message.dropFirst($0.0.count)))
                 }
-                ?? (error.message.contains("reminder time") ? "notifications.reminderTimes" : "pack", error.message)
+                ?? (Self.notificationField(error.message) ?? "pack", error.message)
             throw APIError(
                 .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
                 details: [.init(field: field, issue: issue)])
         }
+    }
+
+    /// The notification preference a validation message is about, if one.
+    static func notificationField(_ message: String) -> String? {
+        if message.contains("reminder time") { return "notifications.reminderTimes" }
+        if message.contains("quiet hours") { return "notifications.quietHours" }
+        if message.contains("daily cap") { return "notifications.dailyCap" }
+        if message.contains("channel") || message.contains("inbox") { return "notifications.channels" }
+        return nil
     }
 
     /// The sign-in throttle's key and policy of a client address.

@@ -20,6 +20,18 @@ extension Routes {
                 status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
+        // The service worker shows Web Push notifications; served from the root so that its
+        // scope is the whole app.
+        router.get("sw.js") { _, _ in
+            guard let file = assets.files["sw.js"] else { throw APIError.notFound("file 'sw.js'") }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: file.contentType, .cacheControl: "no-cache",
+                    HTTPField.Name("Service-Worker-Allowed")!: "/",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        }
         router.get("signin") { request, _ in
             if try await webCaller(request) != nil { return Response.redirect(to: "/today", type: .normal) }
             return assets.page("signin", AuthPage(demo: server.configuration.demo))

@@ -391,7 +391,23 @@ struct WebViews: Sendable {
                 "streakAtRisk": profile.notifications.streakAtRisk,
                 "streakBroken": profile.notifications.streakBroken, "freezes": profile.notifications.freezes,
                 "packs": profile.packs.joined(separator: "+"),
+                "quiet": profile.notifications.quietHours != nil,
+                "quietFrom": NotificationPreferences.clock(profile.notifications.quietHours?.from ?? 22 * 60),
+                "quietTo": NotificationPreferences.clock(profile.notifications.quietHours?.to ?? 7 * 60),
+                "dailyCap": profile.notifications.dailyCap.map(String.init) ?? "",
             ] as [String: Any]
+        page["pushTargets"] = try await server.store.pushTargets(of: caller.user).map { target -> [String: Any] in
+            let view = PushTargetView(target)
+            return [
+                "id": view.id, "label": view.label,
+                "channel": target.channel == .apns ? "iPhone or iPad" : "Browser",
+                "created": Self.longDay(
+                    DayClock(dayStartHour: 0).localDay(
+                        of: target.createdAt,
+                        in: ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!)),
+            ]
+        }
+        page["hasPushTargets"] = !((page["pushTargets"] as? [[String: Any]])?.isEmpty ?? true)
         let notifications = profile.notifications
         page["reminderHours"] =
             [["value": "", "label": "When I usually check in", "selected": notifications.reminderHour == nil]]

@@ -533,5 +533,126 @@ extension Schema {
                 "CREATE INDEX notifications_by_time ON notifications (user_id, created_at)",
             ]
         ),
+        Migration(
+            version: 7, name: "create_push_targets_webhooks_and_deliveries",
+            sqlite: [
+                """
+                CREATE TABLE push_targets (
+                  user_id TEXT NOT NULL,
+                  target_id TEXT NOT NULL,
+                  channel TEXT NOT NULL,
+                  address TEXT NOT NULL,
+                  p256dh TEXT,
+                  auth TEXT,
+                  environment TEXT,
+                  created_at REAL NOT NULL,
+                  PRIMARY KEY (user_id, target_id),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE webhooks (
+                  webhook_id TEXT NOT NULL,
+                  url TEXT NOT NULL,
+                  secret TEXT NOT NULL,
+                  kinds TEXT,
+                  created_at REAL NOT NULL,
+                  disabled_at REAL,
+                  consecutive_failures INTEGER NOT NULL,
+                  last_error TEXT,
+                  last_success_at REAL,
+                  last_failure_at REAL,
+                  PRIMARY KEY (webhook_id)
+                )
+                """,
+                """
+                CREATE TABLE deliveries (
+                  user_id TEXT NOT NULL,
+                  notification_key TEXT NOT NULL,
+                  channel TEXT NOT NULL,
+                  target_id TEXT NOT NULL,
+                  due_at REAL NOT NULL,
+                  attempts INTEGER NOT NULL,
+                  state TEXT NOT NULL,
+                  claimed_until REAL,
+                  outcome TEXT,
+                  created_at REAL NOT NULL,
+                  finished_at REAL,
+                  PRIMARY KEY (user_id, notification_key, channel, target_id),
+                  FOREIGN KEY (user_id, notification_key) REFERENCES notifications (user_id, notification_key)
+                    ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE server_settings (
+                  name TEXT NOT NULL,
+                  value TEXT NOT NULL,
+                  PRIMARY KEY (name)
+                )
+                """,
+                "CREATE INDEX push_targets_by_target ON push_targets (target_id)",
+                "CREATE INDEX deliveries_due ON deliveries (due_at) WHERE state = 'pending'",
+                "CREATE INDEX deliveries_finished ON deliveries (finished_at) WHERE state <> 'pending'",
+            ],
+            postgres: [
+                """
+                CREATE TABLE push_targets (
+                  user_id TEXT NOT NULL,
+                  target_id TEXT NOT NULL,
+                  channel TEXT NOT NULL,
+                  address TEXT NOT NULL,
+                  p256dh TEXT,
+                  auth TEXT,
+                  environment TEXT,
+                  created_at DOUBLE PRECISION NOT NULL,
+                  PRIMARY KEY (user_id, target_id),
+                  FOREIGN KEY (user_id) REFERENCES accounts (user_id) ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE webhooks (
+                  webhook_id TEXT NOT NULL,
+                  url TEXT NOT NULL,
+                  secret TEXT NOT NULL,
+                  kinds TEXT,
+                  created_at DOUBLE PRECISION NOT NULL,
+                  disabled_at DOUBLE PRECISION,
+                  consecutive_failures BIGINT NOT NULL,
+                  last_error TEXT,
+                  last_success_at DOUBLE PRECISION,
+                  last_failure_at DOUBLE PRECISION,
+                  PRIMARY KEY (webhook_id)
+                )
+                """,
+                """
+                CREATE TABLE deliveries (
+                  user_id TEXT NOT NULL,
+                  notification_key TEXT NOT NULL,
+                  channel TEXT NOT NULL,
+                  target_id TEXT NOT NULL,
+                  due_at DOUBLE PRECISION NOT NULL,
+                  attempts BIGINT NOT NULL,
+                  state TEXT NOT NULL,
+                  claimed_until DOUBLE PRECISION,
+                  outcome TEXT,
+                  created_at DOUBLE PRECISION NOT NULL,
+                  finished_at DOUBLE PRECISION,
+                  PRIMARY KEY (user_id, notification_key, channel, target_id),
+                  FOREIGN KEY (user_id, notification_key) REFERENCES notifications (user_id, notification_key)
+                    ON DELETE CASCADE
+                )
+                """,
+                """
+                CREATE TABLE server_settings (
+                  name TEXT NOT NULL,
+                  value TEXT NOT NULL,
+                  PRIMARY KEY (name)
+                )
+                """,
+                "CREATE INDEX push_targets_by_target ON push_targets (target_id)",
+                "CREATE INDEX deliveries_due ON deliveries (due_at) WHERE state = 'pending'",
+                "CREATE INDEX deliveries_finished ON deliveries (finished_at) WHERE state <> 'pending'",
+            ]
+        ),
     ]
 }

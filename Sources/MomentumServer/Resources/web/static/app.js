@@ -293,7 +293,48 @@ function frostBurst() {
   }, 1200);
 }
 
+// Web Push: the service worker (/sw.js) shows what the server pushes and opens its page.
+function base64UrlBytes(text) {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const raw = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+function withTimeout(promise, ms, message) {
+  return Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(message)), ms))]);
+}
+
+if ('serviceWorker' in navigator && document.querySelector('#counters')) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
+}
+
 const actions = {
+  async 'enable-push'(button) {
+    if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
+      throw new Error('This browser cannot receive push notifications.');
+    }
+    button.disabled = true;
+    const permission = await Notification.requestPermission();
+    if (permission !== 'granted') {
+      throw new Error('Notifications are blocked for this site: allow them in the browser\'s site settings.');
+    }
+    const { vapidPublicKey } = await api('GET', '/v1/push-targets');
+    const registration = await navigator.serviceWorker.register('/sw.js');
+    await navigator.serviceWorker.ready;
+    const subscription = await withTimeout(
+      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(vapidPublicKey) }),
+      20000, 'The browser could not reach its push service. Try again later.');
+    const { endpoint, keys } = subscription.toJSON();
+    await api('POST', '/v1/push-targets', { channel: 'webPush', endpoint, keys });
+    announce('Notifications are on for this browser.');
+    location.reload();
+  },
+  async 'remove-push-target'(button) {
+    button.disabled = true;
+    await api('DELETE', `/v1/push-targets/${encodeURIComponent(button.dataset.target)}`);
+    button.closest('li').remove();
+    announce('That device no longer receives notifications.');
+  },
   async 'check-in'(button) {
     button.disabled = true;
     const habit = button.dataset.habit;
@@ -455,6 +496,8 @@ const forms = {
         streakAtRisk: checked('streakAtRisk'), streakBroken: checked('streakBroken'), freezes: checked('freezes'),
         reminderHour: data.get('reminderHour') === '' ? null : Number(data.get('reminderHour')),
         weeklyDay: data.get('weeklyDay'), weeklyHour: Number(data.get('weeklyHour')),
+        quietHours: checked('quiet') ? { from: data.get('quietFrom'), to: data.get('quietTo') } : null,
+        dailyCap: data.get('dailyCap') === '' ? null : Number(data.get('dailyCap')),
       },
     });
     document.body.dataset.reduceMotion = String(checked('reduceMotion'));

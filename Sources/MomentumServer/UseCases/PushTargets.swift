@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// The devices that receive a user's notifications (browsers' Web Push subscriptions, iOS
+/// apps' APNs tokens) and the app developer's webhooks, checked where they come in.
+struct PushTargets: Sendable {
+    let store: any MomentumStore
+    let now: @Sendable () -> Date
+    let vapid: VAPIDKeys
+    /// Hosts whose Web Push endpoints are accepted (`*.` covers subdomains).
+    let pushHosts: [String]
+    /// Whether APNs is configured.
+    let apns: Bool
+
+    /// The most devices one user may register; the oldest goes when one more comes.
+    static let maximumPerUser = 20
+
+    /// A browser's subscription, checked: an `https` endpoint on a known push service, a
+    /// P-256 public key and a 16-byte secret.
+    func registerWebPush(
+        endpoint: String, p256dh: String, auth: String, user: String
+    ) async throws -> (PushTarget, Bool) {
+        guard endpoint.utf8.count <= 2048, let url = URL(string: endpoint), url.scheme == "https",
+            let host = url.host?.lowercased(), url.user == nil
+        else { throw APIError.invalid("must be an https URL of at most 2048 bytes", field: "endpoint") }
+        guard Self.allowed(host, in: pushHosts) else {
+            throw APIError.invalid(
+                "is not on a push service this server sends to (\(pushHosts.joined(separator: ", ")))",
+                field: "endpoint")
+        }
+        guard let key = WebPushCrypto.bytes(base64URL: p256dh), (try? WebPushCrypto.publicKey(key)) != nil else {
+            throw APIError.invalid(
+                "must be a P-256 public key, base64url (65 bytes uncompressed)", field: "keys.p256dh")
+        }
+        guard let secret = WebPushCrypto.bytes(base64URL: auth), secret.count == 16 else {
+            throw APIError.invalid("must be 16 bytes, base64url", field: "keys.auth")
+        }
+        let target = PushTarget(
+            id: Self.id(.webPush, endpoint), channel: .webPush, address: endpoint, p256dh: Tokens.base64URL(key),
+            auth: Tokens.base64URL(secret), createdAt: now())
+        return (target, try await save(target, user: user))
+    }
+
+    /// An iOS app's device token, checked: hex, 8 to 256 bytes.
+    func registerAPNs(token: String, environment: String?, user: String) async throws -> (PushTarget, Bool) {
+        guard apns else {
+            throw APIError.invalid("is not sent by this server: it has no APNs key configured", field: "channel")
+        }
+        let token = token.lowercased()
+        guard (16...512).contains(token.utf8.count), token.utf8.count % 2 == 0,
+            token.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+        else { throw APIError.invalid("must be the device token in hex (8 to 256 bytes)", field: "token") }
+        let environment = environment ?? "production"
+        guard ["production", "sandbox"].contains(environment) else {
+            throw APIError.invalid("must be production or sandbox", field: "environment")
+        }
+        let target = PushTarget(
+            id: Self.id(.apns, token), channel: .apns, address: token, environment: environment, createdAt: now())
+        return (target, try await save(target, user: user))
+    }
+
+    private func save(_ target: PushTarget, user: String) async throws -> Bool {
+        let created = try await store.savePushTarget(target, of: user)
+        let targets = try await store.pushTargets(of: user)
+        for old in targets.dropLast(Self.maximumPerUser) where old.id != target.id {
+            try await store.removePushTarget(old.id, of: user)
+        }
+        return created
+    }
+
+    /// A target's id: the same address always has the same id (`wp_…`, `apns_…`).
+    static func id(_ channel: NotificationChannel, _ address: String) -> String {
+        let digest = SHA256.hash(data: Array("\(channel.rawValue) \(address)".utf8))
+        return (channel == .apns ? "apns_" : "wp_") + Tokens.base64URL(Array(digest.prefix(15)))
+    }
+
+    /// Whether a host is one of the allowed ones (`*.example.com` covers its subdomains).
+    static func allowed(_ host: String, in hosts: [String]) -> Bool {
+        hosts.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern.hasPrefix("*.") { return host.hasSuffix(String(pattern.dropFirst(1))) }
+            return host == pattern
+        }
+    }
+
+    // MARK: Webhooks
+
+    /// Adds a webhook with a fresh secret.
+    func createWebhook(url: String, kinds: [NotificationKind]?) async throws -> Webhook {
+        guard url.utf8.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
+            parsed.host?.isEmpty == false
+        else { throw APIError.invalid("must be an http or https URL of at most 2048 bytes", field: "url") }
+        if let kinds, kinds.isEmpty {
+            throw APIError.invalid("must name at least one kind, or be left out", field: "kinds")
+        }
+        let webhook = Webhook(
+            id: Tokens.id("wh_"), url: url,
+            secret: "whsec_" + Tokens.base64URL((0..<32).map { _ in UInt8.random(in: 0...255) }),
+            kinds: kinds.map(Set.init), createdAt: now())
+        try await store.createWebhook(webhook)
+        return webhook
+    }
+
+    /// A webhook by id.
+    ///
+    /// - Throws: 404 when there is none.
+    func webhook(_ id: String) async throws -> Webhook {
+        guard let webhook = try await store.webhooks().first(where: { $0.id == id }) else {
+            throw APIError.notFound("webhook")
+        }
+        return webhook
+    }
+}

@@ -1,0 +1,408 @@
+import Foundation
+import MomentumCore
+
+extension SQLBackend {
+    // MARK: Push targets
+
+    /// Implements ``MomentumStore`` `savePushTarget`; see the protocol for its contract.
+    public func savePushTarget(_ target: PushTarget, of user: String) async throws(StoreError) -> Bool {
+        let insert = SQLStatement(
+            """
+            INSERT INTO push_targets (user_id, target_id, channel, address, p256dh, auth, environment, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, target_id) DO UPDATE SET
+              p256dh = excluded.p256dh, auth = excluded.auth, environment = excluded.environment
+            RETURNING created_at
+            """,
+            [
+                .text(user), .text(target.id), .text(target.channel.rawValue), .text(target.address),
+                .optional(target.p256dh), .optional(target.auth), .optional(target.environment),
+                .date(StoreJSON.canonical(target.createdAt)),
+            ])
+        // A browser or phone signed in to another account now belongs to this one: it stops
+        // receiving the other account's notifications.
+        let elsewhere = SQLStatement(
+            "DELETE FROM push_targets WHERE target_id = ? AND user_id <> ?", [.text(target.id), .text(user)])
+        return try await run(
+            StoreProgram(writes: true, user: user) { () throws(StoreError) in
+                .query([insert, elsewhere]) { rows throws(StoreError) in
+                    let stored = try rows[0].first?.date(0, "created_at")
+                    return .done(stored == StoreJSON.canonical(target.createdAt))
+                }
+            })
+    }
+
+    /// Implements ``MomentumStore`` `pushTargets`; see the protocol for its contract.
+    public func pushTargets(of user: String) async throws(StoreError) -> [PushTarget] {
+        let statement = SQLStatement(
+            """
+            SELECT target_id, channel, address, p256dh, auth, environment, created_at
+            FROM push_targets WHERE user_id = ? ORDER BY created_at, target_id
+            """, [.text(user)])
+        let rows = try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
+            })
+        return try rows.map { row throws(StoreError) in try Self.pushTarget(row, from: 0) }
+    }
+
+    /// Implements ``MomentumStore`` `removePushTarget`; see the protocol for its contract.
+    @discardableResult
+    public func removePushTarget(_ id: String, of user: String) async throws(StoreError) -> Bool {
+        try await write(
+            user,
+            SQLStatement("DELETE FROM push_targets WHERE user_id = ? AND target_id = ?", [.text(user), .text(id)]))
+            > 0
+    }
+
+    // MARK: Webhooks
+
+    /// Implements ``MomentumStore`` `createWebhook`; see the protocol for its contract.
+    public func createWebhook(_ webhook: Webhook) async throws(StoreError) {
+        _ = try await writeAlone(
+            SQLStatement(
+                """
+                INSERT INTO webhooks (webhook_id, url, secret, kinds, created_at, consecutive_failures)
+                VALUES (?, ?, ?, ?, ?, 0)
+                """,
+                [
+                    .text(webhook.id), .text(webhook.url), .text(webhook.secret),
+                    .optional(Self.kindList(webhook.kinds)),
+                    .date(StoreJSON.canonical(webhook.createdAt)),
+                ]))
+    }
+
+    /// Implements ``MomentumStore`` `webhooks`; see the protocol for its contract.
+    public func webhooks() async throws(StoreError) -> [Webhook] {
+        let statement = SQLStatement(
+            "SELECT \(Self.webhookColumns) FROM webhooks ORDER BY created_at, webhook_id", [])
+        let rows = try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
+            })
+        return try rows.map { row throws(StoreError) in try Self.webhook(row, from: 0) }
+    }
+
+    /// Implements ``MomentumStore`` `removeWebhook`; see the protocol for its contract.
+    @discardableResult
+    public func removeWebhook(_ id: String) async throws(StoreError) -> Bool {
+        try await writeAlone(
+            SQLStatement("DELETE FROM webhooks WHERE webhook_id = ? RETURNING webhook_id", [.text(id)])
+        ).count > 0
+    }
+
+    /// Implements ``MomentumStore`` `setWebhookEnabled`; see the protocol for its contract.
+    @discardableResult
+    public func setWebhookEnabled(_ id: String, _ enabled: Bool, at: Date) async throws(StoreError) -> Bool {
+        let statement =
+            enabled
+            ? SQLStatement(
+                """
+                UPDATE webhooks SET disabled_at = NULL, consecutive_failures = 0
+                WHERE webhook_id = ? RETURNING webhook_id
+                """, [.text(id)])
+            : SQLStatement(
+                """
+                UPDATE webhooks SET disabled_at = COALESCE(disabled_at, ?)
+                WHERE webhook_id = ? RETURNING webhook_id
+                """, [.date(StoreJSON.canonical(at)), .text(id)])
+        return try await writeAlone(statement).count > 0
+    }
+
+    // MARK: The delivery queue
+
+    /// The statement that queues the newly stored inbox entries `keys` for every push
+    /// target of the user and every active webhook (`nil` for none): run in the same
+    /// transaction as the inbox insert, so that an entry in the inbox is never without its
+    /// deliveries.
+    static func deliveryEnqueue(keys: [String], user: String, at: Date) -> SQLStatement? {
+        guard !keys.isEmpty else { return nil }
+        let values = Array(repeating: "(?)", count: keys.count).joined(separator: ", ")
+        let arguments = keys.map(SQLValue.text)
+        return SQLStatement(
+            """
+            INSERT INTO deliveries
+              (user_id, notification_key, channel, target_id, due_at, attempts, state, created_at)
+            SELECT ?, k.column1, t.channel, t.target_id, ?, 0, 'pending', ?
+            FROM (VALUES \(values)) AS k CROSS JOIN push_targets t WHERE t.user_id = ?
+            UNION ALL
+            SELECT ?, k.column1, 'webhook', w.webhook_id, ?, 0, 'pending', ?
+            FROM (VALUES \(values)) AS k CROSS JOIN webhooks w WHERE w.disabled_at IS NULL
+            ON CONFLICT (user_id, notification_key, channel, target_id) DO NOTHING
+            """,
+            [.text(user), .date(at), .date(at)] + arguments + [.text(user), .text(user), .date(at), .date(at)]
+                + arguments)
+    }
+
+    /// Implements ``MomentumStore`` `claimDeliveries`; see the protocol for its contract.
+    public func claimDeliveries(
+        now: Date, lease: TimeInterval, limit: Int
+    ) async throws(StoreError) -> [PendingDelivery] {
+        let limit = min(max(limit, 1), 10_000)
+        let lock = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let claim = SQLStatement(
+            """
+            UPDATE deliveries SET claimed_until = ?
+            WHERE (user_id, notification_key, channel, target_id) IN (
+              SELECT user_id, notification_key, channel, target_id FROM deliveries
+              WHERE state = 'pending' AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+              ORDER BY due_at LIMIT ?\(lock))
+            RETURNING user_id, notification_key, channel, target_id, attempts
+            """, [.date(now.addingTimeInterval(lease)), .date(now), .date(now), .int(limit)])
+        let claimed = try await writeAlone(claim)
+        guard !claimed.isEmpty else { return [] }
+        var deliveries: [PendingDelivery] = []
+        // The notifications and targets of the claimed rows, a few hundred at a time.
+        var start = 0
+        while start < claimed.count {
+            let chunk = claimed[start..<min(claimed.count, start + 200)]
+            start += chunk.count
+            var arguments: [SQLValue] = []
+            for row in chunk {
+                arguments += [
+                    .text(try row.text(0, "user_id")), .text(try row.text(1, "notification_key")),
+                    .text(try row.text(2, "channel")), .text(try row.text(3, "target_id")),
+                ]
+            }
+            let marks = Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let statement = SQLStatement(
+                """
+                SELECT d.user_id, d.channel, d.target_id, d.attempts,
+                  n.notification_key, n.kind, n.title, n.body, n.url, n.day, n.habit, n.meant_at, n.expires_at,
+                  t.target_id, t.channel, t.address, t.p256dh, t.auth, t.environment, t.created_at,
+                  \(Self.webhookColumns.split(separator: ",").map { "w." + $0.trimmingCharacters(in: .whitespaces) }
+                    .joined(separator: ", "))
+                FROM deliveries d
+                JOIN notifications n ON n.user_id = d.user_id AND n.notification_key = d.notification_key
+                LEFT JOIN push_targets t ON d.channel <> 'webhook' AND t.user_id = d.user_id
+                  AND t.target_id = d.target_id
+                LEFT JOIN webhooks w ON d.channel = 'webhook' AND w.webhook_id = d.target_id
+                WHERE (d.user_id, d.notification_key, d.channel, d.target_id) IN (\(marks))
+                """, arguments)
+            let rows = try await run(
+                StoreProgram(writes: false) { () throws(StoreError) in
+                    .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
+                })
+            for row in rows {
+                let channelName = try row.text(1, "channel")
+                guard let channel = NotificationChannel(rawValue: channelName) else {
+                    throw .corrupt("delivery channel '\(channelName)' is unknown")
+                }
+                deliveries.append(
+                    PendingDelivery(
+                        user: try row.text(0, "user_id"), notification: try Self.notification(row, from: 4),
+                        channel: channel, targetID: try row.text(2, "target_id"),
+                        attempts: Int(try row.int(3, "attempts")),
+                        pushTarget: row.optionalText(13) == nil ? nil : try Self.pushTarget(row, from: 13),
+                        webhook: row.optionalText(20) == nil ? nil : try Self.webhook(row, from: 20)))
+            }
+        }
+        return deliveries
+    }
+
+    /// Implements ``MomentumStore`` `finishDeliveries`; see the protocol for its contract.
+    public func finishDeliveries(
+        _ reports: [DeliveryReport], at: Date, webhookFailureLimit: Int
+    ) async throws(StoreError) {
+        let at = StoreJSON.canonical(at)
+        for report in reports {
+            let delivery = report.delivery
+            let key: [SQLValue] = [
+                .text(delivery.user), .text(delivery.notification.key), .text(delivery.channel.rawValue),
+                .text(delivery.targetID),
+            ]
+            let condition = "WHERE user_id = ? AND notification_key = ? AND channel = ? AND target_id = ?"
+            var statements: [SQLStatement] = []
+            switch report.outcome {
+            case .sent:
+                statements.append(
+                    SQLStatement(
+                        """
+                        UPDATE deliveries SET state = 'sent', attempts = attempts + 1, claimed_until = NULL,
+                          outcome = NULL, finished_at = ? \(condition)
+                        """, [.date(at)] + key))
+            case .retry(let next, let error):
+                statements.append(
+                    SQLStatement(
+                        """
+                        UPDATE deliveries SET attempts = attempts + 1, claimed_until = NULL, due_at = ?,
+                          outcome = ? \(condition)
+                        """, [.date(StoreJSON.canonical(next)), .text(Self.bounded(error))] + key))
+            case .deferred(let until):
+                statements.append(
+                    SQLStatement(
+                        "UPDATE deliveries SET claimed_until = NULL, due_at = ? \(condition)",
+                        [.date(StoreJSON.canonical(until))] + key))
+            case .failed(let reason), .dropped(let reason):
+                let attempt = report.outcome.state == "failed" ? " attempts = attempts + 1," : ""
+                statements.append(
+                    SQLStatement(
+                        """
+                        UPDATE deliveries SET state = ?,\(attempt) claimed_until = NULL, outcome = ?,
+                          finished_at = ? \(condition)
+                        """, [.text(report.outcome.state), .text(Self.bounded(reason)), .date(at)] + key))
+            }
+            if delivery.channel == .webhook {
+                switch report.outcome {
+                case .sent:
+                    statements.append(
+                        SQLStatement(
+                            """
+                            UPDATE webhooks SET consecutive_failures = 0, last_success_at = ?
+                            WHERE webhook_id = ?
+                            """, [.date(at), .text(delivery.targetID)]))
+                case .retry(_, let error), .failed(let error):
+                    statements.append(
+                        SQLStatement(
+                            """
+                            UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_error = ?,
+                              last_failure_at = ?,
+                              disabled_at = CASE WHEN disabled_at IS NULL AND consecutive_failures + 1 >= ?
+                                THEN ? ELSE disabled_at END
+                            WHERE webhook_id = ?
+                            """,
+                            [
+                                .text(Self.bounded(error)), .date(at), .int(max(webhookFailureLimit, 1)), .date(at),
+                                .text(delivery.targetID),
+                            ]))
+                case .deferred, .dropped: break
+                }
+            }
+            let batch = statements
+            _ = try await run(
+                StoreProgram(writes: true, user: delivery.user) { () throws(StoreError) in
+                    .execute(batch) { _ throws(StoreError) in .done(()) }
+                })
+        }
+    }
+
+    /// Implements ``MomentumStore`` `sentNotificationKeys`; see the protocol for its contract.
+    public func sentNotificationKeys(of user: String, since: Date) async throws(StoreError) -> Set<String> {
+        let statement = SQLStatement(
+            """
+            SELECT DISTINCT notification_key FROM deliveries
+            WHERE user_id = ? AND state = 'sent' AND finished_at >= ?
+            """, [.text(user), .date(since)])
+        let rows = try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
+            })
+        return Set(try rows.map { row throws(StoreError) in try row.text(0, "notification_key") })
+    }
+
+    /// Implements ``MomentumStore`` `deliveries`; see the protocol for its contract.
+    public func deliveries(of user: String, key: String) async throws(StoreError) -> [DeliveryStatus] {
+        let statement = SQLStatement(
+            """
+            SELECT channel, target_id, state, attempts, outcome, due_at, finished_at FROM deliveries
+            WHERE user_id = ? AND notification_key = ? ORDER BY channel, target_id
+            """, [.text(user), .text(key)])
+        let rows = try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
+            })
+        return try rows.map { row throws(StoreError) in
+            let channelName = try row.text(0, "channel")
+            guard let channel = NotificationChannel(rawValue: channelName) else {
+                throw .corrupt("delivery channel '\(channelName)' is unknown")
+            }
+            return DeliveryStatus(
+                channel: channel, targetID: try row.text(1, "target_id"), state: try row.text(2, "state"),
+                attempts: Int(try row.int(3, "attempts")), outcome: row.optionalText(4),
+                dueAt: try row.date(5, "due_at"),
+                finishedAt: row.optionalDate(6))
+        }
+    }
+
+    /// Implements ``MomentumStore`` `pruneDeliveries`; see the protocol for its contract.
+    @discardableResult
+    public func pruneDeliveries(finishedBefore: Date) async throws(StoreError) -> Int {
+        try await writeAlone(
+            SQLStatement(
+                """
+                DELETE FROM deliveries WHERE state <> 'pending' AND finished_at < ?
+                RETURNING notification_key
+                """, [.date(finishedBefore)])
+        ).count
+    }
+
+    /// Implements ``MomentumStore`` `serverSetting`; see the protocol for its contract.
+    public func serverSetting(_ name: String, orInsert value: String) async throws(StoreError) -> String {
+        _ = try await writeAlone(
+            SQLStatement(
+                "INSERT INTO server_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                [.text(name), .text(value)]))
+        let statement = SQLStatement("SELECT value FROM server_settings WHERE name = ?", [.text(name)])
+        return try await run(
+            StoreProgram(writes: false) { () throws(StoreError) in
+                .query([statement]) { rows throws(StoreError) in
+                    guard let row = rows[0].first else { throw .corrupt("server setting '\(name)' vanished") }
+                    return .done(try row.text(0, "value"))
+                }
+            })
+    }
+
+    // MARK: Rows
+
+    static var webhookColumns: String {
+        """
+        webhook_id, url, secret, kinds, created_at, disabled_at, consecutive_failures, last_error, last_success_at,
+        last_failure_at
+        """
+    }
+
+    static func webhook(_ row: SQLRow, from i: Int) throws(StoreError) -> Webhook {
+        Webhook(
+            id: try row.text(i, "webhook_id"), url: try row.text(i + 1, "url"), secret: try row.text(i + 2, "secret"),
+            kinds: try row.optionalText(i + 3).map { text throws(StoreError) in try kinds(text) },
+            createdAt: try row.date(i + 4, "created_at"), disabledAt: row.optionalDate(i + 5),
+            consecutiveFailures: Int(try row.int(i + 6, "consecutive_failures")), lastError: row.optionalText(i + 7),
+            lastSuccessAt: row.optionalDate(i + 8), lastFailureAt: row.optionalDate(i + 9))
+    }
+
+    static func pushTarget(_ row: SQLRow, from i: Int) throws(StoreError) -> PushTarget {
+        let channelName = try row.text(i + 1, "channel")
+        guard let channel = NotificationChannel(rawValue: channelName) else {
+            throw .corrupt("push target channel '\(channelName)' is unknown")
+        }
+        return PushTarget(
+            id: try row.text(i, "target_id"), channel: channel, address: try row.text(i + 2, "address"),
+            p256dh: row.optionalText(i + 3), auth: row.optionalText(i + 4), environment: row.optionalText(i + 5),
+            createdAt: try row.date(i + 6, "created_at"))
+    }
+
+    /// A notification from its columns: key, kind, title, body, url, day, habit, meant_at,
+    /// expires_at.
+    static func notification(_ row: SQLRow, from i: Int) throws(StoreError) -> PlannedNotification {
+        let kindName = try row.text(i + 1, "kind")
+        guard let kind = NotificationKind(rawValue: kindName) else {
+            throw .corrupt("notification kind '\(kindName)' is unknown")
+        }
+        let dayText = try row.text(i + 5, "day")
+        guard let day = LocalDay(iso8601: dayText) else { throw .corrupt("notification day '\(dayText)' is not a day") }
+        return PlannedNotification(
+            key: try row.text(i, "notification_key"), kind: kind, title: try row.text(i + 2, "title"),
+            body: try row.text(i + 3, "body"), url: try row.text(i + 4, "url"), day: day,
+            habit: row.optionalText(i + 6), at: try row.date(i + 7, "meant_at"),
+            expires: try row.date(i + 8, "expires_at"))
+    }
+
+    /// Kinds stored as a space-separated list; `nil` for every kind.
+    static func kindList(_ kinds: Set<NotificationKind>?) -> String? {
+        kinds.map { $0.map(\.rawValue).sorted().joined(separator: " ") }
+    }
+
+    static func kinds(_ text: String) throws(StoreError) -> Set<NotificationKind> {
+        var kinds = Set<NotificationKind>()
+        for name in text.split(separator: " ") {
+            guard let kind = NotificationKind(rawValue: String(name)) else {
+                throw .corrupt("webhook kind '\(name)' is unknown")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    /// An error text as stored: at most 500 characters.
+    static func bounded(_ text: String) -> String { String(text.prefix(500)) }
+}
