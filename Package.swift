@@ -200,6 +200,7 @@ let package = Package(
                 "MomentumClient", "MomentumAPI", "MomentumCore", "MomentumServer", "MomentumStore", "MomentumSQLite",
                 "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

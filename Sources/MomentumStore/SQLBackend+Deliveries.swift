@@ -12,7 +12,6 @@ extension SQLBackend {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, target_id) DO UPDATE SET
               p256dh = excluded.p256dh, auth = excluded.auth, environment = excluded.environment
-            RETURNING created_at
             """,
             [
                 .text(user), .text(target.id), .text(target.channel.rawValue), .text(target.address),
@@ -23,11 +22,13 @@ extension SQLBackend {
         // receiving the other account's notifications.
         let elsewhere = SQLStatement(
             "DELETE FROM push_targets WHERE target_id = ? AND user_id <> ?", [.text(target.id), .text(user)])
+        let existing = SQLStatement(
+            "SELECT 1 FROM push_targets WHERE user_id = ? AND target_id = ?", [.text(user), .text(target.id)])
         return try await run(
             StoreProgram(writes: true, user: user) { () throws(StoreError) in
-                .query([insert, elsewhere]) { rows throws(StoreError) in
-                    let stored = try rows[0].first?.date(0, "created_at")
-                    return .done(stored == StoreJSON.canonical(target.createdAt))
+                .query([existing]) { rows throws(StoreError) in
+                    let new = rows[0].isEmpty
+                    return .execute([insert, elsewhere]) { _ throws(StoreError) in .done(new) }
                 }
             })
     }

@@ -33,6 +33,7 @@ import Testing
             })
         // The web app's HTML pages and files are not part of the JSON API's contract.
         let webPages: Set<String> = [
+            "get /sw.js",
             "get /", "get /static/{file}", "get /signin", "post /signin", "get /signup", "post /signup",
             "post /signout", "get /today", "get /journey", "get /profile", "get /memories", "get /habits/{habit}",
             "get /packs/{pack}", "get /notifications",

@@ -68,19 +68,27 @@ final class LiveServer: Sendable {
     let port: Int
     let data: ServerData
     let clock: TestClock
+    let configure: @Sendable (inout ServerConfiguration) -> Void
     private let running = Mutex<(task: Task<Void, any Error>, store: any MomentumStore)?>(nil)
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(port: Int, data: ServerData, clock: TestClock) {
+    private init(
+        port: Int, data: ServerData, clock: TestClock,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void
+    ) {
         self.port = port
         self.data = data
         self.clock = clock
+        self.configure = configure
     }
 
     /// Starts a server on a free port and waits until it answers.
-    static func start(_ data: ServerData, clock: TestClock) async throws -> LiveServer {
-        let server = LiveServer(port: try freePort(), data: data, clock: clock)
+    static func start(
+        _ data: ServerData, clock: TestClock,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LiveServer {
+        let server = LiveServer(port: try freePort(), data: data, clock: clock, configure: configure)
         try await server.start()
         return server
     }
@@ -96,6 +104,7 @@ final class LiveServer: Sendable {
         configuration.idleTimeoutSeconds = 0
         let clock = self.clock
         configuration.clock = { clock.now }
+        configure(&configuration)
         var logger = Logger(label: "momentum.client-test")
         logger.logLevel = .critical
         let app = buildApplication(ServerState(store: store, configuration: configuration, logger: logger))
@@ -123,10 +132,12 @@ final class LiveServer: Sendable {
 
     /// Runs `body` with a started server, stopping it afterwards.
     static func with<R: Sendable>(
-        _ backend: Backend, clock: TestClock = TestClock(), _ body: (LiveServer) async throws -> R
+        _ backend: Backend, clock: TestClock = TestClock(),
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (LiveServer) async throws -> R
     ) async throws -> R {
         try await ServerData.with(backend) { data in
-            let server = try await LiveServer.start(data, clock: clock)
+            let server = try await LiveServer.start(data, clock: clock, configure: configure)
             do {
                 let result = try await body(server)
                 await server.stop()
