@@ -19,7 +19,10 @@ struct Serve: AsyncParsableCommand {
             MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
             MOMENTUM_PASSWORD_QUEUE, MOMENTUM_PASSWORD_CHECKS_PER_ADDRESS, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
             MOMENTUM_MAX_PHOTO_SIDE, MOMENTUM_MAX_PHOTO_MEGAPIXELS, MOMENTUM_RASTERIZER_TIMEOUT, \
-            MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES. \
+            MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES, MOMENTUM_NOTIFICATION_INTERVAL, \
+            MOMENTUM_DELIVERY_INTERVAL, MOMENTUM_WEBHOOK_FAILURE_LIMIT, MOMENTUM_PUSH_HOSTS, MOMENTUM_VAPID_SUBJECT, \
+            MOMENTUM_APNS_KEY_FILE, MOMENTUM_APNS_KEY_ID, MOMENTUM_APNS_TEAM_ID, MOMENTUM_APNS_TOPIC, MOMENTUM_APNS_URL, \
+            MOMENTUM_APNS_SANDBOX_URL, MOMENTUM_DELIVERY_CA_FILE. \
             A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
             Flags win over the environment.
             """)
@@ -77,6 +80,28 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Megabytes of drawn share cards kept in memory (default 32).") var shareCardCacheMegabytes: Int?
     @Option(help: "Seconds between the notification scheduler's passes (default 15; 0: this instance runs none).")
     var notificationInterval: Int?
+    @Option(help: "Seconds between the passes that send notifications to devices and webhooks (default 5; 0: none).")
+    var deliveryInterval: Int?
+    @Option(help: "Failures in a row that disable a webhook until it is enabled again (default 20).")
+    var webhookFailureLimit: Int?
+    @Option(
+        help: """
+            Hosts whose Web Push endpoints browsers may register, comma-separated; *.example.com covers \
+            subdomains (default: the push services of Chrome, Firefox, Safari and Edge).
+            """)
+    var pushHosts: String?
+    @Option(help: "Who runs this server, for push services: mailto:you@example.com or an https: URL.")
+    var vapidSubject: String?
+    @Option(help: "The APNs signing key (.p8) file; with --apns-key-id, --apns-team-id and --apns-topic.")
+    var apnsKeyFile: String?
+    @Option(help: "The APNs key's id.") var apnsKeyId: String?
+    @Option(help: "The Apple developer team id.") var apnsTeamId: String?
+    @Option(help: "The iOS app's bundle id (apns-topic).") var apnsTopic: String?
+    @Option(help: "Where production device tokens go (default https://api.push.apple.com).") var apnsUrl: String?
+    @Option(help: "Where development builds' tokens go (default https://api.sandbox.push.apple.com).")
+    var apnsSandboxUrl: String?
+    @Option(help: "A PEM file of certificates to trust beside the system's, for webhooks and push services.")
+    var deliveryCaFile: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -153,16 +178,7 @@ struct Serve: AsyncParsableCommand {
     /// Reads the limits from the flags, else the environment, checking each.
     private func applyLimits(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
         func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
-            guard let value = flag ?? environment[variable].flatMap({ Int($0) }) else {
-                if let text = environment[variable], !text.isEmpty {
-                    throw ValidationError("\(variable) must be a whole number, not '\(text)'")
-                }
-                return nil
-            }
-            guard range.contains(value) else {
-                throw ValidationError("--\(name) must be \(range.lowerBound) to \(range.upperBound)")
-            }
-            return value
+            try Self.number(flag, variable, name, range, environment: environment)
         }
         let most = 100_000_000
         if let value = try number(
@@ -245,10 +261,69 @@ struct Serve: AsyncParsableCommand {
         {
             configuration.notificationInterval = .seconds(value)
         }
+        try applyDelivery(to: &configuration, environment: environment)
         do {
             try configuration.check()
         } catch {
-            throw ValidationError("--trusted-proxies: \(error)")
+            throw ValidationError("\(error)")
         }
+    }
+
+    /// A whole number from a flag, else the environment, checked against its range.
+    private static func number(
+        _ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>, environment: [String: String]
+    ) throws -> Int? {
+        guard let value = flag ?? environment[variable].flatMap({ Int($0) }) else {
+            if let text = environment[variable], !text.isEmpty {
+                throw ValidationError("\(variable) must be a whole number, not '\(text)'")
+            }
+            return nil
+        }
+        guard range.contains(value) else {
+            throw ValidationError("--\(name) must be \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// Reads where notifications go beyond the inbox: webhooks, Web Push, APNs.
+    private func applyDelivery(to configuration: inout ServerConfiguration, environment: [String: String]) throws {
+        func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            try Self.number(flag, variable, name, range, environment: environment)
+        }
+        if let value = try number(deliveryInterval, "MOMENTUM_DELIVERY_INTERVAL", "delivery-interval", 0...86_400) {
+            configuration.deliveryInterval = .seconds(value)
+        }
+        if let value = try number(
+            webhookFailureLimit, "MOMENTUM_WEBHOOK_FAILURE_LIMIT", "webhook-failure-limit", 1...10_000)
+        {
+            configuration.webhookFailureLimit = value
+        }
+        if let text = pushHosts ?? environment["MOMENTUM_PUSH_HOSTS"] {
+            configuration.pushHosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        configuration.vapidSubject = vapidSubject ?? environment["MOMENTUM_VAPID_SUBJECT"] ?? configuration.vapidSubject
+        func file(_ path: String, _ flag: String) throws -> String {
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ValidationError("--\(flag): cannot read '\(path)': \(error.localizedDescription)")
+            }
+        }
+        if let path = deliveryCaFile ?? environment["MOMENTUM_DELIVERY_CA_FILE"] {
+            configuration.deliveryTrustRootsPEM = try file(path, "delivery-ca-file")
+        }
+        let keyFile = apnsKeyFile ?? environment["MOMENTUM_APNS_KEY_FILE"]
+        let keyID = apnsKeyId ?? environment["MOMENTUM_APNS_KEY_ID"]
+        let teamID = apnsTeamId ?? environment["MOMENTUM_APNS_TEAM_ID"]
+        let topic = apnsTopic ?? environment["MOMENTUM_APNS_TOPIC"]
+        let named = [keyFile, keyID, teamID, topic].compactMap { $0 }
+        guard !named.isEmpty else { return }
+        guard let keyFile, let keyID, let teamID, let topic else {
+            throw ValidationError("APNs needs all of --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic")
+        }
+        var apns = APNsConfiguration(
+            keyPEM: try file(keyFile, "apns-key-file"), keyID: keyID, teamID: teamID, topic: topic)
+        if let url = apnsUrl ?? environment["MOMENTUM_APNS_URL"] { apns.productionURL = url }
+        if let url = apnsSandboxUrl ?? environment["MOMENTUM_APNS_SANDBOX_URL"] { apns.sandboxURL = url }
+        configuration.apns = apns
     }
 }

@@ -8,9 +8,10 @@ import MomentumTestSupport
 import Synchronization
 import Testing
 
-/// The notification scheduler on several instances sharing one real PostgreSQL database:
-/// every user due at the same minute gets their notification exactly once, and the users
-/// an instance claimed before it died are delivered by the others once its lease ends.
+/// The notification scheduler and the sender on several instances sharing one real
+/// PostgreSQL database: every user due at the same minute gets their notification exactly
+/// once, in the inbox and at a webhook on loopback, and the users and deliveries an instance
+/// claimed before it died are taken by the others once its lease ends.
 @Suite(.serialized) struct SchedulerInstancesTests {
     /// How many users are due in the same minute (MOMENTUM_SCHEDULER_USERS; 1,500 by default
     /// so that the suite stays quick on two cores).
@@ -49,6 +50,10 @@ import Testing
                 try await group.waitForAll()
             }
             try await setup.touchNotifications(of: users, at: midnight)
+            // The app developer's webhook receives every notification.
+            let receiver = try await LoopbackReceiver.start(.plain, answer: { _ in (200, "") })
+            try await setup.createWebhook(
+                Webhook(id: "wh_all", url: receiver.base + "/in", secret: "s", createdAt: midnight))
 
             // An instance claims 200 users and dies before it delivers anything.
             let dead = try await setup.claimNotificationRuns(
@@ -93,6 +98,25 @@ import Testing
                     }
                 })
             #expect(counts.0 == Int64(users.count) && counts.1 == Int64(users.count))
+
+            // The sender: one instance claims 200 deliveries and dies; three others send the
+            // rest at once; after the lease the dead one's go too. Each reaches the webhook
+            // exactly once.
+            let deadDeliveries = try await setup.claimDeliveries(now: clock.withLock { $0 }, lease: 60, limit: 200)
+            #expect(deadDeliveries.count == 200)
+            let sent = try await withThrowingTaskGroup(of: Int.self) { group in
+                for instance in instances { group.addTask { try await instance.runDueDeliveries().sent } }
+                var sent: [Int] = []
+                for try await count in group { sent.append(count) }
+                return sent
+            }
+            #expect(sent.reduce(0, +) == users.count - 200, "\(sent)")
+            #expect(try await instances[0].runDueDeliveries().sent == 0)
+            clock.withLock { $0 += 61 }
+            #expect(try await instances[2].runDueDeliveries().sent == 200)
+            let ids = receiver.requests.compactMap { $0.header("Momentum-Delivery") }
+            #expect(ids.count == users.count && Set(ids).count == users.count, "\(ids.count) posts")
+            await receiver.stop()
             for store in stores { await store.close() }
             await setup.close()
         }
