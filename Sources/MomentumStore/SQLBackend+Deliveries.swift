@@ -206,6 +206,7 @@ extension SQLBackend {
         _ reports: [DeliveryReport], at: Date, webhookFailureLimit: Int
     ) async throws(StoreError) {
         let at = StoreJSON.canonical(at)
+        var statements: [SQLStatement] = []
         for report in reports {
             let delivery = report.delivery
             let key: [SQLValue] = [
@@ -213,7 +214,6 @@ extension SQLBackend {
                 .text(delivery.targetID),
             ]
             let condition = "WHERE user_id = ? AND notification_key = ? AND channel = ? AND target_id = ?"
-            var statements: [SQLStatement] = []
             switch report.outcome {
             case .sent:
                 statements.append(
@@ -269,9 +269,15 @@ extension SQLBackend {
                 case .deferred, .dropped: break
                 }
             }
-            let batch = statements
+        }
+        // One transaction for a pass's outcomes, a few hundred statements at a time: no
+        // user's projections are touched, so no user's writes need to wait.
+        var start = 0
+        while start < statements.count {
+            let batch = Array(statements[start..<min(statements.count, start + 400)])
+            start += batch.count
             _ = try await run(
-                StoreProgram(writes: true, user: delivery.user) { () throws(StoreError) in
+                StoreProgram(writes: true) { () throws(StoreError) in
                     .execute(batch) { _ throws(StoreError) in .done(()) }
                 })
         }

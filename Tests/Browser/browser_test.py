@@ -1102,6 +1102,87 @@ def notifications_bell_inbox_and_preferences(args):
         browser.quit()
 
 
+def web_push_shows_a_notification_and_opens_its_page(args):
+    """Web Push in the browser: the web app's service worker shows a pushed notification
+    (delivered through the DevTools protocol, since a real push service is out of reach
+    here) and a click on it opens the notification's page; the profile lists this browser's
+    subscription and stops it; quiet hours and the daily cap are saved as chosen."""
+    import push_devtools
+    browser = Browser(args, "web-push")
+    try:
+        sign_up(browser, "pushed", packs=["habits"])
+        browser.dismiss_celebrations()
+        habit = create_habit(browser, "Stretch")
+        browser.click(f"li.habit[data-habit='{habit}'] button[data-action=check-in]")
+        browser.wait_for("document.querySelector('.bell .badge')?.textContent === '1'", timeout=12,
+                         message="the milestone of the first check-in did not reach the bell")
+        browser.dismiss_celebrations()
+        _, inbox = browser.api("GET", "/v1/notifications")
+        sent = inbox["notifications"][0]
+        # The page registered the service worker; it controls the next page.
+        browser.get("/profile")
+        browser.wait_for("navigator.serviceWorker.controller !== null", timeout=10,
+                         message="the service worker does not control the page")
+        origin = args.base_url.rstrip("/")
+        push_devtools.grant_notifications(browser.driver, origin)
+        # What the sender posts (WebPushSender.Payload), as the browser decrypts it.
+        push_devtools.deliver_push(browser.driver, origin, {
+            "title": sent["title"], "body": sent["body"], "url": sent["url"], "key": sent["key"],
+            "kind": sent["kind"], "at": sent["at"]})
+        shown = push_devtools.shown_notifications(browser.driver)
+        assert [(n["title"], n["body"], n["tag"]) for n in shown] == [(sent["title"], sent["body"], sent["key"])], shown
+        push_devtools.click_notification(browser.driver, sent["key"])
+        browser.wait_for(f"location.pathname === {json.dumps(sent['url'])}",
+                         message=f"the click did not open {sent['url']}")
+        assert push_devtools.shown_notifications(browser.driver, at_least=0) == [], "the clicked notification stayed"
+        # A push that is not Momentum's JSON still shows, and a foreign URL never opens.
+        push_devtools.deliver_push(browser.driver, origin, {"title": "Odd", "url": "https://evil.example/"})
+        odd = push_devtools.shown_notifications(browser.driver)
+        assert odd[0]["data"]["url"] == "/notifications", odd
+        push_devtools.click_notification(browser.driver, odd[0]["tag"] or "")
+
+        # This browser's subscription, as PushSubscription.toJSON() gives it, on the profile.
+        key = base64.urlsafe_b64encode(b"\x04" + bytes(64)).decode().rstrip("=")
+        status, _ = browser.api("POST", "/v1/push-targets", {
+            "channel": "webPush", "endpoint": "https://fcm.googleapis.com/fcm/send/browser-test",
+            "keys": {"p256dh": key, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}})
+        assert status == 422, "a p256dh that is not a point of P-256 was accepted"
+        point = browser.js("""return crypto.subtle.generateKey({name: 'ECDH', namedCurve: 'P-256'}, true, ['deriveBits'])
+            .then(k => crypto.subtle.exportKey('raw', k.publicKey))
+            .then(b => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''))""")
+        status, target = browser.api("POST", "/v1/push-targets", {
+            "channel": "webPush", "endpoint": "https://fcm.googleapis.com/fcm/send/browser-test",
+            "keys": {"p256dh": point, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}})
+        assert status == 201, (status, target)
+        browser.get("/profile")
+        devices = browser.js("return [...document.querySelectorAll('.push-devices li')].map(li => li.textContent)")
+        assert len(devices) == 1 and "fcm.googleapis.com" in devices[0] and "/fcm/send" not in devices[0], devices
+        # Quiet hours from 21:30 to 06:45, at most 3 a day on devices.
+        browser.js("""const f = document.getElementById('preferences');
+            f.quiet.checked = true; f.quietFrom.value = '21:30'; f.quietTo.value = '06:45'; f.dailyCap.value = '3';""")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'",
+                         message="the preferences were not saved")
+        _, profile = browser.api("GET", "/v1/profile")
+        chosen = profile["notifications"]
+        assert chosen["quietHours"] == {"from": "21:30", "to": "06:45"} and chosen["dailyCap"] == 3, chosen
+        browser.get("/profile")
+        browser.js("document.querySelector('.push-devices').scrollIntoView()")
+        browser.shot("profile-push-devices")
+        browser.click(".push-devices button[data-action=remove-push-target]")
+        browser.wait_for("!document.querySelector('.push-devices li')", message="the device was not removed")
+        _, listed = browser.api("GET", "/v1/push-targets")
+        assert listed["targets"] == [] and listed["vapidPublicKey"], listed
+        # Quiet hours off again: the form sends null.
+        browser.js("document.getElementById('preferences').quiet.checked = false;")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'")
+        _, profile = browser.api("GET", "/v1/profile")
+        assert "quietHours" not in profile["notifications"], profile["notifications"]
+    finally:
+        browser.quit()
+
+
 def every_form_of_every_pack(args):
     """Every logging form of every pack, used once as a person would, on a 390-px phone in
     light and on the desktop in dark: a tap records, a checklist item checks off, a form's
@@ -1211,6 +1292,7 @@ SCENARIOS = [
     savings_and_growth_from_their_forms,
     every_form_of_every_pack,
     notifications_bell_inbox_and_preferences,
+    web_push_shows_a_notification_and_opens_its_page,
     every_screen_on_a_phone_and_in_dark,
 ]
 

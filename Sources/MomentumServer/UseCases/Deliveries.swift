@@ -61,9 +61,12 @@ struct Deliveries: Sendable {
             let claimed = try await store.claimDeliveries(now: now, lease: settings.lease, limit: settings.batch)
             if claimed.isEmpty { break }
             var reports: [DeliveryReport] = []
+            var sending: [PendingDelivery] = []
             for (user, deliveries) in Dictionary(grouping: claimed, by: \.user) {
                 do {
-                    reports += try await decide(deliveries, of: user, now: now)
+                    let decided = try await decide(deliveries, of: user, now: now)
+                    reports += decided.reports
+                    sending += decided.sending
                 } catch {
                     // Their leases run out and they are tried again then.
                     logger.error(
@@ -71,6 +74,8 @@ struct Deliveries: Sendable {
                         metadata: ["user": .string(user), "error": .string(String(describing: error))])
                 }
             }
+            // Every user's sends at once, a bounded number in flight.
+            reports += await send(sending, now: now)
             try await store.finishDeliveries(reports, at: now, webhookFailureLimit: settings.webhookFailureLimit)
             for finished in reports { count(finished, into: &report) }
             for gone in reports where gone.delivery.pushTarget != nil {
@@ -89,8 +94,11 @@ struct Deliveries: Sendable {
         return report
     }
 
-    /// What to do with one user's claimed deliveries, sending those that go now.
-    private func decide(_ deliveries: [PendingDelivery], of user: String, now: Date) async throws -> [DeliveryReport] {
+    /// What to do with one user's claimed deliveries: the outcomes decided without sending,
+    /// and those to send now.
+    private func decide(
+        _ deliveries: [PendingDelivery], of user: String, now: Date
+    ) async throws -> (reports: [DeliveryReport], sending: [PendingDelivery]) {
         let (preferences, zone, dayStart) = try await store.evaluate(user) { engine, profile in
             let zoneName = engine.streaks.latestZone ?? profile.timeZone
             return (
@@ -132,8 +140,7 @@ struct Deliveries: Sendable {
                 sending.append(delivery)
             }
         }
-        reports += await send(sending, now: now)
-        return reports
+        return (reports, sending)
     }
 
     /// Why a delivery will not be sent, whatever the time; `nil` when it may be.
