@@ -49,10 +49,16 @@ public func buildApplication(
         app.addServices(RateLimitSyncService(server: server))
     }
     if server.configuration.notificationInterval > .zero {
-        app.addServices(NotificationService(server: server))
+        app.addServices(
+            PeriodicService(
+                name: "notification scheduler", interval: server.configuration.notificationInterval,
+                logger: server.logger, pass: { _ = try await server.notifications.runDue() }))
     }
     if server.configuration.deliveryInterval > .zero {
-        app.addServices(DeliveryService(server: server))
+        app.addServices(
+            PeriodicService(
+                name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
+                pass: { _ = try await server.deliveries.runDue() }))
     }
     let store = server.store
     let deadline = server.configuration.databaseStartTimeout
@@ -92,51 +98,31 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
     return router
 }
 
-/// Runs the notification scheduler every ``ServerConfiguration/notificationInterval`` for
-/// as long as the server runs.
-struct NotificationService: Service {
-    let server: ServerState
+/// Runs a pass of background work every interval for as long as the server runs: the
+/// notification scheduler (``ServerConfiguration/notificationInterval``) and the sender to
+/// devices and webhooks (``ServerConfiguration/deliveryInterval``). A failed pass is
+/// logged and the next one comes on time; work a pass claimed and did not finish is taken
+/// again when its lease ends, by this instance or another.
+struct PeriodicService: Service {
+    let name: String
+    let interval: Duration
+    let logger: Logger
+    let pass: @Sendable () async throws -> Void
 
     func run() async throws {
-        let server = self.server
         do {
             try await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {
                     do {
-                        try await server.notifications.runDue()
+                        try await pass()
                     } catch {
-                        server.logger.error("notification scheduler pass failed", metadata: ["error": "\(error)"])
+                        logger.error("\(name) pass failed", metadata: ["error": "\(error)"])
                     }
-                    try await Task.sleep(for: server.configuration.notificationInterval)
+                    try await Task.sleep(for: interval)
                 }
             }
         } catch is CancellationError where Task.isShuttingDownGracefully {
-            // The scheduler stops with the graceful shutdown; claimed runs finished or their
-            // leases run out for the next instance.
-        }
-    }
-}
-
-/// Sends notifications to devices and webhooks every ``ServerConfiguration/deliveryInterval``
-/// for as long as the server runs.
-struct DeliveryService: Service {
-    let server: ServerState
-
-    func run() async throws {
-        let server = self.server
-        do {
-            try await cancelWhenGracefulShutdown {
-                while !Task.isCancelled {
-                    do {
-                        try await server.deliveries.runDue()
-                    } catch {
-                        server.logger.error("delivery pass failed", metadata: ["error": "\(error)"])
-                    }
-                    try await Task.sleep(for: server.configuration.deliveryInterval)
-                }
-            }
-        } catch is CancellationError where Task.isShuttingDownGracefully {
-            // Claimed deliveries' leases run out for the next sender.
+            // It stops with the graceful shutdown.
         }
     }
 }

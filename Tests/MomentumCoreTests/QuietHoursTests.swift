@@ -75,7 +75,9 @@ private func local(_ zone: String, _ year: Int, _ month: Int, _ day: Int, _ hour
 
         preferences.quietHours = night
         preferences.dailyCap = 3
-        let json = try JSONEncoder().encode(preferences)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(preferences)
         let text = String(decoding: json, as: UTF8.self)
         #expect(text.contains(#""quietHours":{"from":"22:00","to":"07:00"}"#), "\(text)")
         #expect(try JSONDecoder().decode(NotificationPreferences.self, from: json) == preferences)

@@ -101,6 +101,49 @@ import Testing
         }
     }
 
+    @Test func aUserWhoFliesToNewYorkIsWarnedByNewYorksEveningNotBerlins() async throws {
+        try await ServerHarness.with { harness, client in
+            // Checked in in Berlin on July 9 to 13 at 09:00 (07:00 UTC).
+            set(harness, day: 9, hour: 8)
+            let token = try await client.register("traveller", zone: "Europe/Berlin")
+            let created = try await client.call(
+                .post, "/v1/events", token: token, json: eventsJSON([habitCreated("read", at: harness.now)]))
+            #expect(created.status == .ok, "\(created.text)")
+            _ = try await client.call(
+                .patch, "/v1/profile", token: token,
+                json: #"{"notifications": {"reminders": false, "streakBroken": false, "freezes": false}}"#)
+            for day in 9...13 {
+                set(harness, day: day, hour: 9)
+                let done = try await client.call(
+                    .post, "/v1/events", token: token,
+                    json: eventsJSON([completion("c\(day)", habit: "read", at: harness.now)]))
+                #expect(done.status == .ok, "\(done.text)")
+            }
+            _ = try await harness.state.runDueNotifications()
+            let before = Set(keys(try await inbox(client, token)))
+            // July 14: she flies to New York and checks in there on the 14th (New York time).
+            // Berlin's 22:00 passes without a warning: her day now ends at New York's midnight.
+            let landed = Date(timeIntervalSince1970: 1_784_044_800)  // 2026-07-14T16:00Z, 12:00 in New York
+            harness.clock.value.withLock { $0 = landed }
+            let there = try await client.call(
+                .post, "/v1/events", token: token,
+                json: eventsJSON([completion("c14", habit: "read", at: landed, zone: "America/New_York")]))
+            #expect(there.status == .ok, "\(there.text)")
+            _ = try await harness.state.runDueNotifications()
+            // July 15, 22:00 in Berlin (20:00 UTC): still afternoon in New York; nothing.
+            harness.clock.value.withLock { $0 = Date(timeIntervalSince1970: 1_784_145_600) }  // 2026-07-15T20:00Z
+            _ = try await harness.state.runDueNotifications()
+            #expect(Set(keys(try await inbox(client, token))) == before)
+            // 22:00 in New York (02:00 UTC on the 16th): two hours before her day ends.
+            harness.clock.value.withLock { $0 = Date(timeIntervalSince1970: 1_784_167_200) }  // 2026-07-16T02:00Z
+            #expect(try await harness.state.runDueNotifications().sent == 1)
+            let listed = try await inbox(client, token)
+            let warning = try #require((listed.json["notifications"] as? [[String: Any]])?.first)
+            #expect(warning["key"] as? String == "streak-at-risk:2026-07-15", "\(listed.text)")
+            #expect(warning["at"] as? String == "2026-07-16T02:00:00Z")
+        }
+    }
+
     @Test func aHistoryBroughtInMakesOneNotificationForItsManyMilestones() async throws {
         try await ServerHarness.with { harness, client in
             let token = try await client.register("mover", zone: "UTC")

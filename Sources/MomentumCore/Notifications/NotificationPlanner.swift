@@ -145,17 +145,20 @@ public struct NotificationPlanner: Sendable {
         var due: [PlannedNotification] = []
         var dropped: [PlannedNotification] = []
         var next: Date?
-        func consider(_ candidate: PlannedNotification, holds: Bool) {
-            if candidate.at > now {
-                next = min(next ?? candidate.at, candidate.at)
-            } else if candidate.at > earliest, holds {
+        func consider(at: Date, holds: Bool, _ make: () -> PlannedNotification) {
+            if at > now {
+                next = min(next ?? at, at)
+            } else if at > earliest, holds {
+                let candidate = make()
                 if now < candidate.expires { due.append(candidate) } else { dropped.append(candidate) }
             }
         }
         if !situation.habits.isEmpty {
             var day = firstDay
             while day <= today.advanced(by: 1) {
-                for (candidate, holds) in candidates(on: day, situation) { consider(candidate, holds: holds) }
+                for candidate in candidates(on: day, situation) {
+                    consider(at: candidate.at, holds: candidate.holds, candidate.make)
+                }
                 day = day.advanced(by: 1)
             }
             // A day's close can bring a break, a freeze used or offered: look then.
@@ -164,7 +167,8 @@ public struct NotificationPlanner: Sendable {
         }
         if preferences.freezes {
             for offer in situation.offers {
-                consider(freezeOffered(offer, situation), holds: true)
+                let notification = freezeOffered(offer, situation)
+                consider(at: notification.at, holds: true) { notification }
             }
         }
         return Run(
@@ -184,14 +188,23 @@ public struct NotificationPlanner: Sendable {
 
     // MARK: Candidates
 
+    /// A time-based notification of a day: when it is meant to go, whether its condition
+    /// holds, and how to write it. Most candidates of a run are neither due nor dropped
+    /// (they only tell the next wake), so their texts are written only when needed.
+    private struct Candidate {
+        let at: Date
+        let holds: Bool
+        let make: () -> PlannedNotification
+    }
+
     /// Every time-based notification of a local day, each with whether its condition holds.
-    private func candidates(on day: LocalDay, _ situation: Situation) -> [(PlannedNotification, Bool)] {
+    private func candidates(on day: LocalDay, _ situation: Situation) -> [Candidate] {
         let clock = DayClock(dayStartHour: dayStartHour)
         let end = seconds(clock.start(of: day.advanced(by: 1), in: zone))
         let start = seconds(clock.start(of: day, in: zone))
         let isToday = day == situation.today
         let isPast = day < situation.today
-        var found: [(PlannedNotification, Bool)] = []
+        var found: [Candidate] = []
         let habits = situation.habits
 
         if preferences.streakAtRisk {
@@ -201,26 +214,26 @@ public struct NotificationPlanner: Sendable {
                 isToday
                 ? habits.filter(\.atRisk)
                 : habits.filter { [.missed, .frozen, .grace].contains($0.days[day]) && isPast }
-            let longest = atRisk.max { ($0.current, $1.name) < ($1.current, $0.name) }
-            let title =
-                longest.map { habit in
-                    habit.current > 0
-                        ? "Your \(Self.streakText(habit.current, habit.unit)) \(habit.name) streak ends in 2 hours"
-                        : "\(habit.name) is still open, and the day ends in 2 hours"
-                } ?? "The day ends in 2 hours"
-            let others = atRisk.count - 1
-            let body =
-                others > 0
-                ? "Check in to keep it, and \(others) more still open: \(atRisk.filter { $0.id != longest?.id }.map(\.name).sorted().joined(separator: ", "))."
-                : "A quick check-in keeps it going."
+            let at = end.addingTimeInterval(-Self.atRiskLead)
             found.append(
-                (
-                    PlannedNotification(
+                Candidate(at: at, holds: !atRisk.isEmpty && (isToday || isPast)) {
+                    let longest = atRisk.max { ($0.current, $1.name) < ($1.current, $0.name) }
+                    let title =
+                        longest.map { habit in
+                            habit.current > 0
+                                ? "Your \(Self.streakText(habit.current, habit.unit)) \(habit.name) streak ends in 2 hours"
+                                : "\(habit.name) is still open, and the day ends in 2 hours"
+                        } ?? "The day ends in 2 hours"
+                    let others = atRisk.count - 1
+                    let body =
+                        others > 0
+                        ? "Check in to keep it, and \(others) more still open: \(atRisk.filter { $0.id != longest?.id }.map(\.name).sorted().joined(separator: ", "))."
+                        : "A quick check-in keeps it going."
+                    return PlannedNotification(
                         key: "streak-at-risk:\(day)", kind: .streakAtRisk, title: title, body: body,
                         url: longest.map { "/habits/\(Self.pathComponent($0.id))" } ?? "/today", day: day,
-                        habit: longest?.id, at: end.addingTimeInterval(-Self.atRiskLead), expires: end),
-                    !atRisk.isEmpty && (isToday || isPast)
-                ))
+                        habit: longest?.id, at: at, expires: end)
+                })
         }
         for habit in habits {
             let minute =
@@ -230,64 +243,60 @@ public struct NotificationPlanner: Sendable {
             if preferences.reminders {
                 let open = isToday ? habit.open : isPast && [.missed, .frozen, .grace].contains(habit.days[day])
                 found.append(
-                    (
+                    Candidate(at: at, holds: open && (isToday || isPast)) {
                         PlannedNotification(
                             key: "reminder:\(day):\(habit.id)", kind: .reminder, title: "Time for \(habit.name)",
                             body: habit.current > 0
                                 ? "Keep your \(Self.streakText(habit.current, habit.unit)) streak going."
                                 : "A small step today starts a streak.",
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id, at: at,
-                            expires: end),
-                        open && (isToday || isPast)
-                    ))
+                            expires: end)
+                    })
             }
             if preferences.streakBroken, let recovery = habit.recovery, recovery.brokenOn.advanced(by: 1) == day,
                 recovery.brokenStreak >= 2, day <= situation.today
             {
                 let done = isToday && !habit.open && habit.days[day] == .completed
+                let restartAt = max(at, start)
                 found.append(
-                    (
+                    Candidate(at: restartAt, holds: !done) {
                         PlannedNotification(
                             key: "streak-broken:\(day):\(habit.id)", kind: .streakBroken,
                             title: "Start \(habit.name) again today",
                             body:
                                 "\(recovery.restart) Your best is \(Self.lengthText(recovery.targetToBeat, habit.unit)): that's the one to beat.",
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id,
-                            at: max(at, start), expires: end),
-                        !done
-                    ))
+                            at: restartAt, expires: end)
+                    })
             }
             if preferences.freezes, habit.days[day.advanced(by: -1)] == .frozen, day <= situation.today {
                 found.append(
-                    (
+                    Candidate(at: start, holds: true) {
                         PlannedNotification(
                             key: "freeze-used:\(day.advanced(by: -1)):\(habit.id)", kind: .freezeUsed,
                             title: "A freeze kept your \(habit.name) streak",
                             body:
                                 "\(day.advanced(by: -1).readable) was missed, and a freeze covered it: your streak stays at \(Self.lengthText(habit.current, habit.unit)).",
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day.advanced(by: -1),
-                            habit: habit.id, at: start, expires: end),
-                        true
-                    ))
+                            habit: habit.id, at: start, expires: end)
+                    })
             }
         }
         if preferences.weeklySummary, day.weekday == preferences.weeklyDay {
             let long = habits.filter { $0.current >= Self.longStreak($0.unit) }.sorted {
                 ($0.current, $1.name) > ($1.current, $0.name)
             }
-            let lines = long.prefix(3).map { "\($0.name): \(Self.lengthText($0.current, $0.unit))" }
+            let at = wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour))
             found.append(
-                (
-                    PlannedNotification(
+                Candidate(at: at, holds: !long.isEmpty && day <= situation.today) {
+                    let lines = long.prefix(3).map { "\($0.name): \(Self.lengthText($0.current, $0.unit))" }
+                    return PlannedNotification(
                         key: "weekly-progress:\(day)", kind: .weeklyProgress,
                         title: long.count == 1 ? "Your week: \(long[0].name) keeps going" : "Your week in streaks",
                         body: lines.joined(separator: " · ") + (long.count > 3 ? " and \(long.count - 3) more" : "")
                             + ". Keep it up!",
-                        url: "/journey", day: day,
-                        at: wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour)), expires: end
-                    ),
-                    !long.isEmpty && day <= situation.today
-                ))
+                        url: "/journey", day: day, at: at, expires: end)
+                })
         }
         return found
     }
@@ -342,6 +351,15 @@ public struct NotificationPlanner: Sendable {
 
     /// A habit id as one path segment of a URL.
     static func pathComponent(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+        // Most ids are plain ASCII words: nothing to escape, and no character set to build.
+        if id.utf8.allSatisfy({
+            ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95
+        }) {
+            return id
+        }
+        return id.addingPercentEncoding(withAllowedCharacters: pathAllowed) ?? id
     }
+
+    /// What a path segment may hold unescaped.
+    private static let pathAllowed = CharacterSet.urlPathAllowed.subtracting(["/"])
 }

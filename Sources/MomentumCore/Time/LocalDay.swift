@@ -148,6 +148,7 @@ extension LocalDay {
     public var readable: String {
         let (year, month, day) = civil
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(weekday.name.capitalized.prefix(3)) \(day) \(months[month - 1]) \(year)"
+        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        return "\(weekdays[(weekday.rawValue + 6) % 7]) \(day) \(months[month - 1]) \(year)"
     }
 }

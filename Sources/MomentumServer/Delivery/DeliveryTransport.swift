@@ -77,6 +77,15 @@ enum DeliveryHTTP {
         }
     }
 
+    /// A payload as JSON: dates in ISO 8601, keys sorted (the same bytes for the same
+    /// notification, so that a signature or a receiver's duplicate check is stable).
+    static func json(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
+    }
+
     /// `Retry-After` in seconds, when the answer has one.
     static func retryAfter(_ response: HTTPClientResponse) -> TimeInterval? {
         response.headers.first(name: "retry-after").flatMap { Int($0) }.map { TimeInterval(min(max($0, 1), 86_400)) }

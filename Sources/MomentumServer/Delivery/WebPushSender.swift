@@ -105,13 +105,10 @@ struct WebPushSender: DeliveryTransport {
             let auth = target.auth.flatMap(WebPushCrypto.bytes(base64URL:))
         else { return .gone("the subscription is incomplete") }
         let n = delivery.notification
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
         let body: [UInt8]
         let authorization: String
         do {
-            let json = try encoder.encode(
+            let json = try DeliveryHTTP.json(
                 Payload(title: n.title, body: n.body, url: n.url, key: n.key, kind: n.kind.rawValue, at: n.at))
             body = try WebPushCrypto.encrypt(Array(json), p256dh: p256dh, auth: auth)
             authorization = try await keys.authorization(for: endpoint, now: now)

@@ -51,10 +51,9 @@ struct WebhookSender: DeliveryTransport {
             notification: .init(
                 key: n.key, kind: n.kind.rawValue, title: n.title, body: n.body, url: n.url, day: n.day.description,
                 habit: n.habit, at: n.at, expires: n.expires))
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        guard let body = try? encoder.encode(payload) else { return .rejected("the notification could not be encoded") }
+        guard let body = try? DeliveryHTTP.json(payload) else {
+            return .rejected("the notification could not be encoded")
+        }
         let timestamp = Int64(now.timeIntervalSince1970.rounded(.down))
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST
