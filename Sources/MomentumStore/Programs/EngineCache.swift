@@ -128,11 +128,17 @@ public final class EngineCache: Sendable {
         state.withLock { state in
             state.tick += 1
             state.entries[user] = (entry, state.tick)
-            if state.entries.count > capacity,
-                let oldest = state.entries.min(by: { $0.value.tick < $1.value.tick })?.key
-            {
-                state.entries[oldest] = nil
-            }
+            guard state.entries.count > capacity else { return }
+            // The least recently used eighth goes at once: one scan of the ticks (not of the
+            // entries, which copying would retain field by field) per capacity/8 users
+            // loaded, where finding the oldest for every load cost a scan of the whole cache
+            // each time (the notifications benchmark found it: 3,000 cold users took 4.8 s).
+            var ticks: [(tick: UInt64, index: Dictionary<String, (entry: EngineEntry, tick: UInt64)>.Index)] = []
+            ticks.reserveCapacity(state.entries.count)
+            for index in state.entries.indices { ticks.append((state.entries.values[index].tick, index)) }
+            let evicted = max(1, state.entries.count - capacity + capacity / 8)
+            let oldest = ticks.sorted { $0.tick < $1.tick }.prefix(evicted).map { state.entries.keys[$0.index] }
+            for user in oldest { state.entries[user] = nil }
         }
     }
 

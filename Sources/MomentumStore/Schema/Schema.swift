@@ -17,6 +17,7 @@ public enum Schema {
         accounts, accountEmails, profiles, deviceSessions, events, userHeads,
         habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression,
         idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
+        pushTargets, webhooks, deliveries, serverSettings,
     ]
 
     // MARK: - Version 1
@@ -187,4 +188,46 @@ public enum Schema {
             .init("read_at", .real, nullable: true),
         ],
         primaryKey: ["user_id", "notification_key"])
+
+    // MARK: - Version 7
+
+    /// The devices that receive each user's notifications (Web Push subscriptions, APNs
+    /// tokens).
+    static let pushTargets = TableSpec(
+        "push_targets",
+        columns: [
+            .init("user_id", .text), .init("target_id", .text), .init("channel", .text), .init("address", .text),
+            .init("p256dh", .text, nullable: true), .init("auth", .text, nullable: true),
+            .init("environment", .text, nullable: true), .init("created_at", .real),
+        ],
+        primaryKey: ["user_id", "target_id"])
+
+    /// The app developer's webhooks and their health: configuration, not a user's data.
+    static let webhooks = TableSpec(
+        "webhooks",
+        columns: [
+            .init("webhook_id", .text), .init("url", .text), .init("secret", .text),
+            .init("kinds", .text, nullable: true),
+            .init("created_at", .real), .init("disabled_at", .real, nullable: true),
+            .init("consecutive_failures", .integer), .init("last_error", .text, nullable: true),
+            .init("last_success_at", .real, nullable: true), .init("last_failure_at", .real, nullable: true),
+        ],
+        primaryKey: ["webhook_id"], userReference: nil, global: true)
+
+    /// The delivery queue: one row per notification and device or webhook. Its foreign key
+    /// is the notification's (`user_id`, `notification_key`), so it goes with the inbox entry.
+    static let deliveries = TableSpec(
+        "deliveries",
+        columns: [
+            .init("user_id", .text), .init("notification_key", .text), .init("channel", .text),
+            .init("target_id", .text), .init("due_at", .real), .init("attempts", .integer), .init("state", .text),
+            .init("claimed_until", .real, nullable: true), .init("outcome", .text, nullable: true),
+            .init("created_at", .real), .init("finished_at", .real, nullable: true),
+        ],
+        primaryKey: ["user_id", "notification_key", "channel", "target_id"], userReference: nil)
+
+    /// Settings every instance shares (the VAPID key pair).
+    static let serverSettings = TableSpec(
+        "server_settings", columns: [.init("name", .text), .init("value", .text)], primaryKey: ["name"],
+        userReference: nil, global: true)
 }
