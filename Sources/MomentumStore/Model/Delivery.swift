@@ -7,7 +7,7 @@ public struct PushTarget: Hashable, Sendable, Codable {
     /// Stable for the address: the same subscription or token registered again is the same
     /// target (`wp_…`, `apns_…`).
     public var id: String
-    /// ``NotificationChannel/webPush`` or ``NotificationChannel/apns``.
+    /// `webPush` or `apns`.
     public var channel: NotificationChannel
     /// The push service endpoint URL (Web Push) or the hex device token (APNs).
     public var address: String
