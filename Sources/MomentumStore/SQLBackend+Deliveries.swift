@@ -115,7 +115,7 @@ extension SQLBackend {
     /// The statement that queues the newly stored inbox entries `keys` for every push
     /// target of the user and every active webhook (`nil` for none): run in the same
     /// transaction as the inbox insert, so that an entry in the inbox is never without its
-    /// deliveries.
+    /// deliveries. It returns each queued row's key and channel.
     static func deliveryEnqueue(keys: [String], user: String, at: Date) -> SQLStatement? {
         guard !keys.isEmpty else { return nil }
         let values = Array(repeating: "(?)", count: keys.count).joined(separator: ", ")
@@ -130,6 +130,7 @@ extension SQLBackend {
             SELECT ?, k.column1, 'webhook', w.webhook_id, ?, 0, 'pending', ?
             FROM (VALUES \(values)) AS k CROSS JOIN webhooks w WHERE w.disabled_at IS NULL
             ON CONFLICT (user_id, notification_key, channel, target_id) DO NOTHING
+            RETURNING notification_key, channel
             """,
             [.text(user), .date(at), .date(at)] + arguments + [.text(user), .text(user), .date(at), .date(at)]
                 + arguments)
@@ -347,6 +348,24 @@ extension SQLBackend {
                     return .done(try row.text(0, "value"))
                 }
             })
+    }
+
+    /// Inbox entries with the channels their deliveries were queued for (rows of
+    /// ``deliveryEnqueue(keys:user:at:)``).
+    static func entries(
+        _ notifications: [PlannedNotification], stored keys: Set<String>, at: Date, queued rows: [SQLRow]
+    ) throws(StoreError) -> [InboxNotification] {
+        var channels: [String: [NotificationChannel]] = [:]
+        for row in rows {
+            let name = try row.text(1, "channel")
+            guard let channel = NotificationChannel(rawValue: name) else {
+                throw .corrupt("delivery channel '\(name)' is unknown")
+            }
+            channels[try row.text(0, "notification_key"), default: []].append(channel)
+        }
+        return notifications.filter { keys.contains($0.key) }.map {
+            InboxNotification(notification: $0, createdAt: at, queued: channels[$0.key] ?? [])
+        }
     }
 
     // MARK: Rows

@@ -87,11 +87,13 @@ extension SQLBackend {
                     let stored = try (inserted.first ?? []).map { row throws(StoreError) in try row.text(0, "key") }
                     let keys = Set(stored)
                     let enqueue = Self.deliveryEnqueue(keys: stored, user: claim.user, at: now)
-                    return .execute([wake] + (enqueue.map { [$0] } ?? [])) { _ throws(StoreError) in
-                        .done(
-                            deliver.filter { keys.contains($0.key) }.map {
-                                InboxNotification(notification: $0, createdAt: now)
-                            })
+                    return .execute([wake]) { _ throws(StoreError) in
+                        guard let enqueue else {
+                            return .done(try Self.entries(deliver, stored: keys, at: now, queued: []))
+                        }
+                        return .query([enqueue]) { queued throws(StoreError) in
+                            .done(try Self.entries(deliver, stored: keys, at: now, queued: queued[0]))
+                        }
                     }
                 }
             })
@@ -108,13 +110,12 @@ extension SQLBackend {
                 .query([insert]) { inserted throws(StoreError) in
                     let stored = try inserted[0].map { row throws(StoreError) in try row.text(0, "key") }
                     let keys = Set(stored)
-                    let delivered = notifications.filter { keys.contains($0.key) }.map {
-                        InboxNotification(notification: $0, createdAt: at)
-                    }
                     guard let enqueue = Self.deliveryEnqueue(keys: stored, user: user, at: at) else {
-                        return .done(delivered)
+                        return .done(try Self.entries(notifications, stored: keys, at: at, queued: []))
                     }
-                    return .execute([enqueue]) { _ throws(StoreError) in .done(delivered) }
+                    return .query([enqueue]) { queued throws(StoreError) in
+                        .done(try Self.entries(notifications, stored: keys, at: at, queued: queued[0]))
+                    }
                 }
             })
     }

@@ -174,7 +174,7 @@ final class NotificationMetrics: Sendable {
         for kind in NotificationKind.allCases {
             var pairs = [("inbox", "sent"), ("inbox", "dropped")]
             for channel in NotificationChannel.allCases where channel != .inApp {
-                for outcome in ["sent", "retried", "failed", "deferred", "dropped"] {
+                for outcome in ["scheduled", "sent", "retried", "failed", "deferred", "dropped"] {
                     pairs.append((channel.rawValue, outcome))
                 }
             }
@@ -192,6 +192,13 @@ final class NotificationMetrics: Sendable {
     func count(_ kind: NotificationKind, channel: String = "inbox", outcome: String, by amount: Int = 1) {
         guard amount > 0 else { return }
         counters["\(kind.rawValue) \(channel) \(outcome)"]?.increment(by: Int64(amount))
+    }
+
+    /// Counts the deliveries a notification was queued for, by channel (`scheduled`).
+    func scheduled(_ notification: InboxNotification) {
+        for channel in notification.queued {
+            count(notification.notification.kind, channel: channel, outcome: "scheduled")
+        }
     }
 
     /// Counts a delivery to a device or webhook: sent, retried, failed, deferred (quiet

@@ -130,10 +130,7 @@ struct Deliveries: Sendable {
                     DeliveryReport(
                         delivery,
                         quietEnd < n.expires ? .deferred(until: quietEnd) : .dropped("expired during quiet hours")))
-            } else if let cap = preferences.dailyCap, var sent = sentToday, !sent.contains(n.key),
-                sent.count >= cap
-            {
-                sent.insert(n.key)
+            } else if let cap = preferences.dailyCap, let sent = sentToday, !sent.contains(n.key), sent.count >= cap {
                 reports.append(DeliveryReport(delivery, .dropped("the daily cap of \(cap) was reached")))
             } else {
                 sentToday?.insert(n.key)

@@ -74,7 +74,10 @@ struct Notifications: Sendable {
         let plan = planner.run(situation, after: claim.checkedUntil, now: now)
         let stored = try await store.finishNotificationRun(
             claim, now: now, deliver: plan.due, nextWake: plan.nextWake)
-        for notification in stored { metrics.count(notification.notification.kind, outcome: "sent") }
+        for notification in stored {
+            metrics.count(notification.notification.kind, outcome: "sent")
+            metrics.scheduled(notification)
+        }
         for notification in plan.dropped { metrics.count(notification.kind, outcome: "dropped") }
         if !plan.dropped.isEmpty {
             logger.info(
@@ -123,6 +126,7 @@ struct Notifications: Sendable {
         }
         let stored = try await store.deliverNotifications(notifications, to: user, at: now)
         metrics.count(.milestone, outcome: "sent", by: stored.count)
+        for notification in stored { metrics.scheduled(notification) }
         if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: user) }
     }
 

@@ -9,13 +9,21 @@ public struct InboxNotification: Hashable, Sendable, Codable {
     public var createdAt: Date
     /// When the user read it; `nil` while unread.
     public var readAt: Date?
+    /// The channels it was queued for when it was stored (one per device or webhook), for
+    /// the metrics; empty when read back from the inbox.
+    public var queued: [NotificationChannel] = []
 
     /// Creates an inbox entry.
-    public init(notification: PlannedNotification, createdAt: Date, readAt: Date? = nil) {
+    public init(
+        notification: PlannedNotification, createdAt: Date, readAt: Date? = nil, queued: [NotificationChannel] = []
+    ) {
         self.notification = notification
         self.createdAt = createdAt
         self.readAt = readAt
+        self.queued = queued
     }
+
+    private enum CodingKeys: String, CodingKey { case notification, createdAt, readAt }
 }
 
 /// A user's notification run claimed by one scheduler (``MomentumStore`` `claimNotificationRuns`):
