@@ -33,9 +33,19 @@ extension SQLBackend {
                 .lock(id) { () throws(StoreError) in
                     // Tables without a foreign key to `accounts` first, then the account,
                     // which cascades to every per-user table.
+                    // The rows other people keep about this user (a friendship, a block, a
+                    // post on a feed, a reaction, a family membership) name it without a
+                    // foreign key, so that every key stays led by its own user id: they go too.
+                    // Events this user logged for someone else's subject stay in that log.
                     .execute([
                         SQLStatement("DELETE FROM account_emails WHERE user_id = ?", [.text(id)]),
                         SQLStatement("DELETE FROM accounts WHERE user_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM friendships WHERE friend_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM blocks WHERE blocked_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM feed_entries WHERE author_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM reactions WHERE reactor_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM subject_members WHERE member_id = ?", [.text(id)]),
+                        SQLStatement("DELETE FROM memberships WHERE owner_id = ?", [.text(id)]),
                     ]) { counts throws(StoreError) in .done(counts[1] > 0) }
                 }
             })

@@ -186,7 +186,7 @@ extension SQLBackend {
                     SQLStatement(
                         """
                         SELECT user_id, flag_id, kind, detail, events, created_at FROM review_flags
-                        ORDER BY created_at DESC, user_id, flag_id LIMIT ?
+                        WHERE cleared_at IS NULL ORDER BY created_at DESC, user_id, flag_id LIMIT ?
                         """, [.int(max(0, limit))])
                 ) { rows throws(StoreError) in
                     .done(

@@ -18,6 +18,7 @@ public enum Schema {
         habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression,
         idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
         pushTargets, webhooks, deliveries, serverSettings,
+        invitations, friendships, blocks, sharing, posts, feedEntries, reactions, subjectMembers, memberships,
     ]
 
     // MARK: - Version 1
@@ -155,6 +156,8 @@ public enum Schema {
         columns: [
             .init("user_id", .text), .init("flag_id", .text), .init("kind", .text), .init("detail", .text),
             .init("events", .text), .init("created_at", .real),
+            // Added by version 8.
+            .init("cleared_at", .real, nullable: true),
         ],
         primaryKey: ["user_id", "flag_id"])
 
@@ -230,4 +233,84 @@ public enum Schema {
     static let serverSettings = TableSpec(
         "server_settings", columns: [.init("name", .text), .init("value", .text)], primaryKey: ["name"],
         userReference: nil, global: true)
+
+    // MARK: - Version 8
+
+    /// Invitations by code, friendship or family. The code is looked up without knowing
+    /// who made it, so the table is global (like `account_emails`); `user_id` is the inviter.
+    static let invitations = TableSpec(
+        "invitations",
+        columns: [
+            .init("code", .text), .init("user_id", .text), .init("kind", .text),
+            .init("subject_owner", .text, nullable: true), .init("subject_id", .text, nullable: true),
+            .init("role", .text, nullable: true), .init("created_at", .real), .init("expires_at", .real),
+            .init("revoked_at", .real, nullable: true), .init("answer", .text, nullable: true),
+            .init("answered_by", .text, nullable: true), .init("answered_at", .real, nullable: true),
+        ],
+        primaryKey: ["code"], global: true)
+
+    /// Friendships, one row for each side: a user's friends are the rows led by their id.
+    static let friendships = TableSpec(
+        "friendships",
+        columns: [.init("user_id", .text), .init("friend_id", .text), .init("since", .real)],
+        primaryKey: ["user_id", "friend_id"])
+
+    /// Whom each user blocked.
+    static let blocks = TableSpec(
+        "blocks",
+        columns: [.init("user_id", .text), .init("blocked_id", .text), .init("created_at", .real)],
+        primaryKey: ["user_id", "blocked_id"])
+
+    /// What each user shares with friends: a `habit` or a `category`, by id.
+    static let sharing = TableSpec(
+        "sharing",
+        columns: [.init("user_id", .text), .init("scope", .text), .init("item_id", .text)],
+        primaryKey: ["user_id", "scope", "item_id"])
+
+    /// Each user's shared achievements (`body`: the post, as the feed shows it).
+    static let posts = TableSpec(
+        "posts",
+        columns: [
+            .init("user_id", .text), .init("post_id", .text), .init("unlock_id", .text), .init("created_at", .real),
+            .init("held", .integer), .init("body", .text),
+        ],
+        primaryKey: ["user_id", "post_id"])
+
+    /// Each reader's feed, written when a post is shared (fan-out on write): the reader's
+    /// id leads the key, and the post's body is copied, so a page of the feed is one
+    /// range of one reader's rows.
+    static let feedEntries = TableSpec(
+        "feed_entries",
+        columns: [
+            .init("user_id", .text), .init("author_id", .text), .init("post_id", .text), .init("added_at", .real),
+            .init("body", .text),
+        ],
+        primaryKey: ["user_id", "author_id", "post_id"])
+
+    /// Friends' reactions to a post, kept with the post's owner: one per friend per post.
+    static let reactions = TableSpec(
+        "reactions",
+        columns: [
+            .init("user_id", .text), .init("post_id", .text), .init("reactor_id", .text), .init("reaction", .text),
+            .init("created_at", .real),
+        ],
+        primaryKey: ["user_id", "post_id", "reactor_id"], userReference: nil)
+
+    /// The members of each subject's family, kept with the subject's owner.
+    static let subjectMembers = TableSpec(
+        "subject_members",
+        columns: [
+            .init("user_id", .text), .init("subject_id", .text), .init("member_id", .text), .init("role", .text),
+            .init("since", .real),
+        ],
+        primaryKey: ["user_id", "subject_id", "member_id"])
+
+    /// The same memberships kept with each member: the subjects shared with them.
+    static let memberships = TableSpec(
+        "memberships",
+        columns: [
+            .init("user_id", .text), .init("owner_id", .text), .init("subject_id", .text), .init("role", .text),
+            .init("since", .real),
+        ],
+        primaryKey: ["user_id", "owner_id", "subject_id"])
 }
