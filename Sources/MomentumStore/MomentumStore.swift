@@ -189,7 +189,9 @@ public protocol MomentumStore: Sendable, Service {
     /// other's feed) or the invitee a member of the subject's family. An invitation that
     /// is unknown, not open, the user's own, or between two people one of whom blocked the
     /// other is ``InvitationOutcome/unavailable``, all alike.
-    func answerInvitation(code: String, by user: String, accept: Bool, at: Date) async throws(StoreError)
+    func answerInvitation(
+        code: String, by user: String, accept: Bool, at: Date
+    ) async throws(StoreError)
         -> InvitationOutcome
 
     /// A user's friends, the newest first.
@@ -241,7 +243,9 @@ public protocol MomentumStore: Sendable, Service {
     /// reader's feed and not their own.
     ///
     /// - Returns: `nil` when the reader cannot see the post.
-    func react(_ reaction: ReactionKind?, to post: String, of owner: String, by reactor: String, at: Date)
+    func react(
+        _ reaction: ReactionKind?, to post: String, of owner: String, by reactor: String, at: Date
+    )
         async throws(StoreError) -> ReactionOutcome?
 
     /// Every reaction to a post, the newest first.
@@ -260,7 +264,9 @@ public protocol MomentumStore: Sendable, Service {
     func familyRole(of member: String, subject: String, owner: String) async throws(StoreError) -> FamilyRole?
 
     /// Changes a member's role; `false` when they are not a member.
-    func setFamilyRole(_ role: FamilyRole, of member: String, subject: String, owner: String)
+    func setFamilyRole(
+        _ role: FamilyRole, of member: String, subject: String, owner: String
+    )
         async throws(StoreError) -> Bool
 
     /// Removes a member from a subject's family (what they logged stays in the subject's log).

@@ -654,7 +654,7 @@ extension Schema {
                 "CREATE INDEX deliveries_finished ON deliveries (finished_at) WHERE state <> 'pending'",
             ]
         ),
-            Migration(
+        Migration(
             version: 8, name: "social",
             sqlite: socialMigration(.sqlite),
             postgres: socialMigration(.postgres)
