@@ -15,6 +15,12 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Requests a signed-in user may make per minute (0: no limit).
     public var userRequestsPerMinute: Int = 1_200
+    /// Invitations made, reactions and nudges per user and minute, each counted apart
+    /// (0: no limit).
+    public var socialActionsPerMinute: Int = 30
+    /// Invitation codes one user may look up or answer per minute, so that codes cannot be
+    /// guessed (0: no limit).
+    public var invitationCodesPerMinute: Int = 10
     /// Requests one client address may make per minute (0: no limit).
     public var addressRequestsPerMinute: Int = 2_400
     /// Reverse proxies (addresses or CIDR ranges) whose `Forwarded` / `X-Forwarded-For`

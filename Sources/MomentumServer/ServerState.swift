@@ -18,6 +18,10 @@ public final class ServerState: Sendable {
     /// The address and user limits when they are counted in the database (several
     /// instances), for the service that flushes them.
     let sharedLimiters: [SharedRateLimiter]
+    /// Invitations, reactions and nudges (``ServerConfiguration/socialActionsPerMinute``).
+    let socialLimiter: any RequestLimit
+    /// Invitation codes looked up (``ServerConfiguration/invitationCodesPerMinute``).
+    let codeLimiter: any RequestLimit
     let trustedProxies: TrustedProxies
     /// bcrypt's own pool, with a bounded queue.
     let passwords: PasswordHasher
@@ -67,6 +71,10 @@ public final class ServerState: Sendable {
     let celebrations: Celebrations
     /// Readiness, metrics and review flags, for the operator.
     let operations: Operations
+    /// Friends, invitations, posts, reactions and nudges.
+    let social: Social
+    /// Subjects' families: members, roles, and what caregivers log.
+    let families: Families
 
     /// Creates the shared state.
     ///
@@ -92,13 +100,23 @@ public final class ServerState: Sendable {
                 perMinute: configuration.userRequestsPerMinute, prefix: "user:", clock: configuration.clock)
             let addresses = SharedRateLimiter(
                 perMinute: configuration.addressRequestsPerMinute, prefix: "address:", clock: configuration.clock)
+            let social = SharedRateLimiter(
+                perMinute: configuration.socialActionsPerMinute, prefix: "social:", clock: configuration.clock)
+            let codes = SharedRateLimiter(
+                perMinute: configuration.invitationCodesPerMinute, prefix: "codes:", clock: configuration.clock)
             userLimiter = users
             addressLimiter = addresses
-            sharedLimiters = [users, addresses]
+            socialLimiter = social
+            codeLimiter = codes
+            sharedLimiters = [users, addresses, social, codes]
         } else {
             userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute, now: configuration.rateLimitClock)
             addressLimiter = RateLimiter(
                 perMinute: configuration.addressRequestsPerMinute, now: configuration.rateLimitClock)
+            socialLimiter = RateLimiter(
+                perMinute: configuration.socialActionsPerMinute, now: configuration.rateLimitClock)
+            codeLimiter = RateLimiter(
+                perMinute: configuration.invitationCodesPerMinute, now: configuration.rateLimitClock)
             sharedLimiters = []
         }
         trustedProxies =
@@ -149,6 +167,10 @@ public final class ServerState: Sendable {
             uploads: uploads, changes: changes)
         subjectPhotos = SubjectPhotos(store: store, uploads: uploads, ingest: ingest, now: configuration.clock)
         celebrations = Celebrations(store: store, now: configuration.clock, changes: changes)
+        social = Social(
+            store: store, changes: changes, notifications: notifications, actions: socialLimiter, codes: codeLimiter,
+            now: configuration.clock)
+        families = Families(store: store, social: social, ingest: ingest, changes: changes, now: configuration.clock)
         operations = Operations(
             store: store, metrics: metrics, hub: hub, relayListening: relay == nil ? nil : relayListening)
     }

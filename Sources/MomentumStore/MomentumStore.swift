@@ -101,6 +101,9 @@ public protocol MomentumStore: Sendable, Service {
     ///   - limit: The most events to return.
     func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent]
 
+    /// The user's latest events, the newest first (at most 1,000).
+    func latestEvents(of user: String, limit: Int) async throws(StoreError) -> [StoredEvent]
+
     // MARK: Projections
 
     /// Everything the projections hold for the user.
@@ -314,6 +317,16 @@ public protocol MomentumStore: Sendable, Service {
 
     /// How many of the user's notifications are unread.
     func unreadNotificationCount(of user: String) async throws(StoreError) -> Int
+
+    /// Rewrites the title and body of an inbox entry and marks it unread again (a grouped
+    /// notification that grew: "Ana and 3 others reacted"); its deliveries are not queued again.
+    ///
+    /// - Returns: `false` when the user has no entry with that key.
+    @discardableResult
+    func regroupNotification(
+        of user: String, key: String, title: String, body: String
+    ) async throws(StoreError)
+        -> Bool
 
     /// Marks the user's notifications with these keys read (all of them when `keys` is
     /// `nil`).

@@ -120,6 +120,18 @@ extension SQLBackend {
             })
     }
 
+    /// Implements ``MomentumStore`` `regroupNotification`; see the protocol for its contract.
+    @discardableResult
+    public func regroupNotification(
+        of user: String, key: String, title: String, body: String
+    ) async throws(StoreError) -> Bool {
+        try await write(
+            user,
+            SQLStatement(
+                "UPDATE notifications SET title = ?, body = ?, read_at = NULL WHERE user_id = ? AND notification_key = ?",
+                [.text(title), .text(body), .text(user), .text(key)])) > 0
+    }
+
     /// Implements ``MomentumStore`` `notifications`; see the protocol for its contract.
     public func notifications(
         of user: String, before cursor: (createdAt: Date, key: String)?, limit: Int

@@ -102,13 +102,25 @@ extension SQLBackend {
     /// Implements ``MomentumStore`` `events`; see the protocol for its contract.
     public func events(of user: String, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredEvent] {
         guard limit > 0 else { return [] }
-        return try await run(
+        return try await storedEvents(
+            SQLStatement(
+                "SELECT seq, body, received_at, device FROM events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                [.text(user), .integer(seq), .int(limit)]))
+    }
+
+    /// Implements ``MomentumStore`` `latestEvents`; see the protocol for its contract.
+    public func latestEvents(of user: String, limit: Int) async throws(StoreError) -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        return try await storedEvents(
+            SQLStatement(
+                "SELECT seq, body, received_at, device FROM events WHERE user_id = ? ORDER BY seq DESC LIMIT ?",
+                [.text(user), .int(min(limit, 1_000))]))
+    }
+
+    private func storedEvents(_ statement: SQLStatement) async throws(StoreError) -> [StoredEvent] {
+        try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
-                .query(
-                    SQLStatement(
-                        "SELECT seq, body, received_at, device FROM events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                        [.text(user), .integer(seq), .int(limit)])
-                ) { rows throws(StoreError) in
+                .query(statement) { rows throws(StoreError) in
                     // An event stored before today's limits (EventLimits) that they refuse
                     // counts for nothing (see EngineLoader) and is left out here too.
                     var events: [StoredEvent] = []

@@ -475,6 +475,80 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/BlockList`.
+        public struct BlockList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BlockList/blocked`.
+            public var blocked: [Components.Schemas.BlockedUser]
+            /// Creates a new `BlockList`.
+            ///
+            /// - Parameters:
+            ///   - blocked:
+            public init(blocked: [Components.Schemas.BlockedUser]) {
+                self.blocked = blocked
+            }
+            public enum CodingKeys: String, CodingKey {
+                case blocked
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.blocked = try container.decode(
+                    [Components.Schemas.BlockedUser].self,
+                    forKey: .blocked
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "blocked"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BlockedUser`.
+        public struct BlockedUser: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BlockedUser/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BlockedUser/since`.
+            public var since: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/BlockedUser/user`.
+            public var user: Swift.String
+            /// Creates a new `BlockedUser`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - since:
+            ///   - user:
+            public init(
+                displayName: Swift.String,
+                since: Foundation.Date,
+                user: Swift.String
+            ) {
+                self.displayName = displayName
+                self.since = since
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case since
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                self.user = try container.decode(
+                    Swift.String.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "since",
+                    "user"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CalendarDay`.
         public struct CalendarDay: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CalendarDay/border`.
@@ -991,6 +1065,55 @@ extension Components {
                     "habit",
                     "unlocks",
                     "wallet"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ClearedFlag`.
+        public struct ClearedFlag: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClearedFlag/openFlags`.
+            public var openFlags: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ClearedFlag/readers`.
+            public var readers: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ClearedFlag/releasedPosts`.
+            public var releasedPosts: Swift.Int
+            /// Creates a new `ClearedFlag`.
+            ///
+            /// - Parameters:
+            ///   - openFlags:
+            ///   - readers:
+            ///   - releasedPosts:
+            public init(
+                openFlags: Swift.Int,
+                readers: Swift.Int,
+                releasedPosts: Swift.Int
+            ) {
+                self.openFlags = openFlags
+                self.readers = readers
+                self.releasedPosts = releasedPosts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case openFlags
+                case readers
+                case releasedPosts
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.openFlags = try container.decode(
+                    Swift.Int.self,
+                    forKey: .openFlags
+                )
+                self.readers = try container.decode(
+                    Swift.Int.self,
+                    forKey: .readers
+                )
+                self.releasedPosts = try container.decode(
+                    Swift.Int.self,
+                    forKey: .releasedPosts
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "openFlags",
+                    "readers",
+                    "releasedPosts"
                 ])
             }
         }
@@ -1541,6 +1664,566 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Family`.
+        public struct Family: Codable, Hashable, Sendable {
+            /// Members besides the owner
+            ///
+            /// - Remark: Generated from `#/components/schemas/Family/members`.
+            public var members: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Family/owner`.
+            public var owner: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Family/ownerName`.
+            public var ownerName: Swift.String
+            /// The caller's role
+            ///
+            /// - Remark: Generated from `#/components/schemas/Family/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// The caller's role
+            ///
+            /// - Remark: Generated from `#/components/schemas/Family/role`.
+            public var role: Components.Schemas.Family.RolePayload
+            /// - Remark: Generated from `#/components/schemas/Family/subject`.
+            public var subject: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Family/subjectName`.
+            public var subjectName: Swift.String
+            /// Creates a new `Family`.
+            ///
+            /// - Parameters:
+            ///   - members: Members besides the owner
+            ///   - owner:
+            ///   - ownerName:
+            ///   - role: The caller's role
+            ///   - subject:
+            ///   - subjectName:
+            public init(
+                members: Swift.Int,
+                owner: Swift.String,
+                ownerName: Swift.String,
+                role: Components.Schemas.Family.RolePayload,
+                subject: Swift.String,
+                subjectName: Swift.String
+            ) {
+                self.members = members
+                self.owner = owner
+                self.ownerName = ownerName
+                self.role = role
+                self.subject = subject
+                self.subjectName = subjectName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case members
+                case owner
+                case ownerName
+                case role
+                case subject
+                case subjectName
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.members = try container.decode(
+                    Swift.Int.self,
+                    forKey: .members
+                )
+                self.owner = try container.decode(
+                    Swift.String.self,
+                    forKey: .owner
+                )
+                self.ownerName = try container.decode(
+                    Swift.String.self,
+                    forKey: .ownerName
+                )
+                self.role = try container.decode(
+                    Components.Schemas.Family.RolePayload.self,
+                    forKey: .role
+                )
+                self.subject = try container.decode(
+                    Swift.String.self,
+                    forKey: .subject
+                )
+                self.subjectName = try container.decode(
+                    Swift.String.self,
+                    forKey: .subjectName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "members",
+                    "owner",
+                    "ownerName",
+                    "role",
+                    "subject",
+                    "subjectName"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyDetail`.
+        public struct FamilyDetail: Codable, Hashable, Sendable {
+            /// The subject's achievements, newest first
+            ///
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/achievements`.
+            public var achievements: [Components.Schemas.Unlock]
+            /// The owner first
+            ///
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/members`.
+            public var members: [Components.Schemas.FamilyMember]
+            /// The subject's memories, newest first
+            ///
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/memories`.
+            public var memories: [Components.Schemas.Memory]
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/owner`.
+            public var owner: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/ownerName`.
+            public var ownerName: Swift.String
+            /// The subject's latest events, newest first, each with who logged it
+            ///
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/recent`.
+            public var recent: [Components.Schemas.FamilyEvent]
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/role`.
+            public var role: Components.Schemas.FamilyDetail.RolePayload
+            /// - Remark: Generated from `#/components/schemas/FamilyDetail/subject`.
+            public var subject: Components.Schemas.Subject
+            /// Creates a new `FamilyDetail`.
+            ///
+            /// - Parameters:
+            ///   - achievements: The subject's achievements, newest first
+            ///   - members: The owner first
+            ///   - memories: The subject's memories, newest first
+            ///   - owner:
+            ///   - ownerName:
+            ///   - recent: The subject's latest events, newest first, each with who logged it
+            ///   - role:
+            ///   - subject:
+            public init(
+                achievements: [Components.Schemas.Unlock],
+                members: [Components.Schemas.FamilyMember],
+                memories: [Components.Schemas.Memory],
+                owner: Swift.String,
+                ownerName: Swift.String,
+                recent: [Components.Schemas.FamilyEvent],
+                role: Components.Schemas.FamilyDetail.RolePayload,
+                subject: Components.Schemas.Subject
+            ) {
+                self.achievements = achievements
+                self.members = members
+                self.memories = memories
+                self.owner = owner
+                self.ownerName = ownerName
+                self.recent = recent
+                self.role = role
+                self.subject = subject
+            }
+            public enum CodingKeys: String, CodingKey {
+                case achievements
+                case members
+                case memories
+                case owner
+                case ownerName
+                case recent
+                case role
+                case subject
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.achievements = try container.decode(
+                    [Components.Schemas.Unlock].self,
+                    forKey: .achievements
+                )
+                self.members = try container.decode(
+                    [Components.Schemas.FamilyMember].self,
+                    forKey: .members
+                )
+                self.memories = try container.decode(
+                    [Components.Schemas.Memory].self,
+                    forKey: .memories
+                )
+                self.owner = try container.decode(
+                    Swift.String.self,
+                    forKey: .owner
+                )
+                self.ownerName = try container.decode(
+                    Swift.String.self,
+                    forKey: .ownerName
+                )
+                self.recent = try container.decode(
+                    [Components.Schemas.FamilyEvent].self,
+                    forKey: .recent
+                )
+                self.role = try container.decode(
+                    Components.Schemas.FamilyDetail.RolePayload.self,
+                    forKey: .role
+                )
+                self.subject = try container.decode(
+                    Components.Schemas.Subject.self,
+                    forKey: .subject
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "achievements",
+                    "members",
+                    "memories",
+                    "owner",
+                    "ownerName",
+                    "recent",
+                    "role",
+                    "subject"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyEvent`.
+        public struct FamilyEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FamilyEvent/event`.
+            public var event: Components.Schemas.Event
+            /// - Remark: Generated from `#/components/schemas/FamilyEvent/loggedBy`.
+            public var loggedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FamilyEvent/loggedByName`.
+            public var loggedByName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FamilyEvent/seq`.
+            public var seq: Swift.Int64
+            /// Creates a new `FamilyEvent`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - loggedBy:
+            ///   - loggedByName:
+            ///   - seq:
+            public init(
+                event: Components.Schemas.Event,
+                loggedBy: Swift.String,
+                loggedByName: Swift.String,
+                seq: Swift.Int64
+            ) {
+                self.event = event
+                self.loggedBy = loggedBy
+                self.loggedByName = loggedByName
+                self.seq = seq
+            }
+            public enum CodingKeys: String, CodingKey {
+                case event
+                case loggedBy
+                case loggedByName
+                case seq
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decode(
+                    Components.Schemas.Event.self,
+                    forKey: .event
+                )
+                self.loggedBy = try container.decode(
+                    Swift.String.self,
+                    forKey: .loggedBy
+                )
+                self.loggedByName = try container.decode(
+                    Swift.String.self,
+                    forKey: .loggedByName
+                )
+                self.seq = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .seq
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "loggedBy",
+                    "loggedByName",
+                    "seq"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyInvitationRequest`.
+        public struct FamilyInvitationRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FamilyInvitationRequest/expiresInDays`.
+            public var expiresInDays: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/FamilyInvitationRequest/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/FamilyInvitationRequest/role`.
+            public var role: Components.Schemas.FamilyInvitationRequest.RolePayload
+            /// Creates a new `FamilyInvitationRequest`.
+            ///
+            /// - Parameters:
+            ///   - expiresInDays:
+            ///   - role:
+            public init(
+                expiresInDays: Swift.Int? = nil,
+                role: Components.Schemas.FamilyInvitationRequest.RolePayload
+            ) {
+                self.expiresInDays = expiresInDays
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresInDays
+                case role
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.expiresInDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expiresInDays
+                )
+                self.role = try container.decode(
+                    Components.Schemas.FamilyInvitationRequest.RolePayload.self,
+                    forKey: .role
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "expiresInDays",
+                    "role"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyList`.
+        public struct FamilyList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FamilyList/families`.
+            public var families: [Components.Schemas.Family]
+            /// Creates a new `FamilyList`.
+            ///
+            /// - Parameters:
+            ///   - families:
+            public init(families: [Components.Schemas.Family]) {
+                self.families = families
+            }
+            public enum CodingKeys: String, CodingKey {
+                case families
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.families = try container.decode(
+                    [Components.Schemas.Family].self,
+                    forKey: .families
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "families"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyMember`.
+        public struct FamilyMember: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FamilyMember/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FamilyMember/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/FamilyMember/role`.
+            public var role: Components.Schemas.FamilyMember.RolePayload
+            /// - Remark: Generated from `#/components/schemas/FamilyMember/since`.
+            public var since: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/FamilyMember/user`.
+            public var user: Swift.String
+            /// Creates a new `FamilyMember`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - role:
+            ///   - since:
+            ///   - user:
+            public init(
+                displayName: Swift.String,
+                role: Components.Schemas.FamilyMember.RolePayload,
+                since: Foundation.Date? = nil,
+                user: Swift.String
+            ) {
+                self.displayName = displayName
+                self.role = role
+                self.since = since
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case role
+                case since
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.role = try container.decode(
+                    Components.Schemas.FamilyMember.RolePayload.self,
+                    forKey: .role
+                )
+                self.since = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                self.user = try container.decode(
+                    Swift.String.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "role",
+                    "since",
+                    "user"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FamilyRoleRequest`.
+        public struct FamilyRoleRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FamilyRoleRequest/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/FamilyRoleRequest/role`.
+            public var role: Components.Schemas.FamilyRoleRequest.RolePayload
+            /// Creates a new `FamilyRoleRequest`.
+            ///
+            /// - Parameters:
+            ///   - role:
+            public init(role: Components.Schemas.FamilyRoleRequest.RolePayload) {
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case role
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.role = try container.decode(
+                    Components.Schemas.FamilyRoleRequest.RolePayload.self,
+                    forKey: .role
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "role"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Feed`.
+        public struct Feed: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Feed/items`.
+            public var items: [Components.Schemas.FeedItem]
+            /// The cursor of the next page, when there is one
+            ///
+            /// - Remark: Generated from `#/components/schemas/Feed/next`.
+            public var next: Swift.String?
+            /// Creates a new `Feed`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - next: The cursor of the next page, when there is one
+            public init(
+                items: [Components.Schemas.FeedItem],
+                next: Swift.String? = nil
+            ) {
+                self.items = items
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case next
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.FeedItem].self,
+                    forKey: .items
+                )
+                self.next = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .next
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "next"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FeedItem`.
+        public struct FeedItem: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FeedItem/addedAt`.
+            public var addedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/FeedItem/authorName`.
+            public var authorName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FeedItem/mine`.
+            @frozen public enum MinePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case clap = "clap"
+                case fire = "fire"
+                case party = "party"
+                case strong = "strong"
+                case heart = "heart"
+            }
+            /// - Remark: Generated from `#/components/schemas/FeedItem/mine`.
+            public var mine: Components.Schemas.FeedItem.MinePayload?
+            /// - Remark: Generated from `#/components/schemas/FeedItem/post`.
+            public var post: Components.Schemas.Post
+            /// - Remark: Generated from `#/components/schemas/FeedItem/reactions`.
+            public var reactions: Components.Schemas.ReactionCounts
+            /// Creates a new `FeedItem`.
+            ///
+            /// - Parameters:
+            ///   - addedAt:
+            ///   - authorName:
+            ///   - mine:
+            ///   - post:
+            ///   - reactions:
+            public init(
+                addedAt: Foundation.Date,
+                authorName: Swift.String,
+                mine: Components.Schemas.FeedItem.MinePayload? = nil,
+                post: Components.Schemas.Post,
+                reactions: Components.Schemas.ReactionCounts
+            ) {
+                self.addedAt = addedAt
+                self.authorName = authorName
+                self.mine = mine
+                self.post = post
+                self.reactions = reactions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case addedAt
+                case authorName
+                case mine
+                case post
+                case reactions
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.addedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .addedAt
+                )
+                self.authorName = try container.decode(
+                    Swift.String.self,
+                    forKey: .authorName
+                )
+                self.mine = try container.decodeIfPresent(
+                    Components.Schemas.FeedItem.MinePayload.self,
+                    forKey: .mine
+                )
+                self.post = try container.decode(
+                    Components.Schemas.Post.self,
+                    forKey: .post
+                )
+                self.reactions = try container.decode(
+                    Components.Schemas.ReactionCounts.self,
+                    forKey: .reactions
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "addedAt",
+                    "authorName",
+                    "mine",
+                    "post",
+                    "reactions"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/FreezeDecisionRequest`.
         public struct FreezeDecisionRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FreezeDecisionRequest/accept`.
@@ -1816,6 +2499,164 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "catalog",
                     "wallet"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Friend`.
+        public struct Friend: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Friend/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Friend/since`.
+            public var since: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Friend/user`.
+            public var user: Swift.String
+            /// Creates a new `Friend`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - since:
+            ///   - user:
+            public init(
+                displayName: Swift.String,
+                since: Foundation.Date,
+                user: Swift.String
+            ) {
+                self.displayName = displayName
+                self.since = since
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case since
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                self.user = try container.decode(
+                    Swift.String.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "since",
+                    "user"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendList`.
+        public struct FriendList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendList/friends`.
+            public var friends: [Components.Schemas.Friend]
+            /// Creates a new `FriendList`.
+            ///
+            /// - Parameters:
+            ///   - friends:
+            public init(friends: [Components.Schemas.Friend]) {
+                self.friends = friends
+            }
+            public enum CodingKeys: String, CodingKey {
+                case friends
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.friends = try container.decode(
+                    [Components.Schemas.Friend].self,
+                    forKey: .friends
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "friends"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendProfile`.
+        public struct FriendProfile: Codable, Hashable, Sendable {
+            /// Achievements in the categories the friend shares, newest first
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/achievements`.
+            public var achievements: [Components.Schemas.Unlock]
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/habits`.
+            public var habits: [Components.Schemas.SharedHabit]
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/posts`.
+            public var posts: [Components.Schemas.Post]
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/since`.
+            public var since: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/FriendProfile/user`.
+            public var user: Swift.String
+            /// Creates a new `FriendProfile`.
+            ///
+            /// - Parameters:
+            ///   - achievements: Achievements in the categories the friend shares, newest first
+            ///   - displayName:
+            ///   - habits:
+            ///   - posts:
+            ///   - since:
+            ///   - user:
+            public init(
+                achievements: [Components.Schemas.Unlock],
+                displayName: Swift.String,
+                habits: [Components.Schemas.SharedHabit],
+                posts: [Components.Schemas.Post],
+                since: Foundation.Date,
+                user: Swift.String
+            ) {
+                self.achievements = achievements
+                self.displayName = displayName
+                self.habits = habits
+                self.posts = posts
+                self.since = since
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case achievements
+                case displayName
+                case habits
+                case posts
+                case since
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.achievements = try container.decode(
+                    [Components.Schemas.Unlock].self,
+                    forKey: .achievements
+                )
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.habits = try container.decode(
+                    [Components.Schemas.SharedHabit].self,
+                    forKey: .habits
+                )
+                self.posts = try container.decode(
+                    [Components.Schemas.Post].self,
+                    forKey: .posts
+                )
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                self.user = try container.decode(
+                    Swift.String.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "achievements",
+                    "displayName",
+                    "habits",
+                    "posts",
+                    "since",
+                    "user"
                 ])
             }
         }
@@ -2837,6 +3678,362 @@ extension Components {
                 ])
             }
         }
+        /// An invitation by code or link: one person accepts or declines it, once, before it expires.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Invitation`.
+        public struct Invitation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Invitation/answeredAt`.
+            public var answeredAt: Foundation.Date?
+            /// The code to type in (XXXX-XXXX-XXXX)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Invitation/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Invitation/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Invitation/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Invitation/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case friend = "friend"
+                case family = "family"
+            }
+            /// - Remark: Generated from `#/components/schemas/Invitation/kind`.
+            public var kind: Components.Schemas.Invitation.KindPayload
+            /// The web app's page that accepts it
+            ///
+            /// - Remark: Generated from `#/components/schemas/Invitation/link`.
+            public var link: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Invitation/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/Invitation/role`.
+            public var role: Components.Schemas.Invitation.RolePayload?
+            /// - Remark: Generated from `#/components/schemas/Invitation/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pending = "pending"
+                case accepted = "accepted"
+                case declined = "declined"
+                case revoked = "revoked"
+                case expired = "expired"
+            }
+            /// - Remark: Generated from `#/components/schemas/Invitation/state`.
+            public var state: Components.Schemas.Invitation.StatePayload
+            /// A family invitation's subject
+            ///
+            /// - Remark: Generated from `#/components/schemas/Invitation/subject`.
+            public var subject: Swift.String?
+            /// Creates a new `Invitation`.
+            ///
+            /// - Parameters:
+            ///   - answeredAt:
+            ///   - code: The code to type in (XXXX-XXXX-XXXX)
+            ///   - createdAt:
+            ///   - expiresAt:
+            ///   - kind:
+            ///   - link: The web app's page that accepts it
+            ///   - role:
+            ///   - state:
+            ///   - subject: A family invitation's subject
+            public init(
+                answeredAt: Foundation.Date? = nil,
+                code: Swift.String,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                kind: Components.Schemas.Invitation.KindPayload,
+                link: Swift.String,
+                role: Components.Schemas.Invitation.RolePayload? = nil,
+                state: Components.Schemas.Invitation.StatePayload,
+                subject: Swift.String? = nil
+            ) {
+                self.answeredAt = answeredAt
+                self.code = code
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+                self.kind = kind
+                self.link = link
+                self.role = role
+                self.state = state
+                self.subject = subject
+            }
+            public enum CodingKeys: String, CodingKey {
+                case answeredAt
+                case code
+                case createdAt
+                case expiresAt
+                case kind
+                case link
+                case role
+                case state
+                case subject
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.answeredAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .answeredAt
+                )
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.expiresAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .expiresAt
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.Invitation.KindPayload.self,
+                    forKey: .kind
+                )
+                self.link = try container.decode(
+                    Swift.String.self,
+                    forKey: .link
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.Invitation.RolePayload.self,
+                    forKey: .role
+                )
+                self.state = try container.decode(
+                    Components.Schemas.Invitation.StatePayload.self,
+                    forKey: .state
+                )
+                self.subject = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .subject
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "answeredAt",
+                    "code",
+                    "createdAt",
+                    "expiresAt",
+                    "kind",
+                    "link",
+                    "role",
+                    "state",
+                    "subject"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InvitationAccepted`.
+        public struct InvitationAccepted: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InvitationAccepted/friend`.
+            public var friend: Components.Schemas.Friend?
+            /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case friend = "friend"
+                case family = "family"
+            }
+            /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind`.
+            public var kind: Components.Schemas.InvitationAccepted.KindPayload
+            /// - Remark: Generated from `#/components/schemas/InvitationAccepted/membership`.
+            public var membership: Components.Schemas.Membership?
+            /// Creates a new `InvitationAccepted`.
+            ///
+            /// - Parameters:
+            ///   - friend:
+            ///   - kind:
+            ///   - membership:
+            public init(
+                friend: Components.Schemas.Friend? = nil,
+                kind: Components.Schemas.InvitationAccepted.KindPayload,
+                membership: Components.Schemas.Membership? = nil
+            ) {
+                self.friend = friend
+                self.kind = kind
+                self.membership = membership
+            }
+            public enum CodingKeys: String, CodingKey {
+                case friend
+                case kind
+                case membership
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.friend = try container.decodeIfPresent(
+                    Components.Schemas.Friend.self,
+                    forKey: .friend
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.InvitationAccepted.KindPayload.self,
+                    forKey: .kind
+                )
+                self.membership = try container.decodeIfPresent(
+                    Components.Schemas.Membership.self,
+                    forKey: .membership
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "friend",
+                    "kind",
+                    "membership"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InvitationList`.
+        public struct InvitationList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InvitationList/invitations`.
+            public var invitations: [Components.Schemas.Invitation]
+            /// Creates a new `InvitationList`.
+            ///
+            /// - Parameters:
+            ///   - invitations:
+            public init(invitations: [Components.Schemas.Invitation]) {
+                self.invitations = invitations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case invitations
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.invitations = try container.decode(
+                    [Components.Schemas.Invitation].self,
+                    forKey: .invitations
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "invitations"
+                ])
+            }
+        }
+        /// What the person who received an invitation sees before answering it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InvitationPreview`.
+        public struct InvitationPreview: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/inviterName`.
+            public var inviterName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case friend = "friend"
+                case family = "family"
+            }
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind`.
+            public var kind: Components.Schemas.InvitationPreview.KindPayload
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/role`.
+            public var role: Components.Schemas.InvitationPreview.RolePayload?
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/subject`.
+            public var subject: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/InvitationPreview/subjectName`.
+            public var subjectName: Swift.String?
+            /// Creates a new `InvitationPreview`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - expiresAt:
+            ///   - inviterName:
+            ///   - kind:
+            ///   - role:
+            ///   - subject:
+            ///   - subjectName:
+            public init(
+                code: Swift.String,
+                expiresAt: Foundation.Date,
+                inviterName: Swift.String,
+                kind: Components.Schemas.InvitationPreview.KindPayload,
+                role: Components.Schemas.InvitationPreview.RolePayload? = nil,
+                subject: Swift.String? = nil,
+                subjectName: Swift.String? = nil
+            ) {
+                self.code = code
+                self.expiresAt = expiresAt
+                self.inviterName = inviterName
+                self.kind = kind
+                self.role = role
+                self.subject = subject
+                self.subjectName = subjectName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case expiresAt
+                case inviterName
+                case kind
+                case role
+                case subject
+                case subjectName
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                self.expiresAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .expiresAt
+                )
+                self.inviterName = try container.decode(
+                    Swift.String.self,
+                    forKey: .inviterName
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.InvitationPreview.KindPayload.self,
+                    forKey: .kind
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.InvitationPreview.RolePayload.self,
+                    forKey: .role
+                )
+                self.subject = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .subject
+                )
+                self.subjectName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .subjectName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code",
+                    "expiresAt",
+                    "inviterName",
+                    "kind",
+                    "role",
+                    "subject",
+                    "subjectName"
+                ])
+            }
+        }
+        /// A friend invitation. Invitations are by code or link only: nobody is looked up by email, so inviting reveals nothing about who has an account.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InvitationRequest`.
+        public struct InvitationRequest: Codable, Hashable, Sendable {
+            /// Days it stays open (default 7)
+            ///
+            /// - Remark: Generated from `#/components/schemas/InvitationRequest/expiresInDays`.
+            public var expiresInDays: Swift.Int?
+            /// Creates a new `InvitationRequest`.
+            ///
+            /// - Parameters:
+            ///   - expiresInDays: Days it stays open (default 7)
+            public init(expiresInDays: Swift.Int? = nil) {
+                self.expiresInDays = expiresInDays
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresInDays
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.expiresInDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expiresInDays
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "expiresInDays"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
         public struct LedgerEntry: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/at`.
@@ -3370,6 +4567,94 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Membership`.
+        public struct Membership: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Membership/owner`.
+            public var owner: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Membership/ownerName`.
+            public var ownerName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Membership/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case coOwner = "co-owner"
+                case caregiver = "caregiver"
+                case viewer = "viewer"
+            }
+            /// - Remark: Generated from `#/components/schemas/Membership/role`.
+            public var role: Components.Schemas.Membership.RolePayload
+            /// - Remark: Generated from `#/components/schemas/Membership/since`.
+            public var since: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Membership/subject`.
+            public var subject: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Membership/subjectName`.
+            public var subjectName: Swift.String?
+            /// Creates a new `Membership`.
+            ///
+            /// - Parameters:
+            ///   - owner:
+            ///   - ownerName:
+            ///   - role:
+            ///   - since:
+            ///   - subject:
+            ///   - subjectName:
+            public init(
+                owner: Swift.String,
+                ownerName: Swift.String,
+                role: Components.Schemas.Membership.RolePayload,
+                since: Foundation.Date,
+                subject: Swift.String,
+                subjectName: Swift.String? = nil
+            ) {
+                self.owner = owner
+                self.ownerName = ownerName
+                self.role = role
+                self.since = since
+                self.subject = subject
+                self.subjectName = subjectName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case owner
+                case ownerName
+                case role
+                case since
+                case subject
+                case subjectName
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.owner = try container.decode(
+                    Swift.String.self,
+                    forKey: .owner
+                )
+                self.ownerName = try container.decode(
+                    Swift.String.self,
+                    forKey: .ownerName
+                )
+                self.role = try container.decode(
+                    Components.Schemas.Membership.RolePayload.self,
+                    forKey: .role
+                )
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                self.subject = try container.decode(
+                    Swift.String.self,
+                    forKey: .subject
+                )
+                self.subjectName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .subjectName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "owner",
+                    "ownerName",
+                    "role",
+                    "since",
+                    "subject",
+                    "subjectName"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Memory`.
         public struct Memory: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Memory/caption`.
@@ -3738,6 +5023,9 @@ extension Components {
                 case weeklyProgress = "weekly-progress"
                 case freezeOffered = "freeze-offered"
                 case freezeUsed = "freeze-used"
+                case reaction = "reaction"
+                case nudge = "nudge"
+                case friend = "friend"
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -3940,6 +5228,9 @@ extension Components {
                         case weeklyProgress = "weekly-progress"
                         case freezeOffered = "freeze-offered"
                         case freezeUsed = "freeze-used"
+                        case reaction = "reaction"
+                        case nudge = "nudge"
+                        case friend = "friend"
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -3996,6 +5287,9 @@ extension Components {
                         case weeklyProgress = "weekly-progress"
                         case freezeOffered = "freeze-offered"
                         case freezeUsed = "freeze-used"
+                        case reaction = "reaction"
+                        case nudge = "nudge"
+                        case friend = "friend"
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -4052,6 +5346,9 @@ extension Components {
                         case weeklyProgress = "weekly-progress"
                         case freezeOffered = "freeze-offered"
                         case freezeUsed = "freeze-used"
+                        case reaction = "reaction"
+                        case nudge = "nudge"
+                        case friend = "friend"
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -4148,6 +5445,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/freezes`.
             public var freezes: Swift.Bool
+            /// Friends' cheers when a streak is at risk
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/nudges`.
+            public var nudges: Swift.Bool
+            /// The most nudges taken in one local day (default 3)
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/nudgesPerDay`.
+            public var nudgesPerDay: Swift.Int
             /// No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/quietHours`.
@@ -4224,6 +5529,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/reminders`.
             public var reminders: Swift.Bool
+            /// Friends' reactions and accepted invitations
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPreferences/social`.
+            public var social: Swift.Bool
             /// The warning two hours before the day ends while a habit with a streak is open
             ///
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/streakAtRisk`.
@@ -4257,10 +5566,13 @@ extension Components {
             ///   - channels: What each device channel carries; a channel not named carries every kind the user wants
             ///   - dailyCap: The most notifications sent to devices in one local day; the inbox has every one
             ///   - freezes: Freeze offers with their deadline, and freezes used
+            ///   - nudges: Friends' cheers when a streak is at risk
+            ///   - nudgesPerDay: The most nudges taken in one local day (default 3)
             ///   - quietHours: No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
             ///   - reminderHour: The hour of reminders for habits without a time of their own; absent for the suggested time
             ///   - reminderTimes: Habits' own reminder times, by habit id
             ///   - reminders: Daily reminders for habits not yet done
+            ///   - social: Friends' reactions and accepted invitations
             ///   - streakAtRisk: The warning two hours before the day ends while a habit with a streak is open
             ///   - streakBroken: The encouraging restart the day after a streak broke
             ///   - weeklyDay:
@@ -4271,10 +5583,13 @@ extension Components {
                 channels: Components.Schemas.NotificationPreferences.ChannelsPayload,
                 dailyCap: Swift.Int? = nil,
                 freezes: Swift.Bool,
+                nudges: Swift.Bool,
+                nudgesPerDay: Swift.Int,
                 quietHours: Components.Schemas.NotificationPreferences.QuietHoursPayload? = nil,
                 reminderHour: Swift.Int? = nil,
                 reminderTimes: Components.Schemas.NotificationPreferences.ReminderTimesPayload,
                 reminders: Swift.Bool,
+                social: Swift.Bool,
                 streakAtRisk: Swift.Bool,
                 streakBroken: Swift.Bool,
                 weeklyDay: Components.Schemas.NotificationPreferences.WeeklyDayPayload,
@@ -4285,10 +5600,13 @@ extension Components {
                 self.channels = channels
                 self.dailyCap = dailyCap
                 self.freezes = freezes
+                self.nudges = nudges
+                self.nudgesPerDay = nudgesPerDay
                 self.quietHours = quietHours
                 self.reminderHour = reminderHour
                 self.reminderTimes = reminderTimes
                 self.reminders = reminders
+                self.social = social
                 self.streakAtRisk = streakAtRisk
                 self.streakBroken = streakBroken
                 self.weeklyDay = weeklyDay
@@ -4300,10 +5618,13 @@ extension Components {
                 case channels
                 case dailyCap
                 case freezes
+                case nudges
+                case nudgesPerDay
                 case quietHours
                 case reminderHour
                 case reminderTimes
                 case reminders
+                case social
                 case streakAtRisk
                 case streakBroken
                 case weeklyDay
@@ -4328,6 +5649,14 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .freezes
                 )
+                self.nudges = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .nudges
+                )
+                self.nudgesPerDay = try container.decode(
+                    Swift.Int.self,
+                    forKey: .nudgesPerDay
+                )
                 self.quietHours = try container.decodeIfPresent(
                     Components.Schemas.NotificationPreferences.QuietHoursPayload.self,
                     forKey: .quietHours
@@ -4343,6 +5672,10 @@ extension Components {
                 self.reminders = try container.decode(
                     Swift.Bool.self,
                     forKey: .reminders
+                )
+                self.social = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .social
                 )
                 self.streakAtRisk = try container.decode(
                     Swift.Bool.self,
@@ -4369,10 +5702,13 @@ extension Components {
                     "channels",
                     "dailyCap",
                     "freezes",
+                    "nudges",
+                    "nudgesPerDay",
                     "quietHours",
                     "reminderHour",
                     "reminderTimes",
                     "reminders",
+                    "social",
                     "streakAtRisk",
                     "streakBroken",
                     "weeklyDay",
@@ -4405,6 +5741,46 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "keys"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Nudge`.
+        public struct Nudge: Codable, Hashable, Sendable {
+            /// The friend's local day
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nudge/day`.
+            public var day: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Nudge/to`.
+            public var to: Swift.String
+            /// Creates a new `Nudge`.
+            ///
+            /// - Parameters:
+            ///   - day: The friend's local day
+            ///   - to:
+            public init(
+                day: Swift.String,
+                to: Swift.String
+            ) {
+                self.day = day
+                self.to = to
+            }
+            public enum CodingKeys: String, CodingKey {
+                case day
+                case to
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.day = try container.decode(
+                    Swift.String.self,
+                    forKey: .day
+                )
+                self.to = try container.decode(
+                    Swift.String.self,
+                    forKey: .to
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "day",
+                    "to"
                 ])
             }
         }
@@ -4740,6 +6116,196 @@ extension Components {
                 ])
             }
         }
+        /// A shared achievement.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Post`.
+        public struct Post: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Post/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Post/habitName`.
+            public var habitName: Swift.String?
+            /// Waits for a review of the account before friends see it
+            ///
+            /// - Remark: Generated from `#/components/schemas/Post/held`.
+            public var held: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Post/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Post/owner`.
+            public var owner: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Post/subjectName`.
+            public var subjectName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Post/unlock`.
+            public var unlock: Components.Schemas.Unlock
+            /// Creates a new `Post`.
+            ///
+            /// - Parameters:
+            ///   - createdAt:
+            ///   - habitName:
+            ///   - held: Waits for a review of the account before friends see it
+            ///   - id:
+            ///   - owner:
+            ///   - subjectName:
+            ///   - unlock:
+            public init(
+                createdAt: Foundation.Date,
+                habitName: Swift.String? = nil,
+                held: Swift.Bool,
+                id: Swift.String,
+                owner: Swift.String,
+                subjectName: Swift.String? = nil,
+                unlock: Components.Schemas.Unlock
+            ) {
+                self.createdAt = createdAt
+                self.habitName = habitName
+                self.held = held
+                self.id = id
+                self.owner = owner
+                self.subjectName = subjectName
+                self.unlock = unlock
+            }
+            public enum CodingKeys: String, CodingKey {
+                case createdAt
+                case habitName
+                case held
+                case id
+                case owner
+                case subjectName
+                case unlock
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.habitName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .habitName
+                )
+                self.held = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .held
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.owner = try container.decode(
+                    Swift.String.self,
+                    forKey: .owner
+                )
+                self.subjectName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .subjectName
+                )
+                self.unlock = try container.decode(
+                    Components.Schemas.Unlock.self,
+                    forKey: .unlock
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "createdAt",
+                    "habitName",
+                    "held",
+                    "id",
+                    "owner",
+                    "subjectName",
+                    "unlock"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PostList`.
+        public struct PostList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PostList/posts`.
+            public var posts: [Components.Schemas.Post]
+            /// Creates a new `PostList`.
+            ///
+            /// - Parameters:
+            ///   - posts:
+            public init(posts: [Components.Schemas.Post]) {
+                self.posts = posts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case posts
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.posts = try container.decode(
+                    [Components.Schemas.Post].self,
+                    forKey: .posts
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "posts"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PostReaction`.
+        public struct PostReaction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PostReaction/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/PostReaction/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PostReaction/reaction`.
+            @frozen public enum ReactionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case clap = "clap"
+                case fire = "fire"
+                case party = "party"
+                case strong = "strong"
+                case heart = "heart"
+            }
+            /// - Remark: Generated from `#/components/schemas/PostReaction/reaction`.
+            public var reaction: Components.Schemas.PostReaction.ReactionPayload
+            /// - Remark: Generated from `#/components/schemas/PostReaction/user`.
+            public var user: Swift.String
+            /// Creates a new `PostReaction`.
+            ///
+            /// - Parameters:
+            ///   - at:
+            ///   - displayName:
+            ///   - reaction:
+            ///   - user:
+            public init(
+                at: Foundation.Date,
+                displayName: Swift.String,
+                reaction: Components.Schemas.PostReaction.ReactionPayload,
+                user: Swift.String
+            ) {
+                self.at = at
+                self.displayName = displayName
+                self.reaction = reaction
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case at
+                case displayName
+                case reaction
+                case user
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.at = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .at
+                )
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.reaction = try container.decode(
+                    Components.Schemas.PostReaction.ReactionPayload.self,
+                    forKey: .reaction
+                )
+                self.user = try container.decode(
+                    Swift.String.self,
+                    forKey: .user
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "at",
+                    "displayName",
+                    "reaction",
+                    "user"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Profile`.
         public struct Profile: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Profile/celebrationStyle`.
@@ -4908,6 +6474,9 @@ extension Components {
                             case weeklyProgress = "weekly-progress"
                             case freezeOffered = "freeze-offered"
                             case freezeUsed = "freeze-used"
+                            case reaction = "reaction"
+                            case nudge = "nudge"
+                            case friend = "friend"
                         }
                         /// The kinds it carries; absent for every kind the user wants
                         ///
@@ -4964,6 +6533,9 @@ extension Components {
                             case weeklyProgress = "weekly-progress"
                             case freezeOffered = "freeze-offered"
                             case freezeUsed = "freeze-used"
+                            case reaction = "reaction"
+                            case nudge = "nudge"
+                            case friend = "friend"
                         }
                         /// The kinds it carries; absent for every kind the user wants
                         ///
@@ -5020,6 +6592,9 @@ extension Components {
                             case weeklyProgress = "weekly-progress"
                             case freezeOffered = "freeze-offered"
                             case freezeUsed = "freeze-used"
+                            case reaction = "reaction"
+                            case nudge = "nudge"
+                            case friend = "friend"
                         }
                         /// The kinds it carries; absent for every kind the user wants
                         ///
@@ -5114,6 +6689,10 @@ extension Components {
                 public var dailyCap: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/freezes`.
                 public var freezes: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/nudges`.
+                public var nudges: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/nudgesPerDay`.
+                public var nudgesPerDay: Swift.Int?
                 /// Quiet hours; null removes them
                 ///
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/quietHours`.
@@ -5186,6 +6765,8 @@ extension Components {
                 public var reminderTimes: Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/reminders`.
                 public var reminders: Swift.Bool?
+                /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/social`.
+                public var social: Swift.Bool?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/streakAtRisk`.
                 public var streakAtRisk: Swift.Bool?
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/streakBroken`.
@@ -5213,10 +6794,13 @@ extension Components {
                 ///   - channels: Each channel named replaces its preference
                 ///   - dailyCap: The daily cap (1–100); null removes it
                 ///   - freezes:
+                ///   - nudges:
+                ///   - nudgesPerDay:
                 ///   - quietHours: Quiet hours; null removes them
                 ///   - reminderHour:
                 ///   - reminderTimes: Habits' own reminder times (HH:MM); null removes a habit's time
                 ///   - reminders:
+                ///   - social:
                 ///   - streakAtRisk:
                 ///   - streakBroken:
                 ///   - weeklyDay:
@@ -5227,10 +6811,13 @@ extension Components {
                     channels: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload? = nil,
                     dailyCap: Swift.Int? = nil,
                     freezes: Swift.Bool? = nil,
+                    nudges: Swift.Bool? = nil,
+                    nudgesPerDay: Swift.Int? = nil,
                     quietHours: Components.Schemas.ProfilePatch.NotificationsPayload.QuietHoursPayload? = nil,
                     reminderHour: Swift.Int? = nil,
                     reminderTimes: Components.Schemas.ProfilePatch.NotificationsPayload.ReminderTimesPayload? = nil,
                     reminders: Swift.Bool? = nil,
+                    social: Swift.Bool? = nil,
                     streakAtRisk: Swift.Bool? = nil,
                     streakBroken: Swift.Bool? = nil,
                     weeklyDay: Components.Schemas.ProfilePatch.NotificationsPayload.WeeklyDayPayload? = nil,
@@ -5241,10 +6828,13 @@ extension Components {
                     self.channels = channels
                     self.dailyCap = dailyCap
                     self.freezes = freezes
+                    self.nudges = nudges
+                    self.nudgesPerDay = nudgesPerDay
                     self.quietHours = quietHours
                     self.reminderHour = reminderHour
                     self.reminderTimes = reminderTimes
                     self.reminders = reminders
+                    self.social = social
                     self.streakAtRisk = streakAtRisk
                     self.streakBroken = streakBroken
                     self.weeklyDay = weeklyDay
@@ -5256,10 +6846,13 @@ extension Components {
                     case channels
                     case dailyCap
                     case freezes
+                    case nudges
+                    case nudgesPerDay
                     case quietHours
                     case reminderHour
                     case reminderTimes
                     case reminders
+                    case social
                     case streakAtRisk
                     case streakBroken
                     case weeklyDay
@@ -5284,6 +6877,14 @@ extension Components {
                         Swift.Bool.self,
                         forKey: .freezes
                     )
+                    self.nudges = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .nudges
+                    )
+                    self.nudgesPerDay = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .nudgesPerDay
+                    )
                     self.quietHours = try container.decodeIfPresent(
                         Components.Schemas.ProfilePatch.NotificationsPayload.QuietHoursPayload.self,
                         forKey: .quietHours
@@ -5299,6 +6900,10 @@ extension Components {
                     self.reminders = try container.decodeIfPresent(
                         Swift.Bool.self,
                         forKey: .reminders
+                    )
+                    self.social = try container.decodeIfPresent(
+                        Swift.Bool.self,
+                        forKey: .social
                     )
                     self.streakAtRisk = try container.decodeIfPresent(
                         Swift.Bool.self,
@@ -5325,10 +6930,13 @@ extension Components {
                         "channels",
                         "dailyCap",
                         "freezes",
+                        "nudges",
+                        "nudgesPerDay",
                         "quietHours",
                         "reminderHour",
                         "reminderTimes",
                         "reminders",
+                        "social",
                         "streakAtRisk",
                         "streakBroken",
                         "weeklyDay",
@@ -5776,6 +7384,10 @@ extension Components {
             public var device: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PulledEvent/event`.
             public var event: Components.Schemas.Event
+            /// The family member who logged it into this log, when not its owner
+            ///
+            /// - Remark: Generated from `#/components/schemas/PulledEvent/loggedBy`.
+            public var loggedBy: Swift.String?
             /// When the server stored it.
             ///
             /// - Remark: Generated from `#/components/schemas/PulledEvent/receivedAt`.
@@ -5789,22 +7401,26 @@ extension Components {
             /// - Parameters:
             ///   - device: The device that sent it.
             ///   - event:
+            ///   - loggedBy: The family member who logged it into this log, when not its owner
             ///   - receivedAt: When the server stored it.
             ///   - seq: The event's place in the user's log.
             public init(
                 device: Swift.String? = nil,
                 event: Components.Schemas.Event,
+                loggedBy: Swift.String? = nil,
                 receivedAt: Foundation.Date,
                 seq: Swift.Int64
             ) {
                 self.device = device
                 self.event = event
+                self.loggedBy = loggedBy
                 self.receivedAt = receivedAt
                 self.seq = seq
             }
             public enum CodingKeys: String, CodingKey {
                 case device
                 case event
+                case loggedBy
                 case receivedAt
                 case seq
             }
@@ -5818,6 +7434,10 @@ extension Components {
                     Components.Schemas.Event.self,
                     forKey: .event
                 )
+                self.loggedBy = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .loggedBy
+                )
                 self.receivedAt = try container.decode(
                     Foundation.Date.self,
                     forKey: .receivedAt
@@ -5829,6 +7449,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "device",
                     "event",
+                    "loggedBy",
                     "receivedAt",
                     "seq"
                 ])
@@ -6241,6 +7862,137 @@ extension Components {
                 ])
             }
         }
+        /// How many of each reaction
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReactionCounts`.
+        public struct ReactionCounts: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReactionCounts/clap`.
+            public var clap: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ReactionCounts/fire`.
+            public var fire: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ReactionCounts/heart`.
+            public var heart: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ReactionCounts/party`.
+            public var party: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ReactionCounts/strong`.
+            public var strong: Swift.Int?
+            /// Creates a new `ReactionCounts`.
+            ///
+            /// - Parameters:
+            ///   - clap:
+            ///   - fire:
+            ///   - heart:
+            ///   - party:
+            ///   - strong:
+            public init(
+                clap: Swift.Int? = nil,
+                fire: Swift.Int? = nil,
+                heart: Swift.Int? = nil,
+                party: Swift.Int? = nil,
+                strong: Swift.Int? = nil
+            ) {
+                self.clap = clap
+                self.fire = fire
+                self.heart = heart
+                self.party = party
+                self.strong = strong
+            }
+            public enum CodingKeys: String, CodingKey {
+                case clap
+                case fire
+                case heart
+                case party
+                case strong
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.clap = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .clap
+                )
+                self.fire = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .fire
+                )
+                self.heart = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .heart
+                )
+                self.party = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .party
+                )
+                self.strong = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .strong
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "clap",
+                    "fire",
+                    "heart",
+                    "party",
+                    "strong"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReactionList`.
+        public struct ReactionList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReactionList/reactions`.
+            public var reactions: [Components.Schemas.PostReaction]
+            /// Creates a new `ReactionList`.
+            ///
+            /// - Parameters:
+            ///   - reactions:
+            public init(reactions: [Components.Schemas.PostReaction]) {
+                self.reactions = reactions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reactions
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reactions = try container.decode(
+                    [Components.Schemas.PostReaction].self,
+                    forKey: .reactions
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reactions"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReactionRequest`.
+        public struct ReactionRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReactionRequest/reaction`.
+            @frozen public enum ReactionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case clap = "clap"
+                case fire = "fire"
+                case party = "party"
+                case strong = "strong"
+                case heart = "heart"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReactionRequest/reaction`.
+            public var reaction: Components.Schemas.ReactionRequest.ReactionPayload
+            /// Creates a new `ReactionRequest`.
+            ///
+            /// - Parameters:
+            ///   - reaction:
+            public init(reaction: Components.Schemas.ReactionRequest.ReactionPayload) {
+                self.reaction = reaction
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reaction
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reaction = try container.decode(
+                    Components.Schemas.ReactionRequest.ReactionPayload.self,
+                    forKey: .reaction
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reaction"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Readiness`.
         public struct Readiness: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Readiness/schema`.
@@ -6589,6 +8341,303 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "session"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ShareRequest`.
+        public struct ShareRequest: Codable, Hashable, Sendable {
+            /// The id of an achievement the server derived
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShareRequest/unlock`.
+            public var unlock: Swift.String
+            /// Creates a new `ShareRequest`.
+            ///
+            /// - Parameters:
+            ///   - unlock: The id of an achievement the server derived
+            public init(unlock: Swift.String) {
+                self.unlock = unlock
+            }
+            public enum CodingKeys: String, CodingKey {
+                case unlock
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.unlock = try container.decode(
+                    Swift.String.self,
+                    forKey: .unlock
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "unlock"
+                ])
+            }
+        }
+        /// A habit a friend shares, as the server evaluates it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SharedHabit`.
+        public struct SharedHabit: Codable, Hashable, Sendable {
+            /// Due today, not done yet, with a streak to lose
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/atRisk`.
+            public var atRisk: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/best`.
+            public var best: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/current`.
+            public var current: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/doneToday`.
+            public var doneToday: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/habit`.
+            public var habit: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/name`.
+            public var name: Swift.String
+            /// day, week or month
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedHabit/unit`.
+            public var unit: Swift.String
+            /// Creates a new `SharedHabit`.
+            ///
+            /// - Parameters:
+            ///   - atRisk: Due today, not done yet, with a streak to lose
+            ///   - best:
+            ///   - current:
+            ///   - doneToday:
+            ///   - habit:
+            ///   - name:
+            ///   - unit: day, week or month
+            public init(
+                atRisk: Swift.Bool,
+                best: Swift.Int,
+                current: Swift.Int,
+                doneToday: Swift.Bool,
+                habit: Swift.String,
+                name: Swift.String,
+                unit: Swift.String
+            ) {
+                self.atRisk = atRisk
+                self.best = best
+                self.current = current
+                self.doneToday = doneToday
+                self.habit = habit
+                self.name = name
+                self.unit = unit
+            }
+            public enum CodingKeys: String, CodingKey {
+                case atRisk
+                case best
+                case current
+                case doneToday
+                case habit
+                case name
+                case unit
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.atRisk = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .atRisk
+                )
+                self.best = try container.decode(
+                    Swift.Int.self,
+                    forKey: .best
+                )
+                self.current = try container.decode(
+                    Swift.Int.self,
+                    forKey: .current
+                )
+                self.doneToday = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .doneToday
+                )
+                self.habit = try container.decode(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.unit = try container.decode(
+                    Swift.String.self,
+                    forKey: .unit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "atRisk",
+                    "best",
+                    "current",
+                    "doneToday",
+                    "habit",
+                    "name",
+                    "unit"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Sharing`.
+        public struct Sharing: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Sharing/available`.
+            public struct AvailablePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Sharing/available/categories`.
+                public var categories: [Swift.String]
+                /// - Remark: Generated from `#/components/schemas/Sharing/available/HabitsPayload`.
+                public struct HabitsPayloadPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/Sharing/available/HabitsPayload/id`.
+                    public var id: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/Sharing/available/HabitsPayload/name`.
+                    public var name: Swift.String
+                    /// Creates a new `HabitsPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - id:
+                    ///   - name:
+                    public init(
+                        id: Swift.String,
+                        name: Swift.String
+                    ) {
+                        self.id = id
+                        self.name = name
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case id
+                        case name
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(
+                            Swift.String.self,
+                            forKey: .id
+                        )
+                        self.name = try container.decode(
+                            Swift.String.self,
+                            forKey: .name
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "id",
+                            "name"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/Sharing/available/habits`.
+                public typealias HabitsPayload = [Components.Schemas.Sharing.AvailablePayload.HabitsPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/Sharing/available/habits`.
+                public var habits: Components.Schemas.Sharing.AvailablePayload.HabitsPayload
+                /// Creates a new `AvailablePayload`.
+                ///
+                /// - Parameters:
+                ///   - categories:
+                ///   - habits:
+                public init(
+                    categories: [Swift.String],
+                    habits: Components.Schemas.Sharing.AvailablePayload.HabitsPayload
+                ) {
+                    self.categories = categories
+                    self.habits = habits
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case categories
+                    case habits
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.categories = try container.decode(
+                        [Swift.String].self,
+                        forKey: .categories
+                    )
+                    self.habits = try container.decode(
+                        Components.Schemas.Sharing.AvailablePayload.HabitsPayload.self,
+                        forKey: .habits
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "categories",
+                        "habits"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Sharing/available`.
+            public var available: Components.Schemas.Sharing.AvailablePayload
+            /// - Remark: Generated from `#/components/schemas/Sharing/categories`.
+            public var categories: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/Sharing/habits`.
+            public var habits: [Swift.String]
+            /// Creates a new `Sharing`.
+            ///
+            /// - Parameters:
+            ///   - available:
+            ///   - categories:
+            ///   - habits:
+            public init(
+                available: Components.Schemas.Sharing.AvailablePayload,
+                categories: [Swift.String],
+                habits: [Swift.String]
+            ) {
+                self.available = available
+                self.categories = categories
+                self.habits = habits
+            }
+            public enum CodingKeys: String, CodingKey {
+                case available
+                case categories
+                case habits
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.available = try container.decode(
+                    Components.Schemas.Sharing.AvailablePayload.self,
+                    forKey: .available
+                )
+                self.categories = try container.decode(
+                    [Swift.String].self,
+                    forKey: .categories
+                )
+                self.habits = try container.decode(
+                    [Swift.String].self,
+                    forKey: .habits
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "available",
+                    "categories",
+                    "habits"
+                ])
+            }
+        }
+        /// What to share; a list left out keeps its value. Everything is private until named here.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SharingRequest`.
+        public struct SharingRequest: Codable, Hashable, Sendable {
+            /// Achievement categories friends see
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharingRequest/categories`.
+            public var categories: [Swift.String]?
+            /// Habit ids whose streaks friends see
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharingRequest/habits`.
+            public var habits: [Swift.String]?
+            /// Creates a new `SharingRequest`.
+            ///
+            /// - Parameters:
+            ///   - categories: Achievement categories friends see
+            ///   - habits: Habit ids whose streaks friends see
+            public init(
+                categories: [Swift.String]? = nil,
+                habits: [Swift.String]? = nil
+            ) {
+                self.categories = categories
+                self.habits = habits
+            }
+            public enum CodingKeys: String, CodingKey {
+                case categories
+                case habits
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.categories = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .categories
+                )
+                self.habits = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .habits
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "categories",
+                    "habits"
                 ])
             }
         }
@@ -7366,6 +9415,9 @@ extension Components {
                 case weeklyProgress = "weekly-progress"
                 case freezeOffered = "freeze-offered"
                 case freezeUsed = "freeze-used"
+                case reaction = "reaction"
+                case nudge = "nudge"
+                case friend = "friend"
             }
             /// - Remark: Generated from `#/components/schemas/Webhook/kinds`.
             public typealias KindsPayload = [Components.Schemas.Webhook.KindsPayloadPayload]
@@ -7541,6 +9593,9 @@ extension Components {
                 case weeklyProgress = "weekly-progress"
                 case freezeOffered = "freeze-offered"
                 case freezeUsed = "freeze-used"
+                case reaction = "reaction"
+                case nudge = "nudge"
+                case friend = "friend"
             }
             /// - Remark: Generated from `#/components/schemas/WebhookRequest/kinds`.
             public typealias KindsPayload = [Components.Schemas.WebhookRequest.KindsPayloadPayload]

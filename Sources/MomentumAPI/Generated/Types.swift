@@ -68,6 +68,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/review-flags`.
     /// - Remark: Generated from `#/paths//v1/admin/review-flags/get(listReviewFlags)`.
     func listReviewFlags(_ input: Operations.ListReviewFlags.Input) async throws -> Operations.ListReviewFlags.Output
+    /// Clear a review flag; with the user's last one cleared, their held posts reach their friends (admin token)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/clear`.
+    /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/clear/post(clearReviewFlag)`.
+    func clearReviewFlag(_ input: Operations.ClearReviewFlag.Input) async throws -> Operations.ClearReviewFlag.Output
     /// Webhooks and their health (admin token)
     ///
     /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -108,6 +113,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/analytics`.
     /// - Remark: Generated from `#/paths//v1/analytics/get(getAnalytics)`.
     func getAnalytics(_ input: Operations.GetAnalytics.Input) async throws -> Operations.GetAnalytics.Output
+    /// Whom the user blocked
+    ///
+    /// - Remark: HTTP `GET /v1/blocks`.
+    /// - Remark: Generated from `#/paths//v1/blocks/get(listBlocks)`.
+    func listBlocks(_ input: Operations.ListBlocks.Input) async throws -> Operations.ListBlocks.Output
+    /// Block someone: no friendship, invitation, post or reaction between you; they are not told. The answer is the same for any id.
+    ///
+    /// - Remark: HTTP `PUT /v1/blocks/{user}`.
+    /// - Remark: Generated from `#/paths//v1/blocks/{user}/put(blockUser)`.
+    func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output
+    /// Lift a block
+    ///
+    /// - Remark: HTTP `DELETE /v1/blocks/{user}`.
+    /// - Remark: Generated from `#/paths//v1/blocks/{user}/delete(unblockUser)`.
+    func unblockUser(_ input: Operations.UnblockUser.Input) async throws -> Operations.UnblockUser.Output
     /// The celebration to show now, if any
     ///
     /// - Remark: HTTP `GET /v1/celebrations/next`.
@@ -148,6 +168,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/post(pushEvents)`.
     func pushEvents(_ input: Operations.PushEvents.Input) async throws -> Operations.PushEvents.Output
+    /// The subjects the user shares: their own with members, and those shared with them
+    ///
+    /// - Remark: HTTP `GET /v1/families`.
+    /// - Remark: Generated from `#/paths//v1/families/get(listFamilies)`.
+    func listFamilies(_ input: Operations.ListFamilies.Input) async throws -> Operations.ListFamilies.Output
+    /// A subject's family: members, achievements, memories and the latest events with who logged them
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/get(getFamily)`.
+    func getFamily(_ input: Operations.GetFamily.Input) async throws -> Operations.GetFamily.Output
+    /// Log events for a subject as a caregiver or co-owner: they go to the subject's log, each recording who logged it
+    ///
+    /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/events`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/events/post(logForFamily)`.
+    func logForFamily(_ input: Operations.LogForFamily.Input) async throws -> Operations.LogForFamily.Output
+    /// Invite someone to a subject's family as co-owner, caregiver or viewer (owner and co-owners)
+    ///
+    /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/invitations`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/post(inviteToFamily)`.
+    func inviteToFamily(_ input: Operations.InviteToFamily.Input) async throws -> Operations.InviteToFamily.Output
+    /// Change a member's role (owner and co-owners)
+    ///
+    /// - Remark: HTTP `PATCH /v1/families/{owner}/{subject}/members/{member}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/members/{member}/patch(changeFamilyRole)`.
+    func changeFamilyRole(_ input: Operations.ChangeFamilyRole.Input) async throws -> Operations.ChangeFamilyRole.Output
+    /// Remove a member, or leave (a member removing themself); what they logged stays
+    ///
+    /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/members/{member}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/members/{member}/delete(removeFamilyMember)`.
+    func removeFamilyMember(_ input: Operations.RemoveFamilyMember.Input) async throws -> Operations.RemoveFamilyMember.Output
+    /// Friends' posts and the user's own, newest first, a page at a time
+    ///
+    /// - Remark: HTTP `GET /v1/feed`.
+    /// - Remark: Generated from `#/paths//v1/feed/get(getFeed)`.
+    func getFeed(_ input: Operations.GetFeed.Input) async throws -> Operations.GetFeed.Output
     /// Open freeze offers
     ///
     /// - Remark: HTTP `GET /v1/freeze-offers`.
@@ -158,6 +213,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/freeze-offers/decisions`.
     /// - Remark: Generated from `#/paths//v1/freeze-offers/decisions/post(decideFreezeOffer)`.
     func decideFreezeOffer(_ input: Operations.DecideFreezeOffer.Input) async throws -> Operations.DecideFreezeOffer.Output
+    /// The user's friends, the newest first
+    ///
+    /// - Remark: HTTP `GET /v1/friends`.
+    /// - Remark: Generated from `#/paths//v1/friends/get(listFriends)`.
+    func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output
+    /// A friend's shared habits with their current streaks, achievements in shared categories, and posts (seed 004 R8.4)
+    ///
+    /// - Remark: HTTP `GET /v1/friends/{friend}`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/get(friendProfile)`.
+    func friendProfile(_ input: Operations.FriendProfile.Input) async throws -> Operations.FriendProfile.Output
+    /// End a friendship, on both sides
+    ///
+    /// - Remark: HTTP `DELETE /v1/friends/{friend}`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/delete(removeFriend)`.
+    func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output
+    /// Cheer on a friend whose shared streak is at risk today (once a day per friend, never more than they allow)
+    ///
+    /// - Remark: HTTP `POST /v1/friends/{friend}/nudges`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/nudges/post(nudgeFriend)`.
+    func nudgeFriend(_ input: Operations.NudgeFriend.Input) async throws -> Operations.NudgeFriend.Output
     /// Every habit with streaks and recent calendar
     ///
     /// - Remark: HTTP `GET /v1/habits`.
@@ -193,6 +268,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/habits/{habit}/skips`.
     /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/post(skip)`.
     func skip(_ input: Operations.Skip.Input) async throws -> Operations.Skip.Output
+    /// The invitations the user made in the last 30 days, with their state
+    ///
+    /// - Remark: HTTP `GET /v1/invitations`.
+    /// - Remark: Generated from `#/paths//v1/invitations/get(listInvitations)`.
+    func listInvitations(_ input: Operations.ListInvitations.Input) async throws -> Operations.ListInvitations.Output
+    /// Make a friend invitation: a code and a link that one person can accept
+    ///
+    /// - Remark: HTTP `POST /v1/invitations`.
+    /// - Remark: Generated from `#/paths//v1/invitations/post(createInvitation)`.
+    func createInvitation(_ input: Operations.CreateInvitation.Input) async throws -> Operations.CreateInvitation.Output
+    /// Who invites, to what: what the invitee sees before answering
+    ///
+    /// - Remark: HTTP `GET /v1/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/get(previewInvitation)`.
+    func previewInvitation(_ input: Operations.PreviewInvitation.Input) async throws -> Operations.PreviewInvitation.Output
+    /// Withdraw an open invitation
+    ///
+    /// - Remark: HTTP `DELETE /v1/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/delete(revokeInvitation)`.
+    func revokeInvitation(_ input: Operations.RevokeInvitation.Input) async throws -> Operations.RevokeInvitation.Output
+    /// Accept an invitation: become friends, or join a subject's family
+    ///
+    /// - Remark: HTTP `POST /v1/invitations/{code}/accept`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/accept/post(acceptInvitation)`.
+    func acceptInvitation(_ input: Operations.AcceptInvitation.Input) async throws -> Operations.AcceptInvitation.Output
+    /// Decline an invitation
+    ///
+    /// - Remark: HTTP `POST /v1/invitations/{code}/decline`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/decline/post(declineInvitation)`.
+    func declineInvitation(_ input: Operations.DeclineInvitation.Input) async throws -> Operations.DeclineInvitation.Output
     /// Memories, newest first
     ///
     /// - Remark: HTTP `GET /v1/memories`.
@@ -238,6 +343,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/photos/{path}`.
     /// - Remark: Generated from `#/paths//v1/photos/{path}/get(getPhoto)`.
     func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output
+    /// The user's own posts, held ones included
+    ///
+    /// - Remark: HTTP `GET /v1/posts`.
+    /// - Remark: Generated from `#/paths//v1/posts/get(listPosts)`.
+    func listPosts(_ input: Operations.ListPosts.Input) async throws -> Operations.ListPosts.Output
+    /// Share an achievement the server derived with friends (seed 004 R8.1, R8.2); again: the same post
+    ///
+    /// - Remark: HTTP `POST /v1/posts`.
+    /// - Remark: Generated from `#/paths//v1/posts/post(sharePost)`.
+    func sharePost(_ input: Operations.SharePost.Input) async throws -> Operations.SharePost.Output
+    /// React to a friend's post (seed 004 R8.3): one reaction per friend, changeable
+    ///
+    /// - Remark: HTTP `PUT /v1/posts/{owner}/{post}/reaction`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reaction/put(reactToPost)`.
+    func reactToPost(_ input: Operations.ReactToPost.Input) async throws -> Operations.ReactToPost.Output
+    /// Take a reaction back
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{owner}/{post}/reaction`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reaction/delete(removeReaction)`.
+    func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output
+    /// Who reacted to a post, the newest first
+    ///
+    /// - Remark: HTTP `GET /v1/posts/{owner}/{post}/reactions`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reactions/get(listReactions)`.
+    func listReactions(_ input: Operations.ListReactions.Input) async throws -> Operations.ListReactions.Output
+    /// Take a post back, from every feed
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{post}`.
+    /// - Remark: Generated from `#/paths//v1/posts/{post}/delete(deletePost)`.
+    func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output
     /// The profile and preferences
     ///
     /// - Remark: HTTP `GET /v1/profile`.
@@ -278,6 +413,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/current`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/delete(signOut)`.
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output
+    /// What the user shares with friends, and what they could
+    ///
+    /// - Remark: HTTP `GET /v1/sharing`.
+    /// - Remark: Generated from `#/paths//v1/sharing/get(getSharing)`.
+    func getSharing(_ input: Operations.GetSharing.Input) async throws -> Operations.GetSharing.Output
+    /// Choose the habits and achievement categories friends see
+    ///
+    /// - Remark: HTTP `PUT /v1/sharing`.
+    /// - Remark: Generated from `#/paths//v1/sharing/put(setSharing)`.
+    func setSharing(_ input: Operations.SetSharing.Input) async throws -> Operations.SetSharing.Output
     /// Profile statistics
     ///
     /// - Remark: HTTP `GET /v1/stats`.
@@ -415,6 +560,19 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Clear a review flag; with the user's last one cleared, their held posts reach their friends (admin token)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/clear`.
+    /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/clear/post(clearReviewFlag)`.
+    public func clearReviewFlag(
+        path: Operations.ClearReviewFlag.Input.Path,
+        headers: Operations.ClearReviewFlag.Input.Headers = .init()
+    ) async throws -> Operations.ClearReviewFlag.Output {
+        try await clearReviewFlag(Operations.ClearReviewFlag.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Webhooks and their health (admin token)
     ///
     /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -490,6 +648,39 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/analytics/get(getAnalytics)`.
     public func getAnalytics(headers: Operations.GetAnalytics.Input.Headers = .init()) async throws -> Operations.GetAnalytics.Output {
         try await getAnalytics(Operations.GetAnalytics.Input(headers: headers))
+    }
+    /// Whom the user blocked
+    ///
+    /// - Remark: HTTP `GET /v1/blocks`.
+    /// - Remark: Generated from `#/paths//v1/blocks/get(listBlocks)`.
+    public func listBlocks(headers: Operations.ListBlocks.Input.Headers = .init()) async throws -> Operations.ListBlocks.Output {
+        try await listBlocks(Operations.ListBlocks.Input(headers: headers))
+    }
+    /// Block someone: no friendship, invitation, post or reaction between you; they are not told. The answer is the same for any id.
+    ///
+    /// - Remark: HTTP `PUT /v1/blocks/{user}`.
+    /// - Remark: Generated from `#/paths//v1/blocks/{user}/put(blockUser)`.
+    public func blockUser(
+        path: Operations.BlockUser.Input.Path,
+        headers: Operations.BlockUser.Input.Headers = .init()
+    ) async throws -> Operations.BlockUser.Output {
+        try await blockUser(Operations.BlockUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Lift a block
+    ///
+    /// - Remark: HTTP `DELETE /v1/blocks/{user}`.
+    /// - Remark: Generated from `#/paths//v1/blocks/{user}/delete(unblockUser)`.
+    public func unblockUser(
+        path: Operations.UnblockUser.Input.Path,
+        headers: Operations.UnblockUser.Input.Headers = .init()
+    ) async throws -> Operations.UnblockUser.Output {
+        try await unblockUser(Operations.UnblockUser.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// The celebration to show now, if any
     ///
@@ -583,6 +774,97 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The subjects the user shares: their own with members, and those shared with them
+    ///
+    /// - Remark: HTTP `GET /v1/families`.
+    /// - Remark: Generated from `#/paths//v1/families/get(listFamilies)`.
+    public func listFamilies(headers: Operations.ListFamilies.Input.Headers = .init()) async throws -> Operations.ListFamilies.Output {
+        try await listFamilies(Operations.ListFamilies.Input(headers: headers))
+    }
+    /// A subject's family: members, achievements, memories and the latest events with who logged them
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/get(getFamily)`.
+    public func getFamily(
+        path: Operations.GetFamily.Input.Path,
+        headers: Operations.GetFamily.Input.Headers = .init()
+    ) async throws -> Operations.GetFamily.Output {
+        try await getFamily(Operations.GetFamily.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Log events for a subject as a caregiver or co-owner: they go to the subject's log, each recording who logged it
+    ///
+    /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/events`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/events/post(logForFamily)`.
+    public func logForFamily(
+        path: Operations.LogForFamily.Input.Path,
+        headers: Operations.LogForFamily.Input.Headers = .init(),
+        body: Operations.LogForFamily.Input.Body
+    ) async throws -> Operations.LogForFamily.Output {
+        try await logForFamily(Operations.LogForFamily.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Invite someone to a subject's family as co-owner, caregiver or viewer (owner and co-owners)
+    ///
+    /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/invitations`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/post(inviteToFamily)`.
+    public func inviteToFamily(
+        path: Operations.InviteToFamily.Input.Path,
+        headers: Operations.InviteToFamily.Input.Headers = .init(),
+        body: Operations.InviteToFamily.Input.Body
+    ) async throws -> Operations.InviteToFamily.Output {
+        try await inviteToFamily(Operations.InviteToFamily.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change a member's role (owner and co-owners)
+    ///
+    /// - Remark: HTTP `PATCH /v1/families/{owner}/{subject}/members/{member}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/members/{member}/patch(changeFamilyRole)`.
+    public func changeFamilyRole(
+        path: Operations.ChangeFamilyRole.Input.Path,
+        headers: Operations.ChangeFamilyRole.Input.Headers = .init(),
+        body: Operations.ChangeFamilyRole.Input.Body
+    ) async throws -> Operations.ChangeFamilyRole.Output {
+        try await changeFamilyRole(Operations.ChangeFamilyRole.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a member, or leave (a member removing themself); what they logged stays
+    ///
+    /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/members/{member}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/members/{member}/delete(removeFamilyMember)`.
+    public func removeFamilyMember(
+        path: Operations.RemoveFamilyMember.Input.Path,
+        headers: Operations.RemoveFamilyMember.Input.Headers = .init()
+    ) async throws -> Operations.RemoveFamilyMember.Output {
+        try await removeFamilyMember(Operations.RemoveFamilyMember.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Friends' posts and the user's own, newest first, a page at a time
+    ///
+    /// - Remark: HTTP `GET /v1/feed`.
+    /// - Remark: Generated from `#/paths//v1/feed/get(getFeed)`.
+    public func getFeed(
+        query: Operations.GetFeed.Input.Query = .init(),
+        headers: Operations.GetFeed.Input.Headers = .init()
+    ) async throws -> Operations.GetFeed.Output {
+        try await getFeed(Operations.GetFeed.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// Open freeze offers
     ///
     /// - Remark: HTTP `GET /v1/freeze-offers`.
@@ -601,6 +883,52 @@ extension APIProtocol {
         try await decideFreezeOffer(Operations.DecideFreezeOffer.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The user's friends, the newest first
+    ///
+    /// - Remark: HTTP `GET /v1/friends`.
+    /// - Remark: Generated from `#/paths//v1/friends/get(listFriends)`.
+    public func listFriends(headers: Operations.ListFriends.Input.Headers = .init()) async throws -> Operations.ListFriends.Output {
+        try await listFriends(Operations.ListFriends.Input(headers: headers))
+    }
+    /// A friend's shared habits with their current streaks, achievements in shared categories, and posts (seed 004 R8.4)
+    ///
+    /// - Remark: HTTP `GET /v1/friends/{friend}`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/get(friendProfile)`.
+    public func friendProfile(
+        path: Operations.FriendProfile.Input.Path,
+        headers: Operations.FriendProfile.Input.Headers = .init()
+    ) async throws -> Operations.FriendProfile.Output {
+        try await friendProfile(Operations.FriendProfile.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// End a friendship, on both sides
+    ///
+    /// - Remark: HTTP `DELETE /v1/friends/{friend}`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/delete(removeFriend)`.
+    public func removeFriend(
+        path: Operations.RemoveFriend.Input.Path,
+        headers: Operations.RemoveFriend.Input.Headers = .init()
+    ) async throws -> Operations.RemoveFriend.Output {
+        try await removeFriend(Operations.RemoveFriend.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cheer on a friend whose shared streak is at risk today (once a day per friend, never more than they allow)
+    ///
+    /// - Remark: HTTP `POST /v1/friends/{friend}/nudges`.
+    /// - Remark: Generated from `#/paths//v1/friends/{friend}/nudges/post(nudgeFriend)`.
+    public func nudgeFriend(
+        path: Operations.NudgeFriend.Input.Path,
+        headers: Operations.NudgeFriend.Input.Headers = .init()
+    ) async throws -> Operations.NudgeFriend.Output {
+        try await nudgeFriend(Operations.NudgeFriend.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Every habit with streaks and recent calendar
@@ -702,6 +1030,78 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The invitations the user made in the last 30 days, with their state
+    ///
+    /// - Remark: HTTP `GET /v1/invitations`.
+    /// - Remark: Generated from `#/paths//v1/invitations/get(listInvitations)`.
+    public func listInvitations(headers: Operations.ListInvitations.Input.Headers = .init()) async throws -> Operations.ListInvitations.Output {
+        try await listInvitations(Operations.ListInvitations.Input(headers: headers))
+    }
+    /// Make a friend invitation: a code and a link that one person can accept
+    ///
+    /// - Remark: HTTP `POST /v1/invitations`.
+    /// - Remark: Generated from `#/paths//v1/invitations/post(createInvitation)`.
+    public func createInvitation(
+        headers: Operations.CreateInvitation.Input.Headers = .init(),
+        body: Operations.CreateInvitation.Input.Body
+    ) async throws -> Operations.CreateInvitation.Output {
+        try await createInvitation(Operations.CreateInvitation.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Who invites, to what: what the invitee sees before answering
+    ///
+    /// - Remark: HTTP `GET /v1/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/get(previewInvitation)`.
+    public func previewInvitation(
+        path: Operations.PreviewInvitation.Input.Path,
+        headers: Operations.PreviewInvitation.Input.Headers = .init()
+    ) async throws -> Operations.PreviewInvitation.Output {
+        try await previewInvitation(Operations.PreviewInvitation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Withdraw an open invitation
+    ///
+    /// - Remark: HTTP `DELETE /v1/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/delete(revokeInvitation)`.
+    public func revokeInvitation(
+        path: Operations.RevokeInvitation.Input.Path,
+        headers: Operations.RevokeInvitation.Input.Headers = .init()
+    ) async throws -> Operations.RevokeInvitation.Output {
+        try await revokeInvitation(Operations.RevokeInvitation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Accept an invitation: become friends, or join a subject's family
+    ///
+    /// - Remark: HTTP `POST /v1/invitations/{code}/accept`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/accept/post(acceptInvitation)`.
+    public func acceptInvitation(
+        path: Operations.AcceptInvitation.Input.Path,
+        headers: Operations.AcceptInvitation.Input.Headers = .init()
+    ) async throws -> Operations.AcceptInvitation.Output {
+        try await acceptInvitation(Operations.AcceptInvitation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Decline an invitation
+    ///
+    /// - Remark: HTTP `POST /v1/invitations/{code}/decline`.
+    /// - Remark: Generated from `#/paths//v1/invitations/{code}/decline/post(declineInvitation)`.
+    public func declineInvitation(
+        path: Operations.DeclineInvitation.Input.Path,
+        headers: Operations.DeclineInvitation.Input.Headers = .init()
+    ) async throws -> Operations.DeclineInvitation.Output {
+        try await declineInvitation(Operations.DeclineInvitation.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Memories, newest first
@@ -821,6 +1221,80 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The user's own posts, held ones included
+    ///
+    /// - Remark: HTTP `GET /v1/posts`.
+    /// - Remark: Generated from `#/paths//v1/posts/get(listPosts)`.
+    public func listPosts(headers: Operations.ListPosts.Input.Headers = .init()) async throws -> Operations.ListPosts.Output {
+        try await listPosts(Operations.ListPosts.Input(headers: headers))
+    }
+    /// Share an achievement the server derived with friends (seed 004 R8.1, R8.2); again: the same post
+    ///
+    /// - Remark: HTTP `POST /v1/posts`.
+    /// - Remark: Generated from `#/paths//v1/posts/post(sharePost)`.
+    public func sharePost(
+        headers: Operations.SharePost.Input.Headers = .init(),
+        body: Operations.SharePost.Input.Body
+    ) async throws -> Operations.SharePost.Output {
+        try await sharePost(Operations.SharePost.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// React to a friend's post (seed 004 R8.3): one reaction per friend, changeable
+    ///
+    /// - Remark: HTTP `PUT /v1/posts/{owner}/{post}/reaction`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reaction/put(reactToPost)`.
+    public func reactToPost(
+        path: Operations.ReactToPost.Input.Path,
+        headers: Operations.ReactToPost.Input.Headers = .init(),
+        body: Operations.ReactToPost.Input.Body
+    ) async throws -> Operations.ReactToPost.Output {
+        try await reactToPost(Operations.ReactToPost.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Take a reaction back
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{owner}/{post}/reaction`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reaction/delete(removeReaction)`.
+    public func removeReaction(
+        path: Operations.RemoveReaction.Input.Path,
+        headers: Operations.RemoveReaction.Input.Headers = .init()
+    ) async throws -> Operations.RemoveReaction.Output {
+        try await removeReaction(Operations.RemoveReaction.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Who reacted to a post, the newest first
+    ///
+    /// - Remark: HTTP `GET /v1/posts/{owner}/{post}/reactions`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reactions/get(listReactions)`.
+    public func listReactions(
+        path: Operations.ListReactions.Input.Path,
+        headers: Operations.ListReactions.Input.Headers = .init()
+    ) async throws -> Operations.ListReactions.Output {
+        try await listReactions(Operations.ListReactions.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Take a post back, from every feed
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{post}`.
+    /// - Remark: Generated from `#/paths//v1/posts/{post}/delete(deletePost)`.
+    public func deletePost(
+        path: Operations.DeletePost.Input.Path,
+        headers: Operations.DeletePost.Input.Headers = .init()
+    ) async throws -> Operations.DeletePost.Output {
+        try await deletePost(Operations.DeletePost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The profile and preferences
     ///
     /// - Remark: HTTP `GET /v1/profile`.
@@ -900,6 +1374,26 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/sessions/current/delete(signOut)`.
     public func signOut(headers: Operations.SignOut.Input.Headers = .init()) async throws -> Operations.SignOut.Output {
         try await signOut(Operations.SignOut.Input(headers: headers))
+    }
+    /// What the user shares with friends, and what they could
+    ///
+    /// - Remark: HTTP `GET /v1/sharing`.
+    /// - Remark: Generated from `#/paths//v1/sharing/get(getSharing)`.
+    public func getSharing(headers: Operations.GetSharing.Input.Headers = .init()) async throws -> Operations.GetSharing.Output {
+        try await getSharing(Operations.GetSharing.Input(headers: headers))
+    }
+    /// Choose the habits and achievement categories friends see
+    ///
+    /// - Remark: HTTP `PUT /v1/sharing`.
+    /// - Remark: Generated from `#/paths//v1/sharing/put(setSharing)`.
+    public func setSharing(
+        headers: Operations.SetSharing.Input.Headers = .init(),
+        body: Operations.SetSharing.Input.Body
+    ) async throws -> Operations.SetSharing.Output {
+        try await setSharing(Operations.SetSharing.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// Profile statistics
     ///

@@ -116,14 +116,24 @@ public struct NotificationsPatch: Sendable, Hashable {
     public var dailyCap: Int??
     /// What device channels carry; each channel named replaces its preference.
     public var channels: [NotificationChannel: ChannelPreference]?
+    /// Whether friends' reactions and accepted invitations are told.
+    public var social: Bool?
+    /// Whether friends' nudges are taken.
+    public var nudges: Bool?
+    /// The most nudges taken in a day.
+    public var nudgesPerDay: Int?
 
     /// Creates a change; every field left `nil` keeps its value.
     public init(
         reminders: Bool? = nil, reminderHour: Int?? = nil, reminderTimes: [String: Int?]? = nil,
         streakAtRisk: Bool? = nil, celebrations: Bool? = nil, streakBroken: Bool? = nil, weeklySummary: Bool? = nil,
         weeklyDay: Weekday? = nil, weeklyHour: Int? = nil, freezes: Bool? = nil, quietHours: QuietHours?? = nil,
-        dailyCap: Int?? = nil, channels: [NotificationChannel: ChannelPreference]? = nil
+        dailyCap: Int?? = nil, channels: [NotificationChannel: ChannelPreference]? = nil, social: Bool? = nil,
+        nudges: Bool? = nil, nudgesPerDay: Int? = nil
     ) {
+        self.social = social
+        self.nudges = nudges
+        self.nudgesPerDay = nudgesPerDay
         self.quietHours = quietHours
         self.dailyCap = dailyCap
         self.channels = channels
@@ -155,6 +165,9 @@ public struct NotificationsPatch: Sendable, Hashable {
         if let quietHours { changed.quietHours = quietHours }
         if let dailyCap { changed.dailyCap = dailyCap }
         for (channel, preference) in channels ?? [:] { changed.channels[channel] = preference }
+        if let social { changed.social = social }
+        if let nudges { changed.nudges = nudges }
+        if let nudgesPerDay { changed.nudgesPerDay = nudgesPerDay }
         return changed
     }
 }
@@ -162,7 +175,7 @@ public struct NotificationsPatch: Sendable, Hashable {
 extension NotificationsPatch: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case reminders, reminderHour, reminderTimes, streakAtRisk, celebrations, streakBroken, weeklySummary
-        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels
+        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels, social, nudges, nudgesPerDay
     }
 
     /// Decodes a change, telling a null `reminderHour` from an absent one, reading reminder
@@ -209,6 +222,9 @@ extension NotificationsPatch: Codable {
             }
             self.channels = channels
         }
+        social = try c.decodeIfPresent(Bool.self, forKey: .social)
+        nudges = try c.decodeIfPresent(Bool.self, forKey: .nudges)
+        nudgesPerDay = try c.decodeIfPresent(Int.self, forKey: .nudgesPerDay)
         try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     }
 
@@ -248,5 +264,8 @@ extension NotificationsPatch: Codable {
             try c.encode(
                 Dictionary(uniqueKeysWithValues: channels.map { ($0.key.rawValue, $0.value) }), forKey: .channels)
         }
+        try c.encodeIfPresent(social, forKey: .social)
+        try c.encodeIfPresent(nudges, forKey: .nudges)
+        try c.encodeIfPresent(nudgesPerDay, forKey: .nudgesPerDay)
     }
 }

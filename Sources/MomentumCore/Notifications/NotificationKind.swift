@@ -16,6 +16,12 @@ public enum NotificationKind: String, CaseIterable, Hashable, Sendable, Codable 
     case freezeOffered = "freeze-offered"
     /// A freeze covered a missed day (forgiving policy, or an offer left to run out).
     case freezeUsed = "freeze-used"
+    /// Friends reacted to a post (seed 004 R8.5), grouped per post and local day.
+    case reaction
+    /// A friend cheers on a streak at risk.
+    case nudge
+    /// Someone accepted an invitation: a new friend, or a new member of a subject's family.
+    case friend
 }
 
 /// A notification to deliver: what it says, where it leads, the local day it belongs to,

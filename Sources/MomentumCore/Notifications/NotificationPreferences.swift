@@ -37,6 +37,12 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
     public var weeklyHour: Int
     /// Freeze offers (with their deadline) and freezes used.
     public var freezes: Bool
+    /// Friends' reactions and accepted invitations.
+    public var social: Bool
+    /// Friends' cheers when a streak is at risk.
+    public var nudges: Bool
+    /// The most nudges taken in one local day (1 to ``maximumNudgesPerDay``).
+    public var nudgesPerDay: Int
     /// The hours in which no device is interrupted, or `nil` for none.
     public var quietHours: QuietHours?
     /// The most notifications sent to devices in one local day (1–100), or `nil` for no
@@ -53,7 +59,8 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         reminders: Bool = true, reminderHour: Int? = nil, reminderTimes: [String: Int] = [:],
         streakAtRisk: Bool = true, celebrations: Bool = true, streakBroken: Bool = true,
         weeklySummary: Bool = false, weeklyDay: Weekday = .sunday, weeklyHour: Int = 18, freezes: Bool = true,
-        quietHours: QuietHours? = nil, dailyCap: Int? = nil, channels: [NotificationChannel: ChannelPreference] = [:]
+        quietHours: QuietHours? = nil, dailyCap: Int? = nil, channels: [NotificationChannel: ChannelPreference] = [:],
+        social: Bool = true, nudges: Bool = true, nudgesPerDay: Int = 3
     ) {
         self.reminders = reminders
         self.reminderHour = reminderHour
@@ -68,6 +75,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         self.quietHours = quietHours
         self.dailyCap = dailyCap
         self.channels = channels
+        self.social = social
+        self.nudges = nudges
+        self.nudgesPerDay = nudgesPerDay
     }
 
     /// Everything on except the weekly progress, which a user asks for.
@@ -82,6 +92,8 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         case .streakBroken: streakBroken
         case .weeklyProgress: weeklySummary
         case .freezeOffered, .freezeUsed: freezes
+        case .reaction, .friend: social
+        case .nudge: nudges
         }
     }
 
@@ -96,6 +108,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
     /// The highest daily cap.
     public static let maximumDailyCap = 100
 
+    /// The most nudges a person can choose to take in a day.
+    public static let maximumNudgesPerDay = 10
+
     /// What is wrong with these preferences, in a sentence; `nil` when nothing is.
     public var problem: String? {
         if let hour = reminderHour, !(0...23).contains(hour) { return "reminder hour must be 0 to 23, not \(hour)" }
@@ -106,6 +121,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         if let problem = quietHours?.problem { return problem }
         if let cap = dailyCap, !(1...Self.maximumDailyCap).contains(cap) {
             return "the daily cap must be 1 to \(Self.maximumDailyCap), not \(cap)"
+        }
+        if !(1...Self.maximumNudgesPerDay).contains(nudgesPerDay) {
+            return "nudges per day must be 1 to \(Self.maximumNudgesPerDay), not \(nudgesPerDay)"
         }
         if channels[.inApp] != nil { return "the inbox has every notification: it is not a channel to set" }
         for (habit, minute) in reminderTimes.sorted(by: { $0.key < $1.key }) {
@@ -134,7 +152,7 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case reminders, reminderHour, reminderTimes, streakAtRisk, celebrations, streakBroken, weeklySummary
-        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels
+        case weeklyDay, weeklyHour, freezes, quietHours, dailyCap, channels, social, nudges, nudgesPerDay
     }
 
     /// Decodes preferences; absent fields take the standard values, and reminder times are
@@ -173,6 +191,9 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
             channels[channel] = preference
         }
         self.channels = channels
+        social = try c.decodeIfPresent(Bool.self, forKey: .social) ?? standard.social
+        nudges = try c.decodeIfPresent(Bool.self, forKey: .nudges) ?? standard.nudges
+        nudgesPerDay = try c.decodeIfPresent(Int.self, forKey: .nudgesPerDay) ?? standard.nudgesPerDay
     }
 
     /// Encodes the preferences, reminder times as `HH:MM`.
@@ -192,5 +213,8 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
         try c.encodeIfPresent(dailyCap, forKey: .dailyCap)
         try c.encode(
             Dictionary(uniqueKeysWithValues: channels.map { ($0.key.rawValue, $0.value) }), forKey: .channels)
+        try c.encode(social, forKey: .social)
+        try c.encode(nudges, forKey: .nudges)
+        try c.encode(nudgesPerDay, forKey: .nudgesPerDay)
     }
 }

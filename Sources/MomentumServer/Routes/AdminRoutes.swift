@@ -17,6 +17,12 @@ extension Routes {
             let limit = try request.integer("limit", default: 100, in: 1...1_000)
             return try JSONIO.response(["flags": try await server.operations.reviewFlags(limit: limit)])
         }
+        router.post("v1/admin/review-flags/:user/:flag/clear") { request, context in
+            try server.requireAdmin(request)
+            return try JSONIO.response(
+                try await server.social.clearFlag(
+                    try context.parameters.require("flag"), of: try context.parameters.require("user")))
+        }
         router.post("v1/admin/imports") { request, _ in
             try server.requireAdmin(request)
             let body = try await JSONIO.decode(

@@ -62,6 +62,8 @@ struct PulledEvent: Codable {
     var event: Event
     var receivedAt: Date
     var device: String?
+    /// The family member who logged it into this log, when not its owner.
+    var loggedBy: String?
 }
 
 /// The answer to a pull.

@@ -22,6 +22,7 @@ struct Routes {
         addCelebrationRoutes(authenticated)
         addNotificationRoutes(authenticated)
         addPushRoutes(authenticated)
+        addSocialRoutes(authenticated)
         addWebRoutes(router)
     }
 }

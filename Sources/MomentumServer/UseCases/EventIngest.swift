@@ -25,7 +25,10 @@ struct EventIngest: Sendable {
 
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
-    func append(_ events: [Event], caller: Caller) async throws -> PushResponse {
+    ///
+    /// - Parameter loggedBy: The family member who logged them into `caller.user`'s log
+    ///   (``Families``), recorded with each event; `nil` for the user's own.
+    func append(_ events: [Event], caller: Caller, loggedBy: String? = nil) async throws -> PushResponse {
         try checkSize(of: events)
         var problems: [APIError.Detail] = []
         var seen = Set<String>()
@@ -44,7 +47,7 @@ struct EventIngest: Sendable {
         let previousZone = try await detector.zone(of: caller.user) {
             try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
         }
-        let device = Tokens.deviceID(caller.tokenHash)
+        let device = loggedBy.map { "\($0)/\(Tokens.deviceID(caller.tokenHash))" } ?? Tokens.deviceID(caller.tokenHash)
         // Stored in the order they happened, whatever order they were sent in, so that an
         // offline device's week ends in the same state as if it had been online; the
         // results come back in the order sent.
@@ -105,6 +108,7 @@ struct EventIngest: Sendable {
     private func notify(_ user: String, unlocks: [Unlock], applied: [Event]) async {
         do {
             try await notifications.milestones(unlocks, of: user)
+            try await notifications.familyMilestones(unlocks, of: user)
             if applied.contains(where: Notifications.changesSchedule) { try await notifications.touch(user) }
         } catch {
             logger.error(
@@ -226,7 +230,8 @@ struct EventIngest: Sendable {
         let page = stored.prefix(limit)
         return PullResponse(
             events: page.map {
-                PulledEvent(seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.device)
+                PulledEvent(
+                    seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.deviceID, loggedBy: $0.loggedBy)
             },
             cursor: page.last?.seq ?? cursor, more: stored.count > limit)
     }

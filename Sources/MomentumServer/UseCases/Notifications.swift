@@ -130,6 +130,93 @@ struct Notifications: Sendable {
         if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: user) }
     }
 
+    /// Puts a notification from a friend in a user's inbox (queued for the channels they
+    /// allow when they are sent): at most once per key.
+    ///
+    /// - Parameters:
+    ///   - day: The recipient's local day it belongs to (`nil`: today where they are).
+    ///   - expires: When it stops making sense (`nil`: a week from now).
+    /// - Returns: Whether it was new.
+    @discardableResult
+    func social(
+        kind: NotificationKind, key: String, to user: String, title: String, body: String, url: String,
+        habit: String? = nil, day: LocalDay? = nil, expires: Date? = nil
+    ) async throws -> Bool {
+        let now = now()
+        let localDay: LocalDay
+        if let day {
+            localDay = day
+        } else {
+            localDay = try await store.evaluate(user) { engine, profile in
+                let zone =
+                    ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
+                    ?? ZoneOffsetTable.named("UTC")!
+                return DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
+            }
+        }
+        let notification = PlannedNotification(
+            key: key, kind: kind, title: title, body: body, url: url, day: localDay, habit: habit, at: now,
+            expires: expires ?? now.addingTimeInterval(7 * 86_400))
+        let stored = try await store.deliverNotifications([notification], to: user, at: now)
+        metrics.count(kind, outcome: "sent", by: stored.count)
+        for entry in stored { metrics.scheduled(entry) }
+        if !stored.isEmpty { changes.publish(Change(kind: "notifications", at: now), to: user) }
+        return !stored.isEmpty
+    }
+
+    /// Tells a post's owner about its reactions: the first of the owner's local day makes
+    /// a notification (sent to their devices), later ones rewrite it in the inbox ("Ana 🔥,
+    /// Bob 👏 and 3 others") instead of making one each (seed 004 R8.5).
+    ///
+    /// - Parameter reactions: Every reaction to the post, the newest first.
+    func reactions(_ reactions: [PostReaction], to post: String, of owner: String, now: Date) async throws {
+        let day = try await store.evaluate(owner) { engine, profile in
+            let zone =
+                ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
+                ?? ZoneOffsetTable.named("UTC")!
+            return DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
+        }
+        let key = "reaction:\(post):\(day)"
+        let names = reactions.prefix(2).map { "\($0.displayName) \($0.reaction.emoji)" }
+        let others = reactions.count - names.count
+        let who =
+            others > 0
+            ? names.joined(separator: ", ") + " and \(others) other\(others == 1 ? "" : "s")"
+            : names.joined(separator: " and ")
+        let title = reactions.count == 1 ? "\(reactions[0].displayName) cheered you on" : "Friends are cheering you on"
+        let body = "\(who) reacted to your achievement."
+        if try await social(kind: .reaction, key: key, to: owner, title: title, body: body, url: "/feed", day: day) {
+            return
+        }
+        if try await store.regroupNotification(of: owner, key: key, title: title, body: body) {
+            changes.publish(Change(kind: "notifications", at: now), to: owner)
+        }
+    }
+
+    /// Tells every member of a subject's family about the subject's milestones just
+    /// reached, whoever logged the event that reached them (the owner hears through
+    /// ``milestones(_:of:)``).
+    func familyMilestones(_ unlocks: [Unlock], of owner: String) async throws {
+        let subjects = Set(unlocks.compactMap(\.subject))
+        guard !subjects.isEmpty else { return }
+        let names = try await store.evaluate(owner) { engine, _ in
+            engine.achievements.subjects.mapValues(\.name)
+        }
+        for subject in subjects.sorted() {
+            let members = try await store.familyMembers(of: subject, owner: owner)
+            guard !members.isEmpty else { continue }
+            let name = names[subject] ?? subject
+            for unlock in unlocks where unlock.subject == subject {
+                for member in members {
+                    try await social(
+                        kind: .milestone, key: "family:\(owner):\(unlock.id)", to: member.user,
+                        title: "\(name): \(unlock.title)", body: "A new milestone for \(name)'s family.",
+                        url: "/families/\(owner)/\(subject)")
+                }
+            }
+        }
+    }
+
     /// The most milestones of one write that are each a notification of their own; more
     /// (a history brought in, a backlog synced) make one notification that names the
     /// biggest, so that the inbox is not flooded.

@@ -594,6 +594,9 @@ struct WebViews: Sendable {
         case .weeklyProgress: "📈"
         case .freezeOffered: "🧊"
         case .freezeUsed: "❄️"
+        case .reaction: "🎉"
+        case .nudge: "👋"
+        case .friend: "🤝"
         }
     }
 }

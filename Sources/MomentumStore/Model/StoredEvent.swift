@@ -9,8 +9,21 @@ public struct StoredEvent: Hashable, Sendable {
     public var event: Event
     /// When the server received it.
     public var receivedAt: Date
-    /// The device that sent it, if known.
+    /// The device that sent it, if known: its id, or `member/device` for an event a member
+    /// of a subject's family logged into the owner's log.
     public var device: String?
+
+    /// The family member who logged it, when it was not the log's owner.
+    public var loggedBy: String? {
+        guard let device, let slash = device.firstIndex(of: "/") else { return nil }
+        return String(device[..<slash])
+    }
+
+    /// The id of the device that sent it, without the member who logged it.
+    public var deviceID: String? {
+        guard let device, let slash = device.firstIndex(of: "/") else { return device }
+        return String(device[device.index(after: slash)...])
+    }
 
     /// Creates a stored event.
     public init(seq: Int64, event: Event, receivedAt: Date, device: String? = nil) {

@@ -1,0 +1,215 @@
+import Foundation
+import MomentumAPI
+import MomentumCore
+import MomentumStore
+
+/// One subject, several people (beyond the seeds; seed 000's open question 1): a subject
+/// such as Ollie belongs to one account, its owner, and can be shared with co-owners,
+/// caregivers who log its events, and viewers.
+///
+/// A member's events go to the owner's log, the subject's one history, each recording who
+/// logged it; so they count for the subject's achievements like the owner's own, and
+/// leaving the family takes nothing out of it. Celebrations of the subject reach every
+/// member's inbox (`Notifications.familyMilestones`), and every member sees its memories.
+///
+/// Whoever is not a member gets the same 404 as for a subject that does not exist, and so
+/// does a viewer who tries to write.
+struct Families: Sendable {
+    let store: any MomentumStore
+    let social: Social
+    let ingest: EventIngest
+    let changes: ChangePublisher
+    let now: @Sendable () -> Date
+
+    /// The caller's role in a subject's family: `owner` for their own subject.
+    ///
+    /// - Throws: 404 when the caller is not in the family or the subject does not exist.
+    func role(of caller: Caller, owner: String, subject: String) async throws -> String {
+        if owner == caller.user {
+            let exists = try await store.evaluate(owner) { engine, _ in engine.achievements.subjects[subject] != nil }
+            guard exists else { throw Self.noFamily(owner, subject) }
+            return "owner"
+        }
+        guard let role = try await store.familyRole(of: caller.user, subject: subject, owner: owner) else {
+            throw Self.noFamily(owner, subject)
+        }
+        return role.rawValue
+    }
+
+    static func noFamily(_ owner: String, _ subject: String) -> APIError {
+        APIError.notFound("family of '\(subject.prefix(64))' of '\(owner.prefix(64))'")
+    }
+
+    static func manages(_ role: String) -> Bool { role == "owner" || role == FamilyRole.coOwner.rawValue }
+
+    /// The caller's own subjects and the subjects shared with them.
+    func list(caller: Caller) async throws -> [FamilyView] {
+        let (own, ownerName) = try await store.evaluate(caller.user) { engine, profile in
+            (engine.achievements.subjects.values.sorted { $0.id < $1.id }, profile.displayName)
+        }
+        var families: [FamilyView] = []
+        for subject in own {
+            let members = try await store.familyMembers(of: subject.id, owner: caller.user)
+            families.append(
+                FamilyView(
+                    owner: caller.user, ownerName: ownerName, subject: subject.id, subjectName: subject.name,
+                    role: "owner", members: members.count))
+        }
+        for membership in try await store.memberships(of: caller.user) {
+            let (name, members) = (
+                try await store.evaluate(membership.owner) { engine, _ in
+                    engine.achievements.subjects[membership.subject]?.name
+                },
+                try await store.familyMembers(of: membership.subject, owner: membership.owner)
+            )
+            families.append(
+                FamilyView(
+                    owner: membership.owner, ownerName: membership.ownerName, subject: membership.subject,
+                    subjectName: name ?? membership.subject, role: membership.role.rawValue, members: members.count))
+        }
+        return families
+    }
+
+    /// A subject's family as one of its members sees it: the members (the owner first),
+    /// the subject's achievements and memories, and its latest events with who logged them.
+    func detail(owner: String, subject id: String, caller: Caller) async throws -> FamilyDetail {
+        let role = try await role(of: caller, owner: owner, subject: id)
+        let (subject, unlocks, ownerName) = try await store.evaluate(owner) { engine, profile in
+            (
+                engine.achievements.subjects[id],
+                engine.unlocks.filter { $0.subject == id }.sorted { ($0.achievedAt, $0.id) > ($1.achievedAt, $1.id) },
+                profile.displayName
+            )
+        }
+        guard let subject else { throw Self.noFamily(owner, id) }
+        let members = try await store.familyMembers(of: id, owner: owner)
+        let unlockIDs = Set(unlocks.map(\.id))
+        let memories = try await store.projection(of: owner).memories
+            .filter { $0.subjectID == id || unlockIDs.contains($0.unlockID) }.sorted { $0.day > $1.day }
+        var names = [owner: ownerName]
+        for member in members { names[member.user] = member.displayName }
+        let recent = try await store.latestEvents(of: owner, limit: 1_000).filter { Self.concerns($0.event, id) }
+            .prefix(30).map { stored in
+                let by = stored.loggedBy ?? owner
+                return FamilyEvent(seq: stored.seq, event: stored.event, loggedBy: by, loggedByName: names[by] ?? "")
+            }
+        return FamilyDetail(
+            owner: owner, ownerName: ownerName, subject: subject, role: role,
+            members: [FamilyMemberView(user: owner, displayName: ownerName, role: "owner", since: nil)]
+                + members.map {
+                    FamilyMemberView(
+                        user: $0.user, displayName: $0.displayName, role: $0.role.rawValue, since: $0.since)
+                },
+            achievements: Array(unlocks.prefix(100)), memories: Array(memories.prefix(100)), recent: Array(recent))
+    }
+
+    /// Whether an event is about a subject.
+    static func concerns(_ event: Event, _ subject: String) -> Bool {
+        switch event.payload {
+        case .activity(let activity): activity.subject == subject
+        case .subject(let changed): changed.id == subject
+        default: false
+        }
+    }
+
+    /// Invites someone into a subject's family (the owner and co-owners).
+    func invite(
+        owner: String, subject: String, role: FamilyRole, expiresInDays: Int?, caller: Caller
+    ) async throws -> InvitationView {
+        guard Self.manages(try await self.role(of: caller, owner: owner, subject: subject)) else {
+            throw Self.noFamily(owner, subject)
+        }
+        return try await social.invite(caller: caller, expiresInDays: expiresInDays, family: (owner, subject, role))
+    }
+
+    /// Changes a member's role (the owner and co-owners).
+    func changeRole(
+        owner: String, subject: String, member: String, to role: FamilyRole, caller: Caller
+    ) async throws -> FamilyMemberView {
+        guard Self.manages(try await self.role(of: caller, owner: owner, subject: subject)) else {
+            throw Self.noFamily(owner, subject)
+        }
+        guard try await store.setFamilyRole(role, of: member, subject: subject, owner: owner),
+            let changed = try await store.familyMembers(of: subject, owner: owner).first(where: { $0.user == member })
+        else { throw APIError.notFound("member '\(member.prefix(64))'") }
+        changes.publish(Change(kind: "families", at: now()), to: member)
+        return FamilyMemberView(
+            user: member, displayName: changed.displayName, role: role.rawValue, since: changed.since)
+    }
+
+    /// Removes a member (the owner and co-owners), or the caller leaves (any member).
+    /// What they logged stays in the subject's log.
+    func remove(owner: String, subject: String, member: String, caller: Caller) async throws {
+        let role = try await role(of: caller, owner: owner, subject: subject)
+        guard Self.manages(role) || member == caller.user else { throw Self.noFamily(owner, subject) }
+        guard member != owner else {
+            throw APIError.invalid("the owner cannot leave their own subject's family", field: "member")
+        }
+        guard try await store.removeFamilyMember(member, subject: subject, owner: owner) else {
+            throw APIError.notFound("member '\(member.prefix(64))'")
+        }
+        let now = now()
+        changes.publish(Change(kind: "families", at: now), to: member)
+        changes.publish(Change(kind: "families", at: now), to: owner)
+    }
+
+    /// Stores events a caregiver or co-owner logs for the subject in the owner's log, each
+    /// recording who logged it. Only `log` events about this subject are taken.
+    func log(_ events: [Event], owner: String, subject: String, caller: Caller) async throws -> PushResponse {
+        let role = try await role(of: caller, owner: owner, subject: subject)
+        guard role != FamilyRole.viewer.rawValue else { throw Self.noFamily(owner, subject) }
+        var problems: [APIError.Detail] = []
+        for (index, event) in events.enumerated() {
+            guard case .activity(let activity) = event.payload, activity.subject == subject else {
+                problems.append(
+                    .init(
+                        field: "events[\(index)]",
+                        issue: "a family member logs `log` events with \"subject\": \"\(subject.prefix(64))\" only"))
+                continue
+            }
+        }
+        if let first = problems.first {
+            throw APIError(.unprocessableContent, "invalid_input", first.issue, details: problems)
+        }
+        let ownerCaller = Caller(user: owner, tokenHash: caller.tokenHash, deviceName: caller.deviceName)
+        return try await ingest.append(events, caller: ownerCaller, loggedBy: owner == caller.user ? nil : caller.user)
+    }
+}
+
+/// A subject's family in a list.
+struct FamilyView: Encodable, Sendable {
+    var owner: String
+    var ownerName: String
+    var subject: String
+    var subjectName: String
+    var role: String
+    var members: Int
+}
+
+/// A member of a family (the owner too).
+struct FamilyMemberView: Encodable, Sendable {
+    var user: String
+    var displayName: String
+    var role: String
+    var since: Date?
+}
+
+/// An event about the subject, with who logged it.
+struct FamilyEvent: Encodable, Sendable {
+    var seq: Int64
+    var event: Event
+    var loggedBy: String
+    var loggedByName: String
+}
+
+/// A subject's family in full.
+struct FamilyDetail: Encodable, Sendable {
+    var owner: String
+    var ownerName: String
+    var subject: Subject
+    var role: String
+    var members: [FamilyMemberView]
+    var achievements: [Unlock]
+    var memories: [Memory]
+    var recent: [FamilyEvent]
+}
