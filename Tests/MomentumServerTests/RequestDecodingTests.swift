@@ -146,7 +146,7 @@ struct RequestDecodingTests {
             ),
             (
                 #"{"notifications": {"reminders": true, "reminder": 9}}"#, "PATCH", "/v1/profile",
-                "notifications.reminder: is not a field here (celebrations, channels, dailyCap, freezes, quietHours, reminderHour, reminderTimes, reminders, streakAtRisk, streakBroken, weeklyDay, weeklyHour, weeklySummary)"
+                "notifications.reminder: is not a field here (celebrations, channels, dailyCap, freezes, nudges, nudgesPerDay, quietHours, reminderHour, reminderTimes, reminders, social, streakAtRisk, streakBroken, weeklyDay, weeklyHour, weeklySummary)"
             ),
             (
                 #"{"timezone": "UTC", "displayName": "Ada"}"#, "PATCH", "/v1/profile",

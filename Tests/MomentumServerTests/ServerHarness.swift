@@ -4,9 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MomentumCore
+import MomentumPostgres
 import MomentumSQLite
 import MomentumServer
 import MomentumStore
+import MomentumTestSupport
 import NIOCore
 import Synchronization
 import Testing
@@ -60,15 +62,42 @@ final class ServerHarness: Sendable {
         return try await client.register(name, zone: zone)
     }
 
+    /// The storage a harness runs on.
+    enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sqlite
+        case postgres
+        var testDescription: String { rawValue }
+    }
+
     static func with<R: Sendable>(
         adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
-        logger: Logger? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        logger: Logger? = nil, backend: Backend = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
+        switch backend {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appending(
+                path: "momentum-server-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
+            return try await run(
+                store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies, logger: logger,
+                configure: configure, body)
+        case .postgres:
+            return try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_harness") { url in
+                try await run(
+                    try PostgresStore(url: url), adminToken: adminToken, userLimit: userLimit,
+                    secureCookies: secureCookies, logger: logger, configure: configure, body)
+            }
+        }
+    }
+
+    private static func run<R: Sendable>(
+        _ store: any MomentumStore, adminToken: String?, userLimit: Int, secureCookies: Bool, logger: Logger?,
+        configure: (inout ServerConfiguration) -> Void,
+        _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
+    ) async throws -> R {
         try await store.migrate()
         let harness = ServerHarness(
             store: store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies,

@@ -353,6 +353,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/posts`.
     /// - Remark: Generated from `#/paths//v1/posts/post(sharePost)`.
     func sharePost(_ input: Operations.SharePost.Input) async throws -> Operations.SharePost.Output
+    /// Take a post back, from every feed
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{owner}/{post}`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/delete(deletePost)`.
+    func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output
     /// React to a friend's post (seed 004 R8.3): one reaction per friend, changeable
     ///
     /// - Remark: HTTP `PUT /v1/posts/{owner}/{post}/reaction`.
@@ -368,11 +373,6 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/posts/{owner}/{post}/reactions`.
     /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/reactions/get(listReactions)`.
     func listReactions(_ input: Operations.ListReactions.Input) async throws -> Operations.ListReactions.Output
-    /// Take a post back, from every feed
-    ///
-    /// - Remark: HTTP `DELETE /v1/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{post}/delete(deletePost)`.
-    func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output
     /// The profile and preferences
     ///
     /// - Remark: HTTP `GET /v1/profile`.
@@ -1241,6 +1241,19 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Take a post back, from every feed
+    ///
+    /// - Remark: HTTP `DELETE /v1/posts/{owner}/{post}`.
+    /// - Remark: Generated from `#/paths//v1/posts/{owner}/{post}/delete(deletePost)`.
+    public func deletePost(
+        path: Operations.DeletePost.Input.Path,
+        headers: Operations.DeletePost.Input.Headers = .init()
+    ) async throws -> Operations.DeletePost.Output {
+        try await deletePost(Operations.DeletePost.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// React to a friend's post (seed 004 R8.3): one reaction per friend, changeable
     ///
     /// - Remark: HTTP `PUT /v1/posts/{owner}/{post}/reaction`.
@@ -1278,19 +1291,6 @@ extension APIProtocol {
         headers: Operations.ListReactions.Input.Headers = .init()
     ) async throws -> Operations.ListReactions.Output {
         try await listReactions(Operations.ListReactions.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Take a post back, from every feed
-    ///
-    /// - Remark: HTTP `DELETE /v1/posts/{post}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{post}/delete(deletePost)`.
-    public func deletePost(
-        path: Operations.DeletePost.Input.Path,
-        headers: Operations.DeletePost.Input.Headers = .init()
-    ) async throws -> Operations.DeletePost.Output {
-        try await deletePost(Operations.DeletePost.Input(
             path: path,
             headers: headers
         ))

@@ -108,9 +108,13 @@ extension Routes {
             let (post, created) = try await social.share(unlock: body.unlock, caller: caller)
             return try JSONIO.response(post, status: created ? .created : .ok)
         }
-        group.delete("posts/:post") { _, context in
+        group.delete("posts/:owner/:post") { _, context in
             let caller = try context.requireCaller()
-            try await social.deletePost(try context.parameters.require("post"), caller: caller)
+            let post = try context.parameters.require("post")
+            guard try context.parameters.require("owner") == caller.user else {
+                throw APIError.notFound("post '\(post.prefix(64))'")
+            }
+            try await social.deletePost(post, caller: caller)
             return Response(status: .noContent)
         }
         group.get("feed") { request, context in

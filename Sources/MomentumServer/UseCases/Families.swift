@@ -88,11 +88,16 @@ struct Families: Sendable {
             .filter { $0.subjectID == id || unlockIDs.contains($0.unlockID) }.sorted { $0.day > $1.day }
         var names = [owner: ownerName]
         for member in members { names[member.user] = member.displayName }
-        let recent = try await store.latestEvents(of: owner, limit: 1_000).filter { Self.concerns($0.event, id) }
-            .prefix(30).map { stored in
-                let by = stored.loggedBy ?? owner
-                return FamilyEvent(seq: stored.seq, event: stored.event, loggedBy: by, loggedByName: names[by] ?? "")
-            }
+        let latest = try await store.latestEvents(of: owner, limit: 1_000).filter { Self.concerns($0.event, id) }
+            .prefix(30)
+        // Someone who left the family is still named beside what they logged.
+        for logger in Set(latest.compactMap(\.loggedBy)) where names[logger] == nil {
+            names[logger] = try await store.profile(of: logger)?.displayName ?? ""
+        }
+        let recent = latest.map { stored in
+            let by = stored.loggedBy ?? owner
+            return FamilyEvent(seq: stored.seq, event: stored.event, loggedBy: by, loggedByName: names[by] ?? "")
+        }
         return FamilyDetail(
             owner: owner, ownerName: ownerName, subject: subject, role: role,
             members: [FamilyMemberView(user: owner, displayName: ownerName, role: "owner", since: nil)]
