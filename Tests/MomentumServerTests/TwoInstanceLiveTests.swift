@@ -62,6 +62,38 @@ import Testing
         }
     }
 
+    /// A post shared through one instance reaches a friend's feed, and their stream on the
+    /// other instance says so; a reaction through the other reaches the achiever's stream.
+    @Test func aSharedPostReachesAFriendsStreamOnTheOtherInstance() async throws {
+        try await TwoInstances.with { a, b in
+            let ada = try await a.person("ada")
+            let bob = try await b.person("bob")
+            try await a.befriend(ada, bob)
+            _ = try await a.call(.post, "/v1/habits", token: ada.token, json: #"{"name": "Walk", "habit": "walk"}"#)
+            let checkIn = try await a.call(.post, "/v1/habits/walk/check-ins", token: ada.token, json: "{}")
+            let unlock = try #require((checkIn.json["unlocks"] as? [[String: Any]])?.first?["id"] as? String)
+
+            let bobStream = try await EventStreamReader.open(port: try #require(b.port), token: bob.token)
+            try await bobStream.waitFor("event: ready")
+            let shared = try await a.call(.post, "/v1/posts", token: ada.token, json: #"{"unlock": "\#(unlock)"}"#)
+            #expect(shared.status == .created, "\(shared.text)")
+            try await bobStream.waitFor(#""kind":"feed""#)
+            await bobStream.close()
+            let feed = try await b.call(.get, "/v1/feed", token: bob.token)
+            let post = try #require((feed.json["items"] as? [[String: Any]])?.first?["post"] as? [String: Any])
+            #expect(post["id"] as? String == shared.json["id"] as? String)
+
+            let adaStream = try await EventStreamReader.open(port: try #require(a.port), token: ada.token)
+            try await adaStream.waitFor("event: ready")
+            let id = post["id"] as? String ?? ""
+            let reacted = try await b.call(
+                .put, "/v1/posts/\(ada.id)/\(id)/reaction", token: bob.token, json: #"{"reaction": "clap"}"#)
+            #expect(reacted.status == .ok, "\(reacted.text)")
+            try await adaStream.waitFor(#""kind":"notifications""#)
+            await adaStream.close()
+        }
+    }
+
     /// Sessions are cached for a minute, but one ended through one instance stops working
     /// on the other at once: the revocation travels through the relay.
     @Test func aSessionEndedOnOneInstanceStopsWorkingOnTheOtherAtOnce() async throws {
