@@ -21,7 +21,7 @@ struct WebRouteTests {
             let signIn = try await client.call(.get, "/")
             #expect(signIn.status == .seeOther)
             #expect(signIn.headers[.location] == "/signin")
-            #expect(try await client.call(.get, "/today").headers[.location] == "/signin")
+            #expect(try await client.call(.get, "/today").headers[.location] == "/signin?next=/today")
 
             let page = try await client.call(.get, "/signup")
             #expect(page.status == .ok)
@@ -66,7 +66,9 @@ struct WebRouteTests {
             let signedOut = try await client.call(.post, "/signout", headers: [.cookie: cookie])
             #expect(signedOut.headers[.location] == "/signin")
             #expect(signedOut.headers[.setCookie]?.contains("Max-Age=0") == true)
-            #expect(try await client.call(.get, "/today", headers: [.cookie: cookie]).headers[.location] == "/signin")
+            #expect(
+                try await client.call(.get, "/today", headers: [.cookie: cookie]).headers[.location]
+                    == "/signin?next=/today")
         }
     }
 
@@ -85,7 +87,7 @@ struct WebRouteTests {
             for path in ["/today", "/journey", "/profile", "/memories", "/habits/walk"] {
                 let page = try await client.call(.get, path, headers: [.cookie: cookie])
                 #expect(page.status == .seeOther, "\(path): \(page.status)")
-                #expect(page.headers[.location] == "/signin", "\(path)")
+                #expect(page.headers[.location] == "/signin?next=\(path)", "\(path)")
             }
             #expect(try await client.call(.get, "/signin", headers: [.cookie: cookie]).status == .ok)
         }
@@ -284,5 +286,60 @@ struct WebRouteTests {
             #expect(try await client.call(.get, "/static/nope.js").status == .notFound)
             #expect(try await client.call(.get, "/static/..%2FResources%2Fopenapi.json").status == .notFound)
         }
+    }
+}
+
+/// The social pages render for the people who may see them, and an invitation's link
+/// survives signing in.
+struct SocialPageTests {
+    @Test func anInvitationLinkComesBackAfterSigningInAndThePagesRender() async throws {
+        try await ServerHarness.with { _, client in
+            let ada = try await client.person("ada", pack: "habits+ollie")
+            let invitation = try await client.call(.post, "/v1/invitations", token: ada.token, json: "{}")
+            let code = try #require(invitation.json["code"] as? String)
+            // Bob opens the link signed out, signs up, and is back at the invitation.
+            let link = try await client.call(.get, "/invitations/\(code)")
+            #expect(link.headers[.location] == "/signin?next=/invitations/\(code)")
+            let signUp = try await client.call(
+                .post, "/signup",
+                headers: WebRouteTests.form,
+                body:
+                    "displayName=Bob&email=bob%40example.com&password=correct+horse&timeZone=UTC&next=%2Finvitations%2F\(code)"
+            )
+            #expect(signUp.headers[.location] == "/invitations/\(code)", "\(signUp.text)")
+            let cookie = try #require(WebRouteTests.cookie(signUp))
+            let page = try await client.call(.get, "/invitations/\(code)", headers: [.cookie: cookie])
+            #expect(page.status == .ok && page.text.contains("Ada invites you to be friends"), "\(page.text)")
+            // Another site's address is never where signing in leads.
+            let away = try await client.call(
+                .post, "/signin", headers: WebRouteTests.form,
+                body: "email=bob%40example.com&password=correct+horse&next=%2F%2Fevil.example%2F")
+            #expect(away.headers[.location] == "/today")
+            for path in ["/friends", "/feed", "/packs/ollie"] {
+                let cookieAda = try await client.signInCookie("ada")
+                let rendered = try await client.call(.get, path, headers: [.cookie: cookieAda])
+                #expect(rendered.status == .ok, "\(path): \(rendered.text.prefix(300))")
+            }
+            let stranger = try await client.call(.get, "/friends/\(ada.id)", headers: [.cookie: cookie])
+            #expect(stranger.status == .notFound)
+            let family = try await client.call(.get, "/families/\(ada.id)/ollie", headers: [.cookie: cookie])
+            #expect(family.status == .notFound)
+        }
+    }
+}
+
+extension TestClientProtocol {
+    /// Signs a test user in through the web form and returns the session cookie.
+    func signInCookie(_ name: String) async throws -> String {
+        let response = try await call(
+            .post, "/signin", headers: WebRouteTests.form, body: "email=\(name)%40example.com&password=correct+horse")
+        return WebRouteTests.cookie(response) ?? ""
+    }
+
+    /// A request with a raw body.
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: String
+    ) async throws -> JSONResponse {
+        try await call(method, uri, bytes: Array(body.utf8), headers: headers)
     }
 }

@@ -16,6 +16,10 @@ extension WebViews {
         let title = Self.title(of: member, journal)
         var page = try await chrome(caller, "packs/\(name)", title: title)
         page["section"] = section(member, journal, whole: true)
+        // The subject's family (the puppy's caregivers) on its profile.
+        if let subject = Self.subject(for: member, journal) {
+            page["family"] = try await familyOfSubject(caller, subject: subject.id)
+        }
         return page
     }
 
@@ -96,7 +100,7 @@ extension WebViews {
             let rules = Set(pack.achievements.map(\.id))
             section["badges"] = journal.unlocks.filter { rules.contains($0.rule) && $0.tier >= .notable }
                 .sorted { $0.achievedAt > $1.achievedAt }.prefix(8).map {
-                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "unlock": $0.id]
                 }
             section["hasRecent"] = !(section["recent"] as? [Any] ?? []).isEmpty
             section["hasBadges"] = !(section["badges"] as? [Any] ?? []).isEmpty

@@ -33,14 +33,16 @@ extension Routes {
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
         router.get("signin") { request, _ in
-            if try await webCaller(request) != nil { return Response.redirect(to: "/today", type: .normal) }
-            return assets.page("signin", AuthPage(demo: server.configuration.demo))
+            let next = Self.next(request.uri.queryParameters["next"].map(String.init))
+            if try await webCaller(request) != nil { return Response.redirect(to: next ?? "/today", type: .normal) }
+            return assets.page("signin", AuthPage(demo: server.configuration.demo, next: next))
         }
-        router.get("signup") { _, _ in
+        router.get("signup") { request, _ in
             assets.page(
                 "signup",
                 AuthPage(
-                    title: "Create account", zones: WebViews.zones(selected: "UTC"),
+                    title: "Create account", next: Self.next(request.uri.queryParameters["next"].map(String.init)),
+                    zones: WebViews.zones(selected: "UTC"),
                     packChoices: WebViews.packChoices(checked: RulePack.canonicalNames(server.configuration.pack) ?? [])
                 ))
         }
@@ -52,9 +54,9 @@ extension Routes {
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         email: form["email"] ?? "", password: form["password"] ?? ""),
                     address: context.addressKey)
-                return signedIn(session.token, request)
+                return signedIn(session.token, request, next: Self.next(form["next"]))
             } catch let error as APIError {
-                var page = AuthPage(demo: server.configuration.demo)
+                var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
                 page.email = form["email"] ?? ""
                 page.error = Self.sentences(error)
                 return assets.page("signin", page, status: error.status)
@@ -70,10 +72,11 @@ extension Routes {
                         packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
-                return signedIn(session.token, request)
+                return signedIn(session.token, request, next: Self.next(form["next"]))
             } catch let error as APIError {
                 var page = AuthPage(
-                    title: "Create account", zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
+                    title: "Create account", next: Self.next(form["next"]),
+                    zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
                     packChoices: WebViews.packChoices(
                         checked: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? []))
                 page.email = form["email"] ?? ""
@@ -98,7 +101,7 @@ extension Routes {
         let views = WebViews(server: server)
         for (path, page) in [
             ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
-            ("notifications", "notifications"),
+            ("notifications", "notifications"), ("friends", "friends"), ("feed", "feed"),
         ] {
             router.get(RouterPath(path)) { request, _ in
                 try await signedInPage(request) { caller in
@@ -110,6 +113,9 @@ extension Routes {
                         case "notifications":
                             try await views.notifications(
                                 caller, before: request.uri.queryParameters["before"].map(String.init))
+                        case "friends": try await views.friends(caller)
+                        case "feed":
+                            try await views.feed(caller, before: request.uri.queryParameters["before"].map(String.init))
                         default:
                             try await views.memories(
                                 caller, category: request.uri.queryParameters["category"].map(String.init))
@@ -136,6 +142,35 @@ extension Routes {
                         "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
                 }
                 return try await render(caller, "pack", page)
+            }
+        }
+        router.get("friends/:friend") { request, context in
+            try await signedInPage(request) { caller in
+                guard let page = try await views.friend(caller, id: try context.parameter("friend")) else {
+                    return try await render(
+                        caller,
+                        "missing", try await views.chrome(caller, "friends", title: "Not found"), status: .notFound)
+                }
+                return try await render(caller, "friend", page)
+            }
+        }
+        router.get("invitations/:code") { request, context in
+            try await signedInPage(request) { caller in
+                try await render(
+                    caller, "invitation", try await views.invitation(caller, code: try context.parameter("code")))
+            }
+        }
+        router.get("families/:owner/:subject") { request, context in
+            try await signedInPage(request) { caller in
+                guard
+                    let page = try await views.family(
+                        caller, owner: try context.parameter("owner"), subject: try context.parameter("subject"))
+                else {
+                    return try await render(
+                        caller,
+                        "missing", try await views.chrome(caller, "friends", title: "Not found"), status: .notFound)
+                }
+                return try await render(caller, "family", page)
             }
         }
         router.get("memories/:memory/share") { request, context in
@@ -190,12 +225,28 @@ extension Routes {
         return WebAssets.shared.page(template, context, status: status)
     }
 
+    /// The sign-in page, which comes back to the page asked for (an invitation's link)
+    /// once signed in.
     private func toSignIn(_ request: Request) -> Response {
-        Response.redirect(to: "/signin", type: .normal)
+        guard request.method == .get, let next = Self.next(request.uri.path), next != "/" else {
+            return Response.redirect(to: "/signin", type: .normal)
+        }
+        let encoded =
+            next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["/", "-", "_", "."])) ?? ""
+        return Response.redirect(to: "/signin?next=\(encoded)", type: .normal)
     }
 
-    private func signedIn(_ token: String, _ request: Request) -> Response {
-        var response = Response.redirect(to: "/today", type: .normal)
+    /// A page of this site to go to after signing in: a path of its own, never another
+    /// site's address.
+    static func next(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/"), !value.hasPrefix("//"), !value.contains("\\"), value.utf8.count <= 512,
+            !value.contains(where: { $0.isNewline || $0 == " " })
+        else { return nil }
+        return value
+    }
+
+    private func signedIn(_ token: String, _ request: Request, next: String? = nil) -> Response {
+        var response = Response.redirect(to: next ?? "/today", type: .normal)
         response.setCookie(
             Cookie(
                 name: WebSession.cookieName, value: token,
@@ -250,6 +301,8 @@ func requireSameOrigin(_ request: Request) throws {
 struct AuthPage {
     var title = "Sign in"
     var demo = false
+    /// Where to go once signed in (a path of this site), if not Today.
+    var next: String?
     var email = ""
     var displayName = ""
     var error: String?

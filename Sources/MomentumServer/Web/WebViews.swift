@@ -20,7 +20,8 @@ struct WebViews: Sendable {
         let catalog = pack.store
         let sections =
             [("today", "Today")] + Self.packLinks(pack) + [
-                ("memories", "Memories"), ("journey", "Journey"), ("profile", "Profile"),
+                ("memories", "Memories"), ("journey", "Journey"), ("feed", "Feed"), ("friends", "Friends"),
+                ("profile", "Profile"),
             ]
         return [
             "title": title,
@@ -160,7 +161,10 @@ struct WebViews: Sendable {
         }
         page["hasBadges"] = !unlocks.isEmpty || !(analytics?.milestones.isEmpty ?? true)
         page["badges"] = unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
-            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+            [
+                "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "unlock": $0.id,
+                "shareable": $0.tier >= .notable,
+            ] as [String: Any]
         }
         page["legend"] = [
             ["state": "completed", "label": "Done"], ["state": "grace", "label": "Grace (icy)"],
@@ -347,7 +351,7 @@ struct WebViews: Sendable {
                 "unlocks": unlocks.filter { $0.tier >= .notable }.map {
                     [
                         "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
-                        "tier": $0.tier.rawValue,
+                        "tier": $0.tier.rawValue, "unlock": $0.id,
                     ]
                 },
             ]

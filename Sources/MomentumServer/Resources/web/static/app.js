@@ -3,6 +3,7 @@
 // server-sent event stream, and hands milestones to the celebration module.
 import { api, announce, APIError, NetworkError, reducedMotion } from './api.js';
 import { startSession, presentNext } from './celebrate.js';
+import { socialActions, socialForms, watchRoles } from './social.js';
 
 const signedIn = () => Boolean(document.querySelector('.topbar'));
 
@@ -508,6 +509,10 @@ const forms = {
     if (packs.join('+') !== form.dataset.packs) location.reload();
   },
 };
+
+Object.assign(actions, socialActions(refresh));
+Object.assign(forms, socialForms(refresh));
+watchRoles(refresh, showError);
 
 document.addEventListener('click', async (event) => {
   const button = event.target.closest('[data-action]');

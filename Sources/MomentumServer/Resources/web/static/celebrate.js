@@ -185,6 +185,7 @@ function card(celebration) {
       <div class="actions">
         <label class="button upload">Add photo <input type="file" accept="image/jpeg,image/png"></label>
         <a class="button share" href="#">Share</a>
+        <button type="button" class="button post">Post to friends</button>
         <button type="button" class="primary done">Done</button>
       </div>
     </div>`;
@@ -192,6 +193,7 @@ function card(celebration) {
   dialog.querySelector('h2').textContent = config.message;
   subtitle(dialog.querySelector('.when'), celebration.unlock.title, config.message);
   dialog.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
+  offerPost(dialog.querySelector('.post'), celebration, dialog.querySelector('.error'));
   root.append(dialog);
   if (wantsParticles(config)) dialog.append(particleLayer(config));
   const slot = dialog.querySelector('.photo-slot');
@@ -244,6 +246,22 @@ function offerPhoto(input, celebration, error, saved) {
   });
 }
 
+// "Post to friends" shares the milestone (seed 004 R8.1): a post on every friend's feed.
+function offerPost(button, celebration, error) {
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await api('POST', '/v1/posts', { unlock: celebration.unlock.id });
+      button.textContent = 'Posted ✓';
+      error.textContent = '';
+      announce('Posted to your friends’ feeds');
+    } catch (failure) {
+      button.disabled = false;
+      error.textContent = failure.detail ?? failure.message;
+    }
+  });
+}
+
 async function loadPhoto(celebration, slot) {
   try {
     const { memories } = await api('GET', '/v1/memories');
@@ -275,6 +293,7 @@ function fullScreen(celebration) {
         <p class="error" role="alert"></p>
         <div class="actions">
           <a class="button share" href="#">Share</a>
+          <button type="button" class="button post">Post to friends</button>
           <button type="button" class="primary done">Done</button>
         </div>
       </form>
@@ -283,6 +302,7 @@ function fullScreen(celebration) {
   overlay.querySelector('h2').textContent = config.message;
   subtitle(overlay.querySelector('.when'), celebration.unlock.title, config.message);
   overlay.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
+  offerPost(overlay.querySelector('.post'), celebration, overlay.querySelector('.photo-prompt .error'));
   root.append(overlay);
   overlay.showModal();
   const particles = wantsParticles(config);

@@ -1,0 +1,246 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// The web app's social pages: friends and invitations, a friend's profile, the feed,
+/// an invitation as its invitee opens it, and a subject's family. Each reads through the
+/// ``Social`` and ``Families`` use cases, as the JSON routes do.
+extension WebViews {
+    /// `/friends`: invitations, friends, what the user shares, and whom they blocked.
+    func friends(_ caller: Caller) async throws -> [String: Any] {
+        let social = server.social
+        var page = try await chrome(caller, "friends", title: "Friends")
+        let now = server.now()
+        let friends = try await social.friends(caller: caller)
+        page["friends"] = friends.map {
+            ["id": $0.user, "name": $0.displayName, "since": Self.longDay(Self.day($0.since))]
+        }
+        page["noFriends"] = friends.isEmpty
+        let open = try await social.invitations(caller: caller).filter { $0.state == "pending" && $0.kind == "friend" }
+        page["invitations"] = open.map {
+            [
+                "code": $0.code, "link": $0.link,
+                "expires": Self.relative($0.expiresAt, now: now),
+            ]
+        }
+        page["hasInvitations"] = !open.isEmpty
+        let sharing = try await social.sharing(caller: caller)
+        let habits = Set(sharing.habits)
+        let categories = Set(sharing.categories)
+        page["shareHabits"] = sharing.available.habits.map {
+            ["id": $0.id, "name": $0.name, "checked": habits.contains($0.id)]
+        }
+        page["shareCategories"] = sharing.available.categories.map {
+            ["id": $0, "name": $0.prefix(1).uppercased() + $0.dropFirst(), "checked": categories.contains($0)]
+        }
+        page["noHabitsToShare"] = sharing.available.habits.isEmpty
+        let blocked = try await social.blocks(caller: caller)
+        page["blocked"] = blocked.map { ["id": $0.user, "name": $0.displayName.isEmpty ? "Someone" : $0.displayName] }
+        page["hasBlocked"] = !blocked.isEmpty
+        let families = try await server.families.list(caller: caller).filter { $0.role != "owner" }
+        page["families"] = families.map {
+            [
+                "owner": $0.owner, "subject": $0.subject, "subjectName": $0.subjectName, "ownerName": $0.ownerName,
+                "role": $0.role,
+            ]
+        }
+        page["hasFamilies"] = !families.isEmpty
+        return page
+    }
+
+    /// `/friends/{id}`: a friend's shared streaks, achievements and posts; `nil` for
+    /// someone who is not a friend.
+    func friend(_ caller: Caller, id: String) async throws -> [String: Any]? {
+        let profile: FriendProfile
+        do {
+            profile = try await server.social.profile(of: id, caller: caller)
+        } catch let error as APIError where error.status == .notFound {
+            return nil
+        }
+        var page = try await chrome(caller, "friends", title: profile.displayName)
+        page["friend"] = [
+            "id": profile.user, "name": profile.displayName, "since": Self.longDay(Self.day(profile.since)),
+        ]
+        page["habits"] = profile.habits.map {
+            [
+                "name": $0.name, "current": $0.current, "best": $0.best, "unit": $0.unit + ($0.current == 1 ? "" : "s"),
+                "doneToday": $0.doneToday, "atRisk": $0.atRisk,
+            ] as [String: Any]
+        }
+        page["noHabits"] = profile.habits.isEmpty
+        page["canNudge"] = profile.habits.contains(where: \.atRisk)
+        page["achievements"] = profile.achievements.prefix(20).map {
+            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+        }
+        page["hasAchievements"] = !profile.achievements.isEmpty
+        page["posts"] = profile.posts.map { post in
+            [
+                "badge": post.unlock.badge ?? "🏅", "title": post.unlock.title,
+                "day": Self.longDay(post.unlock.achievedDay),
+            ]
+        }
+        page["hasPosts"] = !profile.posts.isEmpty
+        return page
+    }
+
+    /// `/feed`: friends' posts and the user's own, newest first, with reactions.
+    func feed(_ caller: Caller, before: String?) async throws -> [String: Any] {
+        var page = try await chrome(caller, "feed", title: "Feed")
+        let feed = try await server.social.feed(caller: caller, before: before, limit: 20)
+        let now = server.now()
+        page["items"] = feed.items.map { item -> [String: Any] in
+            let post = item.post
+            let own = post.owner == caller.user
+            var detail = post.habitName.map { "\($0) · " } ?? ""
+            if let subject = post.subjectName { detail = "\(subject) · " }
+            return [
+                "owner": post.owner, "post": post.id, "own": own, "author": own ? "You" : item.authorName,
+                "badge": post.unlock.badge ?? "🏅", "title": post.unlock.title, "tier": post.unlock.tier.rawValue,
+                "detail": detail + Self.longDay(post.unlock.achievedDay),
+                "when": Self.relative(item.addedAt, now: now),
+                "reactions": ReactionKind.allCases.map { kind -> [String: Any] in
+                    let count = item.reactions[kind.rawValue] ?? 0
+                    return [
+                        "kind": kind.rawValue, "emoji": kind.emoji, "count": count, "hasCount": count > 0,
+                        "mine": item.mine == kind.rawValue, "canReact": !own,
+                        "label": Self.reactionLabel(kind),
+                    ]
+                },
+            ]
+        }
+        page["noItems"] = feed.items.isEmpty && before == nil
+        page["next"] = feed.next ?? ""
+        return Self.dropEmpty(page)
+    }
+
+    /// `/invitations/{code}`: who invites, to what, with accept and decline.
+    func invitation(_ caller: Caller, code: String) async throws -> [String: Any] {
+        var page = try await chrome(caller, "friends", title: "Invitation")
+        do {
+            let preview = try await server.social.preview(code: code, caller: caller)
+            page["invitation"] = [
+                "code": preview.code, "inviter": preview.inviterName, "family": preview.kind == "family",
+                "subject": preview.subjectName ?? preview.subject ?? "", "role": preview.role ?? "",
+                "expires": Self.relative(preview.expiresAt, now: server.now()),
+            ]
+        } catch let error as APIError where error.status == .notFound || error.status == .tooManyRequests {
+            page["unavailable"] = error.message
+        }
+        return page
+    }
+
+    /// `/families/{owner}/{subject}`: a subject's family as one of its members sees it;
+    /// `nil` when the user is not in it.
+    func family(_ caller: Caller, owner: String, subject: String) async throws -> [String: Any]? {
+        let detail: FamilyDetail
+        do {
+            detail = try await server.families.detail(owner: owner, subject: subject, caller: caller)
+        } catch let error as APIError where error.status == .notFound {
+            return nil
+        }
+        var page = try await chrome(caller, owner == caller.user ? "friends" : "friends", title: detail.subject.name)
+        page["family"] = familyCard(detail, caller: caller)
+        page["achievements"] = detail.achievements.prefix(30).map {
+            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
+        }
+        page["hasAchievements"] = !detail.achievements.isEmpty
+        page["memories"] = detail.memories.prefix(12).map {
+            ["title": $0.title, "caption": $0.caption, "day": Self.longDay($0.day), "photo": $0.photo?.original ?? ""]
+        }
+        page["hasMemories"] = !detail.memories.isEmpty
+        page["recent"] = detail.recent.map { entry -> [String: Any] in
+            var what = entry.event.payload.type
+            if case .activity(let activity) = entry.event.payload {
+                what = [activity.kind, activity.item].compactMap { $0 }.joined(separator: " · ")
+            }
+            return [
+                "what": what, "by": entry.loggedBy == caller.user ? "you" : entry.loggedByName,
+                "when": Self.relative(entry.event.at, now: server.now()),
+            ]
+        }
+        page["hasRecent"] = !detail.recent.isEmpty
+        page["canLog"] = detail.role != FamilyRole.viewer.rawValue
+        page["logKinds"] = try await logKinds(owner: owner)
+        return page
+    }
+
+    /// The family card of a subject (its members, with invite and remove for those who
+    /// manage it), as the family page and the subject's pack page show it.
+    func familyCard(_ detail: FamilyDetail, caller: Caller) -> [String: Any] {
+        let manages = Families.manages(detail.role)
+        return [
+            "owner": detail.owner, "subject": detail.subject.id, "name": detail.subject.name,
+            "role": detail.role, "manages": manages, "isOwner": detail.owner == caller.user,
+            "members": detail.members.map { member -> [String: Any] in
+                [
+                    "id": member.user,
+                    "name": member.user == caller.user ? "\(member.displayName) (you)" : member.displayName,
+                    "role": member.role, "isOwner": member.role == "owner",
+                    "removable": member.role != "owner" && (manages || member.user == caller.user),
+                    "leave": member.user == caller.user && member.role != "owner",
+                    "roles": FamilyRole.allCases.map {
+                        ["value": $0.rawValue, "selected": $0.rawValue == member.role]
+                    },
+                    "canChange": manages && member.role != "owner",
+                ]
+            },
+            "roles": FamilyRole.allCases.map { ["value": $0.rawValue] },
+        ]
+    }
+
+    /// The kinds a caregiver can log for the owner's subject: the owner's packs' `log` forms.
+    private func logKinds(owner: String) async throws -> [[String: Any]] {
+        let pack = try await server.dashboard.pack(owner)
+        var seen = Set<String>()
+        var kinds: [[String: Any]] = []
+        for form in pack.forms where form.type == "log" {
+            guard let kind = form.kind, seen.insert(kind).inserted else { continue }
+            let items = form.fields.flatMap { field in
+                field.options.map {
+                    ["field": field.name, "value": $0.value, "label": $0.label, "icon": $0.icon ?? ""]
+                }
+            }
+            kinds.append([
+                "kind": kind, "title": form.title, "icon": form.icon ?? "", "items": items, "hasItems": !items.isEmpty,
+            ])
+        }
+        return kinds
+    }
+
+    /// The family of the pack page's subject, for its card (`nil` without a subject).
+    func familyOfSubject(_ caller: Caller, subject: String) async throws -> [String: Any]? {
+        guard let detail = try? await server.families.detail(owner: caller.user, subject: subject, caller: caller)
+        else { return nil }
+        return familyCard(detail, caller: caller)
+    }
+
+    static func reactionLabel(_ kind: ReactionKind) -> String {
+        switch kind {
+        case .clap: "Applause"
+        case .fire: "On fire"
+        case .party: "Party"
+        case .strong: "Strong"
+        case .heart: "Love"
+        }
+    }
+
+    /// An instant's local day in UTC (for "friends since").
+    static func day(_ instant: Date) -> LocalDay {
+        DayClock(dayStartHour: 0).localDay(of: instant, in: ZoneOffsetTable.named("UTC")!)
+    }
+
+    /// "just now", "5 min ago", "3 h ago", "2 days ago"; or ahead: "in 6 days".
+    static func relative(_ instant: Date, now: Date) -> String {
+        let seconds = Int(max(-3e9, min(3e9, instant.timeIntervalSince(now))))
+        let ahead = seconds > 0
+        let span = abs(seconds)
+        let text: String
+        switch span {
+        case ..<60: return "just now"
+        case ..<3_600: text = "\(span / 60) min"
+        case ..<86_400: text = "\(span / 3_600) h"
+        default: text = "\(span / 86_400) day\(span / 86_400 == 1 ? "" : "s")"
+        }
+        return ahead ? "in \(text)" : "\(text) ago"
+    }
+}
