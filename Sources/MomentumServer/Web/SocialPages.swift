@@ -185,6 +185,13 @@ extension WebViews {
                 ]
             },
             "roles": FamilyRole.allCases.map { ["value": $0.rawValue] },
+            "hasMembers": detail.members.count > 1,
+            "others": detail.members.dropFirst().enumerated().map { index, member in
+                [
+                    "name": member.displayName, "role": member.role,
+                    "last": index == detail.members.count - 2,
+                ] as [String: Any]
+            },
         ]
     }
 
@@ -193,8 +200,12 @@ extension WebViews {
         let pack = try await server.dashboard.pack(owner)
         var seen = Set<String>()
         var kinds: [[String: Any]] = []
+        // One tap logs: forms whose every required field is a choice of buttons (a potty
+        // break outside, a socialization item); what needs typing is logged in the owner's
+        // app or through the API.
         for form in pack.forms where form.type == "log" {
-            guard let kind = form.kind, seen.insert(kind).inserted else { continue }
+            let typed = form.fields.contains { $0.required && $0.options.isEmpty }
+            guard let kind = form.kind, !typed, seen.insert(kind).inserted else { continue }
             let items = form.fields.flatMap { field in
                 field.options.map {
                     ["field": field.name, "value": $0.value, "label": $0.label, "icon": $0.icon ?? ""]
