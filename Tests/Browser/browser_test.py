@@ -1289,6 +1289,93 @@ def every_screen_on_a_phone_and_in_dark(args):
             browser.quit()
 
 
+def friends_invite_post_react_and_block(args):
+    """Social in two browsers: Ann invites, Ben opens the link signed out, signs up and is
+    back at the invitation; Ann's first check-in celebration posts to friends; Ben reacts
+    on his feed and Ann's bell hears of it; Ann shares a habit and Ben sees its streak;
+    Ann blocks Ben and her post leaves his feed."""
+    ann = Browser(args, "friends-ann", width=1100)
+    ben = Browser(args, "friends-ben", width=390, dark=True)
+    try:
+        sign_up(ann, "ann", packs=["habits"])
+        ann.dismiss_celebrations()
+        ann.get("/friends")
+        ann.click("[data-action=invite]")
+        ann.wait_for("document.querySelector('[data-invitation] code')?.textContent.length === 14",
+                     message="no invitation code was shown")
+        code = ann.js("return document.querySelector('[data-invitation] code').textContent")
+        ann.shot("ann-invitation")
+
+        # Ben follows the link signed out: sign-up keeps where he was going.
+        ben.get(f"/invitations/{code}")
+        ben.wait_for("location.pathname === '/signin'", message="a signed-out invitation did not ask to sign in")
+        ben.click("a[href^='/signup']")
+        ben.wait_for("location.pathname === '/signup'")
+        ben.css("input[name=displayName]").send_keys("Ben")
+        ben.css("input[name=email]").send_keys(f"ben-{uuid.uuid4().hex[:8]}@example.com")
+        ben.css("input[name=password]").send_keys("correct horse battery")
+        ben.click("form button[type=submit]")
+        ben.wait_for(f"location.pathname === '/invitations/{code}'",
+                     message="signing up did not come back to the invitation")
+        ben.dismiss_celebrations()
+        assert "Ann invites you to be friends" in ben.css("main h1").text, ben.css("main h1").text
+        ben.shot("ben-invitation")
+        ben.click("[data-action=accept-invitation]")
+        ben.wait_for("location.pathname.startsWith('/friends/u_')", message="accepting did not open Ann's profile")
+
+        # Ann's first check-in: the celebration card posts it to friends.
+        ann.get("/today")
+        habit = create_habit(ann, "Stretch")
+        ann.click(f"li.habit[data-habit='{habit}'] button[data-action=check-in]")
+        ann.wait_for("document.querySelector('.celebration .post') !== null", timeout=12,
+                     message="the first check-in's celebration has no Post to friends")
+        ann.js("document.querySelector('.celebration .post').click()")
+        ann.wait_for("document.querySelector('.celebration .post')?.textContent === 'Posted ✓'",
+                     message="posting from the celebration did not finish")
+        ann.shot("ann-celebration-posted")
+        ann.dismiss_celebrations()
+
+        # Ben's feed has it; he reacts, and Ann's bell hears of it live.
+        ben.get("/feed")
+        ben.wait_for("document.querySelectorAll('.post').length === 1", message="Ann's post is not on Ben's feed")
+        assert "Ann" in ben.css(".post").text
+        ann.get("/today")
+        unread_before = int(ann.js("return Number(document.querySelector('.bell .badge')?.textContent ?? 0)"))
+        ben.click(".post button[data-kind=party]")
+        ben.wait_for("document.querySelector('.post button[data-kind=party]')?.getAttribute('aria-pressed') === 'true'",
+                     message="the reaction did not show as Ben's")
+        ben.shot("ben-feed-reacted")
+        ann.wait_for(f"Number(document.querySelector('.bell .badge')?.textContent ?? 0) > {unread_before}", timeout=12,
+                     message="the reaction did not reach Ann's bell")
+        ann.get("/notifications")
+        assert "Ben 🎉 reacted" in ann.css(".notification").text, ann.css(".notification").text
+
+        # Ann shares Stretch; Ben sees its streak as the server counts it.
+        ann.get("/friends")
+        ann.js(f"document.querySelector(\"#privacy input[value='{habit}']\").click()")
+        ann.click("#privacy button[type=submit]")
+        ann.wait_for("document.querySelector('#privacy [data-saved]').textContent === 'Saved.'",
+                     message="sharing was not saved")
+        ben.get("/friends")
+        ben.get(ben.js("return document.querySelector('.friends a').getAttribute('href')"))
+        ben.wait_for("document.querySelector('.shared-habits li')?.textContent.includes('Stretch')",
+                     message="Ben does not see Ann's shared habit")
+        assert "🔥 1" in ben.css(".shared-habits li").text, ben.css(".shared-habits li").text
+        ben.shot("ben-friend-profile")
+
+        # Ann blocks Ben: her post leaves his feed, and her profile is not found.
+        ann.get("/friends")
+        ann.js("window.confirm = () => true")
+        ann.click(".friends [data-action=block]")
+        ann.wait_for("document.querySelectorAll('.friends li').length === 0", message="Ben is still a friend")
+        ann.shot("ann-blocked")
+        ben.get("/feed")
+        assert not ben.all(".post"), "a blocked person still sees the post"
+    finally:
+        ann.quit()
+        ben.quit()
+
+
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
     everything_by_keyboard,
@@ -1307,6 +1394,7 @@ SCENARIOS = [
     every_form_of_every_pack,
     notifications_bell_inbox_and_preferences,
     web_push_shows_a_notification_and_opens_its_page,
+    friends_invite_post_react_and_block,
     every_screen_on_a_phone_and_in_dark,
 ]
 
