@@ -314,58 +314,49 @@ extension SQLBackend {
     }
 
     /// Implements ``MomentumStore`` `feed(of:before:limit:)`; see the protocol for its contract.
+    ///
+    /// One statement (one round trip on PostgreSQL): the page of the reader's feed entries by
+    /// their index, each with its author's name and one row per kind of reaction it has.
     public func feed(of reader: String, before cursor: FeedCursor?, limit: Int) async throws(StoreError) -> [FeedItem] {
-        var sql = """
-            SELECT f.author_id, f.post_id, f.added_at, f.body, COALESCE(p.display_name, '')
-            FROM feed_entries f LEFT JOIN profiles p ON p.user_id = f.author_id WHERE f.user_id = ?
-            """
+        var range = "SELECT author_id, post_id, added_at, body FROM feed_entries WHERE user_id = ?"
         var arguments: [SQLValue] = [.text(reader)]
         if let cursor {
-            sql += """
-                 AND (f.added_at < ? OR (f.added_at = ? AND (f.author_id < ? OR (f.author_id = ? AND f.post_id < ?))))
-                """
-            arguments += [
-                .date(cursor.addedAt), .date(cursor.addedAt), .text(cursor.author), .text(cursor.author),
-                .text(cursor.post),
-            ]
+            range += " AND (added_at, author_id, post_id) < (?, ?, ?)"
+            arguments += [.date(cursor.addedAt), .text(cursor.author), .text(cursor.post)]
         }
-        sql += " ORDER BY f.added_at DESC, f.author_id DESC, f.post_id DESC LIMIT ?"
+        range += " ORDER BY added_at DESC, author_id DESC, post_id DESC LIMIT ?"
         arguments.append(.int(min(max(limit, 1), 200)))
-        let page = SQLStatement(sql, arguments)
-        return try await run(
-            StoreProgram(writes: false) { () throws(StoreError) in
-                .query([page]) { rows throws(StoreError) in
-                    let entries = rows[0]
-                    guard !entries.isEmpty else { return .done([]) }
-                    var items: [FeedItem] = []
-                    for row in entries {
-                        var post = try StoreJSON.decode(Post.self, try row.text(3, "body"), "a feed entry")
-                        post.held = false
-                        items.append(
-                            FeedItem(
-                                post: post, authorName: try row.text(4, "name"), reactions: [:], mine: nil,
-                                addedAt: try row.date(2, "added_at")))
-                    }
-                    let found = items
-                    return .query([Self.reactionCounts(items.map { ($0.post.owner, $0.post.id) }, reader: reader)]) {
-                        counts throws(StoreError) in
-                        var items = found
-                        var index: [String: Int] = [:]
-                        for (position, item) in items.enumerated() {
-                            index[item.post.owner + "\u{1F}" + item.post.id] = position
-                        }
-                        for row in counts[0] {
-                            let key = try row.text(0, "user_id") + "\u{1F}" + (try row.text(1, "post_id"))
-                            guard let position = index[key],
-                                let kind = ReactionKind(rawValue: try row.text(2, "reaction"))
-                            else { continue }
-                            items[position].reactions[kind] = Int(try row.int(3, "count"))
-                            if try row.int(4, "mine") > 0 { items[position].mine = kind }
-                        }
-                        return .done(items)
-                    }
-                }
-            })
+        arguments.append(.text(reader))
+        let page = SQLStatement(
+            """
+            WITH page AS (\(range))
+            SELECT page.author_id, page.post_id, page.added_at, page.body, COALESCE(p.display_name, ''),
+              r.reaction, COUNT(r.reactor_id), MAX(CASE WHEN r.reactor_id = ? THEN 1 ELSE 0 END)
+            FROM page LEFT JOIN profiles p ON p.user_id = page.author_id
+            LEFT JOIN reactions r ON r.user_id = page.author_id AND r.post_id = page.post_id
+            GROUP BY page.author_id, page.post_id, page.added_at, page.body, p.display_name, r.reaction
+            ORDER BY page.added_at DESC, page.author_id DESC, page.post_id DESC
+            """, arguments)
+        let rows = try await read(page)
+        var items: [FeedItem] = []
+        var last: (author: String, post: String)?
+        for row in rows {
+            let author = try row.text(0, "author_id")
+            let post = try row.text(1, "post_id")
+            if last?.author != author || last?.post != post {
+                var decoded = try StoreJSON.decode(Post.self, try row.text(3, "body"), "a feed entry")
+                decoded.held = false
+                items.append(
+                    FeedItem(
+                        post: decoded, authorName: try row.text(4, "name"), reactions: [:], mine: nil,
+                        addedAt: try row.date(2, "added_at")))
+                last = (author, post)
+            }
+            guard let reaction = row.optionalText(5), let kind = ReactionKind(rawValue: reaction) else { continue }
+            items[items.count - 1].reactions[kind] = Int(try row.int(6, "count"))
+            if try row.int(7, "mine") > 0 { items[items.count - 1].mine = kind }
+        }
+        return items
     }
 
     /// Implements ``MomentumStore`` `react`; see the protocol for its contract.
@@ -676,17 +667,6 @@ extension SQLBackend {
                 ON CONFLICT DO NOTHING
                 """, [.text(member), .text(owner), .text(subject), .text(role.rawValue), .date(at)]),
         ]
-    }
-
-    static func reactionCounts(_ posts: [(owner: String, post: String)], reader: String) -> SQLStatement {
-        let matches = Array(repeating: "(user_id = ? AND post_id = ?)", count: posts.count).joined(separator: " OR ")
-        var arguments: [SQLValue] = [.text(reader)]
-        for (owner, post) in posts { arguments += [.text(owner), .text(post)] }
-        return SQLStatement(
-            """
-            SELECT user_id, post_id, reaction, COUNT(*), MAX(CASE WHEN reactor_id = ? THEN 1 ELSE 0 END)
-            FROM reactions WHERE \(matches) GROUP BY user_id, post_id, reaction
-            """, arguments)
     }
 
     static func reactionList(post: String, owner: String) -> SQLStatement {

@@ -49,6 +49,14 @@ struct Serve: AsyncParsableCommand {
     var addressRequestsPerMinute: Int?
     @Option(
         help:
+            "Invitations made, reactions and nudges a user may make per minute, each counted apart; 0 for no limit (default 30)."
+    )
+    var socialActionsPerMinute: Int?
+    @Option(
+        help: "Invitation codes a user may look up or answer per minute; 0 for no limit (default 10).")
+    var invitationCodesPerMinute: Int?
+    @Option(
+        help:
             "Reverse proxies whose Forwarded / X-Forwarded-For headers name the client: addresses or CIDR ranges, comma-separated (default none)."
     )
     var trustedProxies: String?
@@ -190,6 +198,16 @@ struct Serve: AsyncParsableCommand {
             addressRequestsPerMinute, "MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE", "address-requests-per-minute", 0...most)
         {
             configuration.addressRequestsPerMinute = value
+        }
+        if let value = try number(
+            socialActionsPerMinute, "MOMENTUM_SOCIAL_ACTIONS_PER_MINUTE", "social-actions-per-minute", 0...most)
+        {
+            configuration.socialActionsPerMinute = value
+        }
+        if let value = try number(
+            invitationCodesPerMinute, "MOMENTUM_INVITATION_CODES_PER_MINUTE", "invitation-codes-per-minute", 0...most)
+        {
+            configuration.invitationCodesPerMinute = value
         }
         if let text = forwardedHeader ?? environment["MOMENTUM_FORWARDED_HEADER"] {
             guard let header = ServerConfiguration.ForwardedHeader(rawValue: text.lowercased()) else {

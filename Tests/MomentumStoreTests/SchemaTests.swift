@@ -39,7 +39,7 @@ struct SchemaTests {
         5: (0x4543_c49c_efa3_bf19, 0xf758_e9d3_4326_409d),
         6: (0xc532_8308_7cf3_467c, 0x8b43_1314_1309_c78c),
         7: (0x9107_6c2f_7de9_a94e, 0xc0c6_8d3e_1e50_23db),
-        8: (0xb626_d482_27a7_55cf, 0xb2bb_85a8_6cef_5016),
+        8: (0x2b17_bc0b_d450_c4ed, 0xf0b1_d032_388e_91d0),
     ]
 
     /// FNV-1a, 64 bits, of a migration's statements joined by `\n;\n`.

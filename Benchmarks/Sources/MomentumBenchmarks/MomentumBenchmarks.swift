@@ -5,7 +5,7 @@ import Foundation
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
 /// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`, `storage`,
-/// `server`, `json`, `requests`, `notifications`).
+/// `server`, `json`, `requests`, `notifications`, `social`).
 @main
 struct MomentumBenchmarks {
     /// A benchmark's name and entry point.
@@ -27,6 +27,7 @@ struct MomentumBenchmarks {
         Benchmark(name: "json", title: "9. Canonical JSON", run: JSONBenchmark.run),
         Benchmark(name: "requests", title: "10. Request decoding", run: RequestDecodingBenchmark.run),
         Benchmark(name: "notifications", title: "11. Notifications at scale", run: NotificationBenchmark.run),
+        Benchmark(name: "social", title: "12. Feeds and fan-out", run: SocialBenchmark.run),
     ]
 
     static func main() {

@@ -773,6 +773,7 @@ extension Schema {
             """,
             "CREATE INDEX invitations_by_user ON invitations (user_id, created_at)",
             "CREATE INDEX feed_by_time ON feed_entries (user_id, added_at, author_id, post_id)",
+            "CREATE INDEX posts_by_time ON posts (user_id, created_at)",
             "CREATE INDEX review_flags_open ON review_flags (user_id) WHERE cleared_at IS NULL",
         ]
     }
