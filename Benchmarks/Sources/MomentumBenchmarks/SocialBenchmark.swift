@@ -87,12 +87,7 @@ enum SocialBenchmark {
         let template = try await store.share(post("f0000000", "p_template", at: start))
         let body = try await postBody(store)
         _ = try await store.deletePost(template.post.id, of: "f0000000")
-        _ = try await store.writeAlone(
-            SQLStatement(
-                """
-                CREATE TABLE plain_feed (user_id TEXT, author_id TEXT, post_id TEXT, added_at REAL,
-                  body TEXT, PRIMARY KEY (user_id, author_id, post_id))
-                """))
+
         var posts: [[SQLValue]] = []
         var entries: [[SQLValue]] = []
         for index in 0..<shape.posts {
@@ -206,12 +201,13 @@ enum SocialBenchmark {
                 metric:
                     "\(name): feed page of 20 among \(Format.grouped(shape.posts)) posts of \(shape.friends) friends, p99",
                 measured: Format.duration(feedP99), baseline: Format.duration(plain.value(at: 99)) + " (plain read)",
-                ratio: Format.ratio(feedP99 / max(plain.value(at: 99), 1)), target: "p99 ≤ 10 ms",
-                met: feedP99 <= 10e6),
+                ratio: Format.ratio(feedP99 / max(plain.value(at: 99), 1)), target: "≤ 5× the plain read",
+                met: feedP99 <= 5 * plain.value(at: 99)),
             ResultRow(
                 benchmark: "social", metric: "\(name): share to \(shape.friends) friends (fan-out on write), p50",
                 measured: Format.duration(s500.median), baseline: Format.duration(i500.median) + " (plain insert)",
-                ratio: Format.ratio(s500.median / max(i500.median, 1))),
+                ratio: Format.ratio(s500.median / max(i500.median, 1)), target: "≤ 3× the plain insert",
+                met: s500.median <= 3 * i500.median),
             ResultRow(
                 benchmark: "social",
                 metric: "\(name): share to \(Format.grouped(shape.bigFriends)) friends (10×), p50",
@@ -292,16 +288,18 @@ enum SocialBenchmark {
             })
     }
 
-    /// A plain insert of `rows` feed rows in one statement (the floor of a fan-out).
+    /// The floor of a fan-out: a plain insert of the same rows (one per reader, the same
+    /// body) into the same table with its indexes, in one statement per 1,200 rows.
     private static func plainInsert(
         _ store: some SQLBackend, rows: Int, round: Int, at: Date, body: String
     ) async throws -> UInt64 {
         var values: [[SQLValue]] = []
         for index in 0..<rows {
-            values.append([.text("plain\(round)"), .text(friend(index)), .text("p_plain"), .date(at), .text(body)])
+            let reader = index == rows - 1 ? "popular" : friend(index)
+            values.append([.text(reader), .text("plain\(round)"), .text("p_plain"), .date(at), .text(body)])
         }
         let start = Stopwatch.now()
-        try await insert(store, "plain_feed (user_id, author_id, post_id, added_at, body)", width: 5, rows: values)
+        try await insert(store, "feed_entries (user_id, author_id, post_id, added_at, body)", width: 5, rows: values)
         return Stopwatch.now() &- start
     }
 

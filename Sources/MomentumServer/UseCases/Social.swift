@@ -200,12 +200,13 @@ struct Social: Sendable {
         guard try await store.friend(friendID, of: caller.user) != nil else { throw Self.noFriend(friendID) }
         let sharing = Set(try await store.sharing(of: friendID).habits)
         let now = now()
-        let (atRisk, day, zoneName, preferences, name) = try await store.evaluate(friendID) { engine, profile in
+        let (atRisk, day, zoneName, preferences, name, dayStartHour) = try await store.evaluate(friendID) {
+            engine, profile in
             let state = engine.state(now: now, profile: profile, days: 1)
             let risky = state.habits.filter { sharing.contains($0.definition.id) && SharedHabit($0).atRisk }
             return (
                 risky, state.today, engine.streaks.latestZone ?? profile.timeZone, profile.notifications,
-                profile.displayName
+                profile.displayName, profile.dayStartHour
             )
         }
         guard preferences.nudges else {
@@ -226,7 +227,8 @@ struct Social: Sendable {
         let sender = try await store.profile(of: caller.user)?.displayName ?? "A friend"
         let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
         let dayEnd = Date(
-            timeIntervalSince1970: Double(DayClock(dayStartHour: 0).start(of: day.advanced(by: 1), in: zone)))
+            timeIntervalSince1970: Double(DayClock(dayStartHour: dayStartHour).start(of: day.advanced(by: 1), in: zone))
+        )
         let unit = habit.streakUnit == "day" ? "day" : habit.streakUnit
         try await notifications.social(
             kind: .nudge, key: prefix + caller.user, to: friendID, title: "\(sender) is cheering you on",
