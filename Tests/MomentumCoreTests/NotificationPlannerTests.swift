@@ -217,7 +217,7 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
         let day = LocalDay(year: 2026, month: 3, day: 10)!
         let off = NotificationPreferences(
             reminders: false, streakAtRisk: false, celebrations: false, streakBroken: false, weeklySummary: false,
-            freezes: false)
+            freezes: false, social: false, nudges: false)
         let situation = NotificationPlanner.Situation(today: day, habits: [reading()])
         let run = planner("Europe/Berlin", off).run(
             situation, after: reference("Europe/Berlin", 2026, 3, 10, 0),
