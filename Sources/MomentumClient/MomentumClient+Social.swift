@@ -479,7 +479,7 @@ extension MomentumClient {
 
     /// Logs events for a subject of someone else's, as its caregiver or co-owner: they go
     /// to the subject's log (the owner's), each recording who logged it. Only `log` events
-    /// about that subject are taken. Unlike ``checkIn(_:at:value:note:)`` this is online.
+    /// about that subject are taken. Unlike ``checkIn(_:value:note:day:)`` this is online.
     ///
     /// - Throws: ``ClientError`` (`not_found` when the user may not log for the subject), or
     ///   ``ClientError/offline``.

@@ -352,6 +352,25 @@ extension TestClientProtocol {
                 let keys = (inbox.json["notifications"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
                 #expect(keys.contains("family:\(ada.id):\(unlocks[0])"), "\(inbox.text)")
             }
+            // A photo Ada adds to Ollie's memory is seen by the family, and only through it.
+            let memories = try await client.call(.get, "/v1/memories", token: ada.token)
+            let memory = try #require(
+                (memories.json["memories"] as? [[String: Any]])?.first { $0["unlockID"] as? String == unlocks[0] },
+                "\(memories.text)")
+            let memoryID =
+                (memory["id"] as? String ?? "").addingPercentEncoding(
+                    withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? ""
+            let uploaded = try await client.call(
+                .put, "/v1/memories/\(memoryID)/photo", token: ada.token, bytes: MemoryAndOpsRouteTests.pngWithText)
+            let path = try #require(
+                (uploaded.json["photo"] as? [String: Any])?["original"] as? String, "\(uploaded.text)")
+            let seen = try await client.call(.get, family + "/photos/\(path)", token: cy.token)
+            #expect(seen.status == .ok && seen.headers[.contentType]?.hasPrefix("image/") == true)
+            #expect(try await client.call(.get, family + "/photos/\(path)", token: dee.token).status == .notFound)
+            #expect(try await client.call(.get, "/v1/photos/\(path)", token: cy.token).status == .notFound)
+            #expect(
+                try await client.call(.get, family + "/photos/memories/made-up.jpg", token: cy.token).status
+                    == .notFound)
             let detail = try await client.call(.get, family, token: cy.token)
             #expect(detail.json["role"] as? String == "viewer", "\(detail.text)")
             #expect((detail.json["members"] as? [Any])?.count == 3)

@@ -198,6 +198,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/members/{member}`.
     /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/members/{member}/delete(removeFamilyMember)`.
     func removeFamilyMember(_ input: Operations.RemoveFamilyMember.Input) async throws -> Operations.RemoveFamilyMember.Output
+    /// A photo of a subject's (its own, or a memory's), for a member of its family
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}/photos/{path}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/photos/{path}/get(getFamilyPhoto)`.
+    func getFamilyPhoto(_ input: Operations.GetFamilyPhoto.Input) async throws -> Operations.GetFamilyPhoto.Output
     /// Friends' posts and the user's own, newest first, a page at a time
     ///
     /// - Remark: HTTP `GET /v1/feed`.
@@ -848,6 +853,19 @@ extension APIProtocol {
         headers: Operations.RemoveFamilyMember.Input.Headers = .init()
     ) async throws -> Operations.RemoveFamilyMember.Output {
         try await removeFamilyMember(Operations.RemoveFamilyMember.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A photo of a subject's (its own, or a memory's), for a member of its family
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}/photos/{path}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/photos/{path}/get(getFamilyPhoto)`.
+    public func getFamilyPhoto(
+        path: Operations.GetFamilyPhoto.Input.Path,
+        headers: Operations.GetFamilyPhoto.Input.Headers = .init()
+    ) async throws -> Operations.GetFamilyPhoto.Output {
+        try await getFamilyPhoto(Operations.GetFamilyPhoto.Input(
             path: path,
             headers: headers
         ))

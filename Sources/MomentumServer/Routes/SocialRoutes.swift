@@ -187,6 +187,16 @@ extension Routes {
                 member: try context.parameters.require("member"), caller: caller)
             return Response(status: .noContent)
         }
+        group.get("families/:owner/:subject/photos/**") { _, context in
+            let caller = try context.requireCaller()
+            let photo = try await families.photo(
+                owner: try context.parameters.require("owner"), subject: try context.parameters.require("subject"),
+                path: context.parameters.getCatchAll().joined(separator: "/"), caller: caller)
+            return Response(
+                status: .ok,
+                headers: [.contentType: photo.contentType, .cacheControl: "private, max-age=31536000, immutable"],
+                body: .init(byteBuffer: ByteBuffer(bytes: photo.bytes)))
+        }
         group.post("families/:owner/:subject/events") { request, context in
             let caller = try context.requireCaller()
             let body = try await JSONIO.decode(PushRequest.self, from: request, limit: maxBodyBytes)

@@ -108,6 +108,30 @@ struct Families: Sendable {
             achievements: Array(unlocks.prefix(100)), memories: Array(memories.prefix(100)), recent: Array(recent))
     }
 
+    /// A photo of the subject's (its own, or a memory's) for a member of its family: the
+    /// owner's stored photo, when that path belongs to the subject.
+    ///
+    /// - Throws: 404 for anyone outside the family, and for a path of the owner's that is
+    ///   not the subject's.
+    func photo(owner: String, subject id: String, path: String, caller: Caller) async throws -> StoredPhoto {
+        _ = try await role(of: caller, owner: owner, subject: id)
+        let (subjectPhoto, unlockIDs) = try await store.evaluate(owner) { engine, _ in
+            (engine.achievements.subjects[id]?.photo, Set(engine.unlocks.filter { $0.subject == id }.map(\.id)))
+        }
+        var allowed = Set([subjectPhoto].compactMap { $0 })
+        for memory in try await store.projection(of: owner).memories
+        where memory.subjectID == id || unlockIDs.contains(memory.unlockID) {
+            if let photo = memory.photo {
+                allowed.insert(photo.original)
+                if let copy = photo.shareCopy { allowed.insert(copy) }
+            }
+        }
+        guard allowed.contains(path), let photo = try await store.photo(of: owner, path: path) else {
+            throw APIError.notFound("photo '\(path.prefix(128))'")
+        }
+        return photo
+    }
+
     /// Whether an event is about a subject.
     static func concerns(_ event: Event, _ subject: String) -> Bool {
         switch event.payload {

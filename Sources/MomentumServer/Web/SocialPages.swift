@@ -145,7 +145,12 @@ extension WebViews {
         }
         page["hasAchievements"] = !detail.achievements.isEmpty
         page["memories"] = detail.memories.prefix(12).map {
-            ["title": $0.title, "caption": $0.caption, "day": Self.longDay($0.day), "photo": $0.photo?.original ?? ""]
+            [
+                "title": $0.title, "caption": $0.caption, "day": Self.longDay($0.day),
+                "photo": $0.photo?.shareCopy ?? $0.photo?.original ?? "", "hasPhoto": $0.photo != nil,
+                "familyOwner": owner,
+                "familySubject": subject,
+            ]
         }
         page["hasMemories"] = !detail.memories.isEmpty
         page["recent"] = detail.recent.map { entry -> [String: Any] in
