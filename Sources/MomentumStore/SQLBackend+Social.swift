@@ -121,30 +121,23 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `friends(of:)`; see the protocol for its contract.
     public func friends(of user: String) async throws(StoreError) -> [Friend] {
-        try await read(
-            SQLStatement(
-                """
-                SELECT f.friend_id, COALESCE(p.display_name, ''), f.since
-                FROM friendships f LEFT JOIN profiles p ON p.user_id = f.friend_id
-                WHERE f.user_id = ? ORDER BY f.since DESC, f.friend_id
-                """, [.text(user)])
-        ).map { row throws(StoreError) in
-            Friend(
-                user: try row.text(0, "friend_id"), displayName: try row.text(1, "name"),
-                since: try row.date(2, "since"))
-        }
+        try await friendRows("f.user_id = ? ORDER BY f.since DESC, f.friend_id", [.text(user)])
     }
 
     /// Implements ``MomentumStore`` `friend(_:of:)`; see the protocol for its contract.
     public func friend(_ other: String, of user: String) async throws(StoreError) -> Friend? {
+        try await friendRows("f.user_id = ? AND f.friend_id = ?", [.text(user), .text(other)]).first
+    }
+
+    /// A user's friendship rows matching `condition`, with each friend's name.
+    private func friendRows(_ condition: String, _ arguments: [SQLValue]) async throws(StoreError) -> [Friend] {
         try await read(
             SQLStatement(
                 """
                 SELECT f.friend_id, COALESCE(p.display_name, ''), f.since
-                FROM friendships f LEFT JOIN profiles p ON p.user_id = f.friend_id
-                WHERE f.user_id = ? AND f.friend_id = ?
-                """, [.text(user), .text(other)])
-        ).first.map { row throws(StoreError) in
+                FROM friendships f LEFT JOIN profiles p ON p.user_id = f.friend_id WHERE \(condition)
+                """, arguments)
+        ).map { row throws(StoreError) in
             Friend(
                 user: try row.text(0, "friend_id"), displayName: try row.text(1, "name"),
                 since: try row.date(2, "since"))

@@ -138,7 +138,7 @@ extension WebViews {
         } catch let error as APIError where error.status == .notFound {
             return nil
         }
-        var page = try await chrome(caller, owner == caller.user ? "friends" : "friends", title: detail.subject.name)
+        var page = try await chrome(caller, "friends", title: detail.subject.name)
         page["family"] = familyCard(detail, caller: caller)
         page["achievements"] = detail.achievements.prefix(30).map {
             ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
