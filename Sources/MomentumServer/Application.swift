@@ -48,17 +48,19 @@ public func buildApplication(
     if !server.sharedLimiters.isEmpty {
         app.addServices(RateLimitSyncService(server: server))
     }
+    // Background passes read tables the migration creates: they begin once it has run.
+    let migrated = StartGate()
     if server.configuration.notificationInterval > .zero {
         app.addServices(
             PeriodicService(
                 name: "notification scheduler", interval: server.configuration.notificationInterval,
-                logger: server.logger, pass: { _ = try await server.notifications.runDue() }))
+                logger: server.logger, after: migrated, pass: { _ = try await server.notifications.runDue() }))
     }
     if server.configuration.deliveryInterval > .zero {
         app.addServices(
             PeriodicService(
                 name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
-                pass: { _ = try await server.deliveries.runDue() }))
+                after: migrated, pass: { _ = try await server.deliveries.runDue() }))
     }
     let store = server.store
     let deadline = server.configuration.databaseStartTimeout
@@ -76,6 +78,7 @@ public func buildApplication(
             group.cancelAll()
         }
         try await prepare()
+        await migrated.open()
     }
     return app
 }
@@ -107,11 +110,14 @@ struct PeriodicService: Service {
     let name: String
     let interval: Duration
     let logger: Logger
+    /// The first pass waits for this gate (the store migrated).
+    let after: StartGate
     let pass: @Sendable () async throws -> Void
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
+                await after.wait()
                 while !Task.isCancelled {
                     do {
                         try await pass()
@@ -124,6 +130,28 @@ struct PeriodicService: Service {
         } catch is CancellationError where Task.isShuttingDownGracefully {
             // It stops with the graceful shutdown.
         }
+    }
+}
+
+/// A gate that opens once: services wait at it until the application is ready for them
+/// (the store migrated). A waiting task that is cancelled stops waiting.
+actor StartGate {
+    private var isOpen = false
+    private var waiters: [AsyncStream<Void>.Continuation] = []
+
+    /// Waits until the gate opens or the task is cancelled.
+    func wait() async {
+        guard !isOpen else { return }
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        waiters.append(continuation)
+        for await _ in stream {}
+    }
+
+    /// Opens the gate for every waiter, now and later.
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.finish() }
+        waiters = []
     }
 }
 

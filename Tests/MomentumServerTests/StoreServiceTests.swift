@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MomentumPostgres
+import MomentumSQLite
 import MomentumStore
 import MomentumTestSupport
 import ServiceLifecycle
@@ -63,6 +64,30 @@ import Testing
             #expect(log.map(\.event.payload.type) == ["habit.created", "completion"])
             await reader.close()
         }
+    }
+
+    /// The notification scheduler and the sender start before the migration has run (their
+    /// services start with the application); their first pass waits for it, so a server on a
+    /// fresh database logs no "no such table" errors at start.
+    @Test(.timeLimit(.minutes(1))) func backgroundPassesWaitForTheMigration() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-start-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "fresh.sqlite").path)
+        let recorder = LogRecorder()
+        var logger = Logger(label: "momentum.start") { _ in RecordingLogHandler(recorder: recorder) }
+        logger.logLevel = .error
+        var configuration = Self.configuration()
+        configuration.notificationInterval = .milliseconds(5)
+        configuration.deliveryInterval = .milliseconds(5)
+        let state = ServerState(store: store, configuration: configuration, logger: logger)
+        try await buildApplication(state).test(.live) { client in
+            #expect(try await client.call(.get, "/readyz").status == .ok)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await store.close()
+        let errors = recorder.lines.withLock { $0.map(\.message) }
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     /// The message names the configured second, so the start ended on its own deadline (the
