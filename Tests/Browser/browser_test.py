@@ -782,6 +782,69 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         other.quit()
 
 
+def numeric_habits_count_toward_their_goal(args):
+    """A habit with an amount: created with its goal from the form, logged in amounts on
+    Today (progress toward "at least", the over-the-limit warning for "at most"), and its
+    goal changed on its page."""
+    browser = Browser(args, "numeric", width=390, dark=True)
+    try:
+        sign_up(browser, "hydra")
+        browser.dismiss_celebrations()
+        habits = {}
+        for name, kind, amount, unit in [("Water", "atLeast", "8", "glasses"), ("Coffee", "atMost", "2", "cups")]:
+            browser.js("document.querySelector('details.new-habit').open = true")
+            browser.js("document.querySelector('#new-habit select[name=target]').value = arguments[0]", kind)
+            browser.css("#new-habit input[name=amount]").send_keys(amount)
+            browser.css("#new-habit input[name=measure]").send_keys(unit)
+            habits[name] = create_habit(browser, name)
+        status, body = browser.api("GET", f"/v1/habits/{habits['Water']}")
+        assert body["habit"]["definition"]["target"] == {"atLeast": 8, "unit": "glasses"}, body
+
+        def log(name, value):
+            form = f"form[data-action=log-amount][data-habit='{habits[name]}']"
+            field = browser.css(form + " input[name=value]")
+            field.clear()
+            field.send_keys(value)
+            before = browser.js("return document.body.dataset.refreshes || '0'")
+            browser.click(form + " button[type=submit]")
+            browser.wait_for(f"(document.body.dataset.refreshes || '0') !== '{before}'",
+                             message=f"logging {value} for {name} did not refresh Today")
+            browser.settle()
+            browser.dismiss_celebrations()
+
+        def progress(name):
+            return browser.js("return document.querySelector(`li.habit[data-habit='${arguments[0]}'] [data-progress]`).textContent",
+                              habits[name])
+
+        log("Water", "3")
+        assert progress("Water") == "3 of 8 glasses today", progress("Water")
+        # The field takes no negative amount: the browser refuses it before anything is sent.
+        field = json.dumps(f"form[data-action=log-amount][data-habit='{habits['Water']}'] input[name=value]")
+        browser.js(f"document.querySelector({field}).value = '-2'")
+        assert not browser.js(f"return document.querySelector({field}).checkValidity()"), "a negative amount was valid"
+        log("Water", "5.5")
+        assert progress("Water") == "8.5 of 8 glasses today", progress("Water")
+        row = f"li.habit[data-habit='{habits['Water']}']"
+        assert "done" in browser.css(row).get_attribute("class"), "reaching the goal did not mark the day done"
+        log("Coffee", "3")
+        assert progress("Coffee") == "3 cups today: over the limit of 2", progress("Coffee")
+        browser.shot("numeric-today")
+
+        browser.get("/habits/" + habits["Water"])
+        browser.js("document.querySelector('details.edit-habit').open = true")
+        amount = browser.css("#edit-habit input[name=amount]")
+        amount.clear()
+        amount.send_keys("10")
+        browser.click("#edit-habit button[type=submit]")
+        browser.wait_for("document.body.innerText.includes('Goal: 10 glasses a day.')",
+                         message="the new goal did not show on the habit page")
+        status, body = browser.api("GET", f"/v1/habits/{habits['Water']}")
+        assert body["habit"]["definition"]["target"] == {"atLeast": 10, "unit": "glasses"}, body
+        browser.shot("numeric-habit")
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -1387,6 +1450,7 @@ SCENARIOS = [
     a_lost_answer_pressed_again_checks_in_once,
     unsaved_edits_and_long_names_survive,
     edit_and_archive_a_habit_and_sign_out_a_device,
+    numeric_habits_count_toward_their_goal,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,

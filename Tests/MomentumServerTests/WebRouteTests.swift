@@ -72,6 +72,44 @@ struct WebRouteTests {
         }
     }
 
+    /// A habit with an amount to reach (or stay under) shows today's total toward it and a
+    /// field to add to it, instead of a Check in button; its page offers the goal to change.
+    @Test func numericHabitsShowTodaysAmountTowardTheirGoal() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("nina")
+            let cookie = try await client.signInCookie("nina")
+            for body in [
+                #"{"habit": "water", "name": "Water", "target": {"atLeast": 8, "unit": "glasses"}}"#,
+                #"{"habit": "coffee", "name": "Coffee", "target": {"atMost": 2, "unit": "cups"}}"#,
+                #"{"habit": "floss", "name": "Floss"}"#,
+            ] {
+                #expect(try await client.call(.post, "/v1/habits", token: token, json: body).status == .created)
+            }
+            var today = try await client.call(.get, "/today", headers: [.cookie: cookie])
+            #expect(today.text.contains("0 of 8 glasses today"))
+            #expect(today.text.contains("0 of at most 2 cups today"))
+            #expect(today.text.contains(#"data-action="log-amount" data-habit="water""#))
+            #expect(!today.text.contains(#"data-action="log-amount" data-habit="floss""#))
+            #expect(today.text.contains(#"data-action="check-in" data-habit="floss""#))
+            for (habit, value) in [("water", "2.5"), ("water", "3"), ("coffee", "3")] {
+                let logged = try await client.call(
+                    .post, "/v1/habits/\(habit)/check-ins", token: token, json: #"{"value": \#(value)}"#)
+                #expect(logged.status == .ok, "\(logged.text)")
+            }
+            today = try await client.call(.get, "/today", headers: [.cookie: cookie])
+            #expect(today.text.contains("5.5 of 8 glasses today"))
+            #expect(today.text.contains(#"<progress max="8" value="5.5""#))
+            #expect(today.text.contains("3 cups today: over the limit of 2"))
+            #expect(today.text.contains(#"class="amount-progress over""#))
+            let page = try await client.call(.get, "/habits/water", headers: [.cookie: cookie])
+            #expect(page.text.contains("Goal: 8 glasses a day."))
+            #expect(page.text.contains(#"<option value="atLeast" selected>"#))
+            #expect(page.text.contains(#"name="measure" maxlength="40" value="glasses""#))
+            #expect(
+                [8, 8.5, 0.001, 20.001, 10.1, -3].map(WebViews.number) == ["8", "8.5", "0", "20", "10.1", "-3"])
+        }
+    }
+
     /// A browser whose account was deleted through another instance a moment ago (its
     /// session still trusted from the cache) is sent to sign in, not shown an error.
     @Test func pagesOfAnAccountDeletedElsewhereSendTheBrowserToSignIn() async throws {

@@ -101,6 +101,7 @@ struct WebViews: Sendable {
             "needed": habit.today.due && habit.today.state != .notDue,
             "status": Self.label(habit.today.state, due: habit.today.due),
             "border": habit.border.rawValue,
+            "target": Self.targetFields(habit),
             "week": habit.calendar.suffix(7).map { day in
                 [
                     "day": day.day.description, "state": day.state.rawValue,
@@ -108,6 +109,41 @@ struct WebViews: Sendable {
                 ]
             },
         ]
+    }
+
+    /// A numeric habit's target and today's progress toward it, for the page: the amount,
+    /// the unit, what was logged, a sentence ("5 of 8 glasses") and the meter's numbers.
+    /// Empty for a check-off habit, so that templates show its Check in button instead.
+    static func targetFields(_ habit: HabitState) -> [String: Any] {
+        let target = habit.definition.target
+        var fields: [String: Any] = [
+            "kind": target.comparison.rawValue, "amount": number(target.amount), "measure": target.unit ?? "",
+        ]
+        fields["isCheck"] = target.comparison == .check
+        fields["isAtLeast"] = target.comparison == .atLeast
+        fields["isAtMost"] = target.comparison == .atMost
+        guard target.comparison != .check else { return fields }
+        let logged = habit.today.logged.isFinite ? max(0, habit.today.logged) : 0
+        let unit = target.unit.map { " \($0)" } ?? ""
+        let atMost = target.comparison == .atMost
+        let over = atMost && logged > target.amount
+        fields["numeric"] = true
+        fields["atMost"] = atMost
+        fields["over"] = over
+        fields["logged"] = number(logged)
+        fields["meterMax"] = number(max(target.amount, atMost ? logged : 0, 1))
+        fields["meterValue"] = number(min(logged, max(target.amount, atMost ? logged : 0)))
+        fields["goal"] =
+            atMost ? "at most \(number(target.amount))\(unit) a day" : "\(number(target.amount))\(unit) a day"
+        fields["progress"] =
+            if over {
+                "\(number(logged))\(unit) today: over the limit of \(number(target.amount))"
+            } else if atMost {
+                "\(number(logged)) of at most \(number(target.amount))\(unit) today"
+            } else {
+                "\(number(logged)) of \(number(target.amount))\(unit) today"
+            }
+        return fields
     }
 
     // MARK: Habit details

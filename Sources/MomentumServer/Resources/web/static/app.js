@@ -90,7 +90,7 @@ export function refresh({ live = false, focus = null } = {}) {
 }
 
 function formKey(form) {
-  return form.id || `${form.dataset.action}:${form.dataset.memory ?? ''}`;
+  return form.id || `${form.dataset.action}:${form.dataset.memory ?? form.dataset.habit ?? ''}`;
 }
 
 // A failed action's reason, beside what was pressed; a request that never got an answer
@@ -238,6 +238,46 @@ async function logEntry(form, tap) {
 
 // MARK: the freeze store
 
+// After a check-in (or an amount logged): the counters, a word for screen readers, the
+// page again, seed 000's tier 1 shimmer on the habit's row (not with Reduce Motion), and
+// any celebration it brought.
+async function checkedIn(result, message) {
+  const habit = result.habit.definition.id;
+  setCounters(result.wallet);
+  announce(message);
+  await refresh({ focus: { habit, action: 'check-in' } });
+  const row = document.querySelector(`li.habit[data-habit="${CSS.escape(habit)}"]`);
+  if (row && !reducedMotion()) {
+    row.classList.add('shimmer');
+    setTimeout(() => row.classList.remove('shimmer'), 1200);
+  }
+  // The check-in is stored: a celebration that cannot be fetched now waits for later.
+  await presentNext().catch(() => {});
+}
+
+// A habit form's goal for a day as the API's `target`: absent for a check-off habit,
+// `{atLeast|atMost, unit}` otherwise. The amount is checked here so that the message
+// names the field the person sees.
+function formTarget(form) {
+  const kind = form.elements.target?.value ?? 'check';
+  const unit = form.elements.measure?.value.trim() ?? '';
+  if (kind === 'check') return unit ? { unit } : {};
+  const text = form.elements.amount.value.trim();
+  const amount = Number(text);
+  if (text === '' || !Number.isFinite(amount)) throw new Error('Enter the amount for the goal, such as 8.');
+  if (kind === 'atLeast' && amount <= 0) throw new Error('An "at least" goal needs an amount above 0.');
+  if (amount < 0) throw new Error('The amount cannot be negative.');
+  return unit ? { [kind]: amount, unit } : { [kind]: amount };
+}
+
+// Whether a form's goal fields differ from what the page was rendered with.
+function targetChanged(form) {
+  const fields = [form.elements.amount, form.elements.measure].filter(Boolean);
+  const select = form.elements.target;
+  const option = select ? [...select.options].find((o) => o.defaultSelected) ?? select.options[0] : null;
+  return (select && option.value !== select.value) || fields.some((field) => field.value !== field.defaultValue);
+}
+
 function storeTotal() {
   const form = document.getElementById('store-form');
   const chosen = form.querySelector('input[name=pack]:checked');
@@ -340,19 +380,9 @@ const actions = {
     button.disabled = true;
     const habit = button.dataset.habit;
     const result = await sendEvent(`check-in ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, {});
-    setCounters(result.wallet);
     const streak = result.habit.current;
     const unit = button.closest('[data-unit]')?.dataset.unit ?? 'day';
-    announce(`${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? unit : `${unit}s`}.`);
-    await refresh({ focus: { habit, action: 'check-in' } });
-    // Seed 000's tier 1 for an ordinary check-in: the habit's row shimmers (not with Reduce Motion).
-    const row = document.querySelector(`li.habit[data-habit="${CSS.escape(habit)}"]`);
-    if (row && !reducedMotion()) {
-      row.classList.add('shimmer');
-      setTimeout(() => row.classList.remove('shimmer'), 1200);
-    }
-    // The check-in is stored: a celebration that cannot be fetched now waits for later.
-    await presentNext().catch(() => {});
+    await checkedIn(result, `${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? unit : `${unit}s`}.`);
   },
   async skip(button) {
     const habit = button.dataset.habit;
@@ -463,6 +493,8 @@ const forms = {
       name: data.get('name'), schedule: schedules[data.get('schedule')], policy: data.get('policy'),
       difficulty: data.get('difficulty'), category: data.get('category'),
     };
+    const target = formTarget(form);
+    if (Object.keys(target).length) definition.target = target;
     const habit = await sendEvent(`create-habit ${JSON.stringify(definition)}`, '/v1/habits', definition);
     announce(`Created ${habit.definition.name}.`);
     form.reset();
@@ -472,10 +504,23 @@ const forms = {
     const data = new FormData(form);
     const changes = { name: data.get('name'), difficulty: data.get('difficulty') };
     if (data.get('category')) changes.category = data.get('category');
+    if (targetChanged(form)) changes.target = formTarget(form);
     const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, changes);
     form.querySelector('[data-saved]').textContent = 'Saved.';
     announce(`Saved ${result.definition.name}.`);
     await refresh();
+  },
+  async 'log-amount'(form) {
+    const habit = form.dataset.habit;
+    const text = form.elements.value.value.trim();
+    const value = Number(text);
+    if (text === '' || !Number.isFinite(value) || value < 0) throw new Error('Enter an amount of 0 or more.');
+    const result = await sendEvent(
+      `amount ${habit} ${value}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, { value });
+    const { logged, remaining } = result.habit.today;
+    const unit = result.habit.definition.target?.unit ? ` ${result.habit.definition.target.unit}` : '';
+    const left = remaining > 0 ? `, ${remaining} to go` : result.habit.today.state === 'completed' ? ', done' : '';
+    await checkedIn(result, `${result.habit.definition.name}: ${logged}${unit} today${left}.`);
   },
   async 'save-note'(form) {
     const memory = form.dataset.memory;
