@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 1 << 20
     /// The largest photo upload, in bytes.
     public var maxPhotoBytes: Int = 8 << 20
+    /// The largest account archive an operator may import (`POST /v1/admin/archives`).
+    public var maxArchiveBytes: Int = 512 << 20
     /// The most events one request may carry.
     public var maxEventsPerRequest: Int = 1_000
     /// bcrypt's cost factor for new passwords (each step doubles the work).

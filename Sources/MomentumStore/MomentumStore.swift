@@ -53,6 +53,19 @@ public protocol MomentumStore: Sendable, Service {
     /// - Throws: ``StoreError/Code/notFound`` or ``StoreError/Code/invalidInput``.
     func updateProfile(_ profile: Profile, for user: String) async throws(StoreError)
 
+    /// Replaces the account's password hash and, when `keeping` is given, ends every device
+    /// session but that one, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - hash: The new password's hash.
+    ///   - user: The account.
+    ///   - keeping: The token hash of the one session to keep (the device that changed the
+    ///     password) when the others are signed out; `nil` keeps them all.
+    /// - Returns: The token hashes of the sessions ended; `nil` when there is no such account.
+    func changePassword(
+        to hash: String, of user: String, keeping: String?
+    ) async throws(StoreError) -> [String]?
+
     // MARK: Device sessions
 
     /// Stores a new device session (or replaces one with the same token hash).

@@ -79,6 +79,33 @@ extension SQLBackend {
         _ = try await run(AppendPrograms.updateProfile(profile, for: user, cache: engines))
     }
 
+    /// Implements ``MomentumStore`` `changePassword`; see the protocol for its contract.
+    public func changePassword(
+        to hash: String, of user: String, keeping: String?
+    ) async throws(StoreError) -> [String]? {
+        guard !hash.isEmpty, hash.utf8.count <= 256 else {
+            throw StoreError(.invalidInput, "a password hash is 1 to 256 bytes")
+        }
+        let update = SQLStatement(
+            "UPDATE accounts SET password_hash = ? WHERE user_id = ?", [.text(hash), .text(user)])
+        let ended = SQLStatement(
+            "SELECT token_hash FROM device_sessions WHERE user_id = ? AND token_hash <> ? ORDER BY token_hash",
+            [.text(user), .text(keeping ?? "")])
+        let delete = SQLStatement(
+            "DELETE FROM device_sessions WHERE user_id = ? AND token_hash <> ?", [.text(user), .text(keeping ?? "")])
+        return try await run(
+            StoreProgram(writes: true, user: user) { () throws(StoreError) in
+                .execute([update]) { counts throws(StoreError) in
+                    guard counts[0] > 0 else { return .done(nil) }
+                    guard keeping != nil else { return .done([]) }
+                    return .query(ended) { rows throws(StoreError) in
+                        let hashes = try rows.map { row throws(StoreError) in try row.text(0, "token_hash") }
+                        return .execute([delete]) { _ throws(StoreError) in .done(hashes) }
+                    }
+                }
+            })
+    }
+
     // MARK: Sessions
 
     /// Implements ``MomentumStore`` `saveSession`; see the protocol for its contract.

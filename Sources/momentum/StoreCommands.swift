@@ -28,19 +28,25 @@ struct Export: AsyncParsableCommand {
         abstract: "Export an account (profile, events, memories with photos) as JSONL plus files.",
         discussion: """
             Writes account.jsonl, memories.jsonl and the photo files under memories/ into the \
-            output directory. Importing the directory elsewhere restores the account exactly.
+            output directory, or into one tar file when the output ends in .tar (what the web \
+            app's "Download everything" gives). Importing it elsewhere restores the account exactly.
             """)
 
     @OptionGroup var store: StoreOptions
     @Option(name: .long, help: "The user id of the account.") var user: String
-    @Option(name: .shortAndLong, help: "The directory to write (created if needed).") var output: String
+    @Option(name: .shortAndLong, help: "The directory to write (created if needed), or a .tar file.")
+    var output: String
 
     func run() async throws {
         do {
             let opened = try await store.open()
             defer { Task { await opened.close() } }
             let archive = try await opened.exportAccount(user)
-            try archive.write(to: URL(fileURLWithPath: output))
+            if output.hasSuffix(".tar") {
+                try archive.tar().write(to: URL(fileURLWithPath: output), options: .atomic)
+            } else {
+                try archive.write(to: URL(fileURLWithPath: output))
+            }
             print(
                 "exported '\(user)': \(archive.events.count) events, \(archive.memories.count) memories, \(archive.photos.count) photos → \(output)"
             )
@@ -53,18 +59,24 @@ struct Export: AsyncParsableCommand {
 /// `momentum import`: creates an account from an archive directory.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import an account archive written by `momentum export`.",
+        abstract: "Import an account archive written by `momentum export` or downloaded from the web app.",
         discussion: """
-            Every line is checked first; a bad archive is reported line by line and nothing is \
-            written. The import itself is one transaction.
+            The archive is a directory or a .tar file. Every line is checked first; a bad \
+            archive is reported line by line and nothing is written. The import itself is one \
+            transaction.
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The archive directory.") var directory: String
+    @Argument(help: "The archive directory or .tar file.") var directory: String
 
     func run() async throws {
         do {
-            let archive = try AccountArchive.read(from: URL(fileURLWithPath: directory))
+            let url = URL(fileURLWithPath: directory)
+            var isDirectory: ObjCBool = false
+            let archive =
+                FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && !isDirectory.boolValue
+                ? try AccountArchive.read(tar: try Data(contentsOf: url), origin: directory)
+                : try AccountArchive.read(from: url)
             let opened = try await store.open()
             defer { Task { await opened.close() } }
             try await opened.importAccount(archive, now: Date())

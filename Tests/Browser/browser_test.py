@@ -19,6 +19,7 @@ import os
 import shutil
 import struct
 import sys
+import tarfile
 import tempfile
 import time
 import traceback
@@ -845,6 +846,66 @@ def numeric_habits_count_toward_their_goal(args):
         browser.quit()
 
 
+def account_care_password_download_and_delete(args):
+    """The profile's Account section: a password change that signs the other browser out,
+    everything downloaded as one tar file, and the account deleted."""
+    browser = Browser(args, "care")
+    other = Browser(args, "care-other")
+    try:
+        email = sign_up(browser, "carla")
+        browser.dismiss_celebrations()
+        create_habit(browser, "Stretch")
+        other.sign_in(email, "correct horse battery")
+        browser.get("/profile")
+        form = "#change-password"
+        browser.css(form + " input[name=currentPassword]").send_keys("not my password")
+        browser.css(form + " input[name=newPassword]").send_keys("a much better one")
+        browser.click(form + " button[type=submit]")
+        browser.wait_for(f"document.querySelector('{form} [data-error]').textContent.includes('not right')",
+                         message="a wrong current password was not refused beside the form")
+        current = browser.css(form + " input[name=currentPassword]")
+        current.clear()
+        current.send_keys("correct horse battery")
+        browser.click(form + " button[type=submit]")
+        browser.wait_for(f"document.querySelector('{form} [data-saved]').textContent.includes('1 other device')",
+                         message="the password change did not say the other browser was signed out")
+        assert browser.js(f"return document.querySelector('{form} input[name=newPassword]').value") == "", \
+            "the new password stayed in the form"
+        browser.shot("account-care")
+        other.get("/today")
+        assert other.js("return location.pathname") == "/signin", "the other browser was not signed out"
+        other.get("/signin")
+        other.css("input[name=email]").send_keys(email)
+        other.css("input[name=password]").send_keys("a much better one")
+        other.click("form button[type=submit]")
+        other.wait_for("location.pathname === '/today'", message="the new password did not sign in")
+
+        before = set(os.listdir(browser.downloads))
+        browser.click("a[data-download=archive]")
+        deadline = time.time() + 20
+        tar = None
+        while time.time() < deadline and not tar:
+            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".tar")]
+            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 1024:
+                tar = os.path.join(browser.downloads, new[0])
+            time.sleep(0.1)
+        assert tar, "no archive was downloaded"
+        with tarfile.open(tar) as archive:
+            names = archive.getnames()
+            assert "momentum-archive/account.jsonl" in names, names
+            log = archive.extractfile("momentum-archive/account.jsonl").read().decode()
+        assert '"name":"Stretch"' in log, log[:400]
+
+        browser.driver.execute_script("window.prompt = () => 'delete'")
+        browser.click("button[data-action=delete-account]")
+        browser.wait_for("location.pathname === '/signin'", message="deleting the account did not sign out")
+        other.get("/today")
+        assert other.js("return location.pathname") == "/signin", "the other browser outlived the account"
+    finally:
+        browser.quit()
+        other.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -1451,6 +1512,7 @@ SCENARIOS = [
     unsaved_edits_and_long_names_survive,
     edit_and_archive_a_habit_and_sign_out_a_device,
     numeric_habits_count_toward_their_goal,
+    account_care_password_download_and_delete,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,

@@ -68,6 +68,20 @@ struct StoreCommandTests {
         let again = try cli.momentum(["import", "--database", second, out1])
         #expect(again.status == 73)
         #expect(again.stderr.contains("already exists"))
+
+        // As one tar file (what the web app's "Download everything" gives): the same
+        // archive, imported into a third database, exported again to the same bytes.
+        let tar1 = dir.appending(path: "export1.tar").path
+        let tar2 = dir.appending(path: "export2.tar").path
+        let third = dir.appending(path: "c.sqlite").path
+        #expect(try cli.momentum(["export", "--database", first, "--user", "ollie", "-o", tar1]).status == 0)
+        let fromTar = try cli.momentum(["import", "--database", third, tar1])
+        #expect(fromTar.status == 0, "\(fromTar.stderr)")
+        #expect(try cli.momentum(["export", "--database", third, "--user", "ollie", "-o", tar2]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tar1)) == Data(contentsOf: URL(fileURLWithPath: tar2)))
+        #expect(
+            try AccountArchive.read(tar: Data(contentsOf: URL(fileURLWithPath: tar1)))
+                == AccountArchive.read(from: URL(fileURLWithPath: out1)))
     }
 
     @Test func aBadArchiveIsReportedLineByLineAndNothingIsImported() async throws {

@@ -42,6 +42,8 @@ struct ArchiveRoundTripTests {
             let archive = try AccountArchive.read(from: first)
             try await store.importAccount(archive, now: Fixtures.day(200))
             try await store.exportAccount("ollie").write(to: second)
+            // As one tar file too (the web app's download): the same bytes from both servers.
+            #expect(try await store.exportAccount("ollie").tar() == archive.tar())
             let projection = try await store.projection(of: "ollie")
             #expect(projection.memories.contains { $0.note == "At the park 🌳" })
             #expect(projection.headSeq == Int64(events.count))

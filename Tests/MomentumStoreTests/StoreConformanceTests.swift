@@ -166,6 +166,34 @@ struct StoreConformanceTests {
         }
     }
 
+    /// A password change replaces the hash and, when asked, ends every session but the one
+    /// kept, naming those it ended; another account's sessions stay.
+    @Test(arguments: Backend.allCases)
+    func aPasswordChangeReplacesTheHashAndEndsTheOtherSessions(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            try await store.createAccount(Fixtures.account("bob"), profile: Fixtures.profile())
+            for (user, hash) in [("ada", "phone"), ("ada", "laptop"), ("ada", "tablet"), ("bob", "phone")] {
+                try await store.saveSession(
+                    DeviceSession(userID: user, tokenHash: hash, deviceName: hash, createdAt: Fixtures.start))
+            }
+            #expect(try await store.changePassword(to: "$2b$04$first", of: "ada", keeping: nil) == [])
+            #expect(try await store.account(id: "ada")?.passwordHash == "$2b$04$first")
+            #expect(try await store.sessions(of: "ada").count == 3)
+            let ended = try await store.changePassword(to: "$2b$04$second", of: "ada", keeping: "laptop")
+            #expect(ended == ["phone", "tablet"])
+            #expect(try await store.account(id: "ada")?.passwordHash == "$2b$04$second")
+            #expect(try await store.sessions(of: "ada").map(\.tokenHash) == ["laptop"])
+            #expect(try await store.sessions(of: "bob").map(\.tokenHash) == ["phone"])
+            #expect(try await store.account(id: "bob")?.passwordHash == Fixtures.account("bob").passwordHash)
+            #expect(try await store.changePassword(to: "$2b$04$x", of: "ghost", keeping: "phone") == nil)
+            #expect(try await store.sessions(of: "bob").map(\.tokenHash) == ["phone"])
+            await #expect(throws: StoreError.self) {
+                try await store.changePassword(to: "", of: "ada", keeping: nil)
+            }
+        }
+    }
+
     /// An append hands back the JSON of each habit row it wrote (cold, warm, and through
     /// the two-phase path): the stored state, and nothing for a habit it left alone.
     @Test(arguments: Backend.allCases)

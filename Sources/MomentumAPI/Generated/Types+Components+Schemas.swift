@@ -475,6 +475,77 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ArchiveImported`.
+        public struct ArchiveImported: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ArchiveImported/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ArchiveImported/events`.
+            public var events: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ArchiveImported/memories`.
+            public var memories: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ArchiveImported/photos`.
+            public var photos: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ArchiveImported/userID`.
+            public var userID: Swift.String
+            /// Creates a new `ArchiveImported`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - events:
+            ///   - memories:
+            ///   - photos:
+            ///   - userID:
+            public init(
+                email: Swift.String,
+                events: Swift.Int,
+                memories: Swift.Int,
+                photos: Swift.Int,
+                userID: Swift.String
+            ) {
+                self.email = email
+                self.events = events
+                self.memories = memories
+                self.photos = photos
+                self.userID = userID
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case events
+                case memories
+                case photos
+                case userID
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.events = try container.decode(
+                    Swift.Int.self,
+                    forKey: .events
+                )
+                self.memories = try container.decode(
+                    Swift.Int.self,
+                    forKey: .memories
+                )
+                self.photos = try container.decode(
+                    Swift.Int.self,
+                    forKey: .photos
+                )
+                self.userID = try container.decode(
+                    Swift.String.self,
+                    forKey: .userID
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "events",
+                    "memories",
+                    "photos",
+                    "userID"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BlockList`.
         public struct BlockList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BlockList/blocked`.
@@ -1016,6 +1087,61 @@ extension Components {
                     "celebration",
                     "nextDelivery",
                     "waiting"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest`.
+        public struct ChangePasswordRequest: Codable, Hashable, Sendable {
+            /// The password in use now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest/currentPassword`.
+            public var currentPassword: Swift.String
+            /// 8 to 72 characters (UTF-8 bytes count toward the 72).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest/newPassword`.
+            public var newPassword: Swift.String
+            /// Sign out every other device (default false).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest/signOutOtherDevices`.
+            public var signOutOtherDevices: Swift.Bool?
+            /// Creates a new `ChangePasswordRequest`.
+            ///
+            /// - Parameters:
+            ///   - currentPassword: The password in use now.
+            ///   - newPassword: 8 to 72 characters (UTF-8 bytes count toward the 72).
+            ///   - signOutOtherDevices: Sign out every other device (default false).
+            public init(
+                currentPassword: Swift.String,
+                newPassword: Swift.String,
+                signOutOtherDevices: Swift.Bool? = nil
+            ) {
+                self.currentPassword = currentPassword
+                self.newPassword = newPassword
+                self.signOutOtherDevices = signOutOtherDevices
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currentPassword
+                case newPassword
+                case signOutOtherDevices
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.currentPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .currentPassword
+                )
+                self.newPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .newPassword
+                )
+                self.signOutOtherDevices = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .signOutOtherDevices
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "currentPassword",
+                    "newPassword",
+                    "signOutOtherDevices"
                 ])
             }
         }
@@ -6040,6 +6166,33 @@ extension Components {
                     "id",
                     "name",
                     "order"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordChanged`.
+        public struct PasswordChanged: Codable, Hashable, Sendable {
+            /// How many other devices were signed out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordChanged/signedOutDevices`.
+            public var signedOutDevices: Swift.Int
+            /// Creates a new `PasswordChanged`.
+            ///
+            /// - Parameters:
+            ///   - signedOutDevices: How many other devices were signed out.
+            public init(signedOutDevices: Swift.Int) {
+                self.signedOutDevices = signedOutDevices
+            }
+            public enum CodingKeys: String, CodingKey {
+                case signedOutDevices
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.signedOutDevices = try container.decode(
+                    Swift.Int.self,
+                    forKey: .signedOutDevices
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "signedOutDevices"
                 ])
             }
         }

@@ -46,6 +46,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/account`.
     /// - Remark: Generated from `#/paths//v1/account/delete(deleteAccount)`.
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output
+    /// Download the whole account
+    ///
+    /// The account as one tar file: `account.jsonl` (account, profile, every event, photos, celebrations), `memories.jsonl` and the photo files, in a `momentum-archive/` folder. `momentum import` or `POST /v1/admin/archives` on another Momentum server brings it in. It holds the password's bcrypt hash, so that the same password signs in there.
+    ///
+    /// - Remark: HTTP `GET /v1/account/archive`.
+    /// - Remark: Generated from `#/paths//v1/account/archive/get(downloadArchive)`.
+    func downloadArchive(_ input: Operations.DownloadArchive.Input) async throws -> Operations.DownloadArchive.Output
+    /// Change the password
+    ///
+    /// Checks the current password (a wrong one counts as a failed sign-in, and is throttled like one), sets the new one (8 to 72 characters) and, with `signOutOtherDevices`, signs out every device but this one.
+    ///
+    /// - Remark: HTTP `POST /v1/account/password`.
+    /// - Remark: Generated from `#/paths//v1/account/password/post(changePassword)`.
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
     /// Register; returns the first device's bearer token
     ///
     /// - Remark: HTTP `POST /v1/accounts`.
@@ -56,6 +70,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/achievements`.
     /// - Remark: Generated from `#/paths//v1/achievements/get(listAchievements)`.
     func listAchievements(_ input: Operations.ListAchievements.Input) async throws -> Operations.ListAchievements.Output
+    /// Import an account archive (admin token)
+    ///
+    /// Creates the account of an archive another Momentum server wrote (`GET /v1/account/archive`, or `momentum export` packed with `tar -cf`), with its id, email, password, log, memories and photos. Every line is checked first: a bad archive is refused with each problem named (`details[].field` is `file:line`) and nothing is imported. Needs the admin token; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/archives`.
+    /// - Remark: Generated from `#/paths//v1/admin/archives/post(importArchive)`.
+    func importArchive(_ input: Operations.ImportArchive.Input) async throws -> Operations.ImportArchive.Output
     /// Import a user's history (admin token)
     ///
     /// Brings a user's history from elsewhere (another app, a support case). The events are checked by every rule of the engine, as a push is, but not by the arrival window (before the account, beyond the pack's offline days) that bounds what devices send. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -517,6 +538,30 @@ extension APIProtocol {
     public func deleteAccount(headers: Operations.DeleteAccount.Input.Headers = .init()) async throws -> Operations.DeleteAccount.Output {
         try await deleteAccount(Operations.DeleteAccount.Input(headers: headers))
     }
+    /// Download the whole account
+    ///
+    /// The account as one tar file: `account.jsonl` (account, profile, every event, photos, celebrations), `memories.jsonl` and the photo files, in a `momentum-archive/` folder. `momentum import` or `POST /v1/admin/archives` on another Momentum server brings it in. It holds the password's bcrypt hash, so that the same password signs in there.
+    ///
+    /// - Remark: HTTP `GET /v1/account/archive`.
+    /// - Remark: Generated from `#/paths//v1/account/archive/get(downloadArchive)`.
+    public func downloadArchive(headers: Operations.DownloadArchive.Input.Headers = .init()) async throws -> Operations.DownloadArchive.Output {
+        try await downloadArchive(Operations.DownloadArchive.Input(headers: headers))
+    }
+    /// Change the password
+    ///
+    /// Checks the current password (a wrong one counts as a failed sign-in, and is throttled like one), sets the new one (8 to 72 characters) and, with `signOutOtherDevices`, signs out every device but this one.
+    ///
+    /// - Remark: HTTP `POST /v1/account/password`.
+    /// - Remark: Generated from `#/paths//v1/account/password/post(changePassword)`.
+    public func changePassword(
+        headers: Operations.ChangePassword.Input.Headers = .init(),
+        body: Operations.ChangePassword.Input.Body
+    ) async throws -> Operations.ChangePassword.Output {
+        try await changePassword(Operations.ChangePassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Register; returns the first device's bearer token
     ///
     /// - Remark: HTTP `POST /v1/accounts`.
@@ -536,6 +581,21 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/achievements/get(listAchievements)`.
     public func listAchievements(headers: Operations.ListAchievements.Input.Headers = .init()) async throws -> Operations.ListAchievements.Output {
         try await listAchievements(Operations.ListAchievements.Input(headers: headers))
+    }
+    /// Import an account archive (admin token)
+    ///
+    /// Creates the account of an archive another Momentum server wrote (`GET /v1/account/archive`, or `momentum export` packed with `tar -cf`), with its id, email, password, log, memories and photos. Every line is checked first: a bad archive is refused with each problem named (`details[].field` is `file:line`) and nothing is imported. Needs the admin token; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/archives`.
+    /// - Remark: Generated from `#/paths//v1/admin/archives/post(importArchive)`.
+    public func importArchive(
+        headers: Operations.ImportArchive.Input.Headers = .init(),
+        body: Operations.ImportArchive.Input.Body
+    ) async throws -> Operations.ImportArchive.Output {
+        try await importArchive(Operations.ImportArchive.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// Import a user's history (admin token)
     ///

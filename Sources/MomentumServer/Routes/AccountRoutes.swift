@@ -91,6 +91,25 @@ extension Routes {
             try await accounts.deleteAccount(try context.requireCaller().user)
             return Response(status: .noContent)
         }
+        authenticated.post("account/password") { request, context in
+            let caller = try context.requireCaller()
+            let body = try await JSONIO.decode(ChangePasswordRequest.self, from: request, limit: 16_384)
+            let ended = try await accounts.changePassword(body, caller: caller, address: context.addressKey)
+            return try JSONIO.response(["signedOutDevices": ended])
+        }
+        authenticated.get("account/archive") { _, context in
+            let caller = try context.requireCaller()
+            let tar = try await accounts.archive(of: caller.user)
+            let day = RFC3339.format(server.configuration.clock()).prefix(10)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/x-tar",
+                    .contentDisposition: "attachment; filename=\"momentum-archive-\(day).tar\"",
+                    .cacheControl: "no-store",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: tar)))
+        }
         authenticated.get("profile") { _, context in
             try JSONIO.response(ProfileView(try await accounts.profile(of: try context.requireCaller().user)))
         }

@@ -3,6 +3,7 @@ import Hummingbird
 import MomentumAPI
 import MomentumCore
 import MomentumStore
+import NIOCore
 
 extension Routes {
     /// The operator's routes, behind the admin token: the review flags and history imports.
@@ -22,6 +23,27 @@ extension Routes {
             return try JSONIO.response(
                 try await server.social.clearFlag(
                     try context.parameters.require("flag"), of: try context.parameters.require("user")))
+        }
+        router.post("v1/admin/archives") { request, _ in
+            try server.requireAdmin(request)
+            if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/x-tar") {
+                throw APIError(
+                    .unsupportedMediaType, "unsupported_media_type",
+                    "send the archive's tar file with 'Content-Type: application/x-tar'")
+            }
+            let limit = server.configuration.maxArchiveBytes
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: limit)
+            } catch is NIOTooManyBytesError {
+                throw APIError(.contentTooLarge, "body_too_large", "an archive may be at most \(limit >> 20) MB")
+            }
+            let archive = try await server.accounts.importArchive(Data(buffer: body))
+            return try JSONIO.response(
+                ArchiveImported(
+                    userID: archive.account.id, email: archive.account.email, events: archive.events.count,
+                    memories: archive.memories.count, photos: archive.photos.count),
+                status: .created)
         }
         router.post("v1/admin/imports") { request, _ in
             try server.requireAdmin(request)
@@ -49,4 +71,13 @@ extension ServerState {
             throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
         }
     }
+}
+
+/// What an archive import created.
+struct ArchiveImported: Codable {
+    var userID: String
+    var email: String
+    var events: Int
+    var memories: Int
+    var photos: Int
 }

@@ -7,6 +7,9 @@ import MomentumAPI
 
 /// What a client sends to register.
 typealias RegisterRequest = Components.Schemas.RegisterRequest
+/// A password change: the current password, the new one, and whether to sign out the
+/// other devices.
+typealias ChangePasswordRequest = Components.Schemas.ChangePasswordRequest
 /// What a client sends to sign in.
 typealias SignInRequest = Components.Schemas.SignInRequest
 /// A batch of client events.

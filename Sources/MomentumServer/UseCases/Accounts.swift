@@ -111,6 +111,91 @@ struct Accounts: Sendable {
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
+    /// Changes the caller's password after checking the current one, and signs out every
+    /// other device when asked (the one that changed it stays signed in).
+    ///
+    /// A wrong current password counts as a failed sign-in for the account and the address
+    /// (``SignInThrottle``), so a stolen session cannot guess it at leisure.
+    ///
+    /// - Returns: How many devices were signed out.
+    /// - Throws: 422 naming the new password when it is too short or too long, 403 when the
+    ///   current password is wrong, 429 when throttled.
+    func changePassword(_ body: ChangePasswordRequest, caller: Caller, address: String) async throws -> Int {
+        guard body.newPassword.count >= 8, body.newPassword.utf8.count <= 72 else {
+            throw APIError(
+                .unprocessableContent, "invalid_input",
+                "newPassword must be 8 to 72 characters long (accents and emoji count as more than one)",
+                details: [
+                    .init(
+                        field: "newPassword",
+                        issue: "must be 8 to 72 characters long (accents and emoji count as more than one)")
+                ])
+        }
+        guard let account = try await store.account(id: caller.user) else { throw APIError.notFound("account") }
+        let emailKey = "email:" + account.email
+        let attempt = try await throttle.begin(
+            [
+                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
+                addressKey(address),
+            ], now: uptime())
+        var succeeded: Bool?
+        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
+        let valid = try await passwords.verify(body.currentPassword, hash: account.passwordHash)
+        succeeded = valid
+        guard valid else {
+            throw APIError(
+                .forbidden, "wrong_password", "the current password is not right",
+                details: [.init(field: "currentPassword", issue: "is not the account's password")])
+        }
+        let hash = try await passwords.hash(body.newPassword, cost: configuration.bcryptCost)
+        guard
+            let ended = try await store.changePassword(
+                to: hash, of: caller.user, keeping: body.signOutOtherDevices == true ? caller.tokenHash : nil)
+        else { throw APIError.notFound("account") }
+        for tokenHash in ended {
+            sessions.forget(tokenHash: tokenHash)
+            await changes.relayRevocation(of: caller.user, tokenHash: tokenHash)
+        }
+        return ended.count
+    }
+
+    /// The whole account as a tar file (``AccountArchive/tar()``): the log, the profile, the
+    /// memories with their photos and the celebrations, as `momentum export` writes it.
+    func archive(of user: String) async throws -> Data {
+        try await store.exportAccount(user).tar()
+    }
+
+    /// Creates an account on this server from an archive another server (or `momentum
+    /// export`) wrote: the operator's import (`POST /v1/admin/archives`).
+    ///
+    /// - Throws: 422 listing each problem of the archive (nothing is imported then), 409
+    ///   when its account id or email is taken here.
+    func importArchive(_ tar: Data) async throws -> AccountArchive {
+        let archive: AccountArchive
+        do {
+            archive = try AccountArchive.read(tar: tar, origin: "the archive")
+        } catch {
+            throw APIError(
+                .unprocessableContent, "invalid_archive", error.message,
+                details: error.problems.map { problem in
+                    .init(field: problem.line.map { "\(problem.file):\($0)" } ?? problem.file, issue: problem.reason)
+                })
+        }
+        if try await store.account(id: archive.account.id) != nil {
+            throw APIError(
+                .conflict, "account_exists", "this server already has the account '\(archive.account.id)'",
+                details: [.init(field: "account", issue: "exists")])
+        }
+        if try await store.account(email: archive.account.email) != nil {
+            throw APIError(
+                .conflict, "email_taken", "an account with the email \(archive.account.email) exists on this server",
+                details: [.init(field: "email", issue: "is taken")])
+        }
+        try await store.importAccount(archive, now: now())
+        try await notifications.touch(archive.account.id)
+        return archive
+    }
+
     /// The devices the user is signed in on: their live sessions, the most recently used
     /// first.
     func devices(of user: String) async throws -> [DeviceSession] {
@@ -143,6 +228,14 @@ struct Accounts: Sendable {
         try await store.deleteAccount(id: user)
         sessions.forget(user: user)
         await changes.relayRevocation(of: user, tokenHash: "*")
+    }
+
+    /// The user's account (its email, when it was made).
+    ///
+    /// - Throws: 404 when the account is gone.
+    func account(of user: String) async throws -> Account {
+        guard let account = try await store.account(id: user) else { throw APIError.notFound("account") }
+        return account
     }
 
     /// The user's profile.

@@ -421,6 +421,7 @@ struct WebViews: Sendable {
         let profile = try await server.accounts.profile(of: caller.user)
         var page = try await chrome(caller, "profile", title: "Profile")
         let stats = try await server.dashboard.stats(caller.user)
+        page["email"] = try await server.accounts.account(of: caller.user).email
         page["profile"] =
             [
                 "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,

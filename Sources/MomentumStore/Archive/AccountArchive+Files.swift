@@ -2,11 +2,11 @@ import Foundation
 import MomentumCore
 
 extension AccountArchive {
-    /// Writes the archive into a directory, creating it if needed.
+    /// The archive's files, each with its path inside the archive: `account.jsonl`,
+    /// `memories.jsonl` and every photo at the path its memory names.
     ///
-    /// - Parameter directory: The directory; existing files of the same names are replaced.
-    /// - Throws: ``StoreError/Code/invalidInput`` when a file cannot be written.
-    public func write(to directory: URL) throws(StoreError) {
+    /// - Throws: ``StoreError/Code/invalidInput`` when a line cannot be encoded.
+    public func files() throws(StoreError) -> [(path: String, bytes: Data)] {
         var lines: [String] = []
         var head = ArchiveLine(type: "account")
         head.id = account.id
@@ -38,16 +38,25 @@ extension AccountArchive {
             lines.append(try StoreJSON.encode(line))
         }
         let memoryText = memories.map { $0.jsonLine + "\n" }.joined()
+        return [
+            (Self.accountFile, Data((lines.joined(separator: "\n") + "\n").utf8)),
+            (Self.memoriesFile, Data(memoryText.utf8)),
+        ] + photos.map { ($0.path, Data($0.bytes)) }
+    }
+
+    /// Writes the archive into a directory, creating it if needed.
+    ///
+    /// - Parameter directory: The directory; existing files of the same names are replaced.
+    /// - Throws: ``StoreError/Code/invalidInput`` when a file cannot be written.
+    public func write(to directory: URL) throws(StoreError) {
+        let files = try files()
         do {
-            let files = FileManager.default
-            try files.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(
-                to: directory.appending(path: Self.accountFile), options: .atomic)
-            try Data(memoryText.utf8).write(to: directory.appending(path: Self.memoriesFile), options: .atomic)
-            for photo in photos {
-                let url = directory.appending(path: photo.path)
-                try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(photo.bytes).write(to: url, options: .atomic)
+            let manager = FileManager.default
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (path, bytes) in files {
+                let url = directory.appending(path: path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try bytes.write(to: url, options: .atomic)
             }
         } catch {
             throw StoreError(
@@ -66,22 +75,40 @@ extension AccountArchive {
     /// - Returns: The archive.
     /// - Throws: ``StoreError/Code/invalidArchive`` listing every problem.
     public static func read(from directory: URL) throws(StoreError) -> AccountArchive {
+        try read(origin: directory.path) { path in
+            do {
+                return .success(try Data(contentsOf: directory.appending(path: path)))
+            } catch {
+                return .failure(FileProblem(reason: error.localizedDescription))
+            }
+        }
+    }
+
+    /// Reads and checks an archive from its files, whatever holds them (a directory, a tar
+    /// file); see ``read(from:)`` for the checks.
+    ///
+    /// - Parameters:
+    ///   - origin: Where the archive comes from, for messages.
+    ///   - file: The bytes of the file at a path inside the archive, or why it cannot be read.
+    static func read(
+        origin: String, file: (String) -> Result<Data, FileProblem>
+    ) throws(StoreError) -> AccountArchive {
         var problems: [StoreError.Problem] = []
         func problem(_ file: String, _ line: Int?, _ reason: String) {
             if problems.count < 100 { problems.append(StoreError.Problem(file: file, line: line, reason: reason)) }
         }
         func load(_ name: String) -> Data? {
-            do {
-                return try Data(contentsOf: directory.appending(path: name))
-            } catch {
-                problem(name, nil, "cannot be read: \(error.localizedDescription)")
+            switch file(name) {
+            case .success(let data): return data
+            case .failure(let failure):
+                problem(name, nil, "cannot be read: \(failure.reason)")
                 return nil
             }
         }
         let accountData = load(accountFile)
         let memoriesData = load(memoriesFile)
         guard let accountData, let memoriesData else {
-            throw StoreError(.invalidArchive, "\(directory.path) is not a Momentum account archive", problems: problems)
+            throw StoreError(.invalidArchive, "\(origin) is not a Momentum account archive", problems: problems)
         }
 
         var account: Account?
@@ -152,14 +179,17 @@ extension AccountArchive {
                     problem(accountFile, number, "a photo line needs path, content_type and created_at")
                     continue
                 }
-                do {
+                do throws(MomentumError) {
                     try MemoryPhoto.validateStored(path)
-                    let bytes = try Data(contentsOf: directory.appending(path: path))
-                    photos.append(StoredPhoto(path: path, contentType: type, bytes: [UInt8](bytes), createdAt: created))
-                } catch let error as MomentumError {
-                    problem(accountFile, number, error.message)
+                    switch file(path) {
+                    case .success(let bytes):
+                        photos.append(
+                            StoredPhoto(path: path, contentType: type, bytes: [UInt8](bytes), createdAt: created))
+                    case .failure(let failure):
+                        problem(accountFile, number, "photo file '\(path)' cannot be read: \(failure.reason)")
+                    }
                 } catch {
-                    problem(accountFile, number, "photo file '\(path)' cannot be read: \(error.localizedDescription)")
+                    problem(accountFile, number, error.message)
                 }
             case "celebrations":
                 guard let planner = line.planner else {
@@ -219,7 +249,7 @@ extension AccountArchive {
         guard problems.isEmpty, let account, let profile else {
             throw StoreError(
                 .invalidArchive,
-                "the archive in \(directory.path) has \(problems.count) problem(s); nothing was imported",
+                "the archive in \(origin) has \(problems.count) problem(s); nothing was imported",
                 problems: problems)
         }
         var archive = AccountArchive(
@@ -238,4 +268,9 @@ extension AccountArchive {
         default: "\(error)"
         }
     }
+}
+
+/// Why a file of an archive cannot be read.
+struct FileProblem: Error {
+    var reason: String
 }

@@ -428,6 +428,12 @@ const actions = {
     await sendEvent(`archive ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/archive`, {});
     location.assign('/today');
   },
+  async 'delete-account'() {
+    const typed = window.prompt('This deletes your account and everything in it, on every device. Type DELETE to confirm.');
+    if (typed?.trim().toUpperCase() !== 'DELETE') return;
+    await api('DELETE', '/v1/account');
+    location.assign('/signin');
+  },
   async 'revoke-device'(button) {
     await api('DELETE', `/v1/devices/${encodeURIComponent(button.dataset.device)}`);
     announce(`Signed out ${button.dataset.name}.`);
@@ -521,6 +527,20 @@ const forms = {
     const unit = result.habit.definition.target?.unit ? ` ${result.habit.definition.target.unit}` : '';
     const left = remaining > 0 ? `, ${remaining} to go` : result.habit.today.state === 'completed' ? ', done' : '';
     await checkedIn(result, `${result.habit.definition.name}: ${logged}${unit} today${left}.`);
+  },
+  async 'change-password'(form) {
+    const data = new FormData(form);
+    const result = await api('POST', '/v1/account/password', {
+      currentPassword: data.get('currentPassword'), newPassword: data.get('newPassword'),
+      signOutOtherDevices: data.get('signOutOtherDevices') === 'on',
+    });
+    form.reset();
+    const others = result.signedOutDevices;
+    const message = others
+      ? `Password changed; ${others} other device${others === 1 ? '' : 's'} signed out.` : 'Password changed.';
+    form.querySelector('[data-saved]').textContent = message;
+    announce(message);
+    await refresh();
   },
   async 'save-note'(form) {
     const memory = form.dataset.memory;
