@@ -23,6 +23,8 @@ public struct TodayReport: Codable, Hashable, Sendable {
     public var habits: [HabitState]
     /// Freezes offered for missed days, waiting for an answer.
     public var freezeOffers: [OpenFreezeOffer]
+    /// Pauses (vacations) under way or to come: those ending today or later.
+    public var pauses: [PausePeriod]
 
     /// How many days of calendar each habit carries on the dashboard.
     public static let calendarDays = 7
@@ -39,6 +41,7 @@ public struct TodayReport: Codable, Hashable, Sendable {
         wallet = state.wallet
         habits = state.habits
         freezeOffers = state.freezeOffers
+        pauses = state.pauses.filter { $0.until >= state.today }
     }
 
     /// Evaluates a user's dashboard.

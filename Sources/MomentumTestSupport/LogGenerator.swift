@@ -21,6 +21,9 @@ public struct LogGenerator: Sendable {
         public var completionRate: Double = 0.9
         /// The chance, per habit and day, of a rest day.
         public var skipRate: Double = 0.01
+        /// The chance, per day, of a pause (a vacation) of 1 to 10 days of one habit or of all,
+        /// starting that day or the day before; about a third are ended early by a `resume`.
+        public var pauseRate: Double = 0
         /// The chance, per day, of buying a 5-freeze pack.
         public var purchaseRate: Double = 0.01
         /// The chance a completion is logged the next morning for the day before.
@@ -91,6 +94,23 @@ public struct LogGenerator: Sendable {
                         Event(
                             id: id(), at: at, timeZone: options.timeZone,
                             payload: .completion(habit: "h\(h)", day: backfill ? day : nil, value: 1, note: nil)))
+                }
+            }
+            if options.pauseRate > 0, Double(rng.next() % 1_000_000) / 1_000_000 < options.pauseRate {
+                let from = day.advanced(by: offset > 0 ? -Int(rng.next() % 2) : 0)
+                let length = 1 + Int(rng.next() % 10)
+                let habit = rng.next() % 2 == 0 ? nil : "h\(rng.next() % UInt64(max(1, options.habits)))"
+                let pause = id()
+                events.append(
+                    Event(
+                        id: pause, at: instant(day, second: 22 * 3600 + 1800), timeZone: options.timeZone,
+                        payload: .pause(Pause(habit: habit, from: from, until: from.advanced(by: length - 1)))))
+                let back = day.advanced(by: 1 + Int(rng.next() % UInt64(length)))
+                if rng.next() % 3 == 0, offset + back.number - day.number < options.days {
+                    events.append(
+                        Event(
+                            id: id(), at: instant(back, second: 5 * 3600 + 2), timeZone: options.timeZone,
+                            payload: .resume(pause: pause)))
                 }
             }
             if Double(rng.next() % 1_000_000) / 1_000_000 < options.purchaseRate {

@@ -143,7 +143,7 @@ public struct NaiveAnalytics: Equatable, Sendable {
         let needed = frequency < 1 ? Double(dueDays * 2) : 1
         var score = 0.0
         for (index, day) in habit.calendar.enumerated() {
-            if day.state == .skipped || (day.day == today && day.state != .completed) { continue }
+            if day.state.isRest || (day.day == today && day.state != .completed) { continue }
             let inWindow = habit.calendar[max(0, index - window + 1)...index].filter { $0.state == .completed }.count
             let checkmark = min(1, Double(inWindow) / needed)
             let multiplier = pow(0.5, frequency.squareRoot() / 13)

@@ -11,7 +11,7 @@ import MomentumCore
 ///
 /// It supports the subset of the log that ``LogGenerator`` produces: `habit.created` with
 /// `daily` or `weekdays` schedules and check targets, `completion` (optionally backdated
-/// with `day`), `skip`, and `purchase`. Freeze offers count as accepted, since the subset
+/// with `day`), `skip`, `pause`, `resume` and `purchase`. Freeze offers count as accepted, since the subset
 /// has no answers to them. Any other event or schedule stops the program with a
 /// precondition failure rather than giving a wrong answer.
 public struct NaiveEvaluator: Sendable {
@@ -222,6 +222,9 @@ private struct NaiveRun {
     var freezes = 0
     var ledger: [NaiveLedgerLine] = []
     var rejected: [String] = []
+    /// Paused days of every habit, and of single habits by id.
+    var pausedAll: Set<String> = []
+    var pausedByHabit: [String: Set<String>] = [:]
 
     init(pack: RulePack, dayStartHour: Int) {
         self.pack = pack
@@ -282,6 +285,26 @@ private struct NaiveRun {
                     startDay: start, difficulty: definition.difficulty))
         }
 
+        // Pauses: every day from `from` through `until`, but those from the day of a resume
+        // that ends it on.
+        var resumed: [String: String] = [:]
+        for (day, _, event) in keyed {
+            if case .resume(let pause) = event.payload { resumed[pause] = min(resumed[pause] ?? day, day) }
+        }
+        for (_, _, event) in keyed {
+            guard case .pause(let pause) = event.payload else { continue }
+            var day = NaiveDays.key(pause.from)
+            let until = NaiveDays.key(pause.until)
+            while day <= until, day < resumed[event.id] ?? "9999" {
+                if let habit = pause.habit {
+                    pausedByHabit[habit, default: []].insert(day)
+                } else {
+                    pausedAll.insert(day)
+                }
+                day = zoneDays.adding(1, to: day)
+            }
+        }
+
         // Walk the days: events first, then (for closed days) judge every started habit.
         var day = firstDay
         while day <= today {
@@ -320,6 +343,8 @@ private struct NaiveRun {
             if let h = habitIndex[id] { habits[h].restDays.insert(day) }
         case .skip(nil, _, _):
             for h in habits.indices { habits[h].restDays.insert(day) }
+        case .pause, .resume:
+            break  // Their days are known before the walk.
         case .purchase(let item, let days):
             guard let quote = try? pack.store.quote(item: item, days: days) else {
                 preconditionFailure("NaiveEvaluator: purchase \(event.id) names nothing the store sells")
@@ -362,6 +387,8 @@ private struct NaiveRun {
             if habits[h].completions[day] != nil {
                 state = .completed
                 habits[h].started = true
+            } else if pausedAll.contains(day) || pausedByHabit[habits[h].id]?.contains(day) == true {
+                state = .paused
             } else if habits[h].restDays.contains(day) {
                 state = .skipped
             } else if !habits[h].isDue(weekday: weekday) {

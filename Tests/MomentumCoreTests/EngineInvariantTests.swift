@@ -28,6 +28,7 @@ struct EngineInvariantTests {
             nil, .strict, .forgiving, StreakPolicy(grace: 2, penalty: .decrement(2), freezes: .automatic),
         ]
         .shuffled(using: &rng)
+        options.pauseRate = Double(rng.next() % 4) / 100
         return options
     }
 

@@ -36,6 +36,8 @@ struct ReferenceAgreementTests {
             options.backfillRate = backfillRate
             options.schedules = ReferenceAgreementTests.scheduleMixes[scheduleMix]
             options.policies = ReferenceAgreementTests.policyMixes[policyMix]
+            // Two users in three take vacations now and then.
+            options.pauseRate = seed % 3 == 0 ? 0 : 0.03
             return options
         }
 
@@ -48,7 +50,7 @@ struct ReferenceAgreementTests {
         var description: String {
             "seed \(seed), \(habits) habits, \(days) days from \(options.firstDay), \(zone), dayStartHour "
                 + "\(dayStartHour), completion \(completionRate), skip \(skipRate), purchase \(purchaseRate), "
-                + "backfill \(backfillRate), schedules #\(scheduleMix), policies #\(policyMix)"
+                + "backfill \(backfillRate), pause \(options.pauseRate), schedules #\(scheduleMix), policies #\(policyMix)"
         }
     }
 

@@ -1662,7 +1662,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -6196,6 +6196,98 @@ extension Components {
                 ])
             }
         }
+        /// A pause (vacation): its days neither extend nor break a streak and spend no freeze.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Pause`.
+        public struct Pause: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Pause/from`.
+            public var from: Swift.String
+            /// The habit paused; absent for every habit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Pause/habit`.
+            public var habit: Swift.String?
+            /// The pause event's id; a `resume` event names it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Pause/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Pause/note`.
+            public var note: Swift.String?
+            /// Whether a resume ended it before the day it was planned to end.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Pause/resumed`.
+            public var resumed: Swift.Bool
+            /// The last paused day, after any resume.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Pause/until`.
+            public var until: Swift.String
+            /// Creates a new `Pause`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - habit: The habit paused; absent for every habit.
+            ///   - id: The pause event's id; a `resume` event names it.
+            ///   - note:
+            ///   - resumed: Whether a resume ended it before the day it was planned to end.
+            ///   - until: The last paused day, after any resume.
+            public init(
+                from: Swift.String,
+                habit: Swift.String? = nil,
+                id: Swift.String,
+                note: Swift.String? = nil,
+                resumed: Swift.Bool,
+                until: Swift.String
+            ) {
+                self.from = from
+                self.habit = habit
+                self.id = id
+                self.note = note
+                self.resumed = resumed
+                self.until = until
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case habit
+                case id
+                case note
+                case resumed
+                case until
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Swift.String.self,
+                    forKey: .from
+                )
+                self.habit = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.note = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .note
+                )
+                self.resumed = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .resumed
+                )
+                self.until = try container.decode(
+                    Swift.String.self,
+                    forKey: .until
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "habit",
+                    "id",
+                    "note",
+                    "resumed",
+                    "until"
+                ])
+            }
+        }
         /// Progress through the current period of an N-times-per-week or per-month habit.
         ///
         /// - Remark: Generated from `#/components/schemas/PeriodProgress`.
@@ -9082,6 +9174,10 @@ extension Components {
             public var now: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Today/pack`.
             public var pack: Swift.String
+            /// Pauses under way or to come (ending today or later).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Today/pauses`.
+            public var pauses: [Components.Schemas.Pause]
             /// - Remark: Generated from `#/components/schemas/Today/timeZone`.
             public var timeZone: Swift.String
             /// - Remark: Generated from `#/components/schemas/Today/today`.
@@ -9096,6 +9192,7 @@ extension Components {
             ///   - habits:
             ///   - now:
             ///   - pack:
+            ///   - pauses: Pauses under way or to come (ending today or later).
             ///   - timeZone:
             ///   - today:
             ///   - wallet:
@@ -9105,6 +9202,7 @@ extension Components {
                 habits: [Components.Schemas.Habit],
                 now: Foundation.Date,
                 pack: Swift.String,
+                pauses: [Components.Schemas.Pause],
                 timeZone: Swift.String,
                 today: Swift.String,
                 wallet: Components.Schemas.Wallet
@@ -9114,6 +9212,7 @@ extension Components {
                 self.habits = habits
                 self.now = now
                 self.pack = pack
+                self.pauses = pauses
                 self.timeZone = timeZone
                 self.today = today
                 self.wallet = wallet
@@ -9124,6 +9223,7 @@ extension Components {
                 case habits
                 case now
                 case pack
+                case pauses
                 case timeZone
                 case today
                 case wallet
@@ -9150,6 +9250,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .pack
                 )
+                self.pauses = try container.decode(
+                    [Components.Schemas.Pause].self,
+                    forKey: .pauses
+                )
                 self.timeZone = try container.decode(
                     Swift.String.self,
                     forKey: .timeZone
@@ -9168,6 +9272,7 @@ extension Components {
                     "habits",
                     "now",
                     "pack",
+                    "pauses",
                     "timeZone",
                     "today",
                     "wallet"

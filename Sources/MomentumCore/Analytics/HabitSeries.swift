@@ -232,7 +232,7 @@ struct Opportunities {
                 if state == .completed {
                     completed += 1
                     started = true
-                } else if state == .skipped {
+                } else if state.isRest {
                     skipped += 1
                 }
                 let end = period.upperBound.number

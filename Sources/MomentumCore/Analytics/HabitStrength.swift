@@ -113,7 +113,7 @@ public enum HabitStrength {
                 let old = index - denominator
                 rolling -= numeric ? max(0, series.totals[old]) : series.states[old] == .completed ? 1 : 0
             }
-            if state != .skipped, !open {
+            if !state.isRest, !open {
                 let checkmark: Double
                 if !numeric {
                     checkmark = min(1, rolling / Double(numerator))

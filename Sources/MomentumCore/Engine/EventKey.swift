@@ -20,7 +20,7 @@ struct EventKey: Comparable, Hashable, Sendable {
 /// checkpoints it for free. The event itself stays in the engine's log at index `event`.
 struct Entry: Sendable {
     enum Operation: UInt8, Sendable {
-        case create, update, archive, complete, skip, skipAll, purchase, decision, record
+        case create, update, archive, complete, skip, skipAll, purchase, decision, record, pause, resume
     }
 
     /// The local day the event applies to.

@@ -60,8 +60,10 @@ extension UserEngine {
         case .removal(let target):
             if let index = indexByID[target], let removed = entries.first(where: { $0.event == index }) {
                 reaches(LocalDay(number: removed.day), "event")
+                if case .pause(let pause) = log[Int(index)].payload { reaches(pause.from, "event") }
             }
-        case .habitUpdated, .habitArchived, .purchase, .subject, .goal, .stage: break
+        case .pause(let pause): reaches(pause.from, "from")
+        case .habitUpdated, .habitArchived, .purchase, .subject, .goal, .stage, .resume: break
         }
         guard earliest < open else { return nil }
         let habits = max(1, run.habits.count + (habitMeta[event.payload.habitID ?? ""] == nil ? 1 : 0))

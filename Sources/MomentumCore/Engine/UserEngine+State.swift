@@ -25,8 +25,8 @@ extension UserEngine {
             now: now, today: LocalDay(number: today), timeZone: zoneName, dayStartHour: clock.dayStartHour,
             pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
-            skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), ledger: ledger.map(ledgerEntry),
-            rejected: refused)
+            skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), pauses: pausePeriods,
+            ledger: ledger.map(ledgerEntry), rejected: refused)
     }
 
     /// Closes every day before `now` in the user's zone (the given one if valid, else the
@@ -150,13 +150,15 @@ extension UserEngine {
             ? .beforeStart
             : habit.dayCompleted
                 ? .completed
-                : habit.daySkipped || travelToday
-                    ? .skipped
-                    : !habit.isDue(today)
-                        ? .notDue
-                        : (habit.multiDay && habit.periodSucceeded)
+                : isPaused(h, today)
+                    ? .paused
+                    : habit.daySkipped || travelToday
+                        ? .skipped
+                        : !habit.isDue(today)
                             ? .notDue
-                            : .pending
+                            : (habit.multiDay && habit.periodSucceeded)
+                                ? .notDue
+                                : .pending
     }
 
     /// Completions in the window, by habit ordinal and day.

@@ -181,7 +181,7 @@ extension UserEngine {
             run.wallet.diamonds -= diamonds
             run.wallet.freezes += freezes
             record(day, at: entry.at, .purchase, diamonds: -diamonds, freezes: freezes, event: entry.event)
-        case .decision, .record:
+        case .decision, .record, .pause, .resume:
             break
         }
     }
@@ -245,6 +245,9 @@ extension UserEngine {
                 run.habits[h].dayCompleted = true
                 state = .completed
                 completedDay(h, day, at: nil, event: -1)
+            } else if isPaused(h, day) {
+                state = .paused
+                if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }
             } else if run.habits[h].daySkipped || travel {
                 state = .skipped
                 if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }
@@ -274,7 +277,7 @@ extension UserEngine {
         for i in scratchFailing.indices {
             let (h, provisional) = scratchFailing[i]
             let outcome = fail(h, day)
-            finish(h, day, provisional == .completed || provisional == .skipped ? provisional : outcome)
+            finish(h, day, provisional == .completed || provisional.isRest ? provisional : outcome)
         }
     }
 

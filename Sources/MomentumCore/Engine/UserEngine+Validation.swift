@@ -46,6 +46,20 @@ extension UserEngine {
             let target = try loggedDay(day, atDay: atDay, limitedBy: nil)
             guard let id else { return entry(target, .skipAll) }
             return entry(target, .skip, habit: try habit(id, on: target).ordinal)
+        case .pause(let pause):
+            if let window = pack.backfillDays(forEventType: "completion"), atDay - pause.from.number > window {
+                throw MomentumError(
+                    .outsideBackfillWindow,
+                    "a pause may begin at most \(window) day\(window == 1 ? "" : "s") back, as completions may (\(pause.from) is \(atDay - pause.from.number) days back): a broken streak cannot be paused after the fact",
+                    field: "from")
+            }
+            guard let id = pause.habit else { return entry(atDay, .pause) }
+            guard let meta = habitMeta[id] else {
+                throw MomentumError(.unknownHabit, "there is no habit '\(id)'", field: "habit")
+            }
+            return entry(atDay, .pause, habit: meta.ordinal)
+        case .resume:
+            return entry(atDay, .resume)
         case .purchase(let item, let days):
             let quote = try pack.store.quote(item: item, days: days)
             var purchase = entry(atDay, .purchase)
@@ -188,6 +202,11 @@ extension UserEngine {
             try check(changes.category, "category")
         case .completion(_, _, _, let note), .skip(_, _, let note):
             try check(note, "note", lineBreaks: true)
+        case .pause(let pause):
+            try check(pause.habit, "habit")
+            try check(pause.note, "note", lineBreaks: true)
+        case .resume(let pause):
+            try check(pause, "pause")
         case .purchase(let item, _):
             try check(item, "item")
         case .subject(let subject):

@@ -60,6 +60,9 @@ public struct UserEngine: Sendable {
     var habitMeta: [String: HabitMeta] = [:]
     var decisions: [FreezeOffer: Bool] = [:]
     var travelSkipped: Set<Int> = []
+    /// Paused days of every habit, and of single habits by id (``recomputePauses()``).
+    var pausedAll: Set<Int> = []
+    var pausedByHabit: [String: Set<Int>] = [:]
     var latest: (seconds: Double, zone: String)?
 
     var run = RunState()
@@ -142,6 +145,13 @@ public struct UserEngine: Sendable {
             remove(target)
             return .applied
         }
+        // Likewise a resume may only end a pause that is stored and not removed.
+        if now != nil, case .resume(let target) = event.payload {
+            guard let index = indexByID[target], case .pause = log[Int(index)].payload, !tombstones.contains(target)
+            else {
+                throw MomentumError(.invalidEvent, "there is no pause '\(target)' to end", field: "pause")
+            }
+        }
         // The earliest closed day whose evaluation this event changes, if any.
         var rewindDay: Int?
         func needsRewind(from day: Int) { rewindDay = min(rewindDay ?? day, day) }
@@ -191,6 +201,11 @@ public struct UserEngine: Sendable {
                 insert(entry)
                 needsRewind(from: entry.day)
             }
+        }
+        if entry.operation == .pause || entry.operation == .resume, let changed = recomputePauseChanges(),
+            let open = run.openDay, changed < open
+        {
+            needsRewind(from: changed)
         }
         if let rewindDay { rewind(to: rewindDay) }
         if let index = rejected.lastIndex(where: { $0.event == event.id }) {
@@ -366,6 +381,7 @@ public struct UserEngine: Sendable {
             }
         }
         recomputeTravel()
+        recomputePauses()
         sweep(from: 0)
         // Decisions that answer no offer change nothing; report them.
         for entry in entries where entry.operation == .decision {
@@ -408,7 +424,10 @@ public struct UserEngine: Sendable {
             return
         }
         let removed = entries.remove(at: position)
-        if case .freezeDecision(let habit, let day, _) = log[Int(index)].payload {
+        if removed.operation == .pause || removed.operation == .resume {
+            let changed = recomputePauseChanges() ?? removed.day
+            rewind(to: min(changed, removed.day))
+        } else if case .freezeDecision(let habit, let day, _) = log[Int(index)].payload {
             decisions[FreezeOffer(habit: habit, day: day)] = nil
             rewind(to: min(day.number, removed.day))
         } else {

@@ -21,6 +21,8 @@ public struct UserState: Hashable, Sendable, Codable {
     /// Dates the user never lived through: crossed while travelling east, or jumped over by
     /// their zone (Samoa's 2011-12-30).
     public var skippedDays: [LocalDay]
+    /// The pauses (vacations), in the order they were made, each until its last paused day.
+    public var pauses: [PausePeriod]
     /// Every movement of diamonds and freezes, oldest first.
     public var ledger: [LedgerEntry]
     /// Events in the log that the state refused (they changed nothing).

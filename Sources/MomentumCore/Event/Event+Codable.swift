@@ -18,6 +18,8 @@ extension Event: Codable {
         "habit.archived": ["habit"],
         "completion": ["habit", "day", "value", "note"],
         "skip": ["habit", "day", "note"],
+        "pause": ["habit", "from", "until", "note"],
+        "resume": ["pause"],
         "purchase": ["item", "days"],
         "freeze.accepted": ["habit", "day"],
         "freeze.declined": ["habit", "day"],
@@ -118,6 +120,12 @@ extension Event: Codable {
             try c.encodeIfPresent(habit, forKey: Key("habit"))
             try c.encodeIfPresent(day, forKey: Key("day"))
             try c.encodeIfPresent(note, forKey: Key("note"))
+        case .pause(let pause):
+            try c.encodeIfPresent(pause.habit, forKey: Key("habit"))
+            try c.encode(pause.from, forKey: Key("from"))
+            try c.encode(pause.until, forKey: Key("until"))
+            try c.encodeIfPresent(pause.note, forKey: Key("note"))
+        case .resume(let pause): try c.encode(pause, forKey: Key("pause"))
         case .purchase(let item, let days):
             try c.encodeIfPresent(item, forKey: Key("item"))
             try c.encodeIfPresent(days, forKey: Key("days"))
@@ -227,6 +235,37 @@ extension Event.Payload {
             payload = .skip(
                 habit: try c.decodeIfPresent(String.self, forKey: Key("habit")) ?? fallback["habit"], day: try day(),
                 note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "pause":
+            func date(_ field: String) throws -> LocalDay {
+                let day = try c.decode(LocalDay.self, forKey: Key(field))
+                guard EventLimits.days.contains(day) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: Key(field), in: c,
+                        debugDescription: EventLimits.dayMessage(field, day, EventLimits.days))
+                }
+                return day
+            }
+            let from = try date("from")
+            let until = try date("until")
+            let days = from.distance(to: until) + 1
+            guard (1...EventLimits.maximumPauseDays).contains(days) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("until"), in: c,
+                    debugDescription: days < 1
+                        ? "until \(until) is before from \(from)"
+                        : "a pause lasts at most \(EventLimits.maximumPauseDays) days, not \(days)")
+            }
+            payload = .pause(
+                Pause(
+                    habit: try c.decodeIfPresent(String.self, forKey: Key("habit")) ?? fallback["habit"], from: from,
+                    until: until, note: try c.decodeIfPresent(String.self, forKey: Key("note"))))
+        case "resume":
+            let pause = try c.decode(String.self, forKey: Key("pause"))
+            if let problem = Event.idProblem(pause) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("pause"), in: c, debugDescription: "pause " + problem)
+            }
+            payload = .resume(pause: pause)
         case "purchase":
             let item = try c.decodeIfPresent(String.self, forKey: Key("item"))
             let days = try c.decodeIfPresent(Int.self, forKey: Key("days"))

@@ -41,6 +41,13 @@ public struct Event: Hashable, Sendable {
         /// `skip`: a rest day for one habit, or for all habits when `habit` is absent; it
         /// neither extends nor breaks a streak.
         case skip(habit: String?, day: LocalDay?, note: String?)
+        /// `pause`: a vacation — the days `from` through `until` of one habit, or of all habits
+        /// when `habit` is absent, neither extend nor break a streak and spend no freeze. A
+        /// pause may begin no earlier than the pack's backfill window for completions allows.
+        case pause(Pause)
+        /// `resume`: ends the pause `pause` early: from the local day of this event on, its
+        /// days are no longer paused (the days before stay paused).
+        case resume(pause: String)
         /// `purchase`: buys freezes with diamonds, either a catalog `item` or `days` at the
         /// custom price.
         case purchase(item: String?, days: Int?)
@@ -69,6 +76,8 @@ public struct Event: Hashable, Sendable {
             case .habitArchived: "habit.archived"
             case .completion: "completion"
             case .skip: "skip"
+            case .pause: "pause"
+            case .resume: "resume"
             case .purchase: "purchase"
             case .freezeDecision(_, _, let accepted): accepted ? "freeze.accepted" : "freeze.declined"
             case .removal: "removal"
@@ -87,7 +96,8 @@ public struct Event: Hashable, Sendable {
             case .habitUpdated(let changes): changes.habit
             case .habitArchived(let habit), .completion(let habit, _, _, _), .freezeDecision(let habit, _, _): habit
             case .skip(let habit, _, _): habit
-            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage: nil
+            case .pause(let pause): pause.habit
+            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume: nil
             }
         }
     }
@@ -119,6 +129,27 @@ public struct HabitChanges: Hashable, Sendable {
         self.difficulty = difficulty
         self.target = target
         self.policy = policy
+    }
+}
+
+/// A pause (vacation): `{"type": "pause", "habit": "run", "from": "2026-12-20", "until":
+/// "2027-01-03", "note": "Lisbon"}`; without `habit` it pauses every habit.
+public struct Pause: Hashable, Sendable {
+    /// The habit paused, or `nil` for all habits.
+    public var habit: String?
+    /// The first paused day.
+    public var from: LocalDay
+    /// The last paused day (at most ``EventLimits/maximumPauseDays`` after `from`).
+    public var until: LocalDay
+    /// The user's note ("Lisbon", "flu").
+    public var note: String?
+
+    /// Creates a pause.
+    public init(habit: String? = nil, from: LocalDay, until: LocalDay, note: String? = nil) {
+        self.habit = habit
+        self.from = from
+        self.until = until
+        self.note = note
     }
 }
 

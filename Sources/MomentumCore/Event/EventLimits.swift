@@ -24,6 +24,8 @@ public enum EventLimits {
     /// The largest custom number of freeze `days` one `purchase` may name. (The pack's
     /// store may allow fewer: ``StoreCatalog/customMaximum``.)
     public static let maximumPurchaseDays = 3_650
+    /// The longest pause, in days: a year.
+    public static let maximumPauseDays = 366
 
     /// The largest number of grace periods a streak policy may forgive (`grace`).
     public static let maximumGrace = 30

@@ -16,6 +16,8 @@ public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
     case missed
     /// A rest day, or a date the user never lived through while travelling east.
     case skipped
+    /// Paused (a vacation): neither done nor missed, and no freeze spent.
+    case paused
     /// The habit was not due (an unscheduled weekday, or a day of a weekly or monthly
     /// quota that is not needed).
     case notDue
@@ -23,6 +25,12 @@ public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
     case pending
     /// After today.
     case future
+}
+
+extension DayState {
+    /// Whether the day is a rest the streak steps over: skipped or paused. Such a day
+    /// counts neither as done nor as due in rates, strength and period quotas.
+    public var isRest: Bool { self == .skipped || self == .paused }
 }
 
 /// The border colour of a calendar day, from the streak value after it (seed 003).

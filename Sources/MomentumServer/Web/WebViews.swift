@@ -98,7 +98,8 @@ struct WebViews: Sendable {
             "skipped": habit.today.state == .skipped,
             "due": habit.today.due,
             // Due today and not already covered (a weekly quota met): the check-in stands out.
-            "needed": habit.today.due && habit.today.state != .notDue,
+            "needed": habit.today.due && habit.today.state != .notDue && habit.today.state != .paused,
+            "paused": habit.today.state == .paused,
             "status": Self.label(habit.today.state, due: habit.today.due),
             "border": habit.border.rawValue,
             "target": Self.targetFields(habit),
@@ -205,6 +206,7 @@ struct WebViews: Sendable {
         page["legend"] = [
             ["state": "completed", "label": "Done"], ["state": "grace", "label": "Grace (icy)"],
             ["state": "frozen", "label": "Freeze (snowy)"], ["state": "skipped", "label": "Skipped"],
+            ["state": "paused", "label": "Paused (vacation)"],
             ["state": "missed", "label": "Missed"], ["state": "pending", "label": "Today, open"],
             ["state": "notStarted", "label": "Before the first check-in"],
         ]
@@ -520,6 +522,7 @@ struct WebViews: Sendable {
         case .frozen: "freeze used"
         case .missed: "missed"
         case .skipped: "skipped"
+        case .paused: "paused"
         case .pending: due ? "to do" : "not due"
         case .beforeStart: "before start"
         case .notStarted: "not started yet"
