@@ -76,6 +76,44 @@ extension MomentumClient {
         try record(.skip(habit: habit, day: day, note: note))
     }
 
+    /// Pauses one habit, or every habit, for a vacation: the days `from` through `until`
+    /// neither extend nor break a streak and spend no freeze.
+    ///
+    /// - Parameters:
+    ///   - habit: The habit's id, or `nil` for every habit.
+    ///   - from: The first paused day: today, a later day, or an earlier one within the
+    ///     pack's backfill window for completions.
+    ///   - until: The last paused day, at most 366 days after `from`.
+    ///   - note: A note ("Lisbon").
+    /// - Returns: The recorded pause; its id ends it early with ``resume(pause:)``.
+    /// - Throws: ``ClientError/refused(_:_:field:)`` `outside_backfill_window` (field `from`),
+    ///   `unknown_habit`, or `invalid_input` for a range that runs backwards or is too long.
+    @discardableResult
+    public func pause(
+        _ habit: String? = nil, from: LocalDay, until: LocalDay, note: String? = nil
+    ) throws -> RecordedEvent {
+        let days = from.distance(to: until) + 1
+        guard (1...EventLimits.maximumPauseDays).contains(days) else {
+            throw ClientError.refused(
+                "invalid_input",
+                days < 1
+                    ? "until \(until) is before from \(from)"
+                    : "a pause lasts at most \(EventLimits.maximumPauseDays) days, not \(days)",
+                field: "until")
+        }
+        return try record(.pause(Pause(habit: habit, from: from, until: until, note: note)))
+    }
+
+    /// Ends a pause early: from today on its days are no longer paused.
+    ///
+    /// - Parameter pause: The id of the pause event (``RecordedEvent`` of ``pause(_:from:until:note:)``,
+    ///   or `TodayReport.pauses`).
+    /// - Throws: ``ClientError/refused(_:_:field:)`` `invalid_event` when there is no such pause.
+    @discardableResult
+    public func resume(pause: String) throws -> RecordedEvent {
+        try record(.resume(pause: pause))
+    }
+
     /// Buys freezes from the store with diamonds: a catalog item, or a custom number of days.
     ///
     /// - Parameters:

@@ -846,6 +846,67 @@ def numeric_habits_count_toward_their_goal(args):
         browser.quit()
 
 
+def pause_a_habit_and_take_a_vacation(args):
+    """Pauses from the web app: one habit from its page (paused days in the calendar and the
+    legend), then every habit from Today (the vacation banner), ended with End now; a pause
+    to come is cancelled; a start past the backfill window is refused beside the form."""
+    browser = Browser(args, "pause", width=390, dark=True)
+    try:
+        sign_up(browser, "paula")
+        browser.dismiss_celebrations()
+        habit = create_habit(browser, "Swim")
+        browser.get("/habits/" + habit)
+        browser.js("document.querySelector('details.pauses').open = true")
+        form = f"form[data-action=pause][data-habit='{habit}']"
+        browser.css(form + " input[name=note]").send_keys("Flu")
+        browser.click(form + " button[type=submit]")
+        browser.wait_for("document.querySelectorAll('.pause-list li').length === 1",
+                         message="the habit's pause was not listed")
+        browser.settle()
+        assert "Flu" in browser.css(".pause-list li").text
+        assert browser.all(".calendar .day.state-paused"), "today is not paused in the calendar"
+        assert "Paused (vacation)" in browser.css(".legend").text
+        browser.shot("pause-habit")
+
+        # Too far back: refused beside the form, nothing paused.
+        browser.get("/today")
+        browser.js("document.querySelector('details.pauses').open = true")
+        start = browser.js("const d = new Date(); d.setDate(d.getDate() - 5); return d.toISOString().slice(0, 10)")
+        browser.js(f"const f = document.querySelector('form[data-action=pause]:not([data-habit])');"
+                   f"f.elements.from.removeAttribute('min'); f.elements.from.value = '{start}';"
+                   f"f.elements.until.removeAttribute('min'); f.requestSubmit()")
+        browser.wait_for("document.querySelector('details.pauses [data-error]').textContent.includes('at most 1 day back')",
+                         message="a pause past the backfill window was not refused")
+        browser.get("/today")
+        browser.js("document.querySelector('details.pauses').open = true")
+        browser.css("form[data-action=pause]:not([data-habit]) input[name=note]").send_keys("Porto")
+        browser.click("form[data-action=pause]:not([data-habit]) button[type=submit]")
+        browser.wait_for("document.querySelector('.vacation') !== null", message="the vacation banner did not show")
+        browser.settle()
+        assert "Porto" in browser.css(".vacation").text
+        assert browser.all("li.habit .dot.state-paused"), "Today's week does not show the paused day"
+        browser.shot("vacation")
+        browser.click("button[data-action=resume]")
+        browser.wait_for("document.querySelector('.vacation') === null", message="End now did not end the vacation")
+        browser.settle()
+
+        # A pause to come: listed, then cancelled.
+        browser.js("document.querySelector('details.pauses').open = true")
+        later = browser.js("const d = new Date(); d.setDate(d.getDate() + 10); return d.toISOString().slice(0, 10)")
+        browser.js(f"const f = document.querySelector('form[data-action=pause]:not([data-habit])');"
+                   f"f.elements.from.value = '{later}'; f.elements.until.value = '{later}'; f.requestSubmit()")
+        browser.wait_for("document.querySelector('button[data-action=cancel-pause]') !== null",
+                         message="the pause to come was not listed")
+        browser.settle()
+        browser.click("button[data-action=cancel-pause]")
+        browser.wait_for("document.querySelector('button[data-action=cancel-pause]') === null",
+                         message="Cancel did not remove the pause to come")
+        status, body = browser.api("GET", "/v1/today")
+        assert [p["habit"] if "habit" in p else None for p in body["pauses"]] == [habit], body["pauses"]
+    finally:
+        browser.quit()
+
+
 def account_care_password_download_and_delete(args):
     """The profile's Account section: a password change that signs the other browser out,
     everything downloaded as one tar file, and the account deleted."""
@@ -1513,6 +1574,7 @@ SCENARIOS = [
     edit_and_archive_a_habit_and_sign_out_a_device,
     numeric_habits_count_toward_their_goal,
     account_care_password_download_and_delete,
+    pause_a_habit_and_take_a_vacation,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,

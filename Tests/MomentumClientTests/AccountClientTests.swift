@@ -41,4 +41,40 @@ import Testing
             #expect(archive.events.map(\.event.payload.type) == ["habit.created", "completion"])
         }
     }
+
+    /// A vacation recorded on the device shows at once, offline; after a sync the device's
+    /// dashboard, pauses and all, is the server's byte for byte.
+    @Test(arguments: Backend.allCases)
+    func aPauseShowsOnTheDeviceAndMatchesTheServer(_ backend: Backend) async throws {
+        try await LiveServer.with(backend) { server in
+            let files = try ClientFiles()
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            try await phone.register(.test("pat"))
+            try await phone.record(habit("swim", "Swim"))
+            try await phone.checkIn("swim")
+            let today = try await phone.today(at: server.clock.now).today
+            server.clock.advance(days: 1)
+            let pause = try await phone.pause(from: today.advanced(by: 1), until: today.advanced(by: 4), note: "Porto")
+            var local = try await phone.today(at: server.clock.now)
+            #expect(local.habits.map(\.today.state) == [.paused])
+            #expect(local.pauses.map(\.id) == [pause.event.id])
+            do {
+                try await phone.pause(from: today.advanced(by: 3), until: today)
+                Issue.record("a backwards pause was recorded")
+            } catch let error as ClientError {
+                #expect(error.field == "until", "\(error)")
+            }
+            server.clock.advance(days: 1)
+            try await phone.resume(pause: pause.event.id)
+            try await phone.sync()
+            local = try await phone.today(at: server.clock.now)
+            #expect(local.habits.map(\.today.state) == [.pending])
+            #expect(local.habits.first?.calendar.suffix(3).map(\.state) == [.completed, .paused, .pending])
+            let token = try await RawHTTP.signIn(server, email: "pat@example.com", device: "observer")
+            let answer = try await RawHTTP.get(server.url.appending(path: "v1/today"), token: token)
+            let mine = try MomentumJSON.encodeBytes(local)
+            let theirs = withoutFinalNewline(answer.body)
+            #expect(mine == theirs, "\(firstDifference(mine, theirs))")
+        }
+    }
 }

@@ -60,15 +60,14 @@ struct Dashboard: Sendable {
         let now = now()
         return try await store.evaluate(user) { engine, profile -> HabitDetail? in
             let zone = engine.streaks.latestZone ?? profile.timeZone
-            guard
-                let state = engine.state(at: now, zone: zone, calendarDays: calendarDays).habits.first(where: {
-                    $0.definition.id == id
-                })
-            else { return nil }
+            let full = engine.state(at: now, zone: zone, calendarDays: calendarDays)
+            guard let state = full.habits.first(where: { $0.definition.id == id }) else { return nil }
             var streaks = engine.streaks
             let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
             return HabitDetail(
-                habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone)
+                habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone,
+                today: full.today,
+                pauses: full.pauses.filter { ($0.habit == nil || $0.habit == id) && $0.until >= full.today })
         }
     }
 
@@ -199,6 +198,10 @@ struct HabitDetail: Sendable {
     var analytics: HabitAnalytics?
     var unlocks: [Unlock]
     var zone: String
+    /// The user's local day.
+    var today: LocalDay
+    /// The pauses of this habit or of every habit, under way or to come.
+    var pauses: [PausePeriod]
 }
 
 /// What the Journey shows: progression, every unlock, analytics, in the user's zone.

@@ -64,6 +64,12 @@ struct WebViews: Sendable {
             ]
         }
         page["categories"] = Self.habitCategories
+        let pauses = state.pauses.filter { $0.until >= state.today }
+        page["pauses"] = Self.pauseForm(
+            pauses.filter { $0.habit == nil }, today: state.today, names: names, profile: profile, habit: nil)
+        if let vacation = pauses.first(where: { $0.habit == nil && $0.from <= state.today }) {
+            page["vacation"] = ["until": Self.longDay(vacation.until), "note": vacation.note ?? ""]
+        }
         // The packs with forms each have a section: the puppy's one-tap logs, the savings
         // goals, the growth stages. Habits show when the account tracks them or has some.
         let pack = (try? profile.rulePack()) ?? .habits
@@ -147,6 +153,30 @@ struct WebViews: Sendable {
         return fields
     }
 
+    /// The pause form of Today (every habit) or of a habit's page: the pauses under way or
+    /// to come (each with End now or Cancel), and the dates a new one may take — from the
+    /// earliest day the backfill window allows, a week by default.
+    static func pauseForm(
+        _ pauses: [PausePeriod], today: LocalDay, names: [String: String], profile: Profile, habit: String?
+    ) -> [String: Any] {
+        let window = ((try? profile.rulePack()) ?? .habits).backfillDays(forEventType: "completion")
+        var form: [String: Any] = [
+            "today": today.description, "weekLater": today.advanced(by: 6).description,
+            "backfill": window.map { $0 == 1 ? "1 day" : "\($0) days" } ?? "",
+            "list": pauses.map { pause -> [String: Any] in
+                [
+                    "id": pause.id, "what": pause.habit.map { names[$0] ?? $0 } ?? "Every habit",
+                    "from": longDay(pause.from), "until": longDay(pause.until), "note": pause.note ?? "",
+                    "underway": pause.from <= today, "upcoming": pause.from > today,
+                ]
+            },
+        ]
+        if let window { form["earliest"] = today.advanced(by: -window).description }
+        if let habit { form["habit"] = habit }
+        form["hasList"] = !pauses.isEmpty
+        return form
+    }
+
     // MARK: Habit details
 
     func habit(_ caller: Caller, id: String) async throws -> [String: Any]? {
@@ -156,6 +186,9 @@ struct WebViews: Sendable {
         let (habit, analytics, unlocks, zone) = (detail.habit, detail.analytics, detail.unlocks, detail.zone)
         var page = try await chrome(caller, "today", title: habit.definition.name)
         page["habit"] = habitRow(habit)
+        page["pauses"] = Self.pauseForm(
+            detail.pauses, today: detail.today, names: [habit.definition.id: habit.definition.name],
+            profile: try await server.accounts.profile(of: caller.user), habit: habit.definition.id)
         page["policy"] = habit.policy.name ?? "custom"
         page["breaks"] = habit.breaks
         page["startDay"] = Self.longDay(habit.startDay)

@@ -428,6 +428,16 @@ const actions = {
     await sendEvent(`archive ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/archive`, {});
     location.assign('/today');
   },
+  async resume(button) {
+    await pushEvent(`resume ${button.dataset.pause}`, { type: 'resume', pause: button.dataset.pause });
+    announce('Welcome back: the pause ended today.');
+    await refresh();
+  },
+  async 'cancel-pause'(button) {
+    await pushEvent(`remove ${button.dataset.pause}`, { type: 'removal', event: button.dataset.pause });
+    announce('Pause cancelled.');
+    await refresh();
+  },
   async 'delete-account'() {
     const typed = window.prompt('This deletes your account and everything in it, on every device. Type DELETE to confirm.');
     if (typed?.trim().toUpperCase() !== 'DELETE') return;
@@ -527,6 +537,18 @@ const forms = {
     const unit = result.habit.definition.target?.unit ? ` ${result.habit.definition.target.unit}` : '';
     const left = remaining > 0 ? `, ${remaining} to go` : result.habit.today.state === 'completed' ? ', done' : '';
     await checkedIn(result, `${result.habit.definition.name}: ${logged}${unit} today${left}.`);
+  },
+  async pause(form) {
+    const data = new FormData(form);
+    const payload = { type: 'pause', from: data.get('from'), until: data.get('until') };
+    if (form.dataset.habit) payload.habit = form.dataset.habit;
+    const note = String(data.get('note') ?? '').trim();
+    if (note) payload.note = note;
+    if (payload.until < payload.from) throw new Error('The last day comes before the first.');
+    await pushEvent(`pause ${JSON.stringify(payload)}`, payload);
+    announce(`Paused from ${payload.from} until ${payload.until}.`);
+    form.reset();
+    await refresh();
   },
   async 'change-password'(form) {
     const data = new FormData(form);
