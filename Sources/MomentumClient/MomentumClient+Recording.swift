@@ -76,6 +76,19 @@ extension MomentumClient {
         try record(.skip(habit: habit, day: day, note: note))
     }
 
+    /// Changes a habit's schedule from today on: earlier days keep the schedule they had,
+    /// and the streak carries over (see `Schedule`).
+    ///
+    /// - Parameters:
+    ///   - habit: The habit's id.
+    ///   - schedule: The new schedule.
+    /// - Returns: The habit as it now stands.
+    /// - Throws: ``ClientError/refused(_:_:field:)`` `unknown_habit`.
+    @discardableResult
+    public func changeSchedule(of habit: String, to schedule: Schedule) throws -> RecordedEvent {
+        try record(.habitUpdated(HabitChanges(habit: habit, schedule: schedule)))
+    }
+
     /// Pauses one habit, or every habit, for a vacation: the days `from` through `until`
     /// neither extend nor break a streak and spend no freeze.
     ///

@@ -745,6 +745,7 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         name.clear()
         name.send_keys("Floss nightly")
         browser.js("document.querySelector('#edit-habit select[name=difficulty]').value = 'hard'")
+        browser.js("document.querySelector('#edit-habit select[name=schedule]').value = '3'")
         browser.click("#edit-habit button[type=submit]")
         browser.wait_for("document.querySelector('h1').textContent.includes('Floss nightly')",
                          message="the habit page did not show the new name")
@@ -752,6 +753,8 @@ def edit_and_archive_a_habit_and_sign_out_a_device(args):
         assert browser.css("#edit-habit [data-saved]").text == "Saved."
         status, body = browser.api("GET", f"/v1/habits/{habit}")
         assert status == 200 and body["habit"]["definition"]["difficulty"] == "hard", f"{status} {body}"
+        assert body["habit"]["definition"]["schedule"] == {"kind": "timesPerWeek", "count": 3}, body
+        assert "3 times a week" in browser.css("#edit-habit select[name=schedule] option:checked").text
         browser.shot("habit-edited")
 
         # The profile lists both browsers; signing the other one out sends it to sign-in.

@@ -1662,7 +1662,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy, schedule); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -3257,31 +3257,114 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/policy`.
             public var policy: Components.Schemas.HabitDefinition.PolicyPayload?
+            /// When the habit is due: `daily`; `weekdays` with `days`; `timesPerWeek` or `timesPerMonth` with `count`; `everyNDays` with `interval`; `monthly` with `day`; `yearly` with `month` and `day`.
+            ///
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule`.
             public struct SchedulePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/count`.
+                public var count: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/day`.
+                public var day: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/DaysPayload`.
+                @frozen public enum DaysPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case monday = "monday"
+                    case tuesday = "tuesday"
+                    case wednesday = "wednesday"
+                    case thursday = "thursday"
+                    case friday = "friday"
+                    case saturday = "saturday"
+                    case sunday = "sunday"
+                }
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/days`.
+                public typealias DaysPayload = [Components.Schemas.HabitDefinition.SchedulePayload.DaysPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/days`.
+                public var days: Components.Schemas.HabitDefinition.SchedulePayload.DaysPayload?
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/interval`.
+                public var interval: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind`.
-                public var kind: Swift.String
+                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case daily = "daily"
+                    case weekdays = "weekdays"
+                    case timesPerWeek = "timesPerWeek"
+                    case timesPerMonth = "timesPerMonth"
+                    case everyNDays = "everyNDays"
+                    case monthly = "monthly"
+                    case yearly = "yearly"
+                }
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind`.
+                public var kind: Components.Schemas.HabitDefinition.SchedulePayload.KindPayload
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/month`.
+                public var month: Swift.Int?
                 /// Creates a new `SchedulePayload`.
                 ///
                 /// - Parameters:
+                ///   - count:
+                ///   - day:
+                ///   - days:
+                ///   - interval:
                 ///   - kind:
-                public init(kind: Swift.String) {
+                ///   - month:
+                public init(
+                    count: Swift.Int? = nil,
+                    day: Swift.Int? = nil,
+                    days: Components.Schemas.HabitDefinition.SchedulePayload.DaysPayload? = nil,
+                    interval: Swift.Int? = nil,
+                    kind: Components.Schemas.HabitDefinition.SchedulePayload.KindPayload,
+                    month: Swift.Int? = nil
+                ) {
+                    self.count = count
+                    self.day = day
+                    self.days = days
+                    self.interval = interval
                     self.kind = kind
+                    self.month = month
                 }
                 public enum CodingKeys: String, CodingKey {
+                    case count
+                    case day
+                    case days
+                    case interval
                     case kind
+                    case month
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.count = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .count
+                    )
+                    self.day = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .day
+                    )
+                    self.days = try container.decodeIfPresent(
+                        Components.Schemas.HabitDefinition.SchedulePayload.DaysPayload.self,
+                        forKey: .days
+                    )
+                    self.interval = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .interval
+                    )
                     self.kind = try container.decode(
-                        Swift.String.self,
+                        Components.Schemas.HabitDefinition.SchedulePayload.KindPayload.self,
                         forKey: .kind
                     )
+                    self.month = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .month
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "kind"
+                        "count",
+                        "day",
+                        "days",
+                        "interval",
+                        "kind",
+                        "month"
                     ])
                 }
             }
+            /// When the habit is due: `daily`; `weekdays` with `days`; `timesPerWeek` or `timesPerMonth` with `count`; `everyNDays` with `interval`; `monthly` with `day`; `yearly` with `month` and `day`.
+            ///
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule`.
             public var schedule: Components.Schemas.HabitDefinition.SchedulePayload
             /// The first local day the habit counts (absent: the day it was created)
@@ -3363,7 +3446,7 @@ extension Components {
             ///   - habit:
             ///   - name:
             ///   - policy: A preset name (forgiving, strict) or a policy object (grace, penalty, freezes)
-            ///   - schedule:
+            ///   - schedule: When the habit is due: `daily`; `weekdays` with `days`; `timesPerWeek` or `timesPerMonth` with `count`; `everyNDays` with `interval`; `monthly` with `day`; `yearly` with `month` and `day`.
             ///   - start: The first local day the habit counts (absent: the day it was created)
             ///   - target: Absent for a plain check; atLeast or atMost a number, with its unit
             ///   - weekStart:

@@ -11142,6 +11142,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/policy`.
                     public var policy: OpenAPIRuntime.OpenAPIValueContainer?
+                    /// A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (README: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/schedule`.
+                    public var schedule: OpenAPIRuntime.OpenAPIValueContainer?
                     /// What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/target`.
@@ -11159,6 +11163,7 @@ public enum Operations {
                     ///   - eventId: The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
                     ///   - name: 1 to 200 characters
                     ///   - policy: A named policy ("strict", "forgiving") or a policy object (README: the event format)
+                    ///   - schedule: A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (README: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
                     ///   - target: What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
                     ///   - tz: An IANA time zone; the user's latest event's zone (or the profile's) if absent
                     public init(
@@ -11168,6 +11173,7 @@ public enum Operations {
                         eventId: Swift.String? = nil,
                         name: Swift.String? = nil,
                         policy: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                        schedule: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                         target: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                         tz: Swift.String? = nil
                     ) {
@@ -11177,6 +11183,7 @@ public enum Operations {
                         self.eventId = eventId
                         self.name = name
                         self.policy = policy
+                        self.schedule = schedule
                         self.target = target
                         self.tz = tz
                     }
@@ -11187,6 +11194,7 @@ public enum Operations {
                         case eventId
                         case name
                         case policy
+                        case schedule
                         case target
                         case tz
                     }
@@ -11216,6 +11224,10 @@ public enum Operations {
                             OpenAPIRuntime.OpenAPIValueContainer.self,
                             forKey: .policy
                         )
+                        self.schedule = try container.decodeIfPresent(
+                            OpenAPIRuntime.OpenAPIValueContainer.self,
+                            forKey: .schedule
+                        )
                         self.target = try container.decodeIfPresent(
                             OpenAPIRuntime.OpenAPIValueContainer.self,
                             forKey: .target
@@ -11231,6 +11243,7 @@ public enum Operations {
                             "eventId",
                             "name",
                             "policy",
+                            "schedule",
                             "target",
                             "tz"
                         ])

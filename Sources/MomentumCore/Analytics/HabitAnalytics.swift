@@ -216,8 +216,11 @@ extension HabitAnalytics {
         var weekdayDone = [Int](repeating: 0, count: 8)
         var weekdayDue = [Int](repeating: 0, count: 8)
         let weekOffset = definition.weekStart.rawValue
-        let multiDay = definition.schedule.hasMultiDayPeriods
-        let due = DueCheck(definition.schedule)
+        // The schedule in force on each day (one unless it changed), looked up in order.
+        let ranges = series.scheduleRanges
+        var segment = 0
+        var multiDay = ranges.first?.segment.schedule.hasMultiDayPeriods ?? definition.schedule.hasMultiDayPeriods
+        var due = DueCheck(ranges.first?.segment.schedule ?? definition.schedule)
         if count > 0 {
             var weekStart = first - Self.weekdayIndex(first, from: weekOffset)
             var monthStart = first - (LocalDay(number: first).civil.day - 1)
@@ -230,6 +233,11 @@ extension HabitAnalytics {
             var weekday = LocalDay(number: first).weekday.rawValue
             for index in 0..<count {
                 let day = first + index
+                while segment + 1 < ranges.count, ranges[segment + 1].first <= day {
+                    segment += 1
+                    multiDay = ranges[segment].segment.schedule.hasMultiDayPeriods
+                    due = DueCheck(ranges[segment].segment.schedule)
+                }
                 let state = series.states[index]
                 let done = state == .completed
                 if done {

@@ -30,12 +30,16 @@ public struct HabitSeries: Hashable, Sendable {
     public var best: Int
     /// How many times the streak fell to 0 from a positive value.
     public var breaks: Int
+    /// The schedules the habit followed, each from the day it came into force (one, the
+    /// definition's, unless the schedule changed): each day is judged by its own.
+    public var schedules: [ScheduleSegment]
 
     /// Creates a series.
     public init(
         definition: HabitDefinition, startDay: LocalDay, firstDay: LocalDay, today: LocalDay, states: [DayState],
         streaks: [Int],
-        totals: [Double], completionMinutes: [Int] = [], current: Int, best: Int, breaks: Int
+        totals: [Double], completionMinutes: [Int] = [], current: Int, best: Int, breaks: Int,
+        schedules: [ScheduleSegment]? = nil
     ) {
         precondition(states.count == streaks.count && states.count == totals.count, "series arrays differ in length")
         self.definition = definition
@@ -49,6 +53,21 @@ public struct HabitSeries: Hashable, Sendable {
         self.current = current
         self.best = best
         self.breaks = breaks
+        self.schedules = schedules ?? [ScheduleSegment(from: startDay, schedule: definition.schedule)]
+    }
+
+    /// The schedules as ranges of day numbers from ``firstDay`` through today (or the last
+    /// day of ``states``): each segment with its first and last day, in order.
+    var scheduleRanges: [(first: Int, last: Int, segment: ScheduleSegment)] {
+        let first = firstDay.number
+        let last = first + states.count - 1
+        var ranges: [(first: Int, last: Int, segment: ScheduleSegment)] = []
+        for (index, segment) in schedules.enumerated() {
+            let start = max(first, segment.from.number)
+            let end = min(last, index + 1 < schedules.count ? schedules[index + 1].from.number - 1 : last)
+            if start <= end { ranges.append((start, end, segment)) }
+        }
+        return ranges
     }
 
     /// Builds a series from a habit's state.
@@ -204,29 +223,40 @@ struct Opportunities {
     var doneSums: [Int] = [0]
 
     init(_ series: HabitSeries) {
-        let schedule = series.definition.schedule
         let first = series.firstDay.number
-        let today = series.today.number
         let count = series.states.count
-        let capacity = schedule.hasMultiDayPeriods ? count / 7 + 2 : count
+        let capacity = series.definition.schedule.hasMultiDayPeriods ? count / 7 + 2 : count
         days.reserveCapacity(capacity)
         due.reserveCapacity(capacity)
         done.reserveCapacity(capacity)
         dueSums.reserveCapacity(capacity + 1)
         doneSums.reserveCapacity(capacity + 1)
+        // Each schedule judges its own days (a period under way at a change is judged on the
+        // days it had before it, as the engine does).
+        for range in series.scheduleRanges {
+            add(series, range.segment, from: range.first - first, through: range.last - first)
+        }
+    }
+
+    private mutating func add(_ series: HabitSeries, _ segment: ScheduleSegment, from low: Int, through high: Int) {
+        let first = series.firstDay.number
+        let today = series.today.number
+        let schedule = segment.schedule
         if schedule.hasMultiDayPeriods {
             let quota = schedule.quota
-            let anchor = series.startDay
+            let segmentStart = first + low
+            // Every-N-days blocks count from the habit's first day, or from the change.
+            let anchor = segment.from
             var period = schedule.period(
-                containing: series.firstDay, anchor: anchor, weekStart: series.definition.weekStart)
+                containing: LocalDay(number: segmentStart), anchor: anchor, weekStart: series.definition.weekStart)
             var completed = 0
             var skipped = 0
             // Periods that end before the first completion have not started counting.
-            var started = false
-            func required(_ range: ClosedRange<LocalDay>) -> Int {
-                min(quota, range.upperBound.number - max(range.lowerBound.number, first) + 1 - skipped)
+            var started = series.states[..<low].contains(.completed)
+            func required(_ range: ClosedRange<LocalDay>, end: Int) -> Int {
+                min(quota, end - max(range.lowerBound.number, segmentStart) + 1 - skipped)
             }
-            for index in 0..<count {
+            for index in low...high {
                 let day = first + index
                 let state = series.states[index]
                 if state == .completed {
@@ -235,9 +265,9 @@ struct Opportunities {
                 } else if state.isRest {
                     skipped += 1
                 }
-                let end = period.upperBound.number
-                if day == end || index == count - 1 {
-                    let need = required(period)
+                let end = min(period.upperBound.number, first + high)
+                if day == end || index == high {
+                    let need = required(period, end: end)
                     if need > 0, started, day == end && day < today || day == today && completed >= need {
                         append(day, due: need, done: min(completed, need))
                     }
@@ -252,8 +282,8 @@ struct Opportunities {
             }
         } else {
             let due = DueCheck(schedule)
-            var weekday = isoWeekday(first)
-            for index in 0..<count {
+            var weekday = isoWeekday(first + low)
+            for index in low...high {
                 let day = first + index
                 let state = series.states[index]
                 let counted: Bool

@@ -25,7 +25,8 @@ struct Entry: Sendable {
 
     /// The local day the event applies to.
     var day: Int
-    /// Habit creations sort before everything else on their day.
+    /// Habit creations (0) sort before everything else on their day, then schedule changes
+    /// (1, in force from the day's start), then everything else (2).
     var rank: UInt8
     var operation: Operation
     var backfilled: Bool

@@ -5,14 +5,17 @@ struct HabitRun: Sendable {
 
     let startDay: Int
     var archivedDay = Int.max
-    let due: Due
+    /// The first day of the schedule in force: the start day, or the day of the latest
+    /// schedule change (anchors every-N-days blocks; a period counts its days from here).
+    var anchor: Int
+    var due: Due
     /// Weekday bit mask (bit n for ISO weekday n), week start, day of month, month, or interval.
-    let dueMask: UInt8
-    let weekStart: Int
-    let dueDay: Int
-    let dueMonth: Int
-    let interval: Int
-    let quota: Int
+    var dueMask: UInt8
+    var weekStart: Int
+    var dueDay: Int
+    var dueMonth: Int
+    var interval: Int
+    var quota: Int
 
     var comparison: Target.Comparison
     var amount: Double
@@ -43,32 +46,8 @@ struct HabitRun: Sendable {
 
     init(definition: HabitDefinition, policy: StreakPolicy, startDay: Int) {
         self.startDay = startDay
-        var mask: UInt8 = 0
-        var dueDay = 0
-        var dueMonth = 0
-        var interval = 1
-        switch definition.schedule {
-        case .daily: due = .always
-        case .weekdays(let days):
-            due = .weekdays
-            mask = days.reduce(0) { $0 | UInt8(1 << $1.rawValue) }
-        case .monthly(let day):
-            due = .monthly
-            dueDay = day
-        case .yearly(let month, let day):
-            due = .yearly
-            dueMonth = month
-            dueDay = day
-        case .timesPerWeek: due = .week
-        case .timesPerMonth: due = .month
-        case .everyNDays(let n):
-            due = .blocks
-            interval = n
-        }
-        dueMask = mask
-        self.dueDay = dueDay
-        self.dueMonth = dueMonth
-        self.interval = interval
+        anchor = startDay
+        (due, dueMask, dueDay, dueMonth, interval) = Self.due(of: definition.schedule)
         weekStart = definition.weekStart.rawValue
         quota = definition.schedule.quota
         comparison = definition.target.comparison
@@ -79,6 +58,37 @@ struct HabitRun: Sendable {
         freezeUse = .never
         apply(policy)
         if multiDay { startPeriod(containing: startDay) }
+    }
+
+    /// A schedule's due rule in the run's plain fields.
+    static func due(of schedule: Schedule) -> (Due, mask: UInt8, day: Int, month: Int, interval: Int) {
+        switch schedule {
+        case .daily: (.always, 0, 0, 0, 1)
+        case .weekdays(let days): (.weekdays, days.reduce(0) { $0 | UInt8(1 << $1.rawValue) }, 0, 0, 1)
+        case .monthly(let day): (.monthly, 0, day, 0, 1)
+        case .yearly(let month, let day): (.yearly, 0, day, month, 1)
+        case .timesPerWeek: (.week, 0, 0, 0, 1)
+        case .timesPerMonth: (.month, 0, 0, 0, 1)
+        case .everyNDays(let n): (.blocks, 0, 0, 0, n)
+        }
+    }
+
+    /// Follows a new schedule from the start of `day` (the old one's period, if any, was
+    /// judged by the caller): its first period starts on `day`.
+    mutating func reschedule(_ schedule: Schedule, from day: Int) {
+        (due, dueMask, dueDay, dueMonth, interval) = Self.due(of: schedule)
+        quota = schedule.quota
+        anchor = day
+        periodDone = 0
+        periodSkipped = 0
+        periodSucceeded = false
+        if multiDay {
+            startPeriod(containing: day)
+        } else {
+            periodStart = day
+            periodEnd = day
+            periodLength = 1
+        }
     }
 
     mutating func apply(_ policy: StreakPolicy) {
@@ -125,14 +135,14 @@ struct HabitRun: Sendable {
             periodStart = day - (d - 1)
             periodEnd = periodStart + LocalDay.daysIn(month: m, year: y) - 1
         case .blocks:
-            let offset = day - startDay
-            periodStart = startDay + (offset >= 0 ? offset / interval : (offset - interval + 1) / interval) * interval
+            let offset = day - anchor
+            periodStart = anchor + (offset >= 0 ? offset / interval : (offset - interval + 1) / interval) * interval
             periodEnd = periodStart + interval - 1
         default:
             periodStart = day
             periodEnd = day
         }
-        periodLength = periodEnd - max(periodStart, startDay) + 1
+        periodLength = periodEnd - max(periodStart, anchor) + 1
         periodDone = 0
         periodSkipped = 0
         periodSucceeded = false

@@ -30,6 +30,13 @@ struct HistoryChanges: Sendable {
         return changes[start...]
     }
 
+    /// Records one habit's history changed from an index on, outside a rewind.
+    mutating func noteChanged(_ habit: String, from index: Int) {
+        epoch += 1
+        changes.append(Change(epoch: epoch, habit: habit, from: index))
+        trim()
+    }
+
     /// Records a habit whose whole history is new (evaluated without a rewind).
     mutating func noteAdded(_ habit: String) {
         epoch += 1

@@ -61,7 +61,7 @@ extension UserEngine {
                 firstDay: LocalDay(number: habit.startDay), today: LocalDay(number: today),
                 states: states, streaks: streaks, totals: totals[h],
                 completionMinutes: minutes[h].reversed(), current: habit.current, best: habit.best,
-                breaks: habit.breaks)
+                breaks: habit.breaks, schedules: run.schedules[h])
         }
     }
 

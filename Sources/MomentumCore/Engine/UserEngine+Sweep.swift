@@ -98,6 +98,8 @@ extension UserEngine {
         run.habits.append(
             HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: start))
         run.definitions.append(definition)
+        let segments = [ScheduleSegment(from: LocalDay(number: start), schedule: definition.schedule)]
+        run.schedules.append(segments)
         var history = HabitHistory()
         history.days.reserveCapacity(open - start + 1)
         histories.append(history)
@@ -110,6 +112,7 @@ extension UserEngine {
                 if checkpoints[next].day == day {
                     checkpoints[next].run.habits.append(run.habits[h])
                     checkpoints[next].run.definitions.append(definition)
+                    checkpoints[next].run.schedules.append(segments)
                 }
                 next += 1
             }
@@ -131,6 +134,7 @@ extension UserEngine {
             run.habits.append(
                 HabitRun(definition: definition, policy: definition.policy ?? pack.defaultPolicy, startDay: day))
             run.definitions.append(definition)
+            run.schedules.append([ScheduleSegment(from: LocalDay(number: day), schedule: definition.schedule)])
             var history = HabitHistory()
             if let last = entries.last, last.day > day { history.days.reserveCapacity(last.day - day + 1) }
             histories.append(history)
@@ -147,6 +151,14 @@ extension UserEngine {
             if let policy = changes.policy {
                 run.definitions[h].policy = policy
                 run.habits[h].apply(policy)
+            }
+            if let schedule = changes.schedule, schedule != run.definitions[h].schedule {
+                // Applied before anything else of its day (it sorts first): the old rule's
+                // period under way is judged on the days it had, then the new rule begins.
+                cutPeriod(h, before: day)
+                run.definitions[h].schedule = schedule
+                run.habits[h].reschedule(schedule, from: max(day, run.habits[h].startDay))
+                run.schedules[h].append(ScheduleSegment(from: LocalDay(number: day), schedule: schedule))
             }
         case .archive:
             if run.habits[h].archivedDay == .max { run.habits[h].archivedDay = day }
@@ -184,6 +196,30 @@ extension UserEngine {
         case .decision, .record, .pause, .resume:
             break
         }
+    }
+
+    /// Judges a weekly, monthly or N-day period under way when its schedule changes at the
+    /// start of `day`: on the days it had before `day` (its quota capped at those days, less
+    /// rest days), as if it ended the day before. The day before's record takes the outcome.
+    private mutating func cutPeriod(_ h: Int, before day: Int) {
+        let habit = run.habits[h]
+        guard habit.multiDay, !habit.periodSucceeded, habit.periodStart < day, day <= habit.periodEnd else { return }
+        let last = day - 1
+        let had = last - max(habit.periodStart, habit.anchor) + 1 - habit.periodSkipped
+        let required = min(habit.quota, had)
+        guard required > 0 else { return }
+        let index = last - habit.startDay
+        guard histories[h].days.indices.contains(index) else { return }
+        var state = histories[h].days[index].state
+        if habit.periodDone >= required {
+            run.habits[h].periodSucceeded = true
+            succeed(h, last, at: nil, event: -1)
+        } else {
+            let outcome = fail(h, last)
+            if state != .completed, !state.isRest { state = outcome }
+        }
+        histories[h].days[index] = DayRecord(streak: Int32(clamping: run.habits[h].current), state: state)
+        historyChanges.noteChanged(run.definitions[h].id, from: index)
     }
 
     /// A day met its target: count it towards the period, and extend the streak when the

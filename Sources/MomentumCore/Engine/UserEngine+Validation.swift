@@ -17,7 +17,7 @@ extension UserEngine {
         let atDay = clock.localDay(of: event.at, in: table).number
         let at = event.at.timeIntervalSince1970
         func entry(_ day: Int, _ operation: Entry.Operation, habit: Int32 = -1) -> Entry {
-            Entry(day: day, rank: 1, operation: operation, backfilled: false, habit: habit, event: index, at: at)
+            Entry(day: day, rank: 2, operation: operation, backfilled: false, habit: habit, event: index, at: at)
         }
 
         switch event.payload {
@@ -33,7 +33,11 @@ extension UserEngine {
         case .habitUpdated(let changes):
             let meta = try habit(changes.habit, on: atDay)
             if let name = changes.name { try Self.checkName(name) }
-            return entry(atDay, .update, habit: meta.ordinal)
+            var update = entry(atDay, .update, habit: meta.ordinal)
+            // A new schedule holds from the start of its day: it sorts after the day's habit
+            // creations and before everything else.
+            if changes.schedule != nil { update.rank = 1 }
+            return update
         case .habitArchived(let id):
             return entry(atDay, .archive, habit: try habit(id, on: atDay).ordinal)
         case .completion(let id, let day, let value, _):

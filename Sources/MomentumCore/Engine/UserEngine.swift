@@ -43,6 +43,8 @@ public struct UserEngine: Sendable {
     struct RunState: Sendable {
         var habits: [HabitRun] = []
         var definitions: [HabitDefinition] = []
+        /// Each habit's schedules with the day each began, oldest first.
+        var schedules: [[ScheduleSegment]] = []
         var wallet = Wallet()
         var openDay: Int?
         var ledgerCount = 0

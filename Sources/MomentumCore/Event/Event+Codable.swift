@@ -14,7 +14,7 @@ extension Event: Codable {
         "habit.created": [
             "habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start",
         ],
-        "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy"],
+        "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy", "schedule"],
         "habit.archived": ["habit"],
         "completion": ["habit", "day", "value", "note"],
         "skip": ["habit", "day", "note"],
@@ -110,6 +110,7 @@ extension Event: Codable {
             try c.encodeIfPresent(changes.difficulty, forKey: Key("difficulty"))
             try c.encodeIfPresent(changes.target, forKey: Key("target"))
             try c.encodeIfPresent(changes.policy, forKey: Key("policy"))
+            try c.encodeIfPresent(changes.schedule, forKey: Key("schedule"))
         case .habitArchived(let habit): try c.encode(habit, forKey: Key("habit"))
         case .completion(let habit, let day, let value, let note):
             try c.encode(habit, forKey: Key("habit"))
@@ -223,7 +224,8 @@ extension Event.Payload {
                     category: try c.decodeIfPresent(String.self, forKey: Key("category")),
                     difficulty: try c.decodeIfPresent(Difficulty.self, forKey: Key("difficulty")),
                     target: try c.decodeIfPresent(Target.self, forKey: Key("target")),
-                    policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy"))))
+                    policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy")),
+                    schedule: try c.decodeIfPresent(Schedule.self, forKey: Key("schedule"))))
         case "habit.archived": payload = .habitArchived(habit: try habit())
         case "completion":
             let value = try number(

@@ -31,7 +31,8 @@ public struct Event: Hashable, Sendable {
     public enum Payload: Hashable, Sendable {
         /// `habit.created`: a new habit with its definition (fields of ``HabitDefinition``).
         case habitCreated(HabitDefinition)
-        /// `habit.updated`: name, category, difficulty, target or policy changed from this day on.
+        /// `habit.updated`: name, category, difficulty, target, policy or schedule changed from
+        /// this day on.
         case habitUpdated(HabitChanges)
         /// `habit.archived`: the habit stops being tracked on this day; its history stays.
         case habitArchived(habit: String)
@@ -117,11 +118,14 @@ public struct HabitChanges: Hashable, Sendable {
     public var target: Target?
     /// A new streak policy.
     public var policy: StreakPolicy?
+    /// A new schedule, in force from the start of the event's local day: the days before
+    /// keep the old one (see ``Schedule`` for how the streak carries across).
+    public var schedule: Schedule?
 
     /// Creates a change set.
     public init(
         habit: String, name: String? = nil, category: String? = nil, difficulty: Difficulty? = nil,
-        target: Target? = nil, policy: StreakPolicy? = nil
+        target: Target? = nil, policy: StreakPolicy? = nil, schedule: Schedule? = nil
     ) {
         self.habit = habit
         self.name = name
@@ -129,6 +133,7 @@ public struct HabitChanges: Hashable, Sendable {
         self.difficulty = difficulty
         self.target = target
         self.policy = policy
+        self.schedule = schedule
     }
 }
 

@@ -7,6 +7,14 @@
 /// the periods are consecutive blocks of `interval` days starting on the habit's first day,
 /// each needing one completion.
 ///
+/// A schedule can change from a day on (`habit.updated` with `schedule`): the days before
+/// keep the old rule, the change day and after follow the new one, and the streak carries
+/// over as it stands — it goes on counting successful periods, each judged by the schedule
+/// in force when it began. A weekly or monthly quota (or an N-day block) under way at the
+/// change is judged on the days it had before the change, its quota capped at those days;
+/// the new schedule's first period starts on the change day (a week or month counts only
+/// its days from then on).
+///
 /// JSON: `{"kind": "daily"}`, `{"kind": "weekdays", "days": ["monday", "thursday"]}`,
 /// `{"kind": "timesPerWeek", "count": 3}`, `{"kind": "timesPerMonth", "count": 10}`,
 /// `{"kind": "everyNDays", "interval": 3}`, `{"kind": "monthly", "day": 15}`,
@@ -166,5 +174,19 @@ extension Schedule: Codable {
             try c.encode(m, forKey: .month)
             try c.encode(d, forKey: .day)
         }
+    }
+}
+
+/// A schedule and the day it came into force (a habit's first day, or a change).
+public struct ScheduleSegment: Hashable, Sendable, Codable {
+    /// The first day the schedule held.
+    public var from: LocalDay
+    /// The schedule.
+    public var schedule: Schedule
+
+    /// Creates a segment.
+    public init(from: LocalDay, schedule: Schedule) {
+        self.from = from
+        self.schedule = schedule
     }
 }

@@ -153,6 +153,34 @@ struct WebViews: Sendable {
         return fields
     }
 
+    /// The schedules the web app offers (the new-habit form's three), with the habit's own
+    /// first when it is another ("Keep: every 2 days").
+    static func scheduleOptions(_ current: Schedule) -> [[String: Any]] {
+        let offered: [(value: String, label: String, schedule: Schedule)] = [
+            ("daily", "Every day", .daily),
+            ("weekdays", "Weekdays", .weekdays([.monday, .tuesday, .wednesday, .thursday, .friday])),
+            ("3", "3 times a week", .timesPerWeek(3)),
+        ]
+        var options = offered.map { ["value": $0.value, "label": $0.label, "selected": $0.schedule == current] }
+        if !offered.contains(where: { $0.schedule == current }) {
+            options.insert(["value": "current", "label": "Keep: \(scheduleLabel(current))", "selected": true], at: 0)
+        }
+        return options
+    }
+
+    /// A schedule in words: "every day", "Mon, Wed, Fri", "3 times a week", "every 2 days".
+    static func scheduleLabel(_ schedule: Schedule) -> String {
+        switch schedule {
+        case .daily: "every day"
+        case .weekdays(let days): days.sorted().map { String($0.name.capitalized.prefix(3)) }.joined(separator: ", ")
+        case .timesPerWeek(let n): n == 1 ? "once a week" : "\(n) times a week"
+        case .timesPerMonth(let n): n == 1 ? "once a month" : "\(n) times a month"
+        case .everyNDays(let n): n == 1 ? "every day" : "every \(n) days"
+        case .monthly(let day): "monthly on day \(day)"
+        case .yearly(let month, let day): "yearly on \(day) \(months[month - 1])"
+        }
+    }
+
     /// The pause form of Today (every habit) or of a habit's page: the pauses under way or
     /// to come (each with End now or Cancel), and the dates a new one may take — from the
     /// earliest day the backfill window allows, a week by default.
@@ -206,6 +234,7 @@ struct WebViews: Sendable {
         page["difficulties"] = Difficulty.allCases.map {
             ["name": $0.rawValue, "selected": $0 == habit.definition.difficulty]
         }
+        page["scheduleOptions"] = Self.scheduleOptions(habit.definition.schedule)
         if let analytics {
             page["rate30"] = analytics.rates.last30Days.percent ?? 0
             page["rateAll"] = analytics.rates.allTime.percent ?? 0

@@ -255,6 +255,13 @@ async function checkedIn(result, message) {
   await presentNext().catch(() => {});
 }
 
+// The schedules the habit forms offer, by their option's value.
+const schedules = {
+  daily: { kind: 'daily' },
+  weekdays: { kind: 'weekdays', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
+  3: { kind: 'timesPerWeek', count: 3 },
+};
+
 // A habit form's goal for a day as the API's `target`: absent for a check-off habit,
 // `{atLeast|atMost, unit}` otherwise. The amount is checked here so that the message
 // names the field the person sees.
@@ -500,11 +507,6 @@ const forms = {
   },
   async 'create-habit'(form) {
     const data = new FormData(form);
-    const schedules = {
-      daily: { kind: 'daily' },
-      weekdays: { kind: 'weekdays', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
-      3: { kind: 'timesPerWeek', count: 3 },
-    };
     const definition = {
       name: data.get('name'), schedule: schedules[data.get('schedule')], policy: data.get('policy'),
       difficulty: data.get('difficulty'), category: data.get('category'),
@@ -521,6 +523,9 @@ const forms = {
     const changes = { name: data.get('name'), difficulty: data.get('difficulty') };
     if (data.get('category')) changes.category = data.get('category');
     if (targetChanged(form)) changes.target = formTarget(form);
+    const schedule = form.elements.schedule;
+    const keep = [...schedule.options].find((o) => o.defaultSelected)?.value;
+    if (schedule.value !== keep && schedules[schedule.value]) changes.schedule = schedules[schedule.value];
     const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, changes);
     form.querySelector('[data-saved]').textContent = 'Saved.';
     announce(`Saved ${result.definition.name}.`);
