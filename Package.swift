@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "MomentumCoreTests",
             dependencies: [
-                "MomentumCore", "MomentumTestSupport",
+                "MomentumCore", "MomentumAPI", "MomentumTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict

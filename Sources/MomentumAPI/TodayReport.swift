@@ -19,7 +19,8 @@ public struct TodayReport: Codable, Hashable, Sendable {
     public var pack: String
     /// Diamonds and freezes.
     public var wallet: Wallet
-    /// Every habit with today's status, streaks, shield and the last days of its calendar.
+    /// Every habit with today's status, streaks, shield and the last days of its calendar,
+    /// in the order the user shows them (`order` events; creation order otherwise).
     public var habits: [HabitState]
     /// Freezes offered for missed days, waiting for an answer.
     public var freezeOffers: [OpenFreezeOffer]
@@ -39,7 +40,11 @@ public struct TodayReport: Codable, Hashable, Sendable {
         dayStartHour = state.dayStartHour
         pack = state.pack
         wallet = state.wallet
-        habits = state.habits
+        let position = Dictionary(state.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        habits = state.habits.enumerated().sorted {
+            (position[$0.element.definition.id] ?? $0.offset, $0.offset)
+                < (position[$1.element.definition.id] ?? $1.offset, $1.offset)
+        }.map(\.element)
         freezeOffers = state.freezeOffers
         pauses = state.pauses.filter { $0.until >= state.today }
     }

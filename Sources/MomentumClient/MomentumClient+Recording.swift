@@ -89,6 +89,32 @@ extension MomentumClient {
         try record(.habitUpdated(HabitChanges(habit: habit, schedule: schedule)))
     }
 
+    /// Archives a habit: it stops being tracked from today; its history stays.
+    @discardableResult
+    public func archive(_ habit: String) throws -> RecordedEvent {
+        try record(.habitArchived(habit: habit))
+    }
+
+    /// Brings an archived habit back from today: the days it was archived show as such and
+    /// neither extend nor break its streak.
+    @discardableResult
+    public func unarchive(_ habit: String) throws -> RecordedEvent {
+        try record(.habitUnarchived(habit: habit))
+    }
+
+    /// Sets the order habits are shown in (`TodayReport.habits` follows it): these first, in
+    /// this order, the others after them in creation order.
+    ///
+    /// - Throws: ``ClientError/refused(_:_:field:)`` `unknown_habit`, or `invalid_input` when a
+    ///   habit is listed twice.
+    @discardableResult
+    public func order(_ habits: [String]) throws -> RecordedEvent {
+        guard Set(habits).count == habits.count else {
+            throw ClientError.refused("invalid_input", "habits lists each habit at most once", field: "habits")
+        }
+        return try record(.order(habits: habits))
+    }
+
     /// Pauses one habit, or every habit, for a vacation: the days `from` through `until`
     /// neither extend nor break a streak and spend no freeze.
     ///

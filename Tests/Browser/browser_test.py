@@ -910,6 +910,81 @@ def pause_a_habit_and_take_a_vacation(args):
         browser.quit()
 
 
+def groups_order_and_unarchive(args):
+    """Habits in groups on a phone: arranged by keyboard (↓) and by dragging, a group
+    collapsed (and still collapsed after a reload), one archived and brought back."""
+    browser = Browser(args, "groups", width=390, dark=True)
+    try:
+        sign_up(browser, "gus")
+        browser.dismiss_celebrations()
+        ids = {}
+        for name, group in [("Stretch", "Morning routine"), ("Read", ""), ("Tea", "Morning routine"),
+                            ("Journal", "Evening")]:
+            browser.js("document.querySelector('details.new-habit').open = true")
+            if group:
+                browser.css("#new-habit input[name=group]").send_keys(group)
+            ids[name] = create_habit(browser, name)
+
+        def names():
+            return browser.js("return [...document.querySelectorAll('li.habit .habit-name')].map(a => a.textContent)")
+
+        assert names() == ["Read", "Stretch", "Tea", "Journal"], names()
+        browser.js("document.querySelector('[data-action=arrange]').click()")
+        assert browser.js("return document.body.classList.contains('arranging')"), "Arrange did not start arranging"
+        # Keyboard: focus Stretch's ↓ and press Enter.
+        down = browser.css(f"button[data-action=move-habit][data-habit='{ids['Stretch']}'][data-step='1']")
+        browser.js("arguments[0].focus()", down)
+        before = browser.js("return document.body.dataset.refreshes || '0'")
+        browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        browser.wait_for(f"(document.body.dataset.refreshes || '0') !== '{before}'", message="↓ did not save the order")
+        browser.settle()
+        assert names() == ["Read", "Tea", "Stretch", "Journal"], names()
+        assert browser.js("return document.activeElement.getAttribute('aria-label')") == "Move Stretch down"
+        # Drag: Stretch before Tea again (HTML drag events, as the browser sends them).
+        before = browser.js("return document.body.dataset.refreshes || '0'")
+        browser.js("""
+            const [from, to] = arguments;
+            const source = document.querySelector(`li.habit[data-habit='${from}']`);
+            const target = document.querySelector(`li.habit[data-habit='${to}']`);
+            const data = new DataTransfer();
+            const box = target.getBoundingClientRect();
+            source.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: data}));
+            target.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: data, clientY: box.top + 2}));
+            target.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: data, clientY: box.top + 2}));
+            source.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: data}));
+        """, ids["Stretch"], ids["Tea"])
+        browser.wait_for(f"(document.body.dataset.refreshes || '0') !== '{before}'", message="the drop did not save the order")
+        browser.settle()
+        assert names() == ["Read", "Stretch", "Tea", "Journal"], names()
+        status, body = browser.api("GET", "/v1/today")
+        assert [h["definition"]["name"] for h in body["habits"]] == ["Read", "Stretch", "Tea", "Journal"], body["habits"]
+        browser.shot("groups-arranging")
+        browser.js("document.querySelector('[data-action=arrange]').click()")
+
+        # Collapse Evening: it stays collapsed after a reload.
+        browser.js("document.querySelector('details.habit-group[data-group=Evening] > summary').click()")
+        browser.get("/today")
+        assert browser.js("return document.querySelector('details.habit-group[data-group=Evening]').open") is False
+        assert browser.js("return document.querySelector('details.habit-group[data-group=\"Morning routine\"]').open")
+        browser.shot("groups-collapsed")
+
+        # Archive Read from its page; bring it back from Today.
+        browser.get("/habits/" + ids["Read"])
+        browser.js("document.querySelector('details.edit-habit').open = true")
+        browser.js("window.confirm = () => true")
+        browser.js("document.querySelector('button[data-action=archive-habit]').click()")
+        browser.wait_for("location.pathname === '/today'", message="archiving did not return to Today")
+        browser.settle()
+        assert "Read" not in names(), names()
+        browser.js("document.querySelector('details.archived-habits').open = true")
+        browser.js(f"document.querySelector(\"button[data-action=unarchive-habit][data-habit='{ids['Read']}']\").click()")
+        browser.wait_for(f"document.querySelector(\"li.habit[data-habit='{ids['Read']}']\") !== null",
+                         message="Unarchive did not bring the habit back to Today")
+        assert not browser.all("details.archived-habits"), "the archive list stayed with nothing in it"
+    finally:
+        browser.quit()
+
+
 def account_care_password_download_and_delete(args):
     """The profile's Account section: a password change that signs the other browser out,
     everything downloaded as one tar file, and the account deleted."""
@@ -1578,6 +1653,7 @@ SCENARIOS = [
     numeric_habits_count_toward_their_goal,
     account_care_password_download_and_delete,
     pause_a_habit_and_take_a_vacation,
+    groups_order_and_unarchive,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
     puppy_journal_from_its_forms_on_a_phone_in_dark,

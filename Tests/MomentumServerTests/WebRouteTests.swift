@@ -110,6 +110,49 @@ struct WebRouteTests {
         }
     }
 
+    /// Today shows habits in the user's order, gathered in groups (each collapsible), with
+    /// the archived ones listed at the end to bring back.
+    @Test func todayShowsGroupsInOrderAndTheArchivedHabits() async throws {
+        try await ServerHarness.with { harness, client in
+            let token = try await client.register("gus")
+            let cookie = try await client.signInCookie("gus")
+            for body in [
+                #"{"habit": "stretch", "name": "Stretch", "group": "Morning routine"}"#,
+                #"{"habit": "read", "name": "Read"}"#, #"{"habit": "tea", "name": "Tea", "group": "Morning routine"}"#,
+                #"{"habit": "old", "name": "Old habit"}"#,
+            ] {
+                #expect(try await client.call(.post, "/v1/habits", token: token, json: body).status == .created)
+            }
+            #expect(try await client.call(.post, "/v1/habits/old/archive", token: token).status == .ok)
+            let order =
+                #"{"events": [{"id": "o1", "type": "order", "at": "\#(RFC3339.format(harness.now))", "tz": "Europe/Berlin", "habits": ["tea", "read", "stretch"]}]}"#
+            #expect(try await client.call(.post, "/v1/events", token: token, json: order).status == .ok)
+            let today = try await client.call(.get, "/today", headers: [.cookie: cookie])
+            let text = today.text
+            func position(_ needle: String) -> Int {
+                text.range(of: needle).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? -1
+            }
+            // Read has no group and comes first; the group follows, Tea before Stretch.
+            #expect(position(#"data-habit="read""#) < position(#"data-group="Morning routine""#))
+            #expect(
+                position(#"data-group="Morning routine""#) < position(#"data-habit="tea""#))
+            #expect(position(#"data-habit="tea""#) < position(#"data-habit="stretch""#))
+            #expect(text.contains(#"<summary>Morning routine <span class="muted">(2)</span></summary>"#))
+            #expect(text.contains(#"data-action="move-habit" data-habit="tea" data-step="1""#))
+            #expect(text.contains(#"data-action="unarchive-habit" data-habit="old""#))
+            #expect(!text.contains(#"<a class="habit-name" href="/habits/old">"#))
+            #expect(text.contains(#"<a href="/habits/old">Old habit</a>"#))
+            #expect(text.contains(#"<option value="Morning routine">"#))
+            let dashboard = try await client.call(.get, "/v1/today", token: token)
+            let ids = (dashboard.json["habits"] as? [[String: Any]])?.compactMap {
+                ($0["definition"] as? [String: Any])?["habit"] as? String
+            }
+            #expect(ids == ["tea", "read", "stretch", "old"])
+            let page = try await client.call(.get, "/habits/stretch", headers: [.cookie: cookie])
+            #expect(page.text.contains(#"name="group" maxlength="100" list="group-names" value="Morning routine""#))
+        }
+    }
+
     /// A browser whose account was deleted through another instance a moment ago (its
     /// session still trusted from the cache) is sent to sign in, not shown an error.
     @Test func pagesOfAnAccountDeletedElsewhereSendTheBrowserToSignIn() async throws {

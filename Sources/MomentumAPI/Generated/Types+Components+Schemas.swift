@@ -1662,7 +1662,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start); habit.updated (habit, name, category, difficulty, target, policy, schedule); habit.archived (habit); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -3212,6 +3212,10 @@ extension Components {
             public var category: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/difficulty`.
             public var difficulty: Swift.String
+            /// The group the habit is shown in ("Morning routine"), if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitDefinition/group`.
+            public var group: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/habit`.
             public var habit: Swift.String
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/name`.
@@ -3443,6 +3447,7 @@ extension Components {
             /// - Parameters:
             ///   - category:
             ///   - difficulty:
+            ///   - group: The group the habit is shown in ("Morning routine"), if any.
             ///   - habit:
             ///   - name:
             ///   - policy: A preset name (forgiving, strict) or a policy object (grace, penalty, freezes)
@@ -3453,6 +3458,7 @@ extension Components {
             public init(
                 category: Swift.String? = nil,
                 difficulty: Swift.String,
+                group: Swift.String? = nil,
                 habit: Swift.String,
                 name: Swift.String,
                 policy: Components.Schemas.HabitDefinition.PolicyPayload? = nil,
@@ -3463,6 +3469,7 @@ extension Components {
             ) {
                 self.category = category
                 self.difficulty = difficulty
+                self.group = group
                 self.habit = habit
                 self.name = name
                 self.policy = policy
@@ -3474,6 +3481,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case category
                 case difficulty
+                case group
                 case habit
                 case name
                 case policy
@@ -3491,6 +3499,10 @@ extension Components {
                 self.difficulty = try container.decode(
                     Swift.String.self,
                     forKey: .difficulty
+                )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
                 )
                 self.habit = try container.decode(
                     Swift.String.self,
@@ -3523,6 +3535,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "category",
                     "difficulty",
+                    "group",
                     "habit",
                     "name",
                     "policy",

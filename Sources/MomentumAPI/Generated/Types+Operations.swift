@@ -10364,6 +10364,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/eventId`.
                     public var eventId: Swift.String?
+                    /// The group the habit is shown in ("Morning routine"); "" takes it out of its group.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/group`.
+                    public var group: Swift.String?
                     /// The habit id (1 to 128 bytes); generated if absent
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/habit`.
@@ -10411,6 +10415,7 @@ public enum Operations {
                     ///   - category:
                     ///   - difficulty:
                     ///   - eventId: The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
+                    ///   - group: The group the habit is shown in ("Morning routine"); "" takes it out of its group.
                     ///   - habit: The habit id (1 to 128 bytes); generated if absent
                     ///   - name: 1 to 200 characters
                     ///   - policy: A named policy ("strict", "forgiving") or a policy object (README: the event format)
@@ -10424,6 +10429,7 @@ public enum Operations {
                         category: Swift.String? = nil,
                         difficulty: Operations.CreateHabit.Input.Body.JsonPayload.DifficultyPayload? = nil,
                         eventId: Swift.String? = nil,
+                        group: Swift.String? = nil,
                         habit: Swift.String? = nil,
                         name: Swift.String,
                         policy: OpenAPIRuntime.OpenAPIValueContainer? = nil,
@@ -10437,6 +10443,7 @@ public enum Operations {
                         self.category = category
                         self.difficulty = difficulty
                         self.eventId = eventId
+                        self.group = group
                         self.habit = habit
                         self.name = name
                         self.policy = policy
@@ -10451,6 +10458,7 @@ public enum Operations {
                         case category
                         case difficulty
                         case eventId
+                        case group
                         case habit
                         case name
                         case policy
@@ -10477,6 +10485,10 @@ public enum Operations {
                         self.eventId = try container.decodeIfPresent(
                             Swift.String.self,
                             forKey: .eventId
+                        )
+                        self.group = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .group
                         )
                         self.habit = try container.decodeIfPresent(
                             Swift.String.self,
@@ -10515,6 +10527,7 @@ public enum Operations {
                             "category",
                             "difficulty",
                             "eventId",
+                            "group",
                             "habit",
                             "name",
                             "policy",
@@ -11134,6 +11147,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/eventId`.
                     public var eventId: Swift.String?
+                    /// The group the habit is shown in ("Morning routine"); "" takes it out of its group.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/group`.
+                    public var group: Swift.String?
                     /// 1 to 200 characters
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/name`.
@@ -11161,6 +11178,7 @@ public enum Operations {
                     ///   - category:
                     ///   - difficulty:
                     ///   - eventId: The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
+                    ///   - group: The group the habit is shown in ("Morning routine"); "" takes it out of its group.
                     ///   - name: 1 to 200 characters
                     ///   - policy: A named policy ("strict", "forgiving") or a policy object (README: the event format)
                     ///   - schedule: A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (README: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
@@ -11171,6 +11189,7 @@ public enum Operations {
                         category: Swift.String? = nil,
                         difficulty: Operations.UpdateHabit.Input.Body.JsonPayload.DifficultyPayload? = nil,
                         eventId: Swift.String? = nil,
+                        group: Swift.String? = nil,
                         name: Swift.String? = nil,
                         policy: OpenAPIRuntime.OpenAPIValueContainer? = nil,
                         schedule: OpenAPIRuntime.OpenAPIValueContainer? = nil,
@@ -11181,6 +11200,7 @@ public enum Operations {
                         self.category = category
                         self.difficulty = difficulty
                         self.eventId = eventId
+                        self.group = group
                         self.name = name
                         self.policy = policy
                         self.schedule = schedule
@@ -11192,6 +11212,7 @@ public enum Operations {
                         case category
                         case difficulty
                         case eventId
+                        case group
                         case name
                         case policy
                         case schedule
@@ -11215,6 +11236,10 @@ public enum Operations {
                         self.eventId = try container.decodeIfPresent(
                             Swift.String.self,
                             forKey: .eventId
+                        )
+                        self.group = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .group
                         )
                         self.name = try container.decodeIfPresent(
                             Swift.String.self,
@@ -11241,6 +11266,7 @@ public enum Operations {
                             "category",
                             "difficulty",
                             "eventId",
+                            "group",
                             "name",
                             "policy",
                             "schedule",

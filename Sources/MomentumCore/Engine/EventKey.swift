@@ -20,7 +20,8 @@ struct EventKey: Comparable, Hashable, Sendable {
 /// checkpoints it for free. The event itself stays in the engine's log at index `event`.
 struct Entry: Sendable {
     enum Operation: UInt8, Sendable {
-        case create, update, archive, complete, skip, skipAll, purchase, decision, record, pause, resume
+        case create, update, archive, unarchive, complete, skip, skipAll, purchase, decision, record, pause, resume
+        case order
     }
 
     /// The local day the event applies to.

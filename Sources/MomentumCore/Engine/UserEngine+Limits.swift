@@ -63,7 +63,8 @@ extension UserEngine {
                 if case .pause(let pause) = log[Int(index)].payload { reaches(pause.from, "event") }
             }
         case .pause(let pause): reaches(pause.from, "from")
-        case .habitUpdated, .habitArchived, .purchase, .subject, .goal, .stage, .resume: break
+        case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order:
+            break
         }
         guard earliest < open else { return nil }
         let habits = max(1, run.habits.count + (habitMeta[event.payload.habitID ?? ""] == nil ? 1 : 0))

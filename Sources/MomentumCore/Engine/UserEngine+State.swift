@@ -26,7 +26,7 @@ extension UserEngine {
             pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
             skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), pauses: pausePeriods,
-            ledger: ledger.map(ledgerEntry), rejected: refused)
+            order: displayOrder, ledger: ledger.map(ledgerEntry), rejected: refused)
     }
 
     /// Closes every day before `now` in the user's zone (the given one if valid, else the
@@ -141,6 +141,19 @@ extension UserEngine {
             return habit.startDay + index
         }
         return habit.isActive(on: today) && habit.dayCompleted ? today : .max
+    }
+
+    /// Every habit's id in display order: those the latest live `order` event names, in its
+    /// order, then the others in creation order.
+    var displayOrder: [String] {
+        let ids = run.definitions.map(\.id)
+        guard let last = entries.last(where: { $0.operation == .order }),
+            case .order(let listed) = log[Int(last.event)].payload
+        else { return ids }
+        let known = Set(ids)
+        var seen: Set<String> = []
+        let named = listed.filter { known.contains($0) && seen.insert($0).inserted }
+        return named + ids.filter { !seen.contains($0) }
     }
 
     /// What today shows for a habit.

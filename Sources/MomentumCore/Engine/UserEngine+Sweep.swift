@@ -142,6 +142,7 @@ extension UserEngine {
             guard case .habitUpdated(let changes) = log[Int(entry.event)].payload else { return }
             if let name = changes.name { run.definitions[h].name = name }
             if let category = changes.category { run.definitions[h].category = category }
+            if let group = changes.group { run.definitions[h].group = group.isEmpty ? nil : group }
             if let difficulty = changes.difficulty { run.definitions[h].difficulty = difficulty }
             if let target = changes.target {
                 run.definitions[h].target = target
@@ -162,6 +163,8 @@ extension UserEngine {
             }
         case .archive:
             if run.habits[h].archivedDay == .max { run.habits[h].archivedDay = day }
+        case .unarchive:
+            unarchive(h, on: day)
         case .complete:
             guard run.habits[h].isActive(on: day) else {
                 rejected.append(
@@ -193,9 +196,25 @@ extension UserEngine {
             run.wallet.diamonds -= diamonds
             run.wallet.freezes += freezes
             record(day, at: entry.at, .purchase, diamonds: -diamonds, freezes: freezes, event: entry.event)
-        case .decision, .record, .pause, .resume:
+        case .decision, .record, .pause, .resume, .order:
             break
         }
+    }
+
+    /// Tracks an archived habit again from `day` (nothing, if it is not archived): the days
+    /// it was archived are recorded as such, the streak stands as it was, and a weekly,
+    /// monthly or N-day schedule starts a fresh period on `day`.
+    private mutating func unarchive(_ h: Int, on day: Int) {
+        let archived = run.habits[h].archivedDay
+        guard archived != .max, archived <= day else { return }
+        let streak = Int32(clamping: run.habits[h].current)
+        let closed = run.habits[h].startDay + histories[h].days.count
+        for _ in max(closed, run.habits[h].startDay)..<max(day, closed) {
+            histories[h].days.append(DayRecord(streak: streak, state: .archived))
+        }
+        run.habits[h].archivedDay = .max
+        run.habits[h].resetDay()
+        run.habits[h].reschedule(run.definitions[h].schedule, from: max(day, run.habits[h].startDay))
     }
 
     /// Judges a weekly, monthly or N-day period under way when its schedule changes at the

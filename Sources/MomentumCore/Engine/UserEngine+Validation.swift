@@ -33,6 +33,7 @@ extension UserEngine {
         case .habitUpdated(let changes):
             let meta = try habit(changes.habit, on: atDay)
             if let name = changes.name { try Self.checkName(name) }
+            if let group = changes.group { try Self.checkGroup(group) }
             var update = entry(atDay, .update, habit: meta.ordinal)
             // A new schedule holds from the start of its day: it sorts after the day's habit
             // creations and before everything else.
@@ -40,6 +41,13 @@ extension UserEngine {
             return update
         case .habitArchived(let id):
             return entry(atDay, .archive, habit: try habit(id, on: atDay).ordinal)
+        case .habitUnarchived(let id):
+            return entry(atDay, .unarchive, habit: try habit(id, on: atDay).ordinal)
+        case .order(let habits):
+            for id in habits where habitMeta[id] == nil {
+                throw MomentumError(.unknownHabit, "there is no habit '\(id)'", field: "habits")
+            }
+            return entry(atDay, .order)
         case .completion(let id, let day, let value, _):
             let target = try loggedDay(day, atDay: atDay, limitedBy: "completion")
             var completion = entry(target, .complete, habit: try habit(id, on: target).ordinal)
@@ -126,6 +134,7 @@ extension UserEngine {
             throw MomentumError(.invalidEvent, "a habit id is 1…128 bytes", field: "habit")
         }
         try Self.checkName(definition.name)
+        if let group = definition.group { try Self.checkGroup(group) }
         guard let table = cachedTable(for: event.timeZone) else {
             throw MomentumError(.unknownTimeZone, "'\(event.timeZone)' is not an IANA time zone", field: "tz")
         }
@@ -201,9 +210,11 @@ extension UserEngine {
             try check(definition.id, "habit")
             try check(definition.name, "name")
             try check(definition.category, "category")
+            try check(definition.group, "group")
         case .habitUpdated(let changes):
             try check(changes.name, "name")
             try check(changes.category, "category")
+            try check(changes.group, "group")
         case .completion(_, _, _, let note), .skip(_, _, let note):
             try check(note, "note", lineBreaks: true)
         case .pause(let pause):
@@ -236,8 +247,16 @@ extension UserEngine {
             try check(from, "from")
             try check(to, "to")
             try check(note, "note", lineBreaks: true)
-        case .habitArchived, .freezeDecision, .removal:
+        case .habitArchived, .habitUnarchived, .freezeDecision, .removal:
             break
+        case .order(let habits):
+            for id in habits { try check(id, "habits") }
+        }
+    }
+
+    private static func checkGroup(_ group: String) throws(MomentumError) {
+        guard group.count <= 100 else {
+            throw MomentumError(.invalidEvent, "a group name is at most 100 characters", field: "group")
         }
     }
 

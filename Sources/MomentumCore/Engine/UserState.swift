@@ -23,6 +23,9 @@ public struct UserState: Hashable, Sendable, Codable {
     public var skippedDays: [LocalDay]
     /// The pauses (vacations), in the order they were made, each until its last paused day.
     public var pauses: [PausePeriod]
+    /// Every habit's id in the order the user shows them (the latest `order` event's, then
+    /// the habits it does not name in creation order).
+    public var order: [String]
     /// Every movement of diamonds and freezes, oldest first.
     public var ledger: [LedgerEntry]
     /// Events in the log that the state refused (they changed nothing).

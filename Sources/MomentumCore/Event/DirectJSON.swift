@@ -165,6 +165,10 @@ extension HabitDefinition: DirectJSON {
         }
         JSONBytes.raw(#""difficulty":"#, into: &out)
         JSONBytes.string(difficulty.rawValue, into: &out)
+        if let group {
+            JSONBytes.raw(#","group":"#, into: &out)
+            JSONBytes.string(group, into: &out)
+        }
         JSONBytes.raw(#","habit":"#, into: &out)
         JSONBytes.string(id, into: &out)
         JSONBytes.raw(#","name":"#, into: &out)

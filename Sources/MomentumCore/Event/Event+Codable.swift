@@ -12,10 +12,12 @@ extension Event: Codable {
     /// The fields each type accepts besides `id`, `type`, `at` and `tz`.
     public static let fieldsByType: [String: Set<String>] = [
         "habit.created": [
-            "habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start",
+            "habit", "name", "schedule", "target", "policy", "difficulty", "category", "weekStart", "start", "group",
         ],
-        "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy", "schedule"],
+        "habit.updated": ["habit", "name", "category", "difficulty", "target", "policy", "schedule", "group"],
         "habit.archived": ["habit"],
+        "habit.unarchived": ["habit"],
+        "order": ["habits"],
         "completion": ["habit", "day", "value", "note"],
         "skip": ["habit", "day", "note"],
         "pause": ["habit", "from", "until", "note"],
@@ -111,7 +113,9 @@ extension Event: Codable {
             try c.encodeIfPresent(changes.target, forKey: Key("target"))
             try c.encodeIfPresent(changes.policy, forKey: Key("policy"))
             try c.encodeIfPresent(changes.schedule, forKey: Key("schedule"))
-        case .habitArchived(let habit): try c.encode(habit, forKey: Key("habit"))
+            try c.encodeIfPresent(changes.group, forKey: Key("group"))
+        case .habitArchived(let habit), .habitUnarchived(let habit): try c.encode(habit, forKey: Key("habit"))
+        case .order(let habits): try c.encode(habits, forKey: Key("habits"))
         case .completion(let habit, let day, let value, let note):
             try c.encode(habit, forKey: Key("habit"))
             try c.encodeIfPresent(day, forKey: Key("day"))
@@ -225,8 +229,19 @@ extension Event.Payload {
                     difficulty: try c.decodeIfPresent(Difficulty.self, forKey: Key("difficulty")),
                     target: try c.decodeIfPresent(Target.self, forKey: Key("target")),
                     policy: try c.decodeIfPresent(StreakPolicy.self, forKey: Key("policy")),
-                    schedule: try c.decodeIfPresent(Schedule.self, forKey: Key("schedule"))))
+                    schedule: try c.decodeIfPresent(Schedule.self, forKey: Key("schedule")),
+                    group: try c.decodeIfPresent(String.self, forKey: Key("group"))))
         case "habit.archived": payload = .habitArchived(habit: try habit())
+        case "habit.unarchived": payload = .habitUnarchived(habit: try habit())
+        case "order":
+            let habits = try c.decode([String].self, forKey: Key("habits"))
+            guard habits.count <= EventLimits.maximumHabits, Set(habits).count == habits.count else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("habits"), in: c,
+                    debugDescription:
+                        "habits lists each habit at most once, at most \(EventLimits.maximumHabits) of them")
+            }
+            payload = .order(habits: habits)
         case "completion":
             let value = try number(
                 "value", c.decodeIfPresent(Double.self, forKey: Key("value")) ?? 1, 0...EventLimits.maximumValue)

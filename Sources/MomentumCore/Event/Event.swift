@@ -36,6 +36,12 @@ public struct Event: Hashable, Sendable {
         case habitUpdated(HabitChanges)
         /// `habit.archived`: the habit stops being tracked on this day; its history stays.
         case habitArchived(habit: String)
+        /// `habit.unarchived`: an archived habit is tracked again from this day; the days it
+        /// was archived show as such and neither extend nor break its streak.
+        case habitUnarchived(habit: String)
+        /// `order`: the order habits are shown in (drag and drop): these first, in this
+        /// order, the others after them in creation order. The latest one holds.
+        case order(habits: [String])
         /// `completion`: the habit was done (`value` adds to numeric targets, default 1). `day`
         /// backdates it to an earlier local day, within the pack's backfill window.
         case completion(habit: String, day: LocalDay?, value: Double, note: String?)
@@ -75,6 +81,8 @@ public struct Event: Hashable, Sendable {
             case .habitCreated: "habit.created"
             case .habitUpdated: "habit.updated"
             case .habitArchived: "habit.archived"
+            case .habitUnarchived: "habit.unarchived"
+            case .order: "order"
             case .completion: "completion"
             case .skip: "skip"
             case .pause: "pause"
@@ -95,10 +103,12 @@ public struct Event: Hashable, Sendable {
             switch self {
             case .habitCreated(let definition): definition.id
             case .habitUpdated(let changes): changes.habit
-            case .habitArchived(let habit), .completion(let habit, _, _, _), .freezeDecision(let habit, _, _): habit
+            case .habitArchived(let habit), .habitUnarchived(let habit), .completion(let habit, _, _, _),
+                .freezeDecision(let habit, _, _):
+                habit
             case .skip(let habit, _, _): habit
             case .pause(let pause): pause.habit
-            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume: nil
+            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order: nil
             }
         }
     }
@@ -121,11 +131,13 @@ public struct HabitChanges: Hashable, Sendable {
     /// A new schedule, in force from the start of the event's local day: the days before
     /// keep the old one (see ``Schedule`` for how the streak carries across).
     public var schedule: Schedule?
+    /// A new group; `""` takes the habit out of its group.
+    public var group: String?
 
     /// Creates a change set.
     public init(
         habit: String, name: String? = nil, category: String? = nil, difficulty: Difficulty? = nil,
-        target: Target? = nil, policy: StreakPolicy? = nil, schedule: Schedule? = nil
+        target: Target? = nil, policy: StreakPolicy? = nil, schedule: Schedule? = nil, group: String? = nil
     ) {
         self.habit = habit
         self.name = name
@@ -134,6 +146,7 @@ public struct HabitChanges: Hashable, Sendable {
         self.target = target
         self.policy = policy
         self.schedule = schedule
+        self.group = group
     }
 }
 

@@ -17,6 +17,8 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
     public var difficulty: Difficulty
     /// A free-form category ("health", "potty"), used by celebrations and analytics.
     public var category: String?
+    /// The group the habit is shown in ("Morning routine"), if any.
+    public var group: String?
     /// The first day of a calendar week for weekly quotas.
     public var weekStart: Weekday
     /// The habit's first day; defaults to the local day it was created on. In JSON (`start`)
@@ -27,7 +29,7 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
     public init(
         id: String, name: String, schedule: Schedule = .daily, target: Target = .check,
         policy: StreakPolicy? = nil, difficulty: Difficulty = .medium, category: String? = nil,
-        weekStart: Weekday = .monday, startDay: LocalDay? = nil
+        weekStart: Weekday = .monday, startDay: LocalDay? = nil, group: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -38,10 +40,11 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
         self.category = category
         self.weekStart = weekStart
         self.startDay = startDay
+        self.group = group
     }
 
     enum CodingKeys: String, CodingKey {
-        case id = "habit", name, schedule, target, policy, difficulty, category, weekStart, startDay = "start"
+        case id = "habit", name, schedule, target, policy, difficulty, category, weekStart, startDay = "start", group
     }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
@@ -67,7 +70,8 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
             difficulty: try c.decodeIfPresent(Difficulty.self, forKey: .difficulty) ?? .medium,
             category: try c.decodeIfPresent(String.self, forKey: .category),
             weekStart: try c.decodeIfPresent(Weekday.self, forKey: .weekStart) ?? .monday,
-            startDay: startDay)
+            startDay: startDay,
+            group: try c.decodeIfPresent(String.self, forKey: .group).flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Encodes the value in its JSON form, described in the type's documentation.
@@ -82,5 +86,6 @@ public struct HabitDefinition: Hashable, Sendable, Codable {
         try c.encodeIfPresent(category, forKey: .category)
         if weekStart != .monday { try c.encode(weekStart, forKey: .weekStart) }
         try c.encodeIfPresent(startDay, forKey: .startDay)
+        try c.encodeIfPresent(group, forKey: .group)
     }
 }

@@ -18,6 +18,8 @@ public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
     case skipped
     /// Paused (a vacation): neither done nor missed, and no freeze spent.
     case paused
+    /// Archived, before the habit was taken out of the archive: not tracked.
+    case archived
     /// The habit was not due (an unscheduled weekday, or a day of a weekly or monthly
     /// quota that is not needed).
     case notDue

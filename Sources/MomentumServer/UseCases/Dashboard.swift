@@ -66,7 +66,7 @@ struct Dashboard: Sendable {
             let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
             return HabitDetail(
                 habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone,
-                today: full.today,
+                today: full.today, groups: Array(Set(full.habits.compactMap(\.definition.group))).sorted(),
                 pauses: full.pauses.filter { ($0.habit == nil || $0.habit == id) && $0.until >= full.today })
         }
     }
@@ -200,6 +200,8 @@ struct HabitDetail: Sendable {
     var zone: String
     /// The user's local day.
     var today: LocalDay
+    /// The groups the user's habits are in.
+    var groups: [String]
     /// The pauses of this habit or of every habit, under way or to come.
     var pauses: [PausePeriod]
 }

@@ -53,10 +53,26 @@ struct WebViews: Sendable {
         var page = chrome("today", title: "Today", wallet: state.wallet, profile: profile)
         let names = Dictionary(
             state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
+        let position = Dictionary(state.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let active = state.habits.filter { $0.archivedDay == nil }
+            .sorted { (position[$0.definition.id] ?? .max) < (position[$1.definition.id] ?? .max) }
         page["dayLabel"] = Self.longDay(state.today)
-        page["habits"] = active.map(habitRow)
+        page["groups"] = Self.habitGroups(active).map { group -> [String: Any] in
+            [
+                "name": group.name, "grouped": !group.name.isEmpty, "count": group.habits.count,
+                "habits": group.habits.map(habitRow),
+            ]
+        }
+        page["movable"] = active.count > 1
+        page["groupNames"] = Self.groupNames(state.habits)
         page["noHabits"] = active.isEmpty
+        page["archived"] = state.habits.filter { $0.archivedDay != nil }.map { habit -> [String: Any] in
+            [
+                "id": habit.definition.id, "name": habit.definition.name,
+                "archivedOn": habit.archivedDay.map(Self.longDay) ?? "",
+            ]
+        }
+        page["hasArchived"] = state.habits.contains { $0.archivedDay != nil }
         page["offers"] = state.freezeOffers.map {
             [
                 "habit": $0.habit, "name": names[$0.habit] ?? $0.habit, "day": $0.day.description,
@@ -153,6 +169,29 @@ struct WebViews: Sendable {
         return fields
     }
 
+    /// Habits in display order, gathered in their groups: the habits without a group first,
+    /// then each group where its first habit comes.
+    static func habitGroups(_ habits: [HabitState]) -> [(name: String, habits: [HabitState])] {
+        var groups: [(name: String, habits: [HabitState])] = [("", [])]
+        var index: [String: Int] = ["": 0]
+        for habit in habits {
+            let name = habit.definition.group ?? ""
+            if let at = index[name] {
+                groups[at].habits.append(habit)
+            } else {
+                index[name] = groups.count
+                groups.append((name, [habit]))
+            }
+        }
+        return groups.filter { !$0.habits.isEmpty }
+    }
+
+    /// The groups the user's habits are in, for the forms' suggestions.
+    static func groupNames(_ habits: [HabitState]) -> [String] {
+        var seen: Set<String> = []
+        return habits.compactMap(\.definition.group).filter { seen.insert($0).inserted }
+    }
+
     /// The schedules the web app offers (the new-habit form's three), with the habit's own
     /// first when it is another ("Keep: every 2 days").
     static func scheduleOptions(_ current: Schedule) -> [[String: Any]] {
@@ -235,6 +274,8 @@ struct WebViews: Sendable {
             ["name": $0.rawValue, "selected": $0 == habit.definition.difficulty]
         }
         page["scheduleOptions"] = Self.scheduleOptions(habit.definition.schedule)
+        page["group"] = habit.definition.group ?? ""
+        page["groupNames"] = detail.groups
         if let analytics {
             page["rate30"] = analytics.rates.last30Days.percent ?? 0
             page["rateAll"] = analytics.rates.allTime.percent ?? 0
@@ -585,6 +626,7 @@ struct WebViews: Sendable {
         case .missed: "missed"
         case .skipped: "skipped"
         case .paused: "paused"
+        case .archived: "archived"
         case .pending: due ? "to do" : "not due"
         case .beforeStart: "before start"
         case .notStarted: "not started yet"

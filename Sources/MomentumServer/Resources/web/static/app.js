@@ -37,6 +37,7 @@ export function refresh({ live = false, focus = null } = {}) {
     const origin = focused ? null : focus;
     const focusedAction = origin?.action ?? focused?.dataset?.action;
     const focusedHabit = origin?.habit ?? focused?.dataset?.habit;
+    const focusedStep = focused?.dataset?.step ? `[data-step="${focused.dataset.step}"]` : '';
     const focusedForm = focused?.form ?? focused?.closest?.('main form');
     const focusedIndex = focusedForm ? [...focusedForm.elements].indexOf(focused) : -1;
     const selection = [focused?.selectionStart, focused?.selectionEnd];
@@ -62,6 +63,7 @@ export function refresh({ live = false, focus = null } = {}) {
     }
     const balance = page.querySelector('[data-balance]');
     document.querySelectorAll('[data-balance]').forEach((node) => { node.textContent = balance?.textContent ?? node.textContent; });
+    applyLayout();
     document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes ?? 0) + 1);
     let target = null;
     if (focused && document.contains(focused)) {
@@ -71,7 +73,7 @@ export function refresh({ live = false, focus = null } = {}) {
       const form = [...document.querySelectorAll('main form')].find((f) => formKey(f) === formKey(focusedForm));
       target = form?.elements?.[focusedIndex] ?? null;
     } else if (focusedHabit) {
-      target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]`)
+      target = document.querySelector(`[data-habit="${CSS.escape(focusedHabit)}"][data-action="${focusedAction}"]${focusedStep}`)
         ?? document.querySelector(`li[data-habit="${CSS.escape(focusedHabit)}"] a`);
       if (!target && origin) {
         // The habit's own page: its pressed button is gone (done); its heading takes focus.
@@ -88,6 +90,85 @@ export function refresh({ live = false, focus = null } = {}) {
   })().finally(() => { pending = null; });
   return pending;
 }
+
+// MARK: groups and order
+
+// Collapsed groups are remembered per browser; arranging lasts while the tab is open. Both
+// are applied again after each refresh, which replaces the page's content.
+const collapsedKey = 'momentum.collapsedGroups';
+function collapsedGroups() {
+  try { return new Set(JSON.parse(localStorage.getItem(collapsedKey) ?? '[]')); } catch { return new Set(); }
+}
+
+function applyLayout() {
+  const collapsed = collapsedGroups();
+  for (const group of document.querySelectorAll('details.habit-group')) {
+    group.open = !collapsed.has(group.dataset.group);
+  }
+  const arranging = sessionStorage.getItem('momentum.arranging') === 'true'
+    && document.querySelector('[data-action=arrange]') !== null;
+  document.body.classList.toggle('arranging', arranging);
+  const toggle = document.querySelector('[data-action=arrange]');
+  if (toggle) {
+    toggle.setAttribute('aria-pressed', String(arranging));
+    toggle.textContent = arranging ? 'Done arranging' : 'Arrange habits';
+  }
+  for (const row of document.querySelectorAll('li.habit[data-habit]')) row.draggable = arranging;
+}
+
+document.addEventListener('toggle', (event) => {
+  const group = event.target;
+  if (!(group instanceof HTMLDetailsElement) || !group.classList.contains('habit-group')) return;
+  const collapsed = collapsedGroups();
+  if (group.open) collapsed.delete(group.dataset.group); else collapsed.add(group.dataset.group);
+  localStorage.setItem(collapsedKey, JSON.stringify([...collapsed]));
+}, true);
+
+// The order on screen, as one `order` event: the habits in the order they are shown.
+async function saveOrder() {
+  const habits = [...document.querySelectorAll('li.habit[data-habit]')].map((row) => row.dataset.habit);
+  await pushEvent(`order ${habits.join(' ')}`, { type: 'order', habits });
+}
+
+let dragged = null;
+document.addEventListener('dragstart', (event) => {
+  const row = event.target.closest?.('li.habit[draggable=true]');
+  if (!row) return;
+  dragged = row;
+  row.classList.add('dragging');
+  event.dataTransfer.effectAllowed = 'move';
+  event.dataTransfer.setData('text/plain', row.dataset.habit);
+});
+document.addEventListener('dragover', (event) => {
+  const row = event.target.closest?.('li.habit[data-habit]');
+  if (!dragged || !row || row === dragged || row.parentElement !== dragged.parentElement) return;
+  event.preventDefault();
+  const box = row.getBoundingClientRect();
+  const after = event.clientY > box.top + box.height / 2;
+  document.querySelectorAll('.drop-before, .drop-after').forEach((r) => r.classList.remove('drop-before', 'drop-after'));
+  row.classList.add(after ? 'drop-after' : 'drop-before');
+});
+document.addEventListener('drop', async (event) => {
+  const row = event.target.closest?.('li.habit[data-habit]');
+  if (!dragged || !row || row === dragged || row.parentElement !== dragged.parentElement) return;
+  event.preventDefault();
+  const after = row.classList.contains('drop-after');
+  row.classList.remove('drop-before', 'drop-after');
+  row.parentElement.insertBefore(dragged, after ? row.nextElementSibling : row);
+  const moved = dragged;
+  try {
+    await saveOrder();
+    announce(`Moved ${moved.querySelector('.habit-name')?.textContent ?? 'the habit'}.`);
+    await refresh();
+  } catch (error) {
+    showError(moved, error);
+  }
+});
+document.addEventListener('dragend', () => {
+  dragged?.classList.remove('dragging');
+  document.querySelectorAll('.drop-before, .drop-after').forEach((r) => r.classList.remove('drop-before', 'drop-after'));
+  dragged = null;
+});
 
 function formKey(form) {
   return form.id || `${form.dataset.action}:${form.dataset.memory ?? form.dataset.habit ?? ''}`;
@@ -445,6 +526,34 @@ const actions = {
     announce('Pause cancelled.');
     await refresh();
   },
+  arrange() {
+    const arranging = sessionStorage.getItem('momentum.arranging') === 'true';
+    sessionStorage.setItem('momentum.arranging', String(!arranging));
+    applyLayout();
+    announce(arranging ? 'Done arranging.' : 'Arranging: move habits with the arrow buttons, or drag them.');
+  },
+  async 'move-habit'(button) {
+    const row = button.closest('li.habit');
+    const step = Number(button.dataset.step);
+    const sibling = step < 0 ? row.previousElementSibling : row.nextElementSibling;
+    const name = row.querySelector('.habit-name')?.textContent ?? 'The habit';
+    if (!sibling) {
+      announce(`${name} is already ${step < 0 ? 'first' : 'last'} in its list.`);
+      return;
+    }
+    row.parentElement.insertBefore(row, step < 0 ? sibling : sibling.nextElementSibling);
+    button.focus();
+    await saveOrder();
+    await refresh();
+    document.querySelector(`[data-action=move-habit][data-habit="${CSS.escape(row.dataset.habit)}"][data-step="${step}"]`)?.focus();
+    announce(`Moved ${name} ${step < 0 ? 'up' : 'down'}.`);
+  },
+  async 'unarchive-habit'(button) {
+    const habit = button.dataset.habit;
+    await pushEvent(`unarchive ${habit}`, { type: 'habit.unarchived', habit });
+    announce(`${button.dataset.name} is back on Today.`);
+    await refresh();
+  },
   async 'delete-account'() {
     const typed = window.prompt('This deletes your account and everything in it, on every device. Type DELETE to confirm.');
     if (typed?.trim().toUpperCase() !== 'DELETE') return;
@@ -513,6 +622,8 @@ const forms = {
     };
     const target = formTarget(form);
     if (Object.keys(target).length) definition.target = target;
+    const group = String(data.get('group') ?? '').trim();
+    if (group) definition.group = group;
     const habit = await sendEvent(`create-habit ${JSON.stringify(definition)}`, '/v1/habits', definition);
     announce(`Created ${habit.definition.name}.`);
     form.reset();
@@ -523,6 +634,8 @@ const forms = {
     const changes = { name: data.get('name'), difficulty: data.get('difficulty') };
     if (data.get('category')) changes.category = data.get('category');
     if (targetChanged(form)) changes.target = formTarget(form);
+    const group = form.elements.group;
+    if (group && group.value.trim() !== group.defaultValue) changes.group = group.value.trim();
     const schedule = form.elements.schedule;
     const keep = [...schedule.options].find((o) => o.defaultSelected)?.value;
     if (schedule.value !== keep && schedules[schedule.value]) changes.schedule = schedules[schedule.value];
@@ -786,6 +899,8 @@ if (zoneSelect) {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if ([...zoneSelect.options].some((option) => option.value === zone || option.text === zone)) zoneSelect.value = zone;
 }
+
+applyLayout();
 
 if (signedIn()) {
   // Live: another device's change re-renders this page. The stream is closed when the
