@@ -208,13 +208,27 @@ struct ExtremeValueTests {
             add(late, #""type":"contribution","goal":"g","amount":\#(pick(Self.bigAmounts, 15 + i))"#)
         }
         add(late, #""type":"stage","method":"meditation","to":"beginner""#)
+        // Pauses (every habit, as long as one may last), their end, a schedule changed to
+        // another extreme, groups, the order, and a habit archived and brought back.
+        add(
+            late,
+            #""type":"pause","from":"2026-06-14","until":"\#(pick(["2026-06-14", "2026-07-01", "2027-06-14"], 18))","note":"away""#
+        )
+        add("2026-06-15T12:00:00Z", #""type":"resume","pause":"e\#(serial)""#)
+        add(
+            late,
+            #""type":"habit.updated","habit":"a","schedule":\#(pick(schedules, 19)),"group":"\#(pick(["", "G", String(repeating: "g", count: 100)], 20))""#
+        )
+        add(late, #""type":"order","habits":["b","a"]"#)
+        add(early, #""type":"habit.archived","habit":"b""#)
+        add(late, #""type":"habit.unarchived","habit":"b""#)
         return lines.joined(separator: "\n")
     }
 
     @Test func inBoundExtremesInEveryFieldPassEveryReadOfEveryPack() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...3), Gen.int(in: 0...Int.max - 1)) { pack, seed in
             var rng = SplitMix64(seed: UInt64(seed))
-            let choice = (0..<18).map { _ in Int(rng.next() % 1_000) }
+            let choice = (0..<21).map { _ in Int(rng.next() % 1_000) }
             let log = Self.extremeLog(choice)
             let input = [Array("hosg".utf8)[pack]] + Array(log.utf8)
             let outcome = FuzzReadPipeline.run(input)

@@ -88,23 +88,16 @@ struct Accounts: Sendable {
     /// or not the email has an account.
     func signIn(_ body: SignInRequest, address: String) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
-        let emailKey = "email:" + email
-        let attempt = try await throttle.begin(
-            [
-                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
-                addressKey(address),
-            ], now: uptime())
-        // Only a password that was checked and wrong counts as a failure: a sign-in that
-        // got a 503 because bcrypt was busy (or the store failed) is not held against the user.
-        var succeeded: Bool?
-        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
-        // An address with a control character (NUL, which PostgreSQL cannot even hold in
-        // text) has no account: it is not looked up, and costs the same bcrypt work.
-        let account = Self.hasControlCharacters(email) ? nil : try await store.account(email: body.email)
-        // A missing account costs the same bcrypt work as a wrong password, so timing
-        // does not reveal which emails have accounts.
-        let valid = try await passwords.verify(body.password, hash: account?.passwordHash ?? decoyHash)
-        succeeded = account != nil && valid
+        var account: Account?
+        let valid = try await throttledPasswordCheck(email: email, address: address) {
+            // An address with a control character (NUL, which PostgreSQL cannot even hold in
+            // text) has no account: it is not looked up, and costs the same bcrypt work.
+            account = Self.hasControlCharacters(email) ? nil : try await store.account(email: body.email)
+            // A missing account costs the same bcrypt work as a wrong password, so timing
+            // does not reveal which emails have accounts.
+            let matches = try await passwords.verify(body.password, hash: account?.passwordHash ?? decoyHash)
+            return account != nil && matches
+        }
         guard let account, valid, let profile = try await store.profile(of: account.id) else {
             throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
         }
@@ -132,16 +125,9 @@ struct Accounts: Sendable {
                 ])
         }
         guard let account = try await store.account(id: caller.user) else { throw APIError.notFound("account") }
-        let emailKey = "email:" + account.email
-        let attempt = try await throttle.begin(
-            [
-                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
-                addressKey(address),
-            ], now: uptime())
-        var succeeded: Bool?
-        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
-        let valid = try await passwords.verify(body.currentPassword, hash: account.passwordHash)
-        succeeded = valid
+        let valid = try await throttledPasswordCheck(email: account.email, address: address) {
+            try await passwords.verify(body.currentPassword, hash: account.passwordHash)
+        }
         guard valid else {
             throw APIError(
                 .forbidden, "wrong_password", "the current password is not right",
@@ -296,6 +282,28 @@ struct Accounts: Sendable {
         if message.contains("daily cap") { return "notifications.dailyCap" }
         if message.contains("channel") || message.contains("inbox") { return "notifications.channels" }
         return nil
+    }
+
+    /// Runs a password check under the sign-in throttle, per email and per address: a
+    /// check that `verify` answers wrong counts as a failure of both, a right one resets the
+    /// email's failures. Only a password that was checked counts: a check that never ran
+    /// (bcrypt busy, the store failed: `verify` threw) is not held against the user.
+    ///
+    /// - Throws: 429 before `verify` runs when the email or the address is throttled.
+    private func throttledPasswordCheck(
+        email: String, address: String, verify: () async throws -> Bool
+    ) async throws -> Bool {
+        let emailKey = "email:" + email
+        let attempt = try await throttle.begin(
+            [
+                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
+                addressKey(address),
+            ], now: uptime())
+        var succeeded: Bool?
+        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
+        let valid = try await verify()
+        succeeded = valid
+        return valid
     }
 
     /// The sign-in throttle's key and policy of a client address.
