@@ -71,11 +71,11 @@ import Testing
                 (.post, "/v1/habits/read/archive", #"{"name": "x"}"#, "name: is not a field here (at, eventId, tz)"),
                 (
                     .patch, "/v1/habits/read", #"{"colour": "red"}"#,
-                    "colour: is not a field here (at, category, difficulty, eventId, name, policy, target, tz)"
+                    "colour: is not a field here (at, category, difficulty, eventId, group, name, policy, schedule, target, tz)"
                 ),
                 (
                     .post, "/v1/habits", #"{"name": "Walk", "colour": "red"}"#,
-                    "colour: is not a field here (at, category, difficulty, eventId, habit, name, policy, schedule, start, target, tz, weekStart)"
+                    "colour: is not a field here (at, category, difficulty, eventId, group, habit, name, policy, schedule, start, target, tz, weekStart)"
                 ),
                 (
                     .post, "/v1/subjects", #"{"name": "Ollie", "breed": "lab"}"#,
