@@ -106,6 +106,10 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
 /// devices and webhooks (``ServerConfiguration/deliveryInterval``). A failed pass is
 /// logged and the next one comes on time; work a pass claimed and did not finish is taken
 /// again when its lease ends, by this instance or another.
+///
+/// At graceful shutdown a pass under way finishes (its queries are not cut off halfway, so
+/// the store's pool, which stops after this service, finds every connection returned); the
+/// wait for the migration or for the next pass ends at once.
 struct PeriodicService: Service {
     let name: String
     let interval: Duration
@@ -115,20 +119,20 @@ struct PeriodicService: Service {
     let pass: @Sendable () async throws -> Void
 
     func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                await after.wait()
-                while !Task.isCancelled {
-                    do {
-                        try await pass()
-                    } catch {
-                        logger.error("\(name) pass failed", metadata: ["error": "\(error)"])
-                    }
-                    try await Task.sleep(for: interval)
-                }
+        let after = self.after
+        let interval = self.interval
+        await cancelWhenGracefulShutdown { await after.wait() }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await pass()
+            } catch {
+                logger.error("\(name) pass failed", metadata: ["error": "\(error)"])
             }
-        } catch is CancellationError where Task.isShuttingDownGracefully {
-            // It stops with the graceful shutdown.
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return  // The sleep ended early: the shutdown (or a cancellation) came.
+            }
         }
     }
 }

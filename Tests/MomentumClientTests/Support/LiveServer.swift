@@ -108,10 +108,25 @@ final class LiveServer: Sendable {
         var logger = Logger(label: "momentum.client-test")
         logger.logLevel = .critical
         let app = buildApplication(ServerState(store: store, configuration: configuration, logger: logger))
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        // A server that could not start (its port taken meanwhile, say) says why, instead of
+        // leaving the wait below to answer "never answered" (or another server to answer).
+        let failure = StartFailure()
+        let task = Task {
+            do {
+                try await app.runService(gracefulShutdownSignals: [])
+            } catch {
+                failure.error.withLock { $0 = error }
+                throw error
+            }
+        }
         running.withLock { $0 = (task, store) }
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: on a CI machine running every suite at once, a start has taken over 20 s.
+        let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
+            if let error = failure.error.withLock({ $0 }) {
+                Issue.record("the server on port \(port) did not start: \(error)")
+                return
+            }
             if (try? await RawHTTP.get(url.appending(path: "healthz")))?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -192,4 +207,9 @@ enum RawHTTP {
         #expect(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
         return answer.json["token"] as? String ?? ""
     }
+}
+
+/// Why a server's start failed, set by its task and read by the wait for its first answer.
+private final class StartFailure: Sendable {
+    let error = Mutex<(any Error)?>(nil)
 }
