@@ -63,6 +63,8 @@ public final class ServerState: Sendable {
     let vapid: VAPIDKeys
     /// Accounts, device sessions and profiles, for routes and pages alike.
     let accounts: Accounts
+    /// Imports from other habit apps, and the CSV export.
+    let habitImports: HabitImports
     /// Memories, their notes, photos and share cards, for routes and pages alike.
     let memories: Memories
     /// Subjects' photos (the puppy on its profile).
@@ -157,6 +159,9 @@ public final class ServerState: Sendable {
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
             arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes,
             notifications: notifications)
+        habitImports = HabitImports(
+            store: store, ingest: ingest, now: configuration.clock,
+            maxEventsPerRequest: configuration.maxEventsPerRequest)
         accounts = Accounts(
             store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
             decoyHash: decoyHash, sessions: sessions, changes: changes, notifications: notifications)

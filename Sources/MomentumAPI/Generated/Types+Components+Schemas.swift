@@ -3584,6 +3584,202 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/HabitImportReport`.
+        public struct HabitImportReport: Codable, Hashable, Sendable {
+            /// Events an earlier import of the same export already stored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/alreadyImported`.
+            public var alreadyImported: Swift.Int
+            /// Whether nothing was stored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/dryRun`.
+            public var dryRun: Swift.Bool
+            /// Marked days after today, left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/future`.
+            public var future: Swift.Int
+            /// Each habit of the export.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/habits`.
+            public var habits: [Components.Schemas.ImportedHabit]
+            /// What was not brought over, one sentence each (days marked not done, a frequency Momentum has no schedule for).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/notes`.
+            public var notes: [Swift.String]
+            /// The app the export came from.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/source`.
+            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case loop = "loop"
+                case beaver = "beaver"
+            }
+            /// The app the export came from.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/source`.
+            public var source: Components.Schemas.HabitImportReport.SourcePayload
+            /// Events stored (or, with dryRun, that would be): habits created, check-ins, skips, archivings.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportReport/stored`.
+            public var stored: Swift.Int
+            /// Creates a new `HabitImportReport`.
+            ///
+            /// - Parameters:
+            ///   - alreadyImported: Events an earlier import of the same export already stored.
+            ///   - dryRun: Whether nothing was stored.
+            ///   - future: Marked days after today, left out.
+            ///   - habits: Each habit of the export.
+            ///   - notes: What was not brought over, one sentence each (days marked not done, a frequency Momentum has no schedule for).
+            ///   - source: The app the export came from.
+            ///   - stored: Events stored (or, with dryRun, that would be): habits created, check-ins, skips, archivings.
+            public init(
+                alreadyImported: Swift.Int,
+                dryRun: Swift.Bool,
+                future: Swift.Int,
+                habits: [Components.Schemas.ImportedHabit],
+                notes: [Swift.String],
+                source: Components.Schemas.HabitImportReport.SourcePayload,
+                stored: Swift.Int
+            ) {
+                self.alreadyImported = alreadyImported
+                self.dryRun = dryRun
+                self.future = future
+                self.habits = habits
+                self.notes = notes
+                self.source = source
+                self.stored = stored
+            }
+            public enum CodingKeys: String, CodingKey {
+                case alreadyImported
+                case dryRun
+                case future
+                case habits
+                case notes
+                case source
+                case stored
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.alreadyImported = try container.decode(
+                    Swift.Int.self,
+                    forKey: .alreadyImported
+                )
+                self.dryRun = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .dryRun
+                )
+                self.future = try container.decode(
+                    Swift.Int.self,
+                    forKey: .future
+                )
+                self.habits = try container.decode(
+                    [Components.Schemas.ImportedHabit].self,
+                    forKey: .habits
+                )
+                self.notes = try container.decode(
+                    [Swift.String].self,
+                    forKey: .notes
+                )
+                self.source = try container.decode(
+                    Components.Schemas.HabitImportReport.SourcePayload.self,
+                    forKey: .source
+                )
+                self.stored = try container.decode(
+                    Swift.Int.self,
+                    forKey: .stored
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "alreadyImported",
+                    "dryRun",
+                    "future",
+                    "habits",
+                    "notes",
+                    "source",
+                    "stored"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HabitImportRequest`.
+        public struct HabitImportRequest: Codable, Hashable, Sendable {
+            /// Report what would be imported and store nothing (default false).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportRequest/dryRun`.
+            public var dryRun: Swift.Bool?
+            /// The export's files by their path in it, each as text: for `loop` at least `Habits.csv` (with `Checkmarks.csv` and the habits' `001 Name/Checkmarks.csv`), for `beaver` the one JSON file.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportRequest/files`.
+            public struct FilesPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `FilesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The export's files by their path in it, each as text: for `loop` at least `Habits.csv` (with `Checkmarks.csv` and the habits' `001 Name/Checkmarks.csv`), for `beaver` the one JSON file.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportRequest/files`.
+            public var files: Components.Schemas.HabitImportRequest.FilesPayload
+            /// The app the export comes from: `loop` (Loop Habit Tracker's CSV files, or Momentum's) or `beaver` (Beaver Habit Tracker's JSON).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportRequest/source`.
+            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case loop = "loop"
+                case beaver = "beaver"
+            }
+            /// The app the export comes from: `loop` (Loop Habit Tracker's CSV files, or Momentum's) or `beaver` (Beaver Habit Tracker's JSON).
+            ///
+            /// - Remark: Generated from `#/components/schemas/HabitImportRequest/source`.
+            public var source: Components.Schemas.HabitImportRequest.SourcePayload
+            /// Creates a new `HabitImportRequest`.
+            ///
+            /// - Parameters:
+            ///   - dryRun: Report what would be imported and store nothing (default false).
+            ///   - files: The export's files by their path in it, each as text: for `loop` at least `Habits.csv` (with `Checkmarks.csv` and the habits' `001 Name/Checkmarks.csv`), for `beaver` the one JSON file.
+            ///   - source: The app the export comes from: `loop` (Loop Habit Tracker's CSV files, or Momentum's) or `beaver` (Beaver Habit Tracker's JSON).
+            public init(
+                dryRun: Swift.Bool? = nil,
+                files: Components.Schemas.HabitImportRequest.FilesPayload,
+                source: Components.Schemas.HabitImportRequest.SourcePayload
+            ) {
+                self.dryRun = dryRun
+                self.files = files
+                self.source = source
+            }
+            public enum CodingKeys: String, CodingKey {
+                case dryRun
+                case files
+                case source
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.dryRun = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .dryRun
+                )
+                self.files = try container.decode(
+                    Components.Schemas.HabitImportRequest.FilesPayload.self,
+                    forKey: .files
+                )
+                self.source = try container.decode(
+                    Components.Schemas.HabitImportRequest.SourcePayload.self,
+                    forKey: .source
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "dryRun",
+                    "files",
+                    "source"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/HabitList`.
         public struct HabitList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/HabitList/habits`.
@@ -3897,6 +4093,100 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "email",
                     "events"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ImportedHabit`.
+        public struct ImportedHabit: Codable, Hashable, Sendable {
+            /// Whether the other app had it archived (it is archived here too).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/archived`.
+            public var archived: Swift.Bool
+            /// Days with a check-in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/checkIns`.
+            public var checkIns: Swift.Int
+            /// The habit's id in this account.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/habit`.
+            public var habit: Swift.String
+            /// Its name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/name`.
+            public var name: Swift.String
+            /// Whether this import creates it (false: an earlier import of the same export did).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/new`.
+            public var new: Swift.Bool
+            /// Days skipped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportedHabit/skips`.
+            public var skips: Swift.Int
+            /// Creates a new `ImportedHabit`.
+            ///
+            /// - Parameters:
+            ///   - archived: Whether the other app had it archived (it is archived here too).
+            ///   - checkIns: Days with a check-in.
+            ///   - habit: The habit's id in this account.
+            ///   - name: Its name.
+            ///   - new: Whether this import creates it (false: an earlier import of the same export did).
+            ///   - skips: Days skipped.
+            public init(
+                archived: Swift.Bool,
+                checkIns: Swift.Int,
+                habit: Swift.String,
+                name: Swift.String,
+                new: Swift.Bool,
+                skips: Swift.Int
+            ) {
+                self.archived = archived
+                self.checkIns = checkIns
+                self.habit = habit
+                self.name = name
+                self.new = new
+                self.skips = skips
+            }
+            public enum CodingKeys: String, CodingKey {
+                case archived
+                case checkIns
+                case habit
+                case name
+                case new
+                case skips
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.archived = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .archived
+                )
+                self.checkIns = try container.decode(
+                    Swift.Int.self,
+                    forKey: .checkIns
+                )
+                self.habit = try container.decode(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.new = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .new
+                )
+                self.skips = try container.decode(
+                    Swift.Int.self,
+                    forKey: .skips
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "archived",
+                    "checkIns",
+                    "habit",
+                    "name",
+                    "new",
+                    "skips"
                 ])
             }
         }

@@ -53,6 +53,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/account/archive`.
     /// - Remark: Generated from `#/paths//v1/account/archive/get(downloadArchive)`.
     func downloadArchive(_ input: Operations.DownloadArchive.Input) async throws -> Operations.DownloadArchive.Output
+    /// Download the habits as CSV
+    ///
+    /// The account's habits as CSV files in Loop Habit Tracker's layout, in one zip file: `Habits.csv` (Loop's columns, then Momentum's: type, unit, target, archived, group and the exact schedule), `Checkmarks.csv` (a column per habit) and a `001 Name/Checkmarks.csv` per habit with each marked day's value and notes. `POST /v1/imports` with `source` `loop` reads it back; a spreadsheet opens it.
+    ///
+    /// - Remark: HTTP `GET /v1/account/csv`.
+    /// - Remark: Generated from `#/paths//v1/account/csv/get(downloadCSV)`.
+    func downloadCSV(_ input: Operations.DownloadCSV.Input) async throws -> Operations.DownloadCSV.Output
     /// Change the password
     ///
     /// Checks the current password (a wrong one counts as a failed sign-in, and is throttled like one), sets the new one (8 to 72 characters) and, with `signOutOtherDevices`, signs out every device but this one.
@@ -294,6 +301,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/habits/{habit}/skips`.
     /// - Remark: Generated from `#/paths//v1/habits/{habit}/skips/post(skip)`.
     func skip(_ input: Operations.Skip.Input) async throws -> Operations.Skip.Output
+    /// Import habits from another app
+    ///
+    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. The README's "Import from other apps" section documents the mapping.
+    ///
+    /// - Remark: HTTP `POST /v1/imports`.
+    /// - Remark: Generated from `#/paths//v1/imports/post(importHabits)`.
+    func importHabits(_ input: Operations.ImportHabits.Input) async throws -> Operations.ImportHabits.Output
     /// The invitations the user made in the last 30 days, with their state
     ///
     /// - Remark: HTTP `GET /v1/invitations`.
@@ -546,6 +560,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/account/archive/get(downloadArchive)`.
     public func downloadArchive(headers: Operations.DownloadArchive.Input.Headers = .init()) async throws -> Operations.DownloadArchive.Output {
         try await downloadArchive(Operations.DownloadArchive.Input(headers: headers))
+    }
+    /// Download the habits as CSV
+    ///
+    /// The account's habits as CSV files in Loop Habit Tracker's layout, in one zip file: `Habits.csv` (Loop's columns, then Momentum's: type, unit, target, archived, group and the exact schedule), `Checkmarks.csv` (a column per habit) and a `001 Name/Checkmarks.csv` per habit with each marked day's value and notes. `POST /v1/imports` with `source` `loop` reads it back; a spreadsheet opens it.
+    ///
+    /// - Remark: HTTP `GET /v1/account/csv`.
+    /// - Remark: Generated from `#/paths//v1/account/csv/get(downloadCSV)`.
+    public func downloadCSV(headers: Operations.DownloadCSV.Input.Headers = .init()) async throws -> Operations.DownloadCSV.Output {
+        try await downloadCSV(Operations.DownloadCSV.Input(headers: headers))
     }
     /// Change the password
     ///
@@ -1106,6 +1129,21 @@ extension APIProtocol {
     ) async throws -> Operations.Skip.Output {
         try await skip(Operations.Skip.Input(
             path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Import habits from another app
+    ///
+    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. The README's "Import from other apps" section documents the mapping.
+    ///
+    /// - Remark: HTTP `POST /v1/imports`.
+    /// - Remark: Generated from `#/paths//v1/imports/post(importHabits)`.
+    public func importHabits(
+        headers: Operations.ImportHabits.Input.Headers = .init(),
+        body: Operations.ImportHabits.Input.Body
+    ) async throws -> Operations.ImportHabits.Output {
+        try await importHabits(Operations.ImportHabits.Input(
             headers: headers,
             body: body
         ))

@@ -110,6 +110,24 @@ extension Routes {
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: tar)))
         }
+        authenticated.get("account/csv") { _, context in
+            let caller = try context.requireCaller()
+            let zip = try await server.habitImports.csvZip(of: caller.user)
+            let day = RFC3339.format(server.configuration.clock()).prefix(10)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/zip",
+                    .contentDisposition: "attachment; filename=\"momentum-csv-\(day).zip\"",
+                    .cacheControl: "no-store",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: zip)))
+        }
+        authenticated.post("imports") { request, context in
+            let caller = try context.requireCaller()
+            let body = try await JSONIO.decode(HabitImportRequest.self, from: request, limit: HabitImports.maxBytes)
+            return try JSONIO.response(try await server.habitImports.run(body, user: caller.user))
+        }
         authenticated.get("profile") { _, context in
             try JSONIO.response(ProfileView(try await accounts.profile(of: try context.requireCaller().user)))
         }

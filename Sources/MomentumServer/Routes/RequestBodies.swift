@@ -10,6 +10,12 @@ typealias RegisterRequest = Components.Schemas.RegisterRequest
 /// A password change: the current password, the new one, and whether to sign out the
 /// other devices.
 typealias ChangePasswordRequest = Components.Schemas.ChangePasswordRequest
+/// Another app's export to bring in: `POST /v1/imports`.
+typealias HabitImportRequest = Components.Schemas.HabitImportRequest
+/// What an import brought in (or would, with `dryRun`).
+typealias HabitImportReport = Components.Schemas.HabitImportReport
+/// One habit of an import's report.
+typealias ImportedHabit = Components.Schemas.ImportedHabit
 /// What a client sends to sign in.
 typealias SignInRequest = Components.Schemas.SignInRequest
 /// A batch of client events.

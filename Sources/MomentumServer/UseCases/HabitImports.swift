@@ -1,0 +1,237 @@
+import Foundation
+import MomentumAPI
+import MomentumCore
+import MomentumStore
+
+/// Bringing in habits another app exported (Loop Habit Tracker, Beaver Habit Tracker), and
+/// the account's habits as CSV files.
+///
+/// An import is the person's own history, so it is not held to the arrival window that
+/// bounds what devices send (``ArrivalGate``): the server reads the export and makes the
+/// events itself, each habit new and starting on its first marked day, every day dated at
+/// its own midday. Every rule of the engine applies to them, as to a push: a habit's
+/// streak, milestones and rewards are what that history earns (celebrated as of the days
+/// they happened). An export with a bad line imports nothing; the events' ids derive from
+/// the export, so importing it again stores nothing twice, and an import cut short (a
+/// restart) is finished by importing the same export again.
+struct HabitImports: Sendable {
+    let store: any MomentumStore
+    let ingest: EventIngest
+    let now: @Sendable () -> Date
+    let maxEventsPerRequest: Int
+
+    /// The most habit-days one import may make the engine evaluate again, in all: an
+    /// import into an account that has later check-ins re-evaluates the account's habits
+    /// from each imported day on (one into an account without any costs little).
+    static let evaluationBudget = 25 * EventLimits.requestEvaluationBudget
+
+    /// The largest import request: 32 MiB of export, decades of a hundred habits.
+    static let maxBytes = 32 << 20
+
+    /// Reads the export, checks every event it makes against the account, and stores them
+    /// (unless `dryRun`).
+    ///
+    /// - Throws: 422 naming each bad line of the export, or each event the engine refuses
+    ///   (with its habit and day); nothing is stored then.
+    func run(_ request: HabitImportRequest, user: String) async throws -> HabitImportReport {
+        let source = HabitImport.Source(rawValue: request.source.rawValue) ?? .loop
+        let files = request.files.additionalProperties
+        let parsed: HabitImport
+        do throws(HabitImportError) {
+            switch source {
+            case .loop:
+                parsed = try HabitImport.loop(files: files)
+            case .beaver:
+                guard files.count == 1, let (name, text) = files.first else {
+                    throw HabitImportError(problems: [
+                        .init(
+                            file: "files", line: nil,
+                            reason: "a Beaver export is one JSON file; \(files.count) were sent")
+                    ])
+                }
+                parsed = try HabitImport.beaver(json: Data(text.utf8), file: name)
+            }
+        } catch {
+            throw Self.invalid(error.problems)
+        }
+        let now = now()
+        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("account") }
+        let zone = profile.timeZone
+        let dayStartHour = profile.dayStartHour
+        let budget = Self.evaluationBudget
+        // Against the account as it is: each habit's id (the one an earlier import gave it,
+        // or a free one), then every event tried on a copy of the engine.
+        let plan = try await store.evaluate(user) { user, _ in
+            Self.plan(parsed, engine: user.streaks, zone: zone, dayStartHour: dayStartHour, now: now, budget: budget)
+        }
+        if !plan.problems.isEmpty { throw Self.invalid(plan.problems) }
+        if !request.dryRun.orFalse {
+            for chunk in chunks(plan.new) {
+                let stored = try await ingest.importHistory(chunk.map(\.event), for: user)
+                let refused = zip(chunk, stored.results).filter {
+                    $0.1.status == "invalid" || $0.1.status == "rejected"
+                }
+                if let (first, result) = refused.first {
+                    // The account changed between the check and the write (another device
+                    // pushed meanwhile); what was stored stays, and a second import finishes.
+                    throw APIError(
+                        .conflict, "import_interrupted",
+                        "the account changed during the import; import the same file again to finish it "
+                            + "(\(first.event.id): \(result.error?.message ?? "refused"))")
+                }
+            }
+        }
+        return HabitImportReport(
+            alreadyImported: plan.already, dryRun: request.dryRun.orFalse, future: plan.future, habits: plan.habits,
+            notes: parsed.notes, source: .init(rawValue: source.rawValue) ?? .loop, stored: plan.new.count)
+    }
+
+    /// The plan of an import: the events to store (with what each costs the engine), the
+    /// summary of each habit, and the problems that refuse it.
+    struct Plan: Sendable {
+        struct Item: Sendable {
+            var event: Event
+            var cost: Int
+        }
+
+        var new: [Item] = []
+        var already = 0
+        var future = 0
+        var habits: [ImportedHabit] = []
+        var problems: [HabitImportError.Problem] = []
+    }
+
+    static func plan(
+        _ parsed: HabitImport, engine: UserEngine, zone: String, dayStartHour: Int, now: Date, budget: Int
+    ) -> Plan {
+        var plan = Plan()
+        var ids: [String: String] = [:]
+        var taken = Set<String>()
+        var isNew: [String: Bool] = [:]
+        for habit in parsed.habits {
+            let created = HabitImport.EventID.created(parsed.source, key: habit.key)
+            if let event = engine.event(id: created), case .habitCreated(let definition) = event.payload {
+                ids[habit.key] = definition.id
+                isNew[habit.key] = false
+                continue
+            }
+            var candidate = habit.key
+            var n = 2
+            while engine.hasHabit(candidate) || taken.contains(candidate) {
+                candidate = "\(habit.key)-\(n)"
+                n += 1
+            }
+            taken.insert(candidate)
+            ids[habit.key] = candidate
+            isNew[habit.key] = true
+        }
+        let (events, future) = parsed.events(ids: ids, zone: zone, dayStartHour: dayStartHour, now: now)
+        plan.future = future
+        var trial = engine
+        var spent = 0
+        let names = Dictionary(parsed.habits.map { (ids[$0.key] ?? $0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for event in events {
+            if trial.event(id: event.id) != nil {
+                // Stored by an earlier import (today's check-in may carry another time).
+                plan.already += 1
+                continue
+            }
+            let cost = trial.evaluationCost(of: event)
+            spent = spent > budget - cost ? budget + 1 : spent + cost
+            guard spent <= budget else {
+                plan.problems.append(
+                    .init(
+                        file: "files", line: nil,
+                        reason: "this import would evaluate more than \(budget) habit-days of history again "
+                            + "(the account has later check-ins); import fewer habits at a time"))
+                return plan
+            }
+            do {
+                switch try trial.append(event, now: now) {
+                case .applied: plan.new.append(.init(event: event, cost: cost))
+                case .duplicate: plan.already += 1
+                case .rejected(let error): plan.problems.append(problem(event, error, names: names))
+                }
+            } catch {
+                plan.problems.append(problem(event, error, names: names))
+            }
+            if plan.problems.count >= 100 { break }
+        }
+        plan.habits = parsed.habits.map { habit in
+            ImportedHabit(
+                archived: habit.archived,
+                checkIns: habit.days.count { if case .done = $0.mark { true } else { false } },
+                habit: ids[habit.key] ?? habit.key, name: habit.name, new: isNew[habit.key] ?? true,
+                skips: habit.days.count { $0.mark == .skipped })
+        }
+        return plan
+    }
+
+    private static func problem(
+        _ event: Event, _ error: MomentumError, names: [String: String]
+    ) -> HabitImportError.Problem {
+        let habit = event.payload.habitID.flatMap { names[$0] } ?? event.payload.habitID ?? "?"
+        let day: String =
+            switch event.payload {
+            case .completion(_, let day?, _, _), .skip(_, let day?, _): " on \(day)"
+            default: ""
+            }
+        return .init(file: habit, line: nil, reason: "\(habit)\(day): \(error.message)")
+    }
+
+    /// The events in requests the store takes: each within the request's size and
+    /// evaluation budget, in order.
+    private func chunks(_ items: [Plan.Item]) -> [[Plan.Item]] {
+        var chunks: [[Plan.Item]] = []
+        var current: [Plan.Item] = []
+        var spent = 0
+        for item in items {
+            if !current.isEmpty,
+                current.count >= maxEventsPerRequest || spent + item.cost > EventLimits.requestEvaluationBudget
+            {
+                chunks.append(current)
+                current = []
+                spent = 0
+            }
+            current.append(item)
+            spent += item.cost
+        }
+        if !current.isEmpty { chunks.append(current) }
+        return chunks
+    }
+
+    /// The 422 for an export that cannot be imported.
+    static func invalid(_ problems: [HabitImportError.Problem]) -> APIError {
+        APIError(
+            .unprocessableContent, "invalid_import",
+            problems.count == 1
+                ? "nothing was imported: \(problems[0].description)"
+                : "nothing was imported: \(problems.count) problems, the first \(problems[0].description)",
+            details: problems.map { problem in
+                .init(field: problem.line.map { "\(problem.file):\($0)" } ?? problem.file, issue: problem.reason)
+            })
+    }
+
+    // MARK: CSV export
+
+    /// The account's habits as CSV files in Loop's layout, zipped (see
+    /// ``HabitImport/loopCSV(habits:days:)``).
+    func csvZip(of user: String) async throws -> [UInt8] {
+        let now = now()
+        let files = try await store.evaluate(user) { user, profile in
+            var engine = user.streaks
+            let state = engine.state(at: now, zone: profile.timeZone, calendarDays: 0)
+            let byID = Dictionary(state.habits.map { ($0.definition.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let habits = state.order.compactMap { id in
+                byID[id].map { (definition: $0.definition, archived: $0.archivedDay != nil) }
+            }
+            return HabitImport.loopCSV(habits: habits, days: engine.markedDays())
+        }
+        return ZipWriter.archive(files.map { (path: "momentum-csv/" + $0.path, bytes: Array($0.text.utf8)) })
+    }
+}
+
+extension Bool? {
+    /// The value, or `false` when absent.
+    var orFalse: Bool { self ?? false }
+}
