@@ -72,20 +72,20 @@ enum BeaverReader {
             }
             var byDay: [LocalDay: HabitImport.Day] = [:]
             for (position, element) in (habit["records"] as? [Any] ?? []).enumerated() {
-                let where_ = "\(at).records[\(position)]"
+                let place = "\(at).records[\(position)]"
                 guard let record = element as? [String: Any] else {
-                    problem("\(where_) is not an object")
+                    problem("\(place) is not an object")
                     continue
                 }
                 guard let text = record["day"] as? String, let day = LocalDay(iso8601: text),
                     EventLimits.days.contains(day)
                 else {
-                    problem("\(where_): day must be a date between 1970-01-01 and 2199-12-31 (YYYY-MM-DD)")
+                    problem("\(place): day must be a date between 1970-01-01 and 2199-12-31 (YYYY-MM-DD)")
                     continue
                 }
                 let note = (record["text"] as? String).flatMap { $0.isEmpty ? nil : $0 }
                 if let note, TextRules.hasControlCharacter(note, allowingLineBreaks: true) {
-                    problem("\(where_): \(TextRules.controlCharacterMessage("text"))")
+                    problem("\(place): \(TextRules.controlCharacterMessage("text"))")
                     continue
                 }
                 let done = (record["done"] as? Bool) ?? false
