@@ -28,8 +28,9 @@ public struct CSVTable: Hashable, Sendable {
 
     /// Reads CSV text.
     ///
-    /// - Throws: ``Problem`` for a quoted field that never ends, or a quote in the middle of
-    ///   an unquoted field followed by more text (`ab"c`), which no writer produces.
+    /// - Throws: ``Problem`` for a quoted field that never ends, or text after a quoted
+    ///   field's closing quote (`"ab"c`). A quote inside an unquoted field (`a "b" c`) is
+    ///   kept, as spreadsheets read it.
     public init(parsing text: String) throws(Problem) {
         var records: [Record] = []
         var fields: [String] = []
@@ -95,10 +96,8 @@ public struct CSVTable: Hashable, Sendable {
                 if wasQuoted {
                     throw Problem(line: line, reason: "text after the closing quote of a field")
                 }
-                if scalar == "\"" {
-                    throw Problem(
-                        line: line, reason: "a quote inside an unquoted field (quote the field, and double the quote)")
-                }
+                // A quote inside an unquoted field (`a "great" day`) is kept as it is, as
+                // spreadsheets read it.
                 field.unicodeScalars.append(scalar)
                 atRecordStart = false
             }
