@@ -55,4 +55,58 @@ extension MomentumClient {
         case .undocumented(let status, _): throw ClientError.server("downloading the archive answered \(status)")
         }
     }
+
+    /// The account's habits as CSV files in Loop Habit Tracker's layout, zipped: what a
+    /// spreadsheet opens, and what ``importHabits(from:files:dryRun:)`` reads back.
+    ///
+    /// - Parameter limit: The most bytes to accept.
+    /// - Throws: ``ClientError``, or ``ClientError/offline``.
+    public func downloadCSV(limit: Int = 1 << 28) async throws -> Data {
+        let output: Operations.DownloadCSV.Output
+        do { output = try await api.downloadCSV() } catch { throw Self.unreachable(error) }
+        switch output {
+        case .ok(let r):
+            do {
+                return try await Data(collecting: try r.body.applicationZip, upTo: limit)
+            } catch {
+                throw Self.unreachable(error)
+            }
+        case .unauthorized(let e), .forbidden(let e): throw Self.refusal(e)
+        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
+        case .undocumented(let status, _): throw ClientError.server("downloading the CSV files answered \(status)")
+        }
+    }
+
+    /// Brings in the habits and history another app exported: each habit new, starting on
+    /// its first marked day, with its check-ins, amounts, skips and notes. An export with
+    /// a bad line imports nothing (the error's details name each line as `file:line`);
+    /// importing the same export again stores nothing twice. Sync afterwards to bring the
+    /// imported history into this device.
+    ///
+    /// - Parameters:
+    ///   - source: `.loop` (Loop Habit Tracker's CSV files, or Momentum's) or `.beaver`
+    ///     (Beaver Habit Tracker's JSON).
+    ///   - files: The export's files by their path in it, as text (unzip Loop's zip first).
+    ///   - dryRun: Report what would be imported, storing nothing.
+    /// - Returns: What came in (or would): each habit with its check-ins and skips, and
+    ///   what was left out.
+    /// - Throws: ``ClientError``, or ``ClientError/offline``.
+    public func importHabits(
+        from source: Components.Schemas.HabitImportRequest.SourcePayload, files: [String: String],
+        dryRun: Bool = false
+    ) async throws -> Components.Schemas.HabitImportReport {
+        let output: Operations.ImportHabits.Output
+        do {
+            output = try await api.importHabits(
+                body: .json(.init(dryRun: dryRun, files: .init(additionalProperties: files), source: source)))
+        } catch { throw Self.unreachable(error) }
+        switch output {
+        case .ok(let r): return try r.body.json
+        case .badRequest(let e), .unauthorized(let e), .forbidden(let e), .contentTooLarge(let e),
+            .unsupportedMediaType(let e), .unprocessableContent(let e):
+            throw Self.refusal(e)
+        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
+        case .undocumented(let status, _): throw ClientError.server("the import answered \(status)")
+        }
+    }
 }

@@ -25,6 +25,7 @@ import time
 import traceback
 import urllib.request
 import uuid
+import zipfile
 import zlib
 
 try:
@@ -713,7 +714,7 @@ def unsaved_edits_and_long_names_survive(args):
         assert browser.css("#preferences select[name=dayStartHour]").get_attribute("value") == "4", \
             "the unsaved hour was lost"
         # Saved: "Saved." stays although saving is itself a change the page hears of.
-        browser.click("#preferences button[type=submit]")
+        browser.js("document.querySelector('#preferences button[type=submit]').click()")  # (the sticky bar may cover it)
         browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'")
         change_elsewhere()
         assert browser.css("#preferences [data-saved]").text == "Saved.", "the page's own save wiped 'Saved.'"
@@ -1045,6 +1046,83 @@ def account_care_password_download_and_delete(args):
         other.quit()
 
 
+def import_from_loop_and_download_csv(args):
+    """The profile's import: Loop's deflated zip is checked (a report of what would come in),
+    then imported, and Today shows the habits with their streaks; a broken file lists its
+    bad line and imports nothing; the CSV download is a zip with the habits in Loop's
+    layout."""
+    browser = Browser(args, "import")
+    try:
+        sign_up(browser, "ines")
+        browser.dismiss_celebrations()
+        today = datetime.date.fromisoformat(browser.js("return new Date().toISOString().slice(0, 10)"))
+        days = [(today - datetime.timedelta(days=n)).isoformat() for n in range(1, 6)]
+        folder = tempfile.mkdtemp()
+        good = os.path.join(folder, "Loop Habits CSV.zip")
+        with zipfile.ZipFile(good, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("Habits.csv", "Position,Name,Question,Description,NumRepetitions,Interval,Color\n"
+                             "001,Meditate,,,1,1,#FF8F00\n002,Gym,,,3,7,#00897B\n")
+            archive.writestr("001 Meditate/Checkmarks.csv", "Date,Value,Notes\n"
+                             + "".join(f"{day},YES_MANUAL,\n" for day in days[:4]) + f"{days[4]},NO,\n")
+            archive.writestr("002 Gym/Checkmarks.csv", f"Date,Value,Notes\n{days[1]},YES_MANUAL,legs\n")
+            archive.writestr("001 Meditate/Scores.csv", "Date,Score\n")
+        broken = os.path.join(folder, "broken.zip")
+        with zipfile.ZipFile(broken, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("Habits.csv", "Position,Name\n001,Read\n")
+            archive.writestr("001 Read/Checkmarks.csv", f"Date,Value\n{days[0]},YES_MANUAL\n{days[1]},MAYBE\n")
+
+        browser.get("/profile")
+        form = "#import-habits"
+        browser.css(form + " input[type=file]").send_keys(broken)
+        browser.click(form + " button[type=submit]")
+        browser.wait_for(f"document.querySelector('{form} .problems')?.textContent.includes('001 Read/Checkmarks.csv:3')",
+                         message="the broken file's line was not listed")
+        assert "Nothing was imported" in browser.js(f"return document.querySelector('{form} [data-error]').textContent")
+        browser.js(f"document.querySelector('{form} [data-import-report]').scrollIntoView({{block: 'center'}})")
+        browser.shot("import-problems")
+
+        browser.js(f"document.querySelector('{form} input[type=file]').value = ''")
+        browser.css(form + " input[type=file]").send_keys(good)
+        assert browser.js(f"return document.querySelector('{form} input[type=file]').files.length") == 1
+        browser.wait_for(f"!document.querySelector('{form} .problems')", message="choosing a file kept the old report")
+        browser.click(form + " button[type=submit]")
+        browser.wait_for(f"document.querySelector('{form} [data-import-report]').textContent.includes('Ready to import 2 new habits')",
+                         message="the check did not report what would come in")
+        report = browser.js(f"return document.querySelector('{form} [data-import-report]').textContent")
+        assert "Meditate — 4 check-ins" in report, report
+        assert "1 day marked not done" in report, report
+        assert browser.js(f"return document.querySelector('{form} [data-import-submit]').textContent") == "Import"
+        browser.js(f"document.querySelector('{form} [data-import-report]').scrollIntoView({{block: 'center'}})")
+        browser.shot("import-check")
+        browser.click(form + " button[type=submit]")
+        browser.wait_for(f"document.querySelector('{form} [data-import-report]').textContent.includes('Imported 2 new habits')",
+                         message="the import did not report")
+        browser.get("/today")
+        browser.wait_for("document.body.textContent.includes('Meditate')", message="Today does not show the import")
+        card = browser.js("return [...document.querySelectorAll('li.habit')].find((a) => a.textContent.includes('Meditate'))?.textContent")
+        assert card and "4" in card, card
+        browser.shot("import-today")
+
+        before = set(os.listdir(browser.downloads))
+        browser.get("/profile")
+        browser.click("a[data-download=csv]")
+        deadline = time.time() + 20
+        zipped = None
+        while time.time() < deadline and not zipped:
+            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".zip")]
+            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) > 100:
+                zipped = os.path.join(browser.downloads, new[0])
+            time.sleep(0.1)
+        assert zipped, "no CSV zip was downloaded"
+        with zipfile.ZipFile(zipped) as archive:
+            names = archive.namelist()
+            assert "momentum-csv/Habits.csv" in names, names
+            gym = archive.read("momentum-csv/002 Gym/Checkmarks.csv").decode()
+        assert f"{days[1]},YES_MANUAL,legs" in gym, gym
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -1168,7 +1246,7 @@ def puppy_journal_from_its_forms_on_a_phone_in_dark(args):
         sign_up(browser, "puppy", packs=["ollie"])
         browser.dismiss_celebrations()
         assert browser.js("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode is not on"
-        assert not browser.all("ul.habits"), "a puppy-only account sees a habit list"
+        assert not browser.all(".habit-list, #new-habit"), "a puppy-only account sees a habit list"
         assert browser.all("section[data-pack=ollie]"), "Today has no puppy section"
         # The phone's top bar takes two rows: brand, counters and sign-out; then the sections.
         assert browser.js("return innerWidth") == 390, "the phone's width is not emulated"
@@ -1272,7 +1350,7 @@ def savings_and_growth_from_their_forms(args):
     try:
         sign_up(browser, "grower", packs=["habits", "savings", "growth"])
         browser.dismiss_celebrations()
-        assert browser.all("ul.habits"), "habits are tracked too"
+        assert browser.all(".habit-list") and browser.all("#new-habit"), "habits are tracked too"
         browser.get("/packs/savings")
         assert "Create a goal first" in browser.js("return document.querySelector('#form-savings-contribution').textContent")
         log_form(browser, "savings-goal", {"name": "Trip to Bali", "category": "vacation", "target": "3000"})
@@ -1352,7 +1430,7 @@ def notifications_bell_inbox_and_preferences(args):
         browser.js("""const f = document.getElementById('preferences');
             f.reminderHour.value = '7'; f.weeklyDay.value = 'friday'; f.weeklyHour.value = '19';
             f.weeklySummary.checked = true; f.streakAtRisk.checked = false;""")
-        browser.click("#preferences button[type=submit]")
+        browser.js("document.querySelector('#preferences button[type=submit]').click()")  # (the sticky bar may cover it)
         browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'",
                          message="the preferences were not saved")
         _, profile = browser.api("GET", "/v1/profile")
@@ -1437,7 +1515,7 @@ def web_push_shows_a_notification_and_opens_its_page(args):
         # Quiet hours from 21:30 to 06:45, at most 3 a day on devices.
         browser.js("""const f = document.getElementById('preferences');
             f.quiet.checked = true; f.quietFrom.value = '21:30'; f.quietTo.value = '06:45'; f.dailyCap.value = '3';""")
-        browser.click("#preferences button[type=submit]")
+        browser.js("document.querySelector('#preferences button[type=submit]').click()")  # (the sticky bar may cover it)
         browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'",
                          message="the preferences were not saved")
         _, profile = browser.api("GET", "/v1/profile")
@@ -1452,7 +1530,7 @@ def web_push_shows_a_notification_and_opens_its_page(args):
         assert listed["targets"] == [] and listed["vapidPublicKey"], listed
         # Quiet hours off again: the form sends null.
         browser.js("document.getElementById('preferences').quiet.checked = false;")
-        browser.click("#preferences button[type=submit]")
+        browser.js("document.querySelector('#preferences button[type=submit]').click()")  # (the sticky bar may cover it)
         browser.wait_for("document.querySelector('#preferences [data-saved]').textContent === 'Saved.'")
         _, profile = browser.api("GET", "/v1/profile")
         assert "quietHours" not in profile["notifications"], profile["notifications"]
@@ -1652,6 +1730,7 @@ SCENARIOS = [
     edit_and_archive_a_habit_and_sign_out_a_device,
     numeric_habits_count_toward_their_goal,
     account_care_password_download_and_delete,
+    import_from_loop_and_download_csv,
     pause_a_habit_and_take_a_vacation,
     groups_order_and_unarchive,
     two_windows_stay_in_sync,

@@ -77,4 +77,39 @@ import Testing
             #expect(mine == theirs, "\(firstDifference(mine, theirs))")
         }
     }
+
+    /// A Loop export imported through the SDK comes down with the next sync; the CSV
+    /// download is a zip file with the habit in it.
+    @Test(arguments: Backend.allCases)
+    func anImportComesDownWithTheNextSyncAndTheCSVDownloadHoldsIt(_ backend: Backend) async throws {
+        try await LiveServer.with(backend) { server in
+            let files = try ClientFiles()
+            let phone = try MomentumClient.make(server, files: files, device: "phone")
+            try await phone.register(.test("lou"))
+            let today = try await phone.today(at: server.clock.now).today
+            let export = [
+                "Habits.csv": "Position,Name,NumRepetitions,Interval\n001,Floss,1,1\n",
+                "001 Floss/Checkmarks.csv": "Date,Value,Notes\n"
+                    + (1...3).map { "\(today.advanced(by: -$0)),YES_MANUAL,\n" }.joined(),
+            ]
+            let check = try await phone.importHabits(from: .loop, files: export, dryRun: true)
+            #expect(check.stored == 4)
+            #expect(try await phone.today(at: server.clock.now).habits.isEmpty)
+            let report = try await phone.importHabits(from: .loop, files: export)
+            #expect(report.habits.map(\.habit) == ["floss"])
+            try await phone.sync()
+            let local = try await phone.today(at: server.clock.now)
+            #expect(local.habits.map(\.definition.name) == ["Floss"])
+            #expect(local.habits.first?.current == 3)
+            do {
+                _ = try await phone.importHabits(from: .loop, files: ["Habits.csv": "Name\n\"Floss\n"])
+                Issue.record("a broken export was imported")
+            } catch let error as ClientError {
+                #expect(error.code == "invalid_import", "\(error)")
+            }
+            let zip = try await phone.downloadCSV()
+            #expect(zip.prefix(2) == Data("PK".utf8))
+            #expect(String(decoding: zip, as: UTF8.self).contains("momentum-csv/001 Floss/Checkmarks.csv"))
+        }
+    }
 }

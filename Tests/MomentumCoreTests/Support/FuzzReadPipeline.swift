@@ -190,7 +190,45 @@ enum FuzzReadPipeline {
             if svg.isEmpty { outcome.failures.append("empty share card for \(memory.id)") }
             outcome.cards += 1
         }
+        importers(log, &outcome)
         return outcome
+    }
+
+    /// The same bytes read as another app's export (`POST /v1/imports`): as each of Loop's
+    /// files and as Beaver's JSON. An export that reads is stored in a fresh account, and
+    /// its CSV export must read back to the same marked days.
+    static func importers(_ bytes: Data, _ outcome: inout Outcome) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var attempts: [HabitImport] = []
+        let loopFiles: [[String: String]] = [
+            ["Habits.csv": text], ["Habits.csv": "Name\nA\n", "001 A/Checkmarks.csv": text],
+            ["Habits.csv": "Name\nA\n", "Checkmarks.csv": text],
+        ]
+        for files in loopFiles {
+            if let imported = try? HabitImport.loop(files: files) { attempts.append(imported) }
+        }
+        if let imported = try? HabitImport.beaver(json: bytes) { attempts.append(imported) }
+        for imported in attempts {
+            let ids = Dictionary(imported.habits.map { ($0.key, $0.key) }, uniquingKeysWith: { a, _ in a })
+            var engine = UserEngine()
+            for event in imported.events(ids: ids, zone: profileZone, now: now).events {
+                _ = try? engine.append(event, now: now)
+            }
+            let state = engine.state(at: now, zone: profileZone, calendarDays: 1)
+            let days = engine.markedDays()
+            let files = HabitImport.loopCSV(
+                habits: state.habits.map { ($0.definition, $0.archivedDay != nil) }, days: days)
+            guard let again = try? HabitImport.loop(files: Dictionary(files.map { ($0.path, $0.text) }) { a, _ in a })
+            else {
+                outcome.failures.append("the CSV export of an import does not read back")
+                continue
+            }
+            var copy = UserEngine()
+            for event in again.events(ids: ids, zone: profileZone, now: now).events {
+                _ = try? copy.append(event, now: now)
+            }
+            if copy.markedDays() != days { outcome.failures.append("the CSV export of an import lost days") }
+        }
     }
 
     /// The event as the store writes it must read back as the same event.
