@@ -125,14 +125,19 @@ struct HabitImportRouteTests {
         try await ServerHarness.with { harness, client in
             let token = try await harness.register("cy", daysAgo: 1, client: client)
             let day = Self.berlinDay(harness.now, offset: -1)
+            let later = Self.berlinDay(harness.now, offset: 3)
             let json = """
-                {"habits": [{"id": "x", "name": "Stretch", "records": [{"day": "\(day)", "done": true, "text": "ok"}]},
+                {"habits": [{"id": "x", "name": "Stretch", "records": [{"day": "\(day)", "done": true, "text": "ok"},
+                                                                      {"day": "\(later)", "done": true}]},
                             {"id": "y", "name": "Gone", "status": "soft_delete", "records": []}]}
                 """
             let imported = try await client.call(
                 .post, "/v1/imports", token: token, json: try Self.body("beaver", ["beaver.json": json]))
             #expect(imported.status == .ok, "\(imported.text)")
             #expect(imported.json["stored"] as? Int == 2)
+            // A day after today is left out, and counted as such.
+            #expect(imported.json["future"] as? Int == 1)
+            #expect((imported.json["habits"] as? [[String: Any]])?.first?["checkIns"] as? Int == 1)
             #expect(imported.json["notes"] as? [String] == ["1 deleted habit was left out"])
 
             let two = try await client.call(

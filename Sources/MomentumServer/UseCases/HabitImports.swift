@@ -157,8 +157,12 @@ struct HabitImports: Sendable {
             }
             if plan.problems.count >= 100 { break }
         }
-        plan.habits = parsed.habits.map { habit in
-            ImportedHabit(
+        // What each habit brings, days after today (left out) not counted.
+        let today = ZoneOffsetTable.named(zone).map { DayClock(dayStartHour: dayStartHour).localDay(of: now, in: $0) }
+        plan.habits = parsed.habits.map { original in
+            var habit = original
+            if let today { habit.days.removeAll { $0.day > today } }
+            return ImportedHabit(
                 archived: habit.archived,
                 checkIns: habit.days.count { if case .done = $0.mark { true } else { false } },
                 habit: ids[habit.key] ?? habit.key, name: habit.name, new: isNew[habit.key] ?? true,
