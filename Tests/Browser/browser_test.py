@@ -259,10 +259,16 @@ def counter(browser, name):
 def downloaded_png(browser, before, timeout=20):
     """The path of a PNG downloaded since `before` (the download folder's names then), once
     its header is written (Chromium may create the file before it writes it); None if none."""
+    return downloaded(browser, before, ".png", 24, timeout)
+
+
+def downloaded(browser, before, suffix, size, timeout=20):
+    """The path of a file ending in `suffix` downloaded since `before`, once it holds at least
+    `size` bytes; None if none came within `timeout` seconds."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".png")]
-        if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 24:
+        new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(suffix)]
+        if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= size:
             return os.path.join(browser.downloads, new[0])
         time.sleep(0.1)
     return None
@@ -1022,13 +1028,7 @@ def account_care_password_download_and_delete(args):
 
         before = set(os.listdir(browser.downloads))
         browser.click("a[data-download=archive]")
-        deadline = time.time() + 20
-        tar = None
-        while time.time() < deadline and not tar:
-            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".tar")]
-            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) >= 1024:
-                tar = os.path.join(browser.downloads, new[0])
-            time.sleep(0.1)
+        tar = downloaded(browser, before, ".tar", 1024)
         assert tar, "no archive was downloaded"
         with tarfile.open(tar) as archive:
             names = archive.getnames()
@@ -1106,13 +1106,7 @@ def import_from_loop_and_download_csv(args):
         before = set(os.listdir(browser.downloads))
         browser.get("/profile")
         browser.click("a[data-download=csv]")
-        deadline = time.time() + 20
-        zipped = None
-        while time.time() < deadline and not zipped:
-            new = [f for f in set(os.listdir(browser.downloads)) - before if f.endswith(".zip")]
-            if new and os.path.getsize(os.path.join(browser.downloads, new[0])) > 100:
-                zipped = os.path.join(browser.downloads, new[0])
-            time.sleep(0.1)
+        zipped = downloaded(browser, before, ".zip", 100)
         assert zipped, "no CSV zip was downloaded"
         with zipfile.ZipFile(zipped) as archive:
             names = archive.namelist()

@@ -22,7 +22,7 @@ struct HabitImportRouteTests {
     }
 
     /// A Loop export: "Read" done the five days before today (one skipped), "Water" with
-    /// amounts.
+    /// amounts (starting a day earlier).
     static func loopFiles(now: Date) -> [String: String] {
         let day = { (offset: Int) in berlinDay(now, offset: offset) }
         return [
@@ -41,7 +41,7 @@ struct HabitImportRouteTests {
             \(day(-5)),YES_MANUAL,
 
             """,
-            "002 Water/Checkmarks.csv": "Date,Value,Notes\n\(day(-2)),9000,\n\(day(-1)),4000,\n",
+            "002 Water/Checkmarks.csv": "Date,Value,Notes\n\(day(-6)),9000,\n\(day(-1)),4000,\n",
         ]
     }
 
@@ -62,15 +62,15 @@ struct HabitImportRouteTests {
             let dry = try await client.call(
                 .post, "/v1/imports", token: token, json: try Self.body("loop", files, dryRun: true))
             #expect(dry.status == .ok, "\(dry.text)")
-            #expect(dry.json["stored"] as? Int == 9)
+            #expect(dry.json["stored"] as? Int == 10)
             #expect(dry.json["dryRun"] as? Bool == true)
             var today = try await client.call(.get, "/v1/today", token: token)
             #expect(Self.habits(today).isEmpty)
 
             let imported = try await client.call(.post, "/v1/imports", token: token, json: try Self.body("loop", files))
             #expect(imported.status == .ok, "\(imported.text)")
-            // 2 habits, 5 days of Read (4 check-ins, 1 skip), 2 days of Water.
-            #expect(imported.json["stored"] as? Int == 9)
+            // 2 habits, 5 days of Read (4 check-ins, 1 skip), 2 days of Water, and their order.
+            #expect(imported.json["stored"] as? Int == 10)
             let report = try #require(imported.json["habits"] as? [[String: Any]])
             #expect(report.map { $0["habit"] as? String } == ["read", "water"])
             #expect(report.map { $0["checkIns"] as? Int } == [4, 2])
@@ -89,6 +89,11 @@ struct HabitImportRouteTests {
             #expect(again.status == .ok, "\(again.text)")
             #expect(again.json["stored"] as? Int == 0)
             #expect(again.json["alreadyImported"] as? Int == 9)
+            // The habits keep the order they had in Loop, though Water started first.
+            let order = (today.json["habits"] as? [[String: Any]])?.map {
+                ($0["definition"] as? [String: Any])?["name"] as? String
+            }
+            #expect(order == ["Read", "Water"])
             #expect((again.json["habits"] as? [[String: Any]])?.map { $0["new"] as? Bool } == [false, false])
 
             // A bad line: nothing imported, and the line is named.
@@ -114,7 +119,7 @@ struct HabitImportRouteTests {
             let copied = try await client.call(
                 .post, "/v1/imports", token: other, json: try Self.body("loop", exported))
             #expect(copied.status == .ok, "\(copied.text)")
-            #expect(copied.json["stored"] as? Int == 9)
+            #expect(copied.json["stored"] as? Int == 10)
             let theirs = Self.habits(try await client.call(.get, "/v1/today", token: other))
             #expect(theirs["Read"]?["current"] as? Int == 4)
             #expect(theirs["Water"]?["definition"] as? NSDictionary == water["definition"] as? NSDictionary)

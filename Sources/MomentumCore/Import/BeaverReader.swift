@@ -122,9 +122,7 @@ enum BeaverReader {
             notes.append("\(HabitImport.count(deleted, "deleted habit was", "deleted habits were")) left out")
         }
         if notDoneNotes > 0 {
-            notes.append(
-                "\(HabitImport.count(notDoneNotes, "note", "notes")) on days not done were left out: a note "
-                    + "belongs to a check-in")
+            notes.append(HabitImport.notDoneNotes(notDoneNotes))
         }
         notes += approximated
         return HabitImport(source: .beaver, habits: imported, notes: notes)

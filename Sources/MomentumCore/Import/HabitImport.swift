@@ -6,7 +6,7 @@ import Foundation
 /// Reading is all or nothing: a file with any bad line throws ``HabitImportError`` naming
 /// every bad line with its reason. What the other app knows and Momentum cannot hold (a
 /// colour, a question, a day marked "not done") is listed in ``notes``, never silently
-/// dropped. ``events(ids:zone:now:)`` turns the result into the events that store it; their
+/// dropped. ``events(ids:zone:dayStartHour:now:)`` turns the result into the events that store it; their
 /// ids derive from the habit and the day, so importing the same file twice stores it once.
 ///
 /// The README's "Import from other apps" section documents the mapping field by field.
@@ -217,6 +217,11 @@ public struct HabitImport: Hashable, Sendable {
         }
     }
 
+    /// The note about notes written on days not done, which an import leaves out.
+    static func notDoneNotes(_ n: Int) -> String {
+        "\(count(n, "note", "notes")) on days not done were left out: a note belongs to a check-in or a skip"
+    }
+
     /// A sentence with a count: "1 day", "3 days".
     static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
         "\(n) \(n == 1 ? singular : plural)"
@@ -231,7 +236,7 @@ public struct HabitImportError: Error, Hashable, Sendable, CustomStringConvertib
         /// The file, by its path in the export.
         public var file: String
         /// The line (CSV) or the record's position (JSON, as `habits[2].records[5]` in
-        /// ``reason``), if the problem has one.
+        /// `reason`), if the problem has one.
         public var line: Int?
         /// Why.
         public var reason: String

@@ -74,9 +74,7 @@ struct LoopReader {
                     + "works out which days a schedule needs by itself")
         }
         if notDoneNotes > 0 {
-            notes.append(
-                "\(HabitImport.count(notDoneNotes, "note", "notes")) on days not done were left out: a note "
-                    + "belongs to a check-in or a skip")
+            notes.append(HabitImport.notDoneNotes(notDoneNotes))
         }
         notes += approximated
         return HabitImport(source: .loop, habits: habits, notes: notes)

@@ -98,30 +98,12 @@ extension Routes {
             return try JSONIO.response(["signedOutDevices": ended])
         }
         authenticated.get("account/archive") { _, context in
-            let caller = try context.requireCaller()
-            let tar = try await accounts.archive(of: caller.user)
-            let day = RFC3339.format(server.configuration.clock()).prefix(10)
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/x-tar",
-                    .contentDisposition: "attachment; filename=\"momentum-archive-\(day).tar\"",
-                    .cacheControl: "no-store",
-                ],
-                body: .init(byteBuffer: ByteBuffer(bytes: tar)))
+            let tar = try await accounts.archive(of: try context.requireCaller().user)
+            return attachment(tar, type: "application/x-tar", name: "momentum-archive", suffix: "tar")
         }
         authenticated.get("account/csv") { _, context in
-            let caller = try context.requireCaller()
-            let zip = try await server.habitImports.csvZip(of: caller.user)
-            let day = RFC3339.format(server.configuration.clock()).prefix(10)
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/zip",
-                    .contentDisposition: "attachment; filename=\"momentum-csv-\(day).zip\"",
-                    .cacheControl: "no-store",
-                ],
-                body: .init(byteBuffer: ByteBuffer(bytes: zip)))
+            let zip = try await server.habitImports.csvZip(of: try context.requireCaller().user)
+            return attachment(zip, type: "application/zip", name: "momentum-csv", suffix: "zip")
         }
         authenticated.post("imports") { request, context in
             let caller = try context.requireCaller()
@@ -137,6 +119,21 @@ extension Routes {
                 ProfilePatch.self, from: request, limit: server.configuration.maxBodyBytes)
             return try JSONIO.response(ProfileView(try await accounts.updateProfile(patch, caller: caller)))
         }
+    }
+}
+
+extension Routes {
+    /// A download of the account's data: saved as `name-YYYY-MM-DD.suffix`, never cached.
+    func attachment(_ bytes: some Sequence<UInt8>, type: String, name: String, suffix: String) -> Response {
+        let day = RFC3339.format(server.configuration.clock()).prefix(10)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: type,
+                .contentDisposition: "attachment; filename=\"\(name)-\(day).\(suffix)\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
 

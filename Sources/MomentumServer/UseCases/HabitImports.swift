@@ -125,8 +125,18 @@ struct HabitImports: Sendable {
             ids[habit.key] = candidate
             isNew[habit.key] = true
         }
-        let (events, future) = parsed.events(ids: ids, zone: zone, dayStartHour: dayStartHour, now: now)
+        var (events, future) = parsed.events(ids: ids, zone: zone, dayStartHour: dayStartHour, now: now)
         plan.future = future
+        // New habits keep the other app's order, after the account's own.
+        let added = parsed.habits.filter { isNew[$0.key] == true }
+        if added.count > 1, let first = added.first {
+            var order = engine.habitOrder
+            order += added.compactMap { ids[$0.key] }
+            events.append(
+                Event(
+                    id: "import:\(parsed.source.rawValue):order:\(first.key)", at: now, timeZone: zone,
+                    payload: .order(habits: order)))
+        }
         var trial = engine
         var spent = 0
         let names = Dictionary(parsed.habits.map { (ids[$0.key] ?? $0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
