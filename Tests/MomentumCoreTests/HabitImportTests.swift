@@ -144,10 +144,76 @@ struct HabitImportTests {
                 "001 Meditate/Checkmarks.csv:3: 'MAYBE' is not a mark (YES_MANUAL, YES_AUTO, NO, SKIP, UNKNOWN or a number)",
                 "001 Meditate/Checkmarks.csv:5: a second line for 2026-03-02",
                 "Habits.csv:6: the habit has no name",
-                "Habits.csv:7: NumRepetitions and Interval must be whole numbers from 1 (NumRepetitions 0, Interval 7)",
+                "Habits.csv:7: the frequency (times, in days) must be whole numbers from 1 (NumRepetitions 0, Interval 7)",
             ]
         }
         #expect(throws: HabitImportError.self) { try HabitImport.loop(files: ["Scores.csv": "Date,Score\n"]) }
+    }
+
+    /// Loop up to 2.3.0: per-habit files without a header (`date,value`, marks as numbers).
+    @Test func loop230FilesWithoutAHeaderAreRead() throws {
+        let files = [
+            "Habits.csv": "Position,Name,Question,Description,NumRepetitions,Interval,Color\n001,Read,,,3,7,#000\n",
+            "001 Read/Checkmarks.csv": "2026-03-19,2\n2026-03-18,0\n2026-03-17,2\n",
+        ]
+        let imported = try HabitImport.loop(files: files)
+        #expect(imported.habits.first?.schedule == .timesPerWeek(3))
+        #expect(imported.habits.first?.days.map(\.day.description) == ["2026-03-17", "2026-03-19"])
+    }
+
+    /// Loop 2.3.1: `FrequencyNumerator`/`FrequencyDenominator`, `Archived?`, and a numeric
+    /// habit's logged 0 written as NO.
+    @Test func loop231ColumnsAndAZeroWrittenAsNoAreRead() throws {
+        let files = [
+            "Habits.csv":
+                "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,"
+                + "Target Type,Target Value,Archived?\n"
+                + "001,Coffee,NUMERICAL,,,1,1,#000,cups,AT_MOST,2,false\n002,Old,YES_NO,,,1,2,#000,,,,true\n",
+            "001 Coffee/Checkmarks.csv": "Date,Value,Notes\n2026-03-19,NO,none today\n2026-03-18,3000,\n",
+            "002 Old/Checkmarks.csv": "Date,Value,Notes\n2026-03-10,YES_MANUAL,\n",
+        ]
+        let imported = try HabitImport.loop(files: files)
+        #expect(imported.habits.map(\.schedule) == [.daily, .everyNDays(2)])
+        #expect(imported.habits.map(\.archived) == [false, true])
+        #expect(imported.habits[0].days.map(\.mark) == [.done(3), .done(0)])
+        #expect(imported.habits[0].days.last?.note == "none today")
+        // Archived from the day after its last mark, which stays a tracked day.
+        let (events, _) = imported.events(ids: [:], zone: Self.zone, now: Self.now)
+        let archived = try #require(events.first { $0.id == "import:loop:old:archived" })
+        #expect(archived.payload == .habitArchived(habit: "old"))
+        #expect(DayClock().localDay(of: archived.at, in: ZoneOffsetTable.named(Self.zone)!).description == "2026-03-11")
+    }
+
+    /// A wide `Checkmarks.csv` Loop could not quote does not stop habits that have folders.
+    @Test func anUnreadableWideFileOnlyCostsTheHabitsWithoutAFolder() throws {
+        var files = Self.loopFiles()
+        files["Checkmarks.csv"] = "Date,\"Deep\" work,\n2026-03-19,YES_MANUAL,\n"
+        let imported = try HabitImport.loop(files: files)
+        #expect(imported.habits[0].days.count == 3)
+        #expect(imported.habits[2].days.isEmpty)
+        #expect(imported.notes.contains { $0.hasPrefix("Checkmarks.csv could not be read") }, "\(imported.notes)")
+    }
+
+    /// Names in any script make keys whose event ids stay within 128 bytes; many habits of
+    /// one name get their keys in one pass; an export past the limits is refused at once.
+    @Test func keysAreBoundedInBytesAndLargeExportsAreRefused() throws {
+        let long = String(repeating: "ж", count: 80)
+        let key = HabitImport.key(for: long)
+        #expect(key.utf8.count <= 48)
+        #expect(HabitImport.EventID.day(.beaver, key: key, day: Self.today).utf8.count <= 128)
+        let keys = HabitImport.uniqueKeys(for: Array(repeating: "Read", count: 5_000))
+        #expect(Set(keys).count == 5_000)
+        #expect(keys.last == "read-5000")
+        let many = "Name\n" + String(repeating: "a\n", count: 201)
+        #expect {
+            try HabitImport.loop(files: ["Habits.csv": many])
+        } throws: { error in
+            (error as? HabitImportError)?.problems.map(\.reason) == ["201 habits; an account holds at most 200"]
+        }
+        let lines = "Name\nA\n", checks = "Date,Value\n" + String(repeating: "2026-01-01,NO\n", count: 100_001)
+        #expect(throws: HabitImportError.self) {
+            try HabitImport.loop(files: ["Habits.csv": lines, "001 A/Checkmarks.csv": checks])
+        }
     }
 
     // MARK: Beaver
@@ -162,14 +228,17 @@ struct HabitImportTests {
               {"id": "a2", "name": "Old habit", "status": "archive", "records": [{"day": "2026-01-02", "done": true}]},
               {"id": "a3", "name": "Gone", "status": "soft_delete", "records": []},
               {"id": "a4", "name": "Every other day", "period": {"period_type": "D", "period_count": 2, "target_count": 1},
-               "records": []}
+               "records": []},
+              {"id": "a5", "name": "Fortnightly", "tags": ["Chores"],
+               "period": {"period_type": "W", "period_count": 2, "target_count": 1}, "records": []}
             ], "lists": [{"id": "l1", "name": "Morning routine"}], "order": ["a1", "a2"]}
             """
         let imported = try HabitImport.beaver(json: Data(json.utf8))
-        #expect(imported.habits.map(\.name) == ["Stretch", "Old habit", "Every other day"])
-        #expect(imported.habits.map(\.schedule) == [.timesPerWeek(3), .daily, .everyNDays(2)])
-        #expect(imported.habits.map(\.group) == ["Morning routine", nil, nil])
-        #expect(imported.habits.map(\.archived) == [false, true, false])
+        #expect(imported.habits.map(\.name) == ["Stretch", "Old habit", "Every other day", "Fortnightly"])
+        #expect(imported.habits.map(\.schedule) == [.timesPerWeek(3), .daily, .everyNDays(2), .timesPerWeek(1)])
+        #expect(imported.habits.map(\.group) == ["Morning routine", nil, nil, "Chores"])
+        #expect(imported.habits.map(\.archived) == [false, true, false, false])
+        #expect(imported.notes.contains { $0.hasPrefix("Fortnightly: 1 times every 2 W") }, "\(imported.notes)")
         #expect(imported.habits[0].days.map(\.note) == [nil, "morning"])
         #expect(imported.notes.contains("1 deleted habit was left out"), "\(imported.notes)")
         #expect(imported.notes.contains { $0.hasPrefix("1 note on days not done") }, "\(imported.notes)")

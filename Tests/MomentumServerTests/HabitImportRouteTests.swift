@@ -163,6 +163,29 @@ struct HabitImportRouteTests {
     }
 }
 
+extension HabitImportRouteTests {
+    /// Years of history for many habits, into an account without later events, are
+    /// evaluated day by day: the whole import costs less engine work than one request may.
+    @Test func aLargeImportIntoAnEmptyAccountCostsNoRewinds() throws {
+        let now = Date(timeIntervalSince1970: 1_781_524_800)
+        let today = DayClock().localDay(of: now, in: ZoneOffsetTable.named("UTC")!)
+        var files = [
+            "Habits.csv": "Position,Name\n" + (1...40).map { "\(String(format: "%03d", $0)),Habit \($0)\n" }.joined()
+        ]
+        for n in 1...40 {
+            let days = (1...1_460).filter { ($0 + n) % 3 != 0 }.map { "\(today.advanced(by: -$0)),YES_MANUAL\n" }
+            files[String(format: "%03d", n) + " Habit \(n)/Checkmarks.csv"] = "Date,Value\n" + days.joined()
+        }
+        let parsed = try HabitImport.loop(files: files)
+        let plan = HabitImports.plan(
+            parsed, engine: UserEngine(), zone: "UTC", dayStartHour: 0, now: now,
+            budget: EventLimits.requestEvaluationBudget)
+        #expect(plan.problems.isEmpty, "\(plan.problems.prefix(3))")
+        #expect(plan.new.count > 38_000)
+        #expect(plan.new.reduce(0) { $0 + $1.cost } < EventLimits.requestEvaluationBudget)
+    }
+}
+
 /// Reads the zip files the server writes (entries stored, not compressed).
 enum StoredZip {
     struct Malformed: Error {}

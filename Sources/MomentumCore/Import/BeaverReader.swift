@@ -16,8 +16,8 @@ enum BeaverReader {
         func problem(_ reason: String) {
             if problems.count < 100 { problems.append(.init(file: file, line: nil, reason: reason)) }
         }
-        if habits.count > HabitImport.maximumHabits {
-            problem("\(habits.count) habits; an account holds at most \(HabitImport.maximumHabits)")
+        guard habits.count <= HabitImport.maximumHabits else {
+            throw failure("\(habits.count) habits; an account holds at most \(HabitImport.maximumHabits)")
         }
         var lists: [String: String] = [:]
         for case let list as [String: Any] in object["lists"] as? [Any] ?? [] {
@@ -64,14 +64,25 @@ enum BeaverReader {
                 case ("W", 1, let t) where t <= 7: schedule = t == 7 ? .daily : .timesPerWeek(t)
                 case ("M", 1, let t) where t <= 31: schedule = .timesPerMonth(t)
                 default:
+                    // The nearest times per week.
+                    let days = Double(max(1, every)) * (["W": 7, "M": 30, "Y": 365][type] ?? 1)
+                    let perWeek = max(1, min(7, Int((Double(times) * 7 / days).rounded())))
+                    schedule = perWeek == 7 ? .daily : .timesPerWeek(perWeek)
                     approximated.append(
-                        "\(name): \(times) times every \(every) \(type) has no Momentum schedule; it became daily")
+                        "\(name): \(times) times every \(every) \(type) has no Momentum schedule; it became "
+                            + (perWeek == 7 ? "daily" : "\(perWeek) time\(perWeek == 1 ? "" : "s") a week"))
                 }
             } else if let goal = integer(habit["weekly_goal"]), goal > 0 {
                 schedule = goal >= 7 ? .daily : .timesPerWeek(goal)
             }
             var byDay: [LocalDay: HabitImport.Day] = [:]
-            for (position, element) in (habit["records"] as? [Any] ?? []).enumerated() {
+            var notesByDay: [LocalDay: [String]] = [:]
+            let records = habit["records"] as? [Any] ?? []
+            guard records.count <= HabitImport.maximumDays else {
+                problem("\(at) has \(records.count) records; one import holds at most \(HabitImport.maximumDays) days")
+                continue
+            }
+            for (position, element) in records.enumerated() {
                 let place = "\(at).records[\(position)]"
                 guard let record = element as? [String: Any] else {
                     problem("\(place) is not an object")
@@ -94,14 +105,15 @@ enum BeaverReader {
                     continue
                 }
                 // Two records for one day (an older Beaver could write them) are one check-in.
-                if let earlier = byDay[day] {
-                    let joined = [earlier.note, note].compactMap { $0 }.joined(separator: "\n")
-                    byDay[day]?.note = joined.isEmpty ? nil : joined
-                } else {
-                    byDay[day] = HabitImport.Day(day: day, mark: .done(1), note: note)
-                }
+                byDay[day] = HabitImport.Day(day: day, mark: .done(1), note: nil)
+                if let note { notesByDay[day, default: []].append(note) }
             }
-            let group = habit["list_id"].flatMap(string).flatMap { lists[$0] }
+            for (day, notes) in notesByDay { byDay[day]?.note = notes.joined(separator: "\n") }
+            // Beaver's first tag, or the list of an export that has lists.
+            let tag = (habit["tags"] as? [Any])?.first.flatMap { $0 as? String }.flatMap {
+                $0.isEmpty || TextRules.hasControlCharacter($0) ? nil : String($0.prefix(100))
+            }
+            let group = tag ?? habit["list_id"].flatMap(string).flatMap { lists[$0] }
             read.append(
                 (
                     name,

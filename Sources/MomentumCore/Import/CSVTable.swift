@@ -31,7 +31,11 @@ public struct CSVTable: Hashable, Sendable {
     /// - Throws: ``Problem`` for a quoted field that never ends, or text after a quoted
     ///   field's closing quote (`"ab"c`). A quote inside an unquoted field (`a "b" c`) is
     ///   kept, as spreadsheets read it.
-    public init(parsing text: String) throws(Problem) {
+    ///
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - maximumRecords: The most records to read; a longer file throws.
+    public init(parsing text: String, maximumRecords: Int = .max) throws(Problem) {
         var records: [Record] = []
         var fields: [String] = []
         var field = ""
@@ -69,6 +73,10 @@ public struct CSVTable: Hashable, Sendable {
             }
             switch scalar {
             case ",":
+                // A line of a million commas is not a table anyone exported.
+                if fields.count >= 10_000 {
+                    throw Problem(line: line, reason: "more than 10000 fields on one line")
+                }
                 fields.append(field)
                 field = ""
                 wasQuoted = false
@@ -81,6 +89,9 @@ public struct CSVTable: Hashable, Sendable {
                 if !(atRecordStart && fields.isEmpty && field.isEmpty && !wasQuoted) {
                     fields.append(field)
                     records.append(Record(fields: fields, line: recordLine))
+                    if records.count > maximumRecords {
+                        throw Problem(line: recordLine, reason: "more than \(maximumRecords) lines")
+                    }
                 }
                 fields = []
                 field = ""

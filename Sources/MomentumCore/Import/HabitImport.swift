@@ -70,6 +70,8 @@ public struct HabitImport: Hashable, Sendable {
     /// The most marked days one import may hold: 200 habits for a year, or 10 habits for
     /// 20 years.
     public static let maximumDays = 73_000
+    /// The most lines one file of an export may hold.
+    public static let maximumRecords = 100_000
 
     // MARK: Loop Habit Tracker
 
@@ -128,8 +130,8 @@ public struct HabitImport: Hashable, Sendable {
     ///   - zone: The account's time zone.
     ///   - dayStartHour: The hour the account's days start.
     ///   - now: The current instant; days after its local day are left out.
-    /// - Returns: The events in day order (creations first), and how many days lay in the
-    ///   future and were left out.
+    /// - Returns: The events in the order the engine applies them (by day, creations first,
+    ///   then by instant and id), and how many days lay in the future and were left out.
     public func events(
         ids: [String: String], zone: String, dayStartHour: Int = 0, now: Date
     ) -> (events: [Event], future: Int) {
@@ -140,9 +142,9 @@ public struct HabitImport: Hashable, Sendable {
             let noon = Date(timeIntervalSince1970: Double(clock.start(of: day, in: table) + 12 * 3600))
             return min(noon, now)
         }
-        var created: [Event] = []
-        var marks: [(day: LocalDay, event: Event)] = []
-        var archived: [Event] = []
+        // (day, rank, event): on each day creations first, so that an import into an
+        // account without later events is evaluated once, day by day, never rewinding.
+        var all: [(day: LocalDay, rank: Int, event: Event)] = []
         var future = 0
         for habit in habits {
             let id = ids[habit.key] ?? habit.key
@@ -152,66 +154,83 @@ public struct HabitImport: Hashable, Sendable {
             let definition = HabitDefinition(
                 id: id, name: habit.name, schedule: habit.schedule, target: habit.target,
                 startDay: start, group: habit.group)
-            created.append(
-                Event(
-                    id: EventID.created(source, key: habit.key), at: instant(start), timeZone: zone,
-                    payload: .habitCreated(definition)))
+            all.append(
+                (
+                    start, 0,
+                    Event(
+                        id: EventID.created(source, key: habit.key), at: instant(start), timeZone: zone,
+                        payload: .habitCreated(definition))
+                ))
             for day in past {
                 let payload: Event.Payload =
                     switch day.mark {
                     case .done(let value): .completion(habit: id, day: day.day, value: value, note: day.note)
                     case .skipped: .skip(habit: id, day: day.day, note: day.note)
                     }
-                marks.append(
+                all.append(
                     (
-                        day.day,
+                        day.day, 1,
                         Event(
                             id: EventID.day(source, key: habit.key, day: day.day), at: instant(day.day),
                             timeZone: zone, payload: payload)
                     ))
             }
             if habit.archived {
-                archived.append(
-                    Event(
-                        id: EventID.archived(source, key: habit.key), at: instant(past.last?.day ?? today),
-                        timeZone: zone, payload: .habitArchived(habit: id)))
+                // Archived from the day after its last mark (an archived day is not tracked).
+                let day = min(past.last.map { $0.day.advanced(by: 1) } ?? today, today)
+                all.append(
+                    (
+                        day, 2,
+                        Event(
+                            id: EventID.archived(source, key: habit.key), at: instant(day), timeZone: zone,
+                            payload: .habitArchived(habit: id))
+                    ))
             }
         }
-        // Oldest first, so that an import into an account without later events is
-        // evaluated once, day by day.
-        let ordered = marks.enumerated().sorted { ($0.element.day, $0.offset) < ($1.element.day, $1.offset) }
-        return (created + ordered.map(\.element.event) + archived, future)
+        // In the engine's own order (day, creations first, instant, id), so that each event
+        // sorts after the ones before it and appending never inserts.
+        let ordered = all.sorted {
+            let (a, b) = ($0, $1)
+            if a.day != b.day { return a.day < b.day }
+            if min(a.rank, 1) != min(b.rank, 1) { return a.rank < b.rank }
+            if a.event.at != b.event.at { return a.event.at < b.event.at }
+            return a.event.id < b.event.id
+        }
+        return (ordered.map(\.event), future)
     }
 
     /// A habit key from a name: lower-case letters, digits and dashes ("Drink water!" →
-    /// "drink-water"), or "habit" for a name with none of them.
+    /// "drink-water"), at most 48 UTF-8 bytes (so that every event id stays within 128), or
+    /// "habit" for a name with none of them.
     static func key(for name: String) -> String {
         var key = ""
         var dash = false
         for character in name.lowercased() {
             if character.isLetter || character.isNumber {
-                if dash, !key.isEmpty { key += "-" }
-                key.append(character)
+                let piece = (dash && !key.isEmpty ? "-" : "") + String(character)
+                guard key.utf8.count + piece.utf8.count <= 48 else { break }
+                key += piece
                 dash = false
             } else {
                 dash = true
             }
-            if key.count >= 60 { break }
         }
         return key.isEmpty ? "habit" : key
     }
 
-    /// Keys for names, unique within one import (a second "Read" is "read-2").
+    /// Keys for names, unique within one import (a second "Read" is "read-2"), in one pass.
     static func uniqueKeys(for names: [String]) -> [String] {
         var used: Set<String> = []
+        var next: [String: Int] = [:]
         return names.map { name in
             let base = key(for: name)
             var candidate = base
-            var n = 2
+            var n = next[base] ?? 2
             while used.contains(candidate) {
                 candidate = "\(base)-\(n)"
                 n += 1
             }
+            next[base] = n
             used.insert(candidate)
             return candidate
         }

@@ -46,15 +46,17 @@ struct LoopReader {
                 problem("Habits.csv", header.line, "no Name column (the first line names the columns)")
             } else {
                 let rows = Array(habitRows.records.dropFirst())
-                if rows.count > HabitImport.maximumHabits {
-                    problem(
-                        "Habits.csv", nil,
-                        "\(rows.count) habits; an account holds at most \(HabitImport.maximumHabits)")
+                guard rows.count <= HabitImport.maximumHabits else {
+                    throw HabitImportError(problems: [
+                        .init(
+                            file: "Habits.csv", line: nil,
+                            reason: "\(rows.count) habits; an account holds at most \(HabitImport.maximumHabits)")
+                    ])
                 }
                 let keys = HabitImport.uniqueKeys(for: rows.map { columns.value("name", in: $0.fields) ?? "" })
-                let wide = wideCheckmarks()
+                indexFolders()
                 for (row, key) in zip(rows, keys) {
-                    if let habit = habit(row, key: key, columns: columns, wide: wide) { habits.append(habit) }
+                    if let habit = habit(row, key: key, columns: columns) { habits.append(habit) }
                 }
             }
         }
@@ -82,9 +84,7 @@ struct LoopReader {
 
     // MARK: Habits.csv
 
-    mutating func habit(
-        _ row: CSVTable.Record, key: String, columns: Columns, wide: (table: CSVTable, file: String)?
-    ) -> HabitImport.Habit? {
+    mutating func habit(_ row: CSVTable.Record, key: String, columns: Columns) -> HabitImport.Habit? {
         let fields = row.fields
         let file = "Habits.csv"
         guard let name = columns.value("name", in: fields)?.trimmingCharacters(in: .whitespaces), !name.isEmpty
@@ -106,14 +106,16 @@ struct LoopReader {
                 return nil
             }
             schedule = decoded
-        } else if let repetitions = columns.value("numrepetitions", in: fields),
-            let interval = columns.value("interval", in: fields), !repetitions.isEmpty || !interval.isEmpty
+        } else if let repetitions = columns.value("numrepetitions", in: fields)
+            ?? columns.value("frequencynumerator", in: fields),
+            let interval = columns.value("interval", in: fields) ?? columns.value("frequencydenominator", in: fields),
+            !repetitions.isEmpty || !interval.isEmpty
         {
             guard let n = Int(repetitions), let k = Int(interval), (1...10_000).contains(n), (1...10_000).contains(k)
             else {
                 problem(
                     file, row.line,
-                    "NumRepetitions and Interval must be whole numbers from 1 (\(frequencyText(repetitions, interval)))"
+                    "the frequency (times, in days) must be whole numbers from 1 (\(frequencyText(repetitions, interval)))"
                 )
                 return nil
             }
@@ -126,25 +128,23 @@ struct LoopReader {
             problem(file, row.line, reason.text)
             return nil
         }
-        let archived = ["true", "yes", "1"].contains(columns.value("archived", in: fields)?.lowercased() ?? "")
+        let archivedText = columns.value("archived", in: fields) ?? columns.value("archived?", in: fields) ?? ""
+        let archived = ["true", "yes", "1"].contains(archivedText.trimmingCharacters(in: .whitespaces).lowercased())
         let group = columns.value("group", in: fields).flatMap { $0.isEmpty ? nil : $0 }
         if let group, TextRules.hasControlCharacter(group) {
             problem(file, row.line, TextRules.controlCharacterMessage("Group"))
             return nil
         }
         // The habit's own folder: "001 Read/Checkmarks.csv" (Loop numbers them by position).
-        let position = columns.value("position", in: fields) ?? ""
-        let folderFile = files.keys.sorted().first { path in
-            let parts = path.split(separator: "/")
-            guard parts.count == 2, parts[1].lowercased() == "checkmarks.csv" else { return false }
-            if !position.isEmpty { return parts[0].hasPrefix(position + " ") || parts[0] == position }
-            return parts[0].hasSuffix(" " + Self.sanitized(name))
-        }
+        let position = columns.value("position", in: fields)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let folderFile =
+            position.isEmpty
+            ? foldersByName[Self.sanitized(name)] : foldersByPosition[position]
         let numeric = isNumeric(row, columns: columns, target: target)
         var days: [HabitImport.Day] = []
         if let folderFile, let text = files[folderFile] {
             days = checkmarks(folderFile, text, numeric: numeric, target: target)
-        } else if let wide {
+        } else if let wide = wideCheckmarks() {
             days = wideColumn(wide.table, file: wide.file, name: name, numeric: numeric, target: target)
         }
         return HabitImport.Habit(
@@ -209,12 +209,16 @@ struct LoopReader {
     /// A habit's own `Checkmarks.csv`: `Date,Value,Notes`.
     mutating func checkmarks(_ file: String, _ text: String, numeric: Bool, target: Target) -> [HabitImport.Day] {
         guard let rows = table(file, text), let header = rows.records.first else { return [] }
-        let columns = Columns(header.fields)
+        // Loop up to 2.3.0 wrote no header: the lines are `date,value`.
+        let headerless = LocalDay(iso8601: header.fields[0].trimmingCharacters(in: .whitespaces)) != nil
+        let columns = headerless ? Columns(["Date", "Value", "Notes"]) : Columns(header.fields)
         guard columns["date"] != nil, columns["value"] != nil else {
             problem(file, header.line, "the first line must name the columns Date and Value (and Notes)")
             return []
         }
-        let values = rows.records.dropFirst().map { ($0, columns.value("value", in: $0.fields) ?? "") }
+        let values = rows.records.dropFirst(headerless ? 0 : 1).map {
+            ($0, columns.value("value", in: $0.fields) ?? "")
+        }
         let amounts = numeric || Self.looksNumeric(values.map(\.1))
         var days: [HabitImport.Day] = []
         var seen: Set<LocalDay> = []
@@ -242,17 +246,53 @@ struct LoopReader {
         return days.sorted { $0.day < $1.day }
     }
 
-    /// The top-level `Checkmarks.csv`: a Date column, then one column per habit by name.
+    /// Each habit folder's `Checkmarks.csv`, by the folder's position number ("001") and by
+    /// the name after it, indexed once.
+    var foldersByPosition: [String: String] = [:]
+    var foldersByName: [String: String] = [:]
+    /// The top-level `Checkmarks.csv`, read the first time a habit without a folder needs it
+    /// (`.some(nil)` once it turned out missing or not CSV).
+    var wide: (table: CSVTable, file: String)??
+
+    mutating func indexFolders() {
+        for path in files.keys.sorted() {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].lowercased() == "checkmarks.csv" else { continue }
+            let folder = String(parts[0])
+            let number = String(folder.prefix { $0.isNumber })
+            if !number.isEmpty, foldersByPosition[number] == nil { foldersByPosition[number] = path }
+            let name = folder.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+            if foldersByName[name] == nil { foldersByName[name] = path }
+        }
+    }
+
+    /// The top-level `Checkmarks.csv`: a Date column, then one column per habit by name. Loop
+    /// writes its header without quoting the names, so a file that is not CSV only means
+    /// that the habits without a folder of their own come without history (said in ``notes``).
     mutating func wideCheckmarks() -> (table: CSVTable, file: String)? {
-        guard let entry = files.first(where: { $0.key.lowercased() == "checkmarks.csv" }) else { return nil }
-        guard let rows = table(entry.key, entry.value) else { return nil }
-        return (rows, entry.key)
+        if let wide { return wide }
+        guard let entry = files.first(where: { $0.key.lowercased() == "checkmarks.csv" }) else {
+            wide = .some(nil)
+            return nil
+        }
+        do {
+            let table = try CSVTable(parsing: entry.value, maximumRecords: HabitImport.maximumRecords)
+            wide = (table, entry.key)
+        } catch {
+            notes.append(
+                "\(entry.key) could not be read (\(error.reason), line \(error.line)); only habits with a folder of their own came with their days"
+            )
+            wide = .some(nil)
+        }
+        return wide ?? nil
     }
 
     mutating func wideColumn(
         _ rows: CSVTable, file: String, name: String, numeric: Bool, target: Target
     ) -> [HabitImport.Day] {
-        guard let header = rows.records.first, let column = header.fields.firstIndex(of: name) else { return [] }
+        guard let header = rows.records.first,
+            let column = header.fields.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == name })
+        else { return [] }
         let values = rows.records.dropFirst().map { ($0, $0.fields.indices.contains(column) ? $0.fields[column] : "") }
         let amounts = numeric || Self.looksNumeric(values.map(\.1))
         var days: [HabitImport.Day] = []
@@ -290,6 +330,9 @@ struct LoopReader {
             automatic += 1
             return nil
         case "NO":
+            // Loop 2.3.1 writes a numeric habit's logged 0 as NO: against a target it is a
+            // day logged (kept, for an at-most target); elsewhere it is a day not done.
+            if amounts, target.comparison != .check { return .done(0) }
             notDone += 1
             return nil
         case "SKIP": return .skipped
@@ -346,7 +389,7 @@ struct LoopReader {
 
     mutating func table(_ file: String, _ text: String) -> CSVTable? {
         do {
-            return try CSVTable(parsing: text)
+            return try CSVTable(parsing: text, maximumRecords: HabitImport.maximumRecords)
         } catch {
             problem(file, error.line, error.reason)
             return nil

@@ -129,7 +129,7 @@ struct HabitImports: Sendable {
         plan.future = future
         // New habits keep the other app's order, after the account's own.
         let added = parsed.habits.filter { isNew[$0.key] == true }
-        if added.count > 1, let first = added.first {
+        if let first = added.first, added.count > 1 || !engine.habitOrder.isEmpty {
             var order = engine.habitOrder
             order += added.compactMap { ids[$0.key] }
             events.append(

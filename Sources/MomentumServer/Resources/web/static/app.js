@@ -202,17 +202,21 @@ async function unzip(blob) {
     const local = view.getUint32(at + 42, true);
     const name = text.decode(bytes.subarray(at + 46, at + 46 + nameLength));
     at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    if (name.endsWith('/') || !/\.(csv|json)$/i.test(name) || local + 30 > bytes.length) continue;
+    if (name.endsWith('/') || !/\.(csv|json)$/i.test(name)) continue;
+    if (local + 30 > bytes.length) throw damaged();
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     if (start + size > bytes.length) throw damaged();
     const data = bytes.subarray(start, start + size);
     if (method === 0) {
       files[name] = text.decode(data);
     } else if (method === 8) {
+      if (typeof DecompressionStream === 'undefined') {
+        throw new Error('This browser cannot open zip files: update it, or use another browser.');
+      }
       const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
       files[name] = text.decode(await new Response(stream).arrayBuffer());
     } else {
-      throw new Error(`${name} is compressed in a way this page cannot read: unzip the file and choose the files in it.`);
+      throw new Error(`${name} is compressed in a way this page cannot read: export the file from the app again.`);
     }
   }
   return files;
@@ -727,8 +731,16 @@ const forms = {
     if (!chosen.length) throw new Error('Choose the file your other app exported.');
     const files = {};
     for (const file of chosen) {
-      if (/\.zip$/i.test(file.name)) Object.assign(files, await unzip(file));
-      else files[file.name] = await file.text();
+      if (/\.zip$/i.test(file.name)) {
+        Object.assign(files, await unzip(file));
+      } else {
+        // Files chosen one by one lose their folders: each habit's Checkmarks.csv would
+        // take the place of the others.
+        if (files[file.name] !== undefined) {
+          throw new Error(`Two files are named ${file.name}: choose the zip file the app exported instead.`);
+        }
+        files[file.name] = await file.text();
+      }
     }
     // Loop's scores are its own arithmetic; the server has no use for them.
     for (const name of Object.keys(files)) if (/(^|\/)scores\.csv$/i.test(name)) delete files[name];
