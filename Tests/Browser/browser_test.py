@@ -1097,7 +1097,8 @@ def import_from_loop_and_download_csv(args):
         browser.click(form + " button[type=submit]")
         browser.wait_for(f"document.querySelector('{form} [data-import-report]').textContent.includes('Imported 2 new habits')",
                          message="the import did not report")
-        browser.get("/today")
+        browser.js(f"document.querySelector('{form} [data-import-report] a[href=\"/today\"]').click()")
+        browser.wait_for("location.pathname === '/today'", message="the report's link did not lead to Today")
         browser.wait_for("document.body.textContent.includes('Meditate')", message="Today does not show the import")
         card = browser.js("return [...document.querySelectorAll('li.habit')].find((a) => a.textContent.includes('Meditate'))?.textContent")
         assert card and "4" in card, card

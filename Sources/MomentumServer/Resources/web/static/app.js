@@ -810,6 +810,10 @@ const forms = {
     } else {
       delete form.dataset.checked;
       submit.textContent = 'Check file';
+      const link = document.createElement('a');
+      link.href = '/today';
+      link.textContent = 'See them on Today';
+      heading.append(' ', link);
       announce(heading.textContent);
     }
   },
