@@ -194,6 +194,19 @@ struct HabitImportTests {
         #expect(imported.notes.contains { $0.hasPrefix("Checkmarks.csv could not be read") }, "\(imported.notes)")
     }
 
+    /// The wide file's dates are read once: a bad one is one problem, however many habits
+    /// read their column from it.
+    @Test func aBadDateInTheWideFileIsNamedOnce() {
+        let files = ["Habits.csv": "Name\nA\nB\n", "Checkmarks.csv": "Date,A,B,\nsoon,YES_MANUAL,YES_MANUAL,\n"]
+        #expect {
+            try HabitImport.loop(files: files)
+        } throws: { error in
+            (error as? HabitImportError)?.problems.map(\.description) == [
+                "Checkmarks.csv:2: 'soon' is not a date between 1970-01-01 and 2199-12-31 (YYYY-MM-DD)"
+            ]
+        }
+    }
+
     /// Names in any script make keys whose event ids stay within 128 bytes; many habits of
     /// one name get their keys in one pass; an export past the limits is refused at once.
     @Test func keysAreBoundedInBytesAndLargeExportsAreRefused() throws {

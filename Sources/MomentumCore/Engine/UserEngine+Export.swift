@@ -57,8 +57,4 @@ extension UserEngine {
 extension UserEngine {
     /// Whether the log creates a habit with this id (archived ones too).
     public func hasHabit(_ id: String) -> Bool { habitMeta[id] != nil }
-
-    /// Every habit's id in the order the person shows them (``UserState/order``), without
-    /// evaluating a state.
-    public var habitOrder: [String] { displayOrder }
 }

@@ -143,9 +143,10 @@ extension UserEngine {
         return habit.isActive(on: today) && habit.dayCompleted ? today : .max
     }
 
-    /// Every habit's id in display order: those the latest live `order` event names, in its
-    /// order, then the others in creation order.
-    var displayOrder: [String] {
+    /// Every habit's id in display order (``UserState/order``, without evaluating a state):
+    /// those the latest live `order` event names, in its order, then the others in creation
+    /// order.
+    public var displayOrder: [String] {
         let ids = run.definitions.map(\.id)
         guard let last = entries.last(where: { $0.operation == .order }),
             case .order(let listed) = log[Int(last.event)].payload

@@ -145,7 +145,7 @@ struct LoopReader {
         if let folderFile, let text = files[folderFile] {
             days = checkmarks(folderFile, text, numeric: numeric, target: target)
         } else if let wide = wideCheckmarks() {
-            days = wideColumn(wide.table, file: wide.file, name: name, numeric: numeric, target: target)
+            days = wideColumn(wide, name: name, numeric: numeric, target: target)
         }
         return HabitImport.Habit(
             key: key, name: name, schedule: schedule, target: target, group: group, archived: archived, days: days)
@@ -252,7 +252,7 @@ struct LoopReader {
     var foldersByName: [String: String] = [:]
     /// The top-level `Checkmarks.csv`, read the first time a habit without a folder needs it
     /// (`.some(nil)` once it turned out missing or not CSV).
-    var wide: (table: CSVTable, file: String)??
+    var wide: (table: CSVTable, file: String, days: [LocalDay?])??
 
     mutating func indexFolders() {
         for path in files.keys.sorted() {
@@ -269,7 +269,7 @@ struct LoopReader {
     /// The top-level `Checkmarks.csv`: a Date column, then one column per habit by name. Loop
     /// writes its header without quoting the names, so a file that is not CSV only means
     /// that the habits without a folder of their own come without history (said in ``notes``).
-    mutating func wideCheckmarks() -> (table: CSVTable, file: String)? {
+    mutating func wideCheckmarks() -> (table: CSVTable, file: String, days: [LocalDay?])? {
         if let wide { return wide }
         guard let entry = files.first(where: { $0.key.lowercased() == "checkmarks.csv" }) else {
             wide = .some(nil)
@@ -277,7 +277,17 @@ struct LoopReader {
         }
         do {
             let table = try CSVTable(parsing: entry.value, maximumRecords: HabitImport.maximumRecords)
-            wide = (table, entry.key)
+            // Each line's date, read (and a bad or repeated one reported) once.
+            var seen: Set<LocalDay> = []
+            let days = table.records.dropFirst().map { row -> LocalDay? in
+                guard let day = parseDay(row.fields[0], file: entry.key, line: row.line) else { return nil }
+                guard seen.insert(day).inserted else {
+                    problem(entry.key, row.line, "a second line for \(day)")
+                    return nil
+                }
+                return day
+            }
+            wide = (table, entry.key, days)
         } catch {
             notes.append(
                 "\(entry.key) could not be read (\(error.reason), line \(error.line)); only habits with a folder of their own came with their days"
@@ -287,23 +297,20 @@ struct LoopReader {
         return wide ?? nil
     }
 
+    /// One habit's column of the wide file; its dates were read once, for every habit.
     mutating func wideColumn(
-        _ rows: CSVTable, file: String, name: String, numeric: Bool, target: Target
+        _ wide: (table: CSVTable, file: String, days: [LocalDay?]), name: String, numeric: Bool, target: Target
     ) -> [HabitImport.Day] {
-        guard let header = rows.records.first,
+        guard let header = wide.table.records.first,
             let column = header.fields.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == name })
         else { return [] }
-        let values = rows.records.dropFirst().map { ($0, $0.fields.indices.contains(column) ? $0.fields[column] : "") }
-        let amounts = numeric || Self.looksNumeric(values.map(\.1))
+        let rows = wide.table.records.dropFirst()
+        let values = rows.map { $0.fields.indices.contains(column) ? $0.fields[column] : "" }
+        let amounts = numeric || Self.looksNumeric(values)
         var days: [HabitImport.Day] = []
-        var seen: Set<LocalDay> = []
-        for (row, value) in values {
-            guard let first = row.fields.first, let day = parseDay(first, file: file, line: row.line) else { continue }
-            guard seen.insert(day).inserted else {
-                problem(file, row.line, "a second line for \(day)")
-                continue
-            }
-            if let mark = parseMark(value, amounts: amounts, target: target, file: file, line: row.line) {
+        for ((row, value), day) in zip(zip(rows, values), wide.days) {
+            guard let day else { continue }
+            if let mark = parseMark(value, amounts: amounts, target: target, file: wide.file, line: row.line) {
                 days.append(HabitImport.Day(day: day, mark: mark, note: nil))
             }
         }

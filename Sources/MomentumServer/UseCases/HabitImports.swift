@@ -65,7 +65,8 @@ struct HabitImports: Sendable {
             Self.plan(parsed, engine: user.streaks, zone: zone, dayStartHour: dayStartHour, now: now, budget: budget)
         }
         if !plan.problems.isEmpty { throw Self.invalid(plan.problems) }
-        if !request.dryRun.orFalse {
+        let dryRun = request.dryRun ?? false
+        if !dryRun {
             for chunk in chunks(plan.new) {
                 let stored = try await ingest.importHistory(chunk.map(\.event), for: user)
                 let refused = zip(chunk, stored.results).filter {
@@ -82,7 +83,7 @@ struct HabitImports: Sendable {
             }
         }
         return HabitImportReport(
-            alreadyImported: plan.already, dryRun: request.dryRun.orFalse, future: plan.future, habits: plan.habits,
+            alreadyImported: plan.already, dryRun: dryRun, future: plan.future, habits: plan.habits,
             notes: parsed.notes, source: .init(rawValue: source.rawValue) ?? .loop, stored: plan.new.count)
     }
 
@@ -129,8 +130,9 @@ struct HabitImports: Sendable {
         plan.future = future
         // New habits keep the other app's order, after the account's own.
         let added = parsed.habits.filter { isNew[$0.key] == true }
-        if let first = added.first, added.count > 1 || !engine.habitOrder.isEmpty {
-            var order = engine.habitOrder
+        let existing = engine.displayOrder
+        if let first = added.first, added.count > 1 || !existing.isEmpty {
+            var order = existing
             order += added.compactMap { ids[$0.key] }
             events.append(
                 Event(
@@ -243,9 +245,4 @@ struct HabitImports: Sendable {
         }
         return ZipWriter.archive(files.map { (path: "momentum-csv/" + $0.path, bytes: Array($0.text.utf8)) })
     }
-}
-
-extension Bool? {
-    /// The value, or `false` when absent.
-    var orFalse: Bool { self ?? false }
 }
