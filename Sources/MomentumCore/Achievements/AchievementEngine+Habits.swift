@@ -11,6 +11,8 @@ extension AchievementEngine {
         var runBest = 0
         var runStart = 0
         var hadBreak = false
+        /// The days done so far (count rules).
+        var done = 0
     }
 
     /// What a consistency rule has read of the days every habit shares.
@@ -78,8 +80,9 @@ extension AchievementEngine {
                 while scan.scanned < days.count {
                     let index = scan.scanned
                     read(
-                        r, &scan, day: start + index, streak: Int(days[index].streak), definition: definition,
-                        achievedAt: achievedAt, detectedAt: detectedAt)
+                        r, &scan, day: start + index, streak: Int(days[index].streak),
+                        done: days[index].state == .completed, definition: definition, achievedAt: achievedAt,
+                        detectedAt: detectedAt)
                     scan.scanned += 1
                 }
                 scans[k] = scan
@@ -87,8 +90,8 @@ extension AchievementEngine {
                 if let streak = openDay(h) {
                     var open = scan
                     read(
-                        r, &open, day: today, streak: streak, definition: definition, achievedAt: achievedAt,
-                        detectedAt: detectedAt)
+                        r, &open, day: today, streak: streak, done: true, definition: definition,
+                        achievedAt: achievedAt, detectedAt: detectedAt)
                 }
             }
         }
@@ -130,11 +133,26 @@ extension AchievementEngine {
         }
     }
 
-    /// Reads one day of a habit for a streak, personal-best or recovery rule.
+    /// Reads one day of a habit for a streak, personal-best, recovery or count rule.
     private mutating func read(
-        _ r: Int, _ scan: inout HabitScan, day: Int, streak: Int, definition: HabitDefinition,
+        _ r: Int, _ scan: inout HabitScan, day: Int, streak: Int, done: Bool, definition: HabitDefinition,
         achievedAt: (Int) -> Date, detectedAt: Date
     ) {
+        if rules[r].kind == .count {
+            guard done else { return }
+            scan.done += 1
+            let value = Double(scan.done)
+            let hit =
+                rules[r].at?.contains(value) == true
+                || rules[r].every.map { value >= (rules[r].minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0 }
+                    == true
+            guard hit else { return }
+            grant(
+                r, id: "\(rules[r].id)#\(definition.id)#\(scan.done)", achievedAt: achievedAt(day), day: day,
+                detectedAt: detectedAt, event: nil, type: "count", value: value, habit: definition.id,
+                category: rules[r].category, context: ["habit": definition.name, "unit": Coaching.unit(definition.schedule)])
+            return
+        }
         if streak == 0 {
             if scan.previous > 0 {
                 scan.hadBreak = true

@@ -11,9 +11,21 @@ import Foundation
 ///
 /// Time-based rules (ages, birthdays, anniversaries, the socialization window) fire as time
 /// passes: ``advance(to:zone:)`` moves the clock.
+///
+/// The user's own milestones (``CustomMilestone``, from `milestone` events) are rules too,
+/// after the pack's: defining, editing or removing one replays every event, so a milestone
+/// already met unlocks at once, retroactively.
 public struct AchievementEngine: Sendable {
-    /// The rules, in pack order.
-    public let rules: [AchievementRule]
+    /// The rules: the pack's, in pack order, then the user's own milestones', in the order
+    /// they were first defined.
+    public internal(set) var rules: [AchievementRule]
+    /// The user's own milestones as their latest definitions leave them, in the order they
+    /// were first defined.
+    public internal(set) var customMilestones: [CustomMilestone] = []
+    /// How many of ``rules`` are the pack's.
+    let packRuleCount: Int
+    /// The index in ``rules`` of each custom milestone's rule, by milestone id.
+    var customRuleIndex: [String: Int] = [:]
     /// The user's day boundary.
     public let clock: DayClock
 
@@ -96,8 +108,19 @@ public struct AchievementEngine: Sendable {
     public init(rules: [AchievementRule], methods: [ProgressionMethod] = [], dayStartHour: Int = 0) {
         self.rules = rules
         self.methods = methods
+        packRuleCount = rules.count
         clock = DayClock(dayStartHour: dayStartHour)
         states = Array(repeating: RuleState(), count: rules.count)
+        indexRules()
+    }
+
+    /// Builds the indexes of ``rules`` by what each rule reads.
+    mutating func indexRules() {
+        rulesByKind = [:]
+        stageRules = []
+        goalRules = []
+        timeRules = []
+        habitRules = []
         defer { anyKindRules = rulesByKind.removeValue(forKey: "*") ?? [] }
         for (index, rule) in rules.enumerated() {
             switch rule.kind {
@@ -108,6 +131,8 @@ public struct AchievementEngine: Sendable {
                 }
             case .goalCompleted: goalRules.append(index)
             case .stageReached: stageRules.append(index)
+            case .moment: break
+            case .count where rule.source == .habit: habitRules.append(index)
             case .amount where rule.match == nil || rule.match?.type == "contribution":
                 rulesByKind["contribution", default: []].append(index)
             case .streak, .personalBest, .recovery, .consistency:
@@ -154,7 +179,7 @@ public struct AchievementEngine: Sendable {
         switch event.payload {
         case .activity(let activity): if let d = activity.day { day = min(day, d.number) }
         case .contribution(_, _, let d, _): if let d { day = min(day, d.number) }
-        case .subject, .goal, .stage: break
+        case .subject, .goal, .stage, .milestone: break
         case .removal(let target):
             // A withdrawn event stops counting; what it unlocked stays unlocked.
             guard let index = events.firstIndex(where: { $0.event.id == target }) else { return [] }
@@ -166,7 +191,12 @@ public struct AchievementEngine: Sendable {
         }
         let keyed = Keyed(day: day, at: event.at.timeIntervalSince1970, event: event)
         let before = unlocks.count
-        if let last = events.last, Self.precedes(keyed, last) {
+        if case .milestone = event.payload {
+            // A new or changed milestone of the user's own reads the whole history.
+            let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
+            events.insert(keyed, at: index)
+            replay(detectedAt: detectedAt)
+        } else if let last = events.last, Self.precedes(keyed, last) {
             let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
             events.insert(keyed, at: index)
             replay(detectedAt: detectedAt)
@@ -193,8 +223,10 @@ public struct AchievementEngine: Sendable {
         (a.day, a.at, a.event.id) < (b.day, b.at, b.event.id)
     }
 
-    /// Forgets every derived value and processes the events again from the start.
+    /// Forgets every derived value and processes the events again from the start, with the
+    /// user's own milestones as the events now define them.
     mutating func replay(detectedAt: Date) {
+        defineCustomRules()
         states = Array(repeating: RuleState(), count: rules.count)
         subjects = [:]
         subjectOrder = []
@@ -227,6 +259,12 @@ public struct AchievementEngine: Sendable {
         case .goal(let goal):
             goals[goal.id] = goal
             for r in goalRules { checkGoal(r, goal.id, keyed, detectedAt) }
+        case .milestone(let milestone):
+            // A moment happens at the first event that defines it as one.
+            guard milestone.rule == .moment, let r = customRuleIndex[milestone.id], rules[r].kind == .moment else {
+                return
+            }
+            grant(r, id: rules[r].id, keyed, detectedAt, type: "moment", activity: nil)
         case .contribution(let goal, let amount, _, _):
             goalSums[goal, default: 0] += amount
             let activity = Activity(kind: "contribution", item: goal, value: amount)
@@ -248,7 +286,7 @@ public struct AchievementEngine: Sendable {
         case .activity(let activity):
             if checksEveryRule {
                 for r in rules.indices
-                where ![.age, .combination, .goalCompleted, .stageReached].contains(rules[r].kind)
+                where ![.age, .combination, .goalCompleted, .stageReached, .moment].contains(rules[r].kind)
                     && !habitRules.contains(r)
                 {
                     apply(r, activity, keyed, detectedAt)
@@ -594,9 +632,17 @@ public struct AchievementEngine: Sendable {
             if type == "amount" { context["amount"] = MilestoneNumber.money(value) }
         }
         let detectedDay = clock.localDay(of: detectedAt, in: table).number
+        // The user's own words are shown as written, braces and all.
+        let custom = r >= packRuleCount
+        if custom, let milestone = customMilestone(String(rule.id.dropFirst(CustomMilestone.rulePrefix.count))),
+            let message = milestone.message, !message.isEmpty
+        {
+            context["message"] = message
+        }
         unlocks.append(
             Unlock(
-                id: id, rule: rule.id, title: Self.fill(rule.title, context), category: category ?? rule.category,
+                id: id, rule: rule.id, title: custom ? rule.title : Self.fill(rule.title, context),
+                category: category ?? rule.category,
                 tier: rule.tier, milestoneType: type, value: value, achievedAt: achievedAt,
                 achievedDay: LocalDay(number: day), detectedAt: detectedAt, retroactive: detectedDay > day,
                 subject: subject, habit: habit, event: event, badge: rule.badge, context: context))

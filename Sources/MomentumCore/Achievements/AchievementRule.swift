@@ -9,7 +9,7 @@ import Foundation
 /// | kind | fires | fields |
 /// |---|---|---|
 /// | `first` | on the first matching event | `match` |
-/// | `count` | when matching events reach each of `at`, or every `every` | `match`, `at`, `every` |
+/// | `count` | when matching events (or a habit's done days) reach each of `at`, or every `every` | `match`, `at`, `every`, `source`, `habit` |
 /// | `distinctCount` | when distinct values of `field` reach `at` / every `every` (from `minimum`) | `match`, `field`, `at`, `every`, `minimum` |
 /// | `streak` | when a streak reaches each of `at`, or every `every` | `source`, `match`, `breaks`, `habit` |
 /// | `personalBest` | once per run, when a streak passes the previous best (which must be ≥ `minimum`) | as `streak` |
@@ -21,16 +21,18 @@ import Foundation
 /// | `age` | when a subject's age since `date` reaches each of `at` / every `every` `unit`s | `subject`, `date`, `unit`, `at`, `every`, `minimum`, `maximum` |
 /// | `consistency` | once per run of `days` consecutive complete days | `source`, `require`, `days` |
 /// | `combination` | at the age `at[0]` `unit`s, if `coverage` holds then | `subject`, `date`, `unit`, `at`, `coverage` |
+/// | `moment` | once, at the `milestone` event that defines it (``CustomMilestone`` only) | |
 ///
 /// A streak's `source` is `log` (consecutive local days with a `match`ing event and no
 /// `breaks` event) or `habit` (a habit's streak from the engine; `habit` narrows it to one).
-/// A consistency day is complete when every kind in `require` was logged (`log`) or every
+/// A count's `source` is `log` (matching events) or `habit` (the days a habit was done, every
+/// habit's or `habit`'s). A consistency day is complete when every kind in `require` was logged (`log`) or every
 /// habit due that day was done (`habit`).
 public struct AchievementRule: Hashable, Sendable, Codable {
     /// The kinds of rule.
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         case first, count, distinctCount, streak, personalBest, recovery, setCompleted, amount, goalCompleted
-        case stageReached, age, consistency, combination
+        case stageReached, age, consistency, combination, moment
     }
 
     /// Where a streak or consistency rule reads its days from.
@@ -199,7 +201,9 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         case .first:
             if match == nil { return ("match", "a first rule needs a match") }
         case .count, .distinctCount, .amount:
-            if kind != .amount, match == nil { return ("match", "a \(kind.rawValue) rule needs a match") }
+            if kind != .amount, match == nil, !(kind == .count && source == .habit) {
+                return ("match", "a \(kind.rawValue) rule needs a match (or, for a count, source habit)")
+            }
             if let type = match?.type, !["log", "contribution"].contains(type) {
                 return ("match.type", "is log or contribution")
             }
@@ -212,6 +216,8 @@ public struct AchievementRule: Hashable, Sendable, Codable {
             if items?.isEmpty ?? true { return ("items", "a set needs items") }
         case .goalCompleted:
             break
+        case .moment:
+            return ("kind", "a moment is a milestone of the user's own, defined by a milestone event")
         case .stageReached:
             if method == nil { return ("method", "names the progression method") }
         case .age:

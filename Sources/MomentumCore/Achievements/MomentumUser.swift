@@ -44,6 +44,9 @@ public struct MomentumUser: Sendable {
             try checkStage(
                 StageAdvance(eventID: event.id, methodID: method, from: from, to: to, at: event.at, note: note))
         }
+        if now != nil, case .milestone(let milestone) = event.payload, streaks.event(id: event.id) == nil {
+            try checkMilestone(milestone)
+        }
         let result = try streaks.append(event, now: now)
         guard result == .applied else { return (result, []) }
         let detected = detectedAt ?? now ?? event.at
@@ -99,6 +102,23 @@ public struct MomentumUser: Sendable {
 }
 
 extension MomentumUser {
+    /// Refuses a milestone of the user's own that names a habit the log does not hold, or
+    /// that would be one more than ``EventLimits/maximumCustomMilestones``.
+    func checkMilestone(_ milestone: CustomMilestone) throws(MomentumError) {
+        if let habit = milestone.habit, !streaks.hasHabit(habit) {
+            throw MomentumError(.unknownHabit, "there is no habit '\(habit)'", field: "habit")
+        }
+        if achievements.customMilestone(milestone.id) == nil,
+            achievements.customMilestones.count >= EventLimits.maximumCustomMilestones
+        {
+            throw MomentumError(
+                .limitExceeded,
+                "an account may define at most \(EventLimits.maximumCustomMilestones) milestones of its own; "
+                    + "edit or delete one instead",
+                field: "milestone")
+        }
+    }
+
     /// Refuses a stage advance that does not follow the method's recorded history (a wrong
     /// or missing `from`, an unknown method or stage), in the words of ``ProgressionHistory``.
     func checkStage(_ advance: StageAdvance) throws(MomentumError) {

@@ -38,7 +38,19 @@ extension UserEngine {
     /// A caller appending a batch adds these up to bound a whole request
     /// (``EventLimits/requestEvaluationBudget``), since each event's rewind is paid again.
     public func evaluationCost(of event: Event) -> Int {
-        reevaluation(for: event)?.work ?? 0
+        let work = reevaluation(for: event)?.work ?? 0
+        // A milestone of the user's own, defined or removed, makes the achievements read
+        // every event again.
+        var milestone = false
+        if case .milestone = event.payload { milestone = true }
+        if case .removal(let target) = event.payload, let index = indexByID[target],
+            case .milestone = log[Int(index)].payload
+        {
+            milestone = true
+        }
+        guard milestone else { return work }
+        let (total, overflow) = work.addingReportingOverflow(entries.count)
+        return overflow ? .max : total
     }
 
     private func reevaluation(
@@ -63,7 +75,8 @@ extension UserEngine {
                 if case .pause(let pause) = log[Int(index)].payload { reaches(pause.from, "event") }
             }
         case .pause(let pause): reaches(pause.from, "from")
-        case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order:
+        case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order,
+            .milestone:
             break
         }
         guard earliest < open else { return nil }

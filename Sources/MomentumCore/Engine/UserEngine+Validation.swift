@@ -117,6 +117,11 @@ extension UserEngine {
             return entry(try loggedDay(day, atDay: atDay, limitedBy: "contribution"), .record)
         case .stage:
             return entry(atDay, .record)
+        case .milestone(let milestone):
+            if let problem = milestone.problem {
+                throw MomentumError(.invalidEvent, problem.reason, field: problem.field)
+            }
+            return entry(atDay, .record)
         }
     }
 
@@ -251,6 +256,17 @@ extension UserEngine {
             break
         case .order(let habits):
             for id in habits { try check(id, "habits") }
+        case .milestone(let milestone):
+            try check(milestone.id, "milestone")
+            try check(milestone.title, "title")
+            try check(milestone.message, "message", lineBreaks: true)
+            try check(milestone.badge, "badge")
+            for (field, text) in [
+                ("kind", milestone.kind), ("item", milestone.item), ("breaks", milestone.breaks),
+                ("breaksItem", milestone.breaksItem), ("habit", milestone.habit),
+            ] {
+                try check(text, field)
+            }
         }
     }
 

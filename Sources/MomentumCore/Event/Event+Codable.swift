@@ -31,6 +31,10 @@ extension Event: Codable {
         "goal": ["goal", "name", "category", "target"],
         "contribution": ["goal", "amount", "day", "note"],
         "stage": ["method", "from", "to", "note"],
+        "milestone": [
+            "milestone", "title", "message", "tier", "badge", "rule", "kind", "item", "breaks", "breaksItem", "habit",
+            "target",
+        ],
     ]
 
     /// Decodes the value from its JSON form, described in the type's documentation.
@@ -167,6 +171,19 @@ extension Event: Codable {
             try c.encodeIfPresent(from, forKey: Key("from"))
             try c.encode(to, forKey: Key("to"))
             try c.encodeIfPresent(note, forKey: Key("note"))
+        case .milestone(let milestone):
+            try c.encode(milestone.id, forKey: Key("milestone"))
+            try c.encode(milestone.title, forKey: Key("title"))
+            try c.encodeIfPresent(milestone.message, forKey: Key("message"))
+            try c.encode(milestone.tier, forKey: Key("tier"))
+            try c.encodeIfPresent(milestone.badge, forKey: Key("badge"))
+            try c.encode(milestone.rule, forKey: Key("rule"))
+            try c.encodeIfPresent(milestone.kind, forKey: Key("kind"))
+            try c.encodeIfPresent(milestone.item, forKey: Key("item"))
+            try c.encodeIfPresent(milestone.breaks, forKey: Key("breaks"))
+            try c.encodeIfPresent(milestone.breaksItem, forKey: Key("breaksItem"))
+            try c.encodeIfPresent(milestone.habit, forKey: Key("habit"))
+            try c.encodeIfPresent(milestone.target, forKey: Key("target"))
         }
     }
 }
@@ -352,6 +369,39 @@ extension Event.Payload {
                 from: try c.decodeIfPresent(String.self, forKey: Key("from")),
                 to: try c.decode(String.self, forKey: Key("to")),
                 note: try c.decodeIfPresent(String.self, forKey: Key("note")))
+        case "milestone":
+            let tier = try c.decodeIfPresent(Int.self, forKey: Key("tier")) ?? CelebrationTier.notable.rawValue
+            guard let celebration = CelebrationTier(rawValue: tier) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("tier"), in: c, debugDescription: "tier is 1 (subtle), 2 (a card) or 3 (full screen)")
+            }
+            let ruleName = try c.decode(String.self, forKey: Key("rule"))
+            guard let rule = CustomMilestone.Rule(rawValue: ruleName) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("rule"), in: c,
+                    debugDescription: "rule is \(CustomMilestone.Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let target = try c.decodeIfPresent(Double.self, forKey: Key("target")).map { value in
+                guard let whole = Int(exactly: value) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: Key("target"), in: c, debugDescription: "target is a whole number")
+                }
+                return whole
+            }
+            let milestone = CustomMilestone(
+                id: try identifier("milestone"), title: try c.decode(String.self, forKey: Key("title")),
+                message: try c.decodeIfPresent(String.self, forKey: Key("message")), tier: celebration,
+                badge: try c.decodeIfPresent(String.self, forKey: Key("badge")), rule: rule,
+                kind: try c.decodeIfPresent(String.self, forKey: Key("kind")),
+                item: try c.decodeIfPresent(String.self, forKey: Key("item")),
+                breaks: try c.decodeIfPresent(String.self, forKey: Key("breaks")),
+                breaksItem: try c.decodeIfPresent(String.self, forKey: Key("breaksItem")),
+                habit: try c.decodeIfPresent(String.self, forKey: Key("habit")), target: target)
+            if let problem = milestone.problem {
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key(problem.field), in: c, debugDescription: problem.reason)
+            }
+            payload = .milestone(milestone)
         default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
         }
 

@@ -74,6 +74,9 @@ public struct Event: Hashable, Sendable {
         case contribution(goal: String, amount: Double, day: LocalDay?, note: String?)
         /// `stage`: advancement to a stage of a progression method (seed 001).
         case stage(method: String, from: String?, to: String, note: String?)
+        /// `milestone`: defines or edits a milestone of the user's own (fields of
+        /// ``CustomMilestone``).
+        case milestone(CustomMilestone)
 
         /// The `type` string on the wire.
         public var type: String {
@@ -95,6 +98,7 @@ public struct Event: Hashable, Sendable {
             case .goal: "goal"
             case .contribution: "contribution"
             case .stage: "stage"
+            case .milestone: "milestone"
             }
         }
 
@@ -108,7 +112,8 @@ public struct Event: Hashable, Sendable {
                 habit
             case .skip(let habit, _, _): habit
             case .pause(let pause): pause.habit
-            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order: nil
+            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order, .milestone:
+                nil
             }
         }
     }

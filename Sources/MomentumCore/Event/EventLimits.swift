@@ -59,6 +59,10 @@ public enum EventLimits {
     /// beyond it is refused with ``MomentumError/Code-swift.struct/limitExceeded``.
     public static let maximumHabits = 200
 
+    /// The most milestones of their own one user may define: a `milestone` event for a new
+    /// one beyond it is refused with ``MomentumError/Code-swift.struct/limitExceeded``.
+    public static let maximumCustomMilestones = 100
+
     /// The most habit-days one appended event may cause the engine to evaluate again.
     ///
     /// An event for an earlier day (a habit started in the past, a backfill, a removal)

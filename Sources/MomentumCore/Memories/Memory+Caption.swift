@@ -8,7 +8,8 @@ extension Memory {
     /// outdoor potty in a row", "50th walk". The activity is the context's `habit` when there
     /// is one, else the category's (`potty…` → "outdoor potty", `lifestyle` → "walk", …).
     /// Milestones without a phrase of their own, or without the number their phrase needs,
-    /// use the title; with no title either, the category and milestone type.
+    /// use the title; with no title either, the category and milestone type. A milestone of
+    /// the user's own (category `custom`) is its title, as they wrote it.
     ///
     /// The JSONL form relies on this function: a line without `caption` gets the caption it
     /// returns without a name or context, so changing a phrase changes how such lines read.
@@ -36,6 +37,8 @@ extension Memory {
             name.map(with) ?? capitalized(without)
         }
         let forName = name.map { " for \($0)" } ?? ""
+        // A milestone of the user's own is told in their words.
+        if category == CustomMilestone.category, let given { return given }
         switch milestoneType {
         case "first":
             // A category holds several firsts (a first walk, a first night away): the

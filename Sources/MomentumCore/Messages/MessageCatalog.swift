@@ -20,10 +20,16 @@
 ///    recently, the one used longest ago is chosen; if none fits at all, the message is the
 ///    title (for a retroactive unlock, followed by `{when}`).
 ///
+/// A milestone of the user's own (``CustomMilestone``) with a message of its own is
+/// celebrated with that message, as written (template id ``customTemplateID``).
+///
 /// Catalogs are data, so a rule pack can bring its own; ``standard`` has at least four
 /// generic templates per tier that need only the title, so with it no message repeats one of
 /// the last three.
 public struct MessageCatalog: Hashable, Sendable, Codable {
+    /// The template id of a message a person wrote for a milestone of their own.
+    public static let customTemplateID = "custom"
+
     /// How many of the most recently used template ids are not repeated, unless told otherwise.
     public static let defaultRecentLimit = 3
 
@@ -77,6 +83,10 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
         for unlock: Unlock, subject: Subject? = nil, today: LocalDay, tier: CelebrationTier? = nil,
         recentTemplateIDs: [String] = [], recentLimit: Int = MessageCatalog.defaultRecentLimit
     ) -> Message {
+        // A milestone of the user's own celebrates with the message they wrote.
+        if let custom = Memory.nonBlank(unlock.context["message"]), CustomMilestone.isCustom(unlock.rule) {
+            return message(Self.customTemplateID, custom, title: unlock.title)
+        }
         let values = Self.values(for: unlock, subject: subject, today: today)
         let tier = tier ?? unlock.tier
         let amountTier = unlock.value.map(MilestoneTier.tier(for:))

@@ -202,6 +202,12 @@ public struct RulePack: Hashable, Sendable {
                     .invalidPack, "\(source): \(at).\(problem.field): \(problem.reason) (rule '\(rule.id)')",
                     field: "\(at).\(problem.field)")
             }
+            if CustomMilestone.isCustom(rule.id) {
+                throw MomentumError(
+                    .invalidPack,
+                    "\(source): \(at).id: '\(CustomMilestone.rulePrefix)' begins the ids of users' own milestones",
+                    field: "\(at).id")
+            }
             guard ids.insert(rule.id).inserted else {
                 throw MomentumError(
                     .invalidPack, "\(source): \(at).id: '\(rule.id)' is used twice", field: "\(at).id")

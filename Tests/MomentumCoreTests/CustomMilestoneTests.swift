@@ -1,0 +1,280 @@
+import Foundation
+import MomentumCore
+import Testing
+
+/// Milestones of the user's own (seed 000, open question 5): defined by `milestone`
+/// events, they unlock, celebrate and make memories like the pack's.
+@Suite struct CustomMilestoneTests {
+    private func milestone(
+        _ id: String, _ title: String, rule: CustomMilestone.Rule, kind: String? = nil, item: String? = nil,
+        breaks: String? = nil, breaksItem: String? = nil, habit: String? = nil, target: Int? = nil,
+        tier: CelebrationTier = .notable, message: String? = nil
+    ) -> Event.Payload {
+        .milestone(
+            CustomMilestone(
+                id: id, title: title, message: message, tier: tier, badge: "🏅", rule: rule, kind: kind, item: item,
+                breaks: breaks, breaksItem: breaksItem, habit: habit, target: target))
+    }
+
+    private func walk(_ item: String? = nil) -> Event.Payload { .activity(Activity(kind: "walk", item: item)) }
+
+    /// Appends every event as it arrives (at its own instant) and returns the user.
+    private func live(_ log: Log, pack: RulePack = .habits) throws -> MomentumUser {
+        var user = MomentumUser(pack: pack)
+        for event in log.events { try user.append(event, now: event.at) }
+        return user
+    }
+
+    private func custom(_ user: MomentumUser) -> [Unlock] {
+        user.unlocks.filter { CustomMilestone.isCustom($0.rule) }
+    }
+
+    @Test func aMomentHappensWhenItIsDefined() throws {
+        var log = Log()
+        log.add(
+            milestone("beach", "First beach day", rule: .moment, tier: .major, message: "Sand in every paw!"),
+            on: day(10), hour: 15)
+        let user = try live(log)
+        let unlock = try #require(custom(user).first)
+        #expect(custom(user).count == 1)
+        #expect(unlock.id == "custom:beach")
+        #expect(unlock.title == "First beach day")
+        #expect(unlock.tier == .major)
+        #expect(unlock.category == "custom")
+        #expect(unlock.milestoneType == "moment")
+        #expect(unlock.badge == "🏅")
+        #expect(unlock.achievedAt == log.instant(day(10), hour: 15))
+        #expect(!unlock.retroactive)
+        #expect(unlock.context["message"] == "Sand in every paw!")
+        #expect(user.achievements.customMilestones.map(\.id) == ["beach"])
+    }
+
+    @Test func aCountAlreadyReachedUnlocksRetroactivelyOnTheDayItWasReached() throws {
+        var log = Log()
+        for n in 1...5 { log.add(walk(), on: day(n)) }
+        log.add(milestone("walks-3", "3 walks", rule: .count, kind: "walk", target: 3), on: day(20))
+        let user = try live(log)
+        let unlock = try #require(custom(user).first)
+        #expect(custom(user).count == 1)
+        #expect(unlock.id == "custom:walks-3#3")
+        #expect(unlock.achievedDay == day(3))
+        #expect(unlock.retroactive)
+        #expect(unlock.value == 3)
+        #expect(user.achievements.progress(ofMilestone: "walks-3", in: user.streaks) == .init(current: 3, target: 3))
+    }
+
+    @Test func aCountDefinedAheadUnlocksWhenReachedAndShowsProgress() throws {
+        var log = Log()
+        log.add(milestone("beach-3", "Three beach walks", rule: .count, kind: "walk", item: "beach", target: 3), on: day(1))
+        log.add(walk("beach"), on: day(2))
+        log.add(walk("park"), on: day(3))
+        log.add(walk("beach"), on: day(4))
+        var user = try live(log)
+        #expect(custom(user).isEmpty)
+        #expect(user.achievements.progress(ofMilestone: "beach-3", in: user.streaks) == .init(current: 2, target: 3))
+        let event = Event(id: "last", at: log.instant(day(5)), timeZone: "UTC", payload: walk("beach"))
+        let (_, unlocks) = try user.append(event, now: event.at)
+        #expect(unlocks.map(\.id) == ["custom:beach-3#3"])
+        #expect(unlocks.first?.retroactive == false)
+        #expect(user.achievements.unlock(ofMilestone: "beach-3")?.achievedDay == day(5))
+    }
+
+    @Test func aLogStreakIsBrokenByItsBreakingKind() throws {
+        var log = Log()
+        log.add(
+            milestone(
+                "dry-week", "A week without an accident", rule: .streak, kind: "potty", item: "outdoor",
+                breaks: "potty", breaksItem: "indoor", target: 7),
+            on: day(1), hour: 7)
+        for n in 1...6 { log.add(.activity(Activity(kind: "potty", item: "outdoor")), on: day(n)) }
+        log.add(.activity(Activity(kind: "potty", item: "indoor")), on: day(6), hour: 18)
+        for n in 7...12 { log.add(.activity(Activity(kind: "potty", item: "outdoor")), on: day(n)) }
+        var user = try live(log)
+        #expect(custom(user).isEmpty)
+        #expect(user.achievements.progress(ofMilestone: "dry-week", in: user.streaks) == .init(current: 6, target: 7))
+        let event = Event(
+            id: "d13", at: log.instant(day(13)), timeZone: "UTC",
+            payload: .activity(Activity(kind: "potty", item: "outdoor")))
+        let (_, unlocks) = try user.append(event, now: event.at)
+        #expect(unlocks.map(\.id) == ["custom:dry-week#7"])
+        #expect(unlocks.first?.title == "A week without an accident")
+    }
+
+    @Test func habitCountsAndStreaksReadTheHabitsDays() throws {
+        var log = Log()
+        log.habit("run")
+        log.habit("read")
+        log.complete("run", days: 1...10, except: [4])
+        log.complete("read", days: 1...3)
+        log.add(milestone("runs-5", "5 runs", rule: .count, habit: "run", target: 5), on: day(10), hour: 20)
+        log.add(milestone("run-6", "6 days running", rule: .streak, habit: "run", target: 6), on: day(10), hour: 21)
+        log.add(milestone("runs-20", "20 runs", rule: .count, habit: "run", target: 20), on: day(10), hour: 22)
+        let user = try live(log)
+        let unlocks = custom(user)
+        #expect(unlocks.map(\.id).sorted() == ["custom:run-6#run#6", "custom:runs-5#run#5"])
+        // Day 4 was missed: the fifth run was on day 6. The habits pack forgives a first
+        // miss (grace), so the streak went on: 6 on day 7.
+        #expect(unlocks.first { $0.rule == "custom:runs-5" }?.achievedDay == day(6))
+        #expect(unlocks.first { $0.rule == "custom:run-6" }?.achievedDay == day(7))
+        #expect(unlocks.allSatisfy { $0.habit == "run" && $0.context["habit"] == "Run" })
+        #expect(user.achievements.progress(ofMilestone: "runs-20", in: user.streaks) == .init(current: 9, target: 20))
+        #expect(user.achievements.progress(ofMilestone: "run-6", in: user.streaks) == .init(current: 6, target: 6))
+        #expect(user.streaks.events.count == log.events.count)
+        // The pack's own habit rules still fire once each, as before.
+        let pack = user.unlocks.filter { !CustomMilestone.isCustom($0.rule) }
+        #expect(Set(pack.map(\.id)).count == pack.count)
+    }
+
+    @Test func anEditChangesWhatIsStillToComeAndKeepsWhatWasCelebrated() throws {
+        var log = Log()
+        log.add(milestone("walks", "3 walks", rule: .count, kind: "walk", target: 3, message: "Three!"), on: day(1))
+        for n in 2...4 { log.add(walk(), on: day(n)) }
+        log.add(milestone("walks", "5 walks", rule: .count, kind: "walk", target: 5, message: "Five!"), on: day(5))
+        log.add(walk(), on: day(6))
+        log.add(walk(), on: day(7))
+        let user = try live(log)
+        let unlocks = custom(user)
+        #expect(unlocks.map(\.id) == ["custom:walks#3", "custom:walks#5"])
+        #expect(unlocks.map(\.title) == ["3 walks", "5 walks"])
+        #expect(unlocks.map { $0.context["message"] } == ["Three!", "Five!"])
+        #expect(user.achievements.customMilestones.map(\.title) == ["5 walks"])
+    }
+
+    @Test func removingTheDefinitionDeletesTheMilestoneAndKeepsItsUnlock() throws {
+        var log = Log()
+        log.add(milestone("walks", "2 walks", rule: .count, kind: "walk", target: 2), on: day(1))
+        log.add(walk(), on: day(2))
+        log.add(walk(), on: day(3))
+        log.add(milestone("later", "4 walks", rule: .count, kind: "walk", target: 4), on: day(3), hour: 20)
+        log.add(.removal(event: "e4"), on: day(4))
+        log.add(walk(), on: day(5))
+        log.add(walk(), on: day(6))
+        let user = try live(log)
+        #expect(user.achievements.customMilestones.map(\.id) == ["walks"])
+        #expect(custom(user).map(\.id) == ["custom:walks#2"])
+        #expect(user.achievements.rules.filter { CustomMilestone.isCustom($0.id) }.map(\.id) == ["custom:walks"])
+    }
+
+    @Test func aReloadedLogGivesTheUnlocksTheLiveOneGave() throws {
+        var log = Log()
+        log.habit("run")
+        log.complete("run", days: 1...8)
+        for n in 1...8 { log.add(walk(n.isMultiple(of: 2) ? "beach" : nil), on: day(n), hour: 18) }
+        log.add(milestone("beach", "Beach!", rule: .first, kind: "walk", item: "beach", message: "Waves"), on: day(3))
+        log.add(milestone("runs", "Runs", rule: .count, habit: "run", target: 4), on: day(5), hour: 22)
+        log.add(milestone("runs", "Four runs", rule: .count, habit: "run", target: 4), on: day(6), hour: 22)
+        log.add(milestone("now", "A moment", rule: .moment), on: day(7))
+        let user = try live(log)
+        var reloaded = MomentumUser(pack: .habits)
+        reloaded.replay(log.events.reversed(), now: log.instant(day(8), hour: 23))
+        func summary(_ user: MomentumUser) -> [String] {
+            custom(user).map { "\($0.id) \($0.title) \($0.achievedDay) \($0.context["message"] ?? "")" }.sorted()
+        }
+        #expect(summary(user) == summary(reloaded))
+        #expect(summary(user).count == 3)
+        #expect(custom(user).first { $0.rule == "custom:beach" }?.achievedDay == day(2))
+    }
+
+    @Test func theMessageAndCaptionAreTheUsersOwn() throws {
+        var log = Log()
+        log.add(milestone("beach", "First beach day", rule: .moment, message: "Sand in every paw!"), on: day(3))
+        log.add(milestone("quiet", "Quiet {week}", rule: .moment), on: day(3), hour: 10)
+        let user = try live(log)
+        let beach = try #require(custom(user).first { $0.rule == "custom:beach" })
+        let quiet = try #require(custom(user).first { $0.rule == "custom:quiet" })
+        #expect(quiet.title == "Quiet {week}")
+        let catalog = MessageCatalog.standard
+        let message = catalog.message(for: beach, today: day(3))
+        #expect(message.text == "Sand in every paw!")
+        #expect(message.templateID == MessageCatalog.customTemplateID)
+        // Without a message of its own, the catalog's generic words celebrate it.
+        #expect(catalog.message(for: quiet, today: day(3)).templateID != MessageCatalog.customTemplateID)
+        let caption = Memory.caption(
+            category: beach.category, milestoneType: beach.milestoneType, value: nil, title: beach.title,
+            name: "Ollie")
+        #expect(caption == "First beach day")
+    }
+
+    @Test func theEventRoundTripsAndBadDefinitionsAreRefusedByField() throws {
+        let json =
+            #"{"id":"m1","type":"milestone","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"dry","title":"Dry week","#
+            + #""rule":"streak","kind":"potty","item":"outdoor","breaks":"potty","breaksItem":"indoor","target":7,"tier":3}"#
+        let event = try JSONDecoder().decode(Event.self, from: Data(json.utf8))
+        guard case .milestone(let milestone) = event.payload else {
+            Issue.record("not a milestone: \(event.payload)")
+            return
+        }
+        #expect(milestone.target == 7 && milestone.tier == .major && milestone.breaksItem == "indoor")
+        let again = try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event))
+        #expect(again == event)
+
+        func refusal(_ fields: String) -> String? {
+            let text = #"{"id":"m","type":"milestone","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"x","#
+                + fields + "}"
+            do {
+                _ = try JSONDecoder().decode(Event.self, from: Data(text.utf8))
+                return nil
+            } catch DecodingError.dataCorrupted(let context) {
+                return context.codingPath.last?.stringValue
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(#""title":"A","rule":"count","kind":"walk","target":0"#) == "target")
+        #expect(refusal(#""title":"A","rule":"count","kind":"walk","target":2.5"#) == "target")
+        #expect(refusal(#""title":"A","rule":"count","kind":"walk","target":1e300"#) == "target")
+        #expect(refusal(#""title":"A","rule":"count","target":3"#) == "kind")
+        #expect(refusal(#""title":"A","rule":"streak","kind":"walk","habit":"run","target":3"#) == "kind")
+        #expect(refusal(#""title":"A","rule":"streak","habit":"run","breaks":"x","target":3"#) == "breaks")
+        #expect(refusal(#""title":"A","rule":"moment","target":3"#) == "target")
+        #expect(refusal(#""title":"A","rule":"sometimes""#) == "rule")
+        #expect(refusal(#""title":"A","rule":"moment","tier":4"#) == "tier")
+        #expect(refusal(#""title":"  ","rule":"moment""#) == "title")
+        #expect(refusal(#""title":"A","rule":"first","item":"beach""#) == "item")
+        #expect(refusal(#""title":"A","rule":"moment","badge":"too long a badge""#) == "badge")
+    }
+
+    @Test func anUnknownHabitAndTooManyMilestonesAreRefused() throws {
+        var user = MomentumUser(pack: .habits)
+        let at = Log().instant(day(1))
+        func define(_ id: String, habit: String? = nil) throws {
+            let payload =
+                habit == nil
+                ? milestone(id, id, rule: .moment) : milestone(id, id, rule: .count, habit: habit, target: 3)
+            try user.append(Event(id: "ev-\(id)", at: at, timeZone: "UTC", payload: payload), now: at)
+        }
+        #expect(throws: MomentumError.self) { try define("ghost", habit: "nope") }
+        for n in 0..<EventLimits.maximumCustomMilestones { try define("m\(n)") }
+        do {
+            try define("one-more")
+            Issue.record("the milestone beyond the limit was stored")
+        } catch let error as MomentumError {
+            #expect(error.code == .limitExceeded)
+            #expect(error.field == "milestone")
+        }
+        // Editing one that exists is still allowed.
+        let edit = Event(id: "edit", at: at, timeZone: "UTC", payload: milestone("m0", "Renamed", rule: .moment))
+        #expect(try user.append(edit, now: at).result == .applied)
+        #expect(user.achievements.customMilestones.count == EventLimits.maximumCustomMilestones)
+    }
+
+    @Test func definingAMilestoneCostsAReadOfEveryEvent() throws {
+        var log = Log()
+        for n in 1...40 { log.add(walk(), on: day(n)) }
+        var engine = UserEngine(pack: .habits)
+        for event in log.events { try engine.append(event, now: event.at) }
+        let define = Event(
+            id: "m", at: log.instant(day(40), hour: 20), timeZone: "UTC",
+            payload: milestone("m", "M", rule: .count, kind: "walk", target: 3))
+        #expect(engine.evaluationCost(of: define) == 40)
+        #expect(engine.evaluationCost(of: log.events[39]) == 0)
+    }
+
+    @Test func aPackCannotUseTheCustomPrefixOrAMomentRule() throws {
+        let rule = AchievementRule(id: "x", kind: .moment, title: "X", category: "c", tier: .notable)
+        #expect(rule.problem?.field == "kind")
+        let count = AchievementRule(
+            id: "runs", kind: .count, title: "{value} runs", category: "c", tier: .notable, at: [10], source: .habit)
+        #expect(count.problem == nil)
+    }
+}
