@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import MomentumTestSupport
 import Testing
 
 /// Milestones of the user's own (seed 000, open question 5): defined by `milestone`
@@ -270,11 +271,73 @@ import Testing
         #expect(engine.evaluationCost(of: log.events[39]) == 0)
     }
 
+    /// Random journals (one potty log a day, outdoor or indoor, some walks) with milestones
+    /// defined on random days, against a direct count of the days.
+    @Test(arguments: 1...24 as ClosedRange<UInt64>)
+    func randomJournalsAgreeWithADirectCount(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var log = Log()
+        let days = 40
+        var potty: [Int: Bool] = [:]  // day → outdoor
+        var walks: [Int] = []
+        for n in 1...days {
+            switch rng.next() % 10 {
+            case 0: break
+            case 1, 2: potty[n] = false
+            default: potty[n] = true
+            }
+            if let outdoor = potty[n] {
+                log.add(.activity(Activity(kind: "potty", item: outdoor ? "outdoor" : "indoor")), on: day(n), hour: 9)
+            }
+            if rng.next() % 2 == 0 {
+                walks.append(n)
+                log.add(walk(), on: day(n), hour: 12)
+            }
+        }
+        var expected: [String: LocalDay] = [:]
+        for m in 0..<6 {
+            let target = Int(rng.next() % 8) + 1
+            let defined = Int(rng.next() % UInt64(days)) + 1
+            let id = "m\(m)"
+            if m.isMultiple(of: 2) {
+                log.add(milestone(id, "Walks", rule: .count, kind: "walk", target: target), on: day(defined), hour: 20)
+                if walks.count >= target { expected["custom:\(id)#\(target)"] = day(walks[target - 1]) }
+            } else {
+                log.add(
+                    milestone(
+                        id, "Dry", rule: .streak, kind: "potty", item: "outdoor", breaks: "potty", breaksItem: "indoor",
+                        target: target),
+                    on: day(defined), hour: 20)
+                var run = 0
+                for n in 1...days {
+                    run = potty[n] == true ? run + 1 : 0
+                    if run == target {
+                        expected["custom:\(id)#\(target)"] = day(n)
+                        break
+                    }
+                }
+            }
+        }
+        let user = try live(log)
+        let found = Dictionary(custom(user).map { ($0.id, $0.achievedDay) }, uniquingKeysWith: { a, _ in a })
+        #expect(found == expected)
+        #expect(custom(user).count == found.count)
+    }
+
     @Test func aPackCannotUseTheCustomPrefixOrAMomentRule() throws {
         let rule = AchievementRule(id: "x", kind: .moment, title: "X", category: "c", tier: .notable)
         #expect(rule.problem?.field == "kind")
         let count = AchievementRule(
             id: "runs", kind: .count, title: "{value} runs", category: "c", tier: .notable, at: [10], source: .habit)
         #expect(count.problem == nil)
+        let pack =
+            #"{"name": "x", "achievements": [{"id": "custom:walks", "kind": "count", "title": "t", "category": "c", "#
+            + #""tier": 2, "match": {"kind": "walk"}, "at": [3]}]}"#
+        do {
+            _ = try RulePack.decode(Data(pack.utf8), source: "mine.json")
+            Issue.record("a pack rule took a custom milestone's id")
+        } catch {
+            #expect(error.field == "achievements[0].id")
+        }
     }
 }
