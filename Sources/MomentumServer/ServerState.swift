@@ -53,6 +53,8 @@ public final class ServerState: Sendable {
     let changes: ChangePublisher
     /// Stores what devices send, for pushes and the convenience routes alike.
     let ingest: EventIngest
+    /// The user's own milestones: listed with where each stands, and deleted.
+    let milestones: CustomMilestones
     /// The notification scheduler's runs, milestones at once, and the in-app inbox.
     let notifications: Notifications
     /// Sends inbox notifications to devices and webhooks.
@@ -162,6 +164,7 @@ public final class ServerState: Sendable {
         habitImports = HabitImports(
             store: store, ingest: ingest, now: configuration.clock,
             maxEventsPerRequest: configuration.maxEventsPerRequest)
+        milestones = CustomMilestones(store: store, ingest: ingest, now: configuration.clock)
         accounts = Accounts(
             store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
             decoyHash: decoyHash, sessions: sessions, changes: changes, notifications: notifications)

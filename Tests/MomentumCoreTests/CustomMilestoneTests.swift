@@ -66,7 +66,8 @@ import Testing
 
     @Test func aCountDefinedAheadUnlocksWhenReachedAndShowsProgress() throws {
         var log = Log()
-        log.add(milestone("beach-3", "Three beach walks", rule: .count, kind: "walk", item: "beach", target: 3), on: day(1))
+        log.add(
+            milestone("beach-3", "Three beach walks", rule: .count, kind: "walk", item: "beach", target: 3), on: day(1))
         log.add(walk("beach"), on: day(2))
         log.add(walk("park"), on: day(3))
         log.add(walk("beach"), on: day(4))
@@ -210,7 +211,8 @@ import Testing
         #expect(again == event)
 
         func refusal(_ fields: String) -> String? {
-            let text = #"{"id":"m","type":"milestone","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"x","#
+            let text =
+                #"{"id":"m","type":"milestone","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"x","#
                 + fields + "}"
             do {
                 _ = try JSONDecoder().decode(Event.self, from: Data(text.utf8))

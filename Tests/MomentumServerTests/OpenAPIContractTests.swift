@@ -64,6 +64,7 @@ import Testing
             ("/v1/habits/{habit}/check-ins", "post", "completion", ["habit"]),
             ("/v1/habits/{habit}/skips", "post", "skip", ["habit"]),
             ("/v1/subjects", "post", "subject", []),
+            ("/v1/milestones/{milestone}", "put", "milestone", ["milestone"]),
         ]
         let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -122,7 +123,7 @@ import Testing
             let reads = [
                 "/v1/analytics", "/v1/stats", "/v1/today", "/v1/habits", "/v1/achievements", "/v1/progression",
                 "/v1/wallet", "/v1/store", "/v1/freeze-offers", "/v1/subjects", "/v1/events", "/v1/profile",
-                "/v1/devices", "/v1/memories", "/v1/celebrations/next",
+                "/v1/devices", "/v1/memories", "/v1/celebrations/next", "/v1/milestones",
             ]
             var problems: [String] = []
             func check(_ method: HTTPRequest.Method, _ uri: String, json: String? = nil) async throws {

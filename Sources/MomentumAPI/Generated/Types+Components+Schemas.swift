@@ -902,6 +902,17 @@ extension Components {
             public var icon: Components.Schemas.CelebrationConfig.IconPayload
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/message`.
             public var message: Swift.String
+            /// A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound`.
+            @frozen public enum SoundPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case chime = "chime"
+                case fanfare = "fanfare"
+            }
+            /// A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound`.
+            public var sound: Components.Schemas.CelebrationConfig.SoundPayload?
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/tier`.
             public var tier: Swift.Int
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/timeline`.
@@ -943,6 +954,7 @@ extension Components {
             ///   - haptic:
             ///   - icon:
             ///   - message:
+            ///   - sound: A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
             ///   - tier:
             ///   - timeline:
             ///   - visualStyle:
@@ -954,6 +966,7 @@ extension Components {
                 haptic: Swift.String,
                 icon: Components.Schemas.CelebrationConfig.IconPayload,
                 message: Swift.String,
+                sound: Components.Schemas.CelebrationConfig.SoundPayload? = nil,
                 tier: Swift.Int,
                 timeline: Components.Schemas.CelebrationConfig.TimelinePayload,
                 visualStyle: Swift.String
@@ -965,6 +978,7 @@ extension Components {
                 self.haptic = haptic
                 self.icon = icon
                 self.message = message
+                self.sound = sound
                 self.tier = tier
                 self.timeline = timeline
                 self.visualStyle = visualStyle
@@ -977,6 +991,7 @@ extension Components {
                 case haptic
                 case icon
                 case message
+                case sound
                 case tier
                 case timeline
                 case visualStyle
@@ -1011,6 +1026,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .message
                 )
+                self.sound = try container.decodeIfPresent(
+                    Components.Schemas.CelebrationConfig.SoundPayload.self,
+                    forKey: .sound
+                )
                 self.tier = try container.decode(
                     Swift.Int.self,
                     forKey: .tier
@@ -1031,6 +1050,7 @@ extension Components {
                     "haptic",
                     "icon",
                     "message",
+                    "sound",
                     "tier",
                     "timeline",
                     "visualStyle"
@@ -1662,7 +1682,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -5437,6 +5457,229 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "note"
+                ])
+            }
+        }
+        /// A milestone of the user's own, as its latest definition leaves it, with its unlock once reached and how far its count or streak has come.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Milestone`.
+        public struct Milestone: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Milestone/badge`.
+            public var badge: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/breaks`.
+            public var breaks: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/breaksItem`.
+            public var breaksItem: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/habit`.
+            public var habit: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/item`.
+            public var item: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/kind`.
+            public var kind: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/message`.
+            public var message: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Milestone/milestone`.
+            public var milestone: Swift.String
+            /// Counts and streaks: how far they have come (the running streak; at most `target`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Milestone/progress`.
+            public struct ProgressPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Milestone/progress/current`.
+                public var current: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Milestone/progress/target`.
+                public var target: Swift.Int
+                /// Creates a new `ProgressPayload`.
+                ///
+                /// - Parameters:
+                ///   - current:
+                ///   - target:
+                public init(
+                    current: Swift.Int,
+                    target: Swift.Int
+                ) {
+                    self.current = current
+                    self.target = target
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case current
+                    case target
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.current = try container.decode(
+                        Swift.Int.self,
+                        forKey: .current
+                    )
+                    self.target = try container.decode(
+                        Swift.Int.self,
+                        forKey: .target
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "current",
+                        "target"
+                    ])
+                }
+            }
+            /// Counts and streaks: how far they have come (the running streak; at most `target`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Milestone/progress`.
+            public var progress: Components.Schemas.Milestone.ProgressPayload?
+            /// The unlock, once it has happened.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Milestone/reached`.
+            public var reached: Components.Schemas.Unlock?
+            /// - Remark: Generated from `#/components/schemas/Milestone/rule`.
+            @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case moment = "moment"
+                case first = "first"
+                case count = "count"
+                case streak = "streak"
+            }
+            /// - Remark: Generated from `#/components/schemas/Milestone/rule`.
+            public var rule: Components.Schemas.Milestone.RulePayload
+            /// - Remark: Generated from `#/components/schemas/Milestone/target`.
+            public var target: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Milestone/tier`.
+            public var tier: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Milestone/title`.
+            public var title: Swift.String
+            /// Creates a new `Milestone`.
+            ///
+            /// - Parameters:
+            ///   - badge:
+            ///   - breaks:
+            ///   - breaksItem:
+            ///   - habit:
+            ///   - item:
+            ///   - kind:
+            ///   - message:
+            ///   - milestone:
+            ///   - progress: Counts and streaks: how far they have come (the running streak; at most `target`).
+            ///   - reached: The unlock, once it has happened.
+            ///   - rule:
+            ///   - target:
+            ///   - tier:
+            ///   - title:
+            public init(
+                badge: Swift.String? = nil,
+                breaks: Swift.String? = nil,
+                breaksItem: Swift.String? = nil,
+                habit: Swift.String? = nil,
+                item: Swift.String? = nil,
+                kind: Swift.String? = nil,
+                message: Swift.String? = nil,
+                milestone: Swift.String,
+                progress: Components.Schemas.Milestone.ProgressPayload? = nil,
+                reached: Components.Schemas.Unlock? = nil,
+                rule: Components.Schemas.Milestone.RulePayload,
+                target: Swift.Int? = nil,
+                tier: Swift.Int,
+                title: Swift.String
+            ) {
+                self.badge = badge
+                self.breaks = breaks
+                self.breaksItem = breaksItem
+                self.habit = habit
+                self.item = item
+                self.kind = kind
+                self.message = message
+                self.milestone = milestone
+                self.progress = progress
+                self.reached = reached
+                self.rule = rule
+                self.target = target
+                self.tier = tier
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case badge
+                case breaks
+                case breaksItem
+                case habit
+                case item
+                case kind
+                case message
+                case milestone
+                case progress
+                case reached
+                case rule
+                case target
+                case tier
+                case title
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.badge = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .badge
+                )
+                self.breaks = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .breaks
+                )
+                self.breaksItem = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .breaksItem
+                )
+                self.habit = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .habit
+                )
+                self.item = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .item
+                )
+                self.kind = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .kind
+                )
+                self.message = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .message
+                )
+                self.milestone = try container.decode(
+                    Swift.String.self,
+                    forKey: .milestone
+                )
+                self.progress = try container.decodeIfPresent(
+                    Components.Schemas.Milestone.ProgressPayload.self,
+                    forKey: .progress
+                )
+                self.reached = try container.decodeIfPresent(
+                    Components.Schemas.Unlock.self,
+                    forKey: .reached
+                )
+                self.rule = try container.decode(
+                    Components.Schemas.Milestone.RulePayload.self,
+                    forKey: .rule
+                )
+                self.target = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .target
+                )
+                self.tier = try container.decode(
+                    Swift.Int.self,
+                    forKey: .tier
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "badge",
+                    "breaks",
+                    "breaksItem",
+                    "habit",
+                    "item",
+                    "kind",
+                    "message",
+                    "milestone",
+                    "progress",
+                    "reached",
+                    "rule",
+                    "target",
+                    "tier",
+                    "title"
                 ])
             }
         }

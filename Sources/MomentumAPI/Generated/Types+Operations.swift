@@ -16458,6 +16458,1116 @@ public enum Operations {
             }
         }
     }
+    /// The user's own milestones, in the order defined
+    ///
+    /// - Remark: HTTP `GET /v1/milestones`.
+    /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)`.
+    public enum ListMilestones {
+        public static let id: Swift.String = "listMilestones"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/milestones/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMilestones.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListMilestones.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListMilestones.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListMilestones.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/milestones/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/milestones/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/milestones/GET/responses/200/content/json/milestones`.
+                        public var milestones: [Components.Schemas.Milestone]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - milestones:
+                        public init(milestones: [Components.Schemas.Milestone]) {
+                            self.milestones = milestones
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case milestones
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.milestones = try container.decode(
+                                [Components.Schemas.Milestone].self,
+                                forKey: .milestones
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "milestones"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/milestones/GET/responses/200/content/application\/json`.
+                    case json(Operations.ListMilestones.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.ListMilestones.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListMilestones.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListMilestones.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// OK
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListMilestones.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListMilestones.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Define or edit a milestone of the user's own (a milestone event)
+    ///
+    /// Stores a `milestone` event. A milestone whose condition the history already meets unlocks at once, dated when it was met (retroactive). An edit changes what is still to come; a milestone already reached keeps the words it was celebrated with.
+    ///
+    /// - Remark: HTTP `PUT /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)`.
+    public enum DefineMilestone {
+        public static let id: Swift.String = "defineMilestone"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/path/milestone`.
+                public var milestone: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - milestone:
+                public init(milestone: Swift.String) {
+                    self.milestone = milestone
+                }
+            }
+            public var path: Operations.DefineMilestone.Input.Path
+            /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Stripe-style idempotency key
+                ///
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/header/Idempotency-Key`.
+                public var idempotencyKey: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DefineMilestone.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: Stripe-style idempotency key
+                ///   - accept:
+                public init(
+                    idempotencyKey: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DefineMilestone.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DefineMilestone.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// When it happened (RFC 3339); now if absent; no more than a few minutes ahead
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/at`.
+                    public var at: Foundation.Date?
+                    /// An emoji or a short text (at most 8 characters).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/badge`.
+                    public var badge: Swift.String?
+                    /// The kind of log that breaks a streak of logs (`potty`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/breaks`.
+                    public var breaks: Swift.String?
+                    /// The item of `breaks` (`indoor`), when only that one breaks it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/breaksItem`.
+                    public var breaksItem: Swift.String?
+                    /// The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/eventId`.
+                    public var eventId: Swift.String?
+                    /// The habit counted, for count and streak of a habit (instead of `kind`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/habit`.
+                    public var habit: Swift.String?
+                    /// The item of `kind` (`outdoor`, `beach`), when only that one counts.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/item`.
+                    public var item: Swift.String?
+                    /// The kind of log counted (`walk`, `potty`), for first, count and streak of logs.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/kind`.
+                    public var kind: Swift.String?
+                    /// The message its celebration shows (at most 500 characters); a message from the catalog when absent.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/message`.
+                    public var message: Swift.String?
+                    /// What makes it happen: `moment` (now, when defined), `first` (the first log of `kind`), `count` (the `target`-th log of `kind`, or day `habit` was done), `streak` (`target` days in a row of `kind` without `breaks`, or a streak of `target` for `habit`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/rule`.
+                    @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case moment = "moment"
+                        case first = "first"
+                        case count = "count"
+                        case streak = "streak"
+                    }
+                    /// What makes it happen: `moment` (now, when defined), `first` (the first log of `kind`), `count` (the `target`-th log of `kind`, or day `habit` was done), `streak` (`target` days in a row of `kind` without `breaks`, or a streak of `target` for `habit`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/rule`.
+                    public var rule: Operations.DefineMilestone.Input.Body.JsonPayload.RulePayload
+                    /// The count or streak length that makes it happen (a whole number: 1 to 1000000 for a count, 1 to 36525 days for a streak).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/target`.
+                    public var target: Swift.Int?
+                    /// The celebration tier, 1 (subtle), 2 (a card, the default) or 3 (full screen).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/tier`.
+                    @frozen public enum TierPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                        case _1 = 1
+                        case _2 = 2
+                        case _3 = 3
+                    }
+                    /// The celebration tier, 1 (subtle), 2 (a card, the default) or 3 (full screen).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/tier`.
+                    public var tier: Operations.DefineMilestone.Input.Body.JsonPayload.TierPayload?
+                    /// The title, shown as written (1 to 120 characters).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/title`.
+                    public var title: Swift.String
+                    /// An IANA time zone; the user's latest event's zone (or the profile's) if absent
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/json/tz`.
+                    public var tz: Swift.String?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - at: When it happened (RFC 3339); now if absent; no more than a few minutes ahead
+                    ///   - badge: An emoji or a short text (at most 8 characters).
+                    ///   - breaks: The kind of log that breaks a streak of logs (`potty`).
+                    ///   - breaksItem: The item of `breaks` (`indoor`), when only that one breaks it.
+                    ///   - eventId: The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
+                    ///   - habit: The habit counted, for count and streak of a habit (instead of `kind`).
+                    ///   - item: The item of `kind` (`outdoor`, `beach`), when only that one counts.
+                    ///   - kind: The kind of log counted (`walk`, `potty`), for first, count and streak of logs.
+                    ///   - message: The message its celebration shows (at most 500 characters); a message from the catalog when absent.
+                    ///   - rule: What makes it happen: `moment` (now, when defined), `first` (the first log of `kind`), `count` (the `target`-th log of `kind`, or day `habit` was done), `streak` (`target` days in a row of `kind` without `breaks`, or a streak of `target` for `habit`).
+                    ///   - target: The count or streak length that makes it happen (a whole number: 1 to 1000000 for a count, 1 to 36525 days for a streak).
+                    ///   - tier: The celebration tier, 1 (subtle), 2 (a card, the default) or 3 (full screen).
+                    ///   - title: The title, shown as written (1 to 120 characters).
+                    ///   - tz: An IANA time zone; the user's latest event's zone (or the profile's) if absent
+                    public init(
+                        at: Foundation.Date? = nil,
+                        badge: Swift.String? = nil,
+                        breaks: Swift.String? = nil,
+                        breaksItem: Swift.String? = nil,
+                        eventId: Swift.String? = nil,
+                        habit: Swift.String? = nil,
+                        item: Swift.String? = nil,
+                        kind: Swift.String? = nil,
+                        message: Swift.String? = nil,
+                        rule: Operations.DefineMilestone.Input.Body.JsonPayload.RulePayload,
+                        target: Swift.Int? = nil,
+                        tier: Operations.DefineMilestone.Input.Body.JsonPayload.TierPayload? = nil,
+                        title: Swift.String,
+                        tz: Swift.String? = nil
+                    ) {
+                        self.at = at
+                        self.badge = badge
+                        self.breaks = breaks
+                        self.breaksItem = breaksItem
+                        self.eventId = eventId
+                        self.habit = habit
+                        self.item = item
+                        self.kind = kind
+                        self.message = message
+                        self.rule = rule
+                        self.target = target
+                        self.tier = tier
+                        self.title = title
+                        self.tz = tz
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case at
+                        case badge
+                        case breaks
+                        case breaksItem
+                        case eventId
+                        case habit
+                        case item
+                        case kind
+                        case message
+                        case rule
+                        case target
+                        case tier
+                        case title
+                        case tz
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.at = try container.decodeIfPresent(
+                            Foundation.Date.self,
+                            forKey: .at
+                        )
+                        self.badge = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .badge
+                        )
+                        self.breaks = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .breaks
+                        )
+                        self.breaksItem = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .breaksItem
+                        )
+                        self.eventId = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .eventId
+                        )
+                        self.habit = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .habit
+                        )
+                        self.item = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .item
+                        )
+                        self.kind = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .kind
+                        )
+                        self.message = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .message
+                        )
+                        self.rule = try container.decode(
+                            Operations.DefineMilestone.Input.Body.JsonPayload.RulePayload.self,
+                            forKey: .rule
+                        )
+                        self.target = try container.decodeIfPresent(
+                            Swift.Int.self,
+                            forKey: .target
+                        )
+                        self.tier = try container.decodeIfPresent(
+                            Operations.DefineMilestone.Input.Body.JsonPayload.TierPayload.self,
+                            forKey: .tier
+                        )
+                        self.title = try container.decode(
+                            Swift.String.self,
+                            forKey: .title
+                        )
+                        self.tz = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .tz
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "at",
+                            "badge",
+                            "breaks",
+                            "breaksItem",
+                            "eventId",
+                            "habit",
+                            "item",
+                            "kind",
+                            "message",
+                            "rule",
+                            "target",
+                            "tier",
+                            "title",
+                            "tz"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/requestBody/content/application\/json`.
+                case json(Operations.DefineMilestone.Input.Body.JsonPayload)
+            }
+            public var body: Operations.DefineMilestone.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.DefineMilestone.Input.Path,
+                headers: Operations.DefineMilestone.Input.Headers = .init(),
+                body: Operations.DefineMilestone.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content/json/milestone`.
+                        public var milestone: Components.Schemas.Milestone
+                        /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content/json/unlocks`.
+                        public var unlocks: [Components.Schemas.Unlock]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - milestone:
+                        ///   - unlocks:
+                        public init(
+                            milestone: Components.Schemas.Milestone,
+                            unlocks: [Components.Schemas.Unlock]
+                        ) {
+                            self.milestone = milestone
+                            self.unlocks = unlocks
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case milestone
+                            case unlocks
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.milestone = try container.decode(
+                                Components.Schemas.Milestone.self,
+                                forKey: .milestone
+                            )
+                            self.unlocks = try container.decode(
+                                [Components.Schemas.Unlock].self,
+                                forKey: .unlocks
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "milestone",
+                                "unlocks"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content/application\/json`.
+                    case json(Operations.DefineMilestone.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.DefineMilestone.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DefineMilestone.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.DefineMilestone.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The milestone as defined, and what the definition unlocked
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DefineMilestone.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.DefineMilestone.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Delete a milestone of the user's own
+    ///
+    /// Removes every event that defined it. Its unlock, if it was reached, stays, as every unlock does, with its memory.
+    ///
+    /// - Remark: HTTP `DELETE /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)`.
+    public enum DeleteMilestone {
+        public static let id: Swift.String = "deleteMilestone"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/DELETE/path/milestone`.
+                public var milestone: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - milestone:
+                public init(milestone: Swift.String) {
+                    self.milestone = milestone
+                }
+            }
+            public var path: Operations.DeleteMilestone.Input.Path
+            /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteMilestone.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteMilestone.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteMilestone.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteMilestone.Input.Path,
+                headers: Operations.DeleteMilestone.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Deleted
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteMilestone.Output.NoContent)
+            /// Deleted
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteMilestone.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The in-app inbox, newest first, and the unread count
     ///
     /// - Remark: HTTP `GET /v1/notifications`.

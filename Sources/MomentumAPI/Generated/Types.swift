@@ -363,6 +363,25 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/memories/{memory}/share-card`.
     /// - Remark: Generated from `#/paths//v1/memories/{memory}/share-card/get(getShareCard)`.
     func getShareCard(_ input: Operations.GetShareCard.Input) async throws -> Operations.GetShareCard.Output
+    /// The user's own milestones, in the order defined
+    ///
+    /// - Remark: HTTP `GET /v1/milestones`.
+    /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)`.
+    func listMilestones(_ input: Operations.ListMilestones.Input) async throws -> Operations.ListMilestones.Output
+    /// Define or edit a milestone of the user's own (a milestone event)
+    ///
+    /// Stores a `milestone` event. A milestone whose condition the history already meets unlocks at once, dated when it was met (retroactive). An edit changes what is still to come; a milestone already reached keeps the words it was celebrated with.
+    ///
+    /// - Remark: HTTP `PUT /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)`.
+    func defineMilestone(_ input: Operations.DefineMilestone.Input) async throws -> Operations.DefineMilestone.Output
+    /// Delete a milestone of the user's own
+    ///
+    /// Removes every event that defined it. Its unlock, if it was reached, stays, as every unlock does, with its memory.
+    ///
+    /// - Remark: HTTP `DELETE /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)`.
+    func deleteMilestone(_ input: Operations.DeleteMilestone.Input) async throws -> Operations.DeleteMilestone.Output
     /// The in-app inbox, newest first, and the unread count
     ///
     /// - Remark: HTTP `GET /v1/notifications`.
@@ -1288,6 +1307,45 @@ extension APIProtocol {
         try await getShareCard(Operations.GetShareCard.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// The user's own milestones, in the order defined
+    ///
+    /// - Remark: HTTP `GET /v1/milestones`.
+    /// - Remark: Generated from `#/paths//v1/milestones/get(listMilestones)`.
+    public func listMilestones(headers: Operations.ListMilestones.Input.Headers = .init()) async throws -> Operations.ListMilestones.Output {
+        try await listMilestones(Operations.ListMilestones.Input(headers: headers))
+    }
+    /// Define or edit a milestone of the user's own (a milestone event)
+    ///
+    /// Stores a `milestone` event. A milestone whose condition the history already meets unlocks at once, dated when it was met (retroactive). An edit changes what is still to come; a milestone already reached keeps the words it was celebrated with.
+    ///
+    /// - Remark: HTTP `PUT /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)`.
+    public func defineMilestone(
+        path: Operations.DefineMilestone.Input.Path,
+        headers: Operations.DefineMilestone.Input.Headers = .init(),
+        body: Operations.DefineMilestone.Input.Body
+    ) async throws -> Operations.DefineMilestone.Output {
+        try await defineMilestone(Operations.DefineMilestone.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete a milestone of the user's own
+    ///
+    /// Removes every event that defined it. Its unlock, if it was reached, stays, as every unlock does, with its memory.
+    ///
+    /// - Remark: HTTP `DELETE /v1/milestones/{milestone}`.
+    /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)`.
+    public func deleteMilestone(
+        path: Operations.DeleteMilestone.Input.Path,
+        headers: Operations.DeleteMilestone.Input.Headers = .init()
+    ) async throws -> Operations.DeleteMilestone.Output {
+        try await deleteMilestone(Operations.DeleteMilestone.Input(
+            path: path,
             headers: headers
         ))
     }

@@ -144,13 +144,16 @@ extension AchievementEngine {
             let value = Double(scan.done)
             let hit =
                 rules[r].at?.contains(value) == true
-                || rules[r].every.map { value >= (rules[r].minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0 }
+                || rules[r].every.map {
+                    value >= (rules[r].minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0
+                }
                     == true
             guard hit else { return }
             grant(
                 r, id: "\(rules[r].id)#\(definition.id)#\(scan.done)", achievedAt: achievedAt(day), day: day,
                 detectedAt: detectedAt, event: nil, type: "count", value: value, habit: definition.id,
-                category: rules[r].category, context: ["habit": definition.name, "unit": Coaching.unit(definition.schedule)])
+                category: rules[r].category,
+                context: ["habit": definition.name, "unit": Coaching.unit(definition.schedule)])
             return
         }
         if streak == 0 {

@@ -42,6 +42,8 @@ public struct CustomMilestone: Hashable, Sendable {
     public static let rulePrefix = "custom:"
     /// The achievement category of custom milestones.
     public static let category = "custom"
+    /// The badge of a milestone that names none.
+    public static let defaultBadge = "🏅"
     /// The longest title, in characters.
     public static let maximumTitleLength = 120
     /// The longest message, in characters.
@@ -145,7 +147,8 @@ public struct CustomMilestone: Hashable, Sendable {
         return nil
     }
 
-    /// The achievement rule it becomes, with the id ``rulePrefix`` + ``id``.
+    /// The achievement rule it becomes, with the id ``rulePrefix`` + ``id`` (and the badge
+    /// ``defaultBadge`` when it names none).
     public var achievementRule: AchievementRule {
         let match = kind.map { AchievementRule.Match(kind: $0, item: item) }
         let breaking = breaks.map { AchievementRule.Match(kind: $0, item: breaksItem) }
@@ -158,7 +161,8 @@ public struct CustomMilestone: Hashable, Sendable {
             case .streak: .streak
             }
         return AchievementRule(
-            id: Self.rulePrefix + id, kind: kind, title: title, category: Self.category, tier: tier, badge: badge,
+            id: Self.rulePrefix + id, kind: kind, title: title, category: Self.category, tier: tier,
+            badge: badge ?? Self.defaultBadge,
             match: match, breaks: breaking, at: threshold, source: habit == nil ? .log : .habit, habit: habit)
     }
 

@@ -17,6 +17,7 @@ struct Routes {
         addAccountRoutes(public: v1, authenticated: authenticated)
         addEventRoutes(authenticated)
         addHabitRoutes(authenticated)
+        addMilestoneRoutes(authenticated)
         addReadRoutes(authenticated)
         addMemoryRoutes(authenticated)
         addCelebrationRoutes(authenticated)

@@ -115,7 +115,8 @@ struct Dashboard: Sendable {
         try await state(user, calendarDays: 1).0.freezeOffers
     }
 
-    /// Achievements unlocked (in the order achieved) and still locked.
+    /// Achievements unlocked (in the order achieved) and still locked, the user's own
+    /// milestones among them.
     func achievements(_ user: String) async throws -> AchievementsResponse {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
@@ -123,10 +124,12 @@ struct Dashboard: Sendable {
             let unlocked = engine.unlocks.sorted { ($0.achievedAt, $0.id) < ($1.achievedAt, $1.id) }
             let rules = Set(unlocked.map(\.rule))
             let subjectName = engine.achievements.firstSubject?.name
-            let locked = ((try? profile.rulePack().achievements) ?? []).filter { !rules.contains($0.id) }.map {
+            // The pack's rules, then the user's own milestones (their titles as written).
+            let locked = engine.achievements.rules.filter { !rules.contains($0.id) }.map {
                 LockedAchievement(
-                    rule: $0.id, title: $0.lockedTitle(subjectName: subjectName), category: $0.category, tier: $0.tier,
-                    badge: $0.badge)
+                    rule: $0.id,
+                    title: CustomMilestone.isCustom($0.id) ? $0.title : $0.lockedTitle(subjectName: subjectName),
+                    category: $0.category, tier: $0.tier, badge: $0.badge)
             }
             return AchievementsResponse(unlocked: unlocked, locked: locked)
         }

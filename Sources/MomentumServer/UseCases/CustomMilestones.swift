@@ -1,0 +1,94 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// A milestone of the user's own as `GET /v1/milestones` answers it: its definition, its
+/// unlock once reached, and how far a count or streak has come.
+struct MilestoneState: Codable, Sendable {
+    var milestone: String
+    var title: String
+    var message: String?
+    var tier: CelebrationTier
+    var badge: String?
+    var rule: CustomMilestone.Rule
+    var kind: String?
+    var item: String?
+    var breaks: String?
+    var breaksItem: String?
+    var habit: String?
+    var target: Int?
+    var reached: Unlock?
+    var progress: MilestoneProgress?
+
+    init(_ milestone: CustomMilestone, reached: Unlock?, progress: MilestoneProgress?) {
+        self.milestone = milestone.id
+        title = milestone.title
+        message = milestone.message
+        tier = milestone.tier
+        badge = milestone.badge
+        rule = milestone.rule
+        kind = milestone.kind
+        item = milestone.item
+        breaks = milestone.breaks
+        breaksItem = milestone.breaksItem
+        habit = milestone.habit
+        target = milestone.target
+        self.reached = reached
+        self.progress = progress
+    }
+}
+
+/// The user's own milestones (seed 000, open question 5): listed with where each stands,
+/// and deleted by removing the events that defined them. Defining one is a `milestone`
+/// event, stored like any other (`PUT /v1/milestones/{milestone}`, `POST /v1/events`).
+struct CustomMilestones: Sendable {
+    let store: any MomentumStore
+    let ingest: EventIngest
+    let now: @Sendable () -> Date
+
+    /// Every milestone of the user's own, in the order first defined, at the current instant.
+    ///
+    /// - Parameter version: A projection version the answer must include (a write's own).
+    func list(_ user: String, after version: Int64 = -1) async throws -> [MilestoneState] {
+        let now = now()
+        return try await store.evaluate(user, after: version) { engine, profile in
+            _ = engine.advance(to: now, zone: engine.streaks.latestZone ?? profile.timeZone)
+            let achievements = engine.achievements
+            return achievements.customMilestones.map {
+                MilestoneState(
+                    $0, reached: achievements.unlock(ofMilestone: $0.id),
+                    progress: achievements.progress(ofMilestone: $0.id, in: engine.streaks))
+            }
+        }
+    }
+
+    /// One milestone of the user's own, or `nil` when they have none with that id.
+    func milestone(_ id: String, of user: String, after version: Int64 = -1) async throws -> MilestoneState? {
+        try await list(user, after: version).first { $0.milestone == id }
+    }
+
+    /// Deletes the milestone `id`: removes every stored event that defined it. An unlock it
+    /// granted stays, as every unlock does.
+    ///
+    /// - Throws: 404 when the user has no milestone `id`; the engine's refusal otherwise.
+    func delete(_ id: String, caller: Caller) async throws {
+        let (definitions, zone) = try await store.evaluate(caller.user) { engine, profile in
+            let ids = engine.streaks.events.compactMap { event -> String? in
+                guard case .milestone(let milestone) = event.payload, milestone.id == id else { return nil }
+                return event.id
+            }
+            return (ids, engine.streaks.latestZone ?? profile.timeZone)
+        }
+        guard !definitions.isEmpty else { throw APIError.notFound("milestone '\(id)'") }
+        let at = now()
+        let removals = definitions.map {
+            Event(id: Tokens.id("e_"), at: at, timeZone: zone, payload: .removal(event: $0))
+        }
+        let response = try await ingest.append(removals, caller: caller)
+        if let error = response.results.lazy.compactMap(\.error).first {
+            throw APIError(
+                .unprocessableContent, error.code, error.message,
+                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
+        }
+    }
+}
