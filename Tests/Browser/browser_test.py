@@ -23,6 +23,7 @@ import tarfile
 import tempfile
 import time
 import traceback
+import urllib.parse
 import urllib.request
 import uuid
 import zipfile
@@ -1118,6 +1119,130 @@ def import_from_loop_and_download_csv(args):
         browser.quit()
 
 
+def milestone_form(browser, fields):
+    """Fills the Journey page's milestone form ({name: value}) once the page has settled."""
+    browser.settle()
+    browser.js("document.querySelector('details.milestone-editor').open = true")
+    browser.wait_for("document.querySelector('form.milestone-form [name=title]').offsetParent !== null",
+                     message="the milestone form did not open")
+    for name, value in fields.items():
+        field = browser.css(f"form.milestone-form [name='{name}']")
+        if field.tag_name == "select":
+            browser.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
+                       field, value)
+        else:
+            browser.wait_for(f"document.querySelector(\"form.milestone-form [name='{name}']\").offsetParent !== null",
+                             message=f"the milestone form's {name} is not shown")
+            field.clear()
+            field.send_keys(value)
+
+
+def your_own_milestones(args):
+    """Issue 28 item 5 (seed 000, open question 5): a person who tracks a puppy and a habit
+    defines milestones of their own on the Journey page: a first already met (celebrated at
+    once, full screen, with their message), a count of a habit with its progress, a moment
+    (celebrated, remembered, shareable); a bad one is refused beside the form; one is edited
+    and another deleted."""
+    browser = Browser(args, "own-milestones")
+    try:
+        sign_up(browser, "maya", packs=["habits", "ollie"])
+        browser.dismiss_celebrations()
+        create_habit(browser, "Run")
+        # An outdoor potty break, logged from another device; its own milestone is dismissed
+        # unseen (a card shown now would make the next one wait a minute, as seed 000 asks).
+        at = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        status, body = browser.api("POST", "/v1/events", {"events": [
+            {"id": "potty-1", "type": "log", "kind": "potty", "item": "outdoor", "at": at, "tz": "UTC"}]})
+        assert status == 200 and body["results"][0]["status"] == "applied", body
+        browser.dismiss_queued()
+        browser.get("/journey")
+        browser.dismiss_celebrations()
+        assert "Your milestones" in browser.js("return document.querySelector('.milestones h2').textContent")
+        # A first the history already holds: reached at once, celebrated with the user's words.
+        milestone_form(browser, {"title": "Outside, like a big dog", "rule": "first", "source": "kind:potty",
+                                 "item": "outdoor", "tier": "3", "message": "Good dog, Biscuit!"})
+        assert browser.js("return document.querySelector(\"form.milestone-form [name=target]\").closest('label').hidden"), \
+            "a first asks for a number"
+        browser.shot("milestone-form-first")
+        browser.click("form.milestone-form button[type=submit]")
+        browser.wait_for("document.querySelector('.celebration') !== null", timeout=12,
+                         message="the milestone already met did not celebrate")
+        browser.wait_for("document.querySelector('.celebration').textContent.includes('Good dog, Biscuit!')",
+                         message="the celebration does not show the user's message")
+        browser.wait_for("document.querySelector('.celebration.fullscreen')?.dataset.phase === 'settle'", timeout=12,
+                         message="the tier-3 milestone was not celebrated full screen")
+        browser.shot("milestone-celebrated")
+        browser.dismiss_celebrations()
+        browser.wait_for("document.querySelector('.celebration') === null", timeout=12,
+                         message="the celebration did not close")
+        browser.wait_for("[...document.querySelectorAll('.milestone-list li')].some(li => "
+                         "li.textContent.includes('Outside, like a big dog') && li.textContent.includes('Reached'))",
+                         message="the reached milestone is not listed as reached")
+        # A count of a habit's days: listed with its progress.
+        milestone_form(browser, {"title": "10 runs", "rule": "count", "source": "habit:" + browser.js(
+            "return document.querySelector(\"form.milestone-form [name=source] option[value^='habit:']\").value.slice(6)"),
+            "target": "10", "badge": "🏃"})
+        assert browser.js("return document.querySelector(\"form.milestone-form [name=item]\").closest('label').hidden"), \
+            "a habit's count asks for an item"
+        browser.click("form.milestone-form button[type=submit]")
+        browser.wait_for("[...document.querySelectorAll('.milestone-list li')].some(li => li.textContent.includes('10 runs')"
+                         " && li.querySelector('progress')?.max === 10 && li.textContent.includes('0 of 10'))",
+                         message="the count is not listed with its progress")
+        # Bad input: a streak of 0 days is refused beside the form; nothing is added.
+        milestone_form(browser, {"title": "Never", "rule": "streak", "source": "kind:potty", "target": "0"})
+        browser.js("const f = document.querySelector('form.milestone-form'); f.noValidate = true;"
+                   "f.querySelector('button[type=submit]').click()")
+        browser.wait_for("document.querySelector('form.milestone-form [data-error]').textContent.length > 0",
+                         message="a streak of 0 days gave no error")
+        error = browser.js("return document.querySelector('form.milestone-form [data-error]').textContent")
+        assert "whole number" in error, error
+        _, listed = browser.api("GET", "/v1/milestones")
+        assert [m["title"] for m in listed["milestones"]] == ["Outside, like a big dog", "10 runs"], listed
+        browser.js("document.querySelector('form.milestone-form').noValidate = false")
+        # Edit the count: a new title and number, the same milestone.
+        browser.get("/journey")
+        browser.dismiss_celebrations()
+        browser.click(".milestone-list li:nth-child(2) button[data-action=edit-milestone]")
+        assert browser.js("return document.querySelector('form.milestone-form [name=target]').value") == "10"
+        milestone_form(browser, {"title": "Twelve runs", "target": "12"})
+        browser.click("form.milestone-form button[type=submit]")
+        browser.wait_for("[...document.querySelectorAll('.milestone-list li')].some(li => li.textContent.includes('Twelve runs')"
+                         " && li.textContent.includes('0 of 12'))", message="the edit did not show")
+        _, listed = browser.api("GET", "/v1/milestones")
+        assert len(listed["milestones"]) == 2, listed
+        # A moment: celebrated now, remembered, and shareable.
+        milestone_form(browser, {"title": "First beach day", "rule": "moment", "badge": "🏖️",
+                                 "message": "Sand in every paw!"})
+        browser.click("form.milestone-form button[type=submit]")
+        browser.wait_for("[...document.querySelectorAll('.milestone-list li')].some(li => "
+                         "li.textContent.includes('First beach day') && li.textContent.includes('Reached'))",
+                         message="the moment is not listed as reached")
+        browser.dismiss_celebrations()
+        browser.js("window.scrollTo(0, document.querySelector('.milestones').offsetTop - 80)")
+        browser.shot("journey-your-milestones")
+        # Deleted: gone from the list; its memory stays.
+        browser.js("window.confirm = () => true")
+        browser.click(".milestone-list li:nth-child(2) button[data-action=delete-milestone]")
+        browser.wait_for("![...document.querySelectorAll('.milestone-list li')].some(li => li.textContent.includes('Twelve runs'))",
+                         message="the deleted milestone is still listed")
+        browser.get("/memories")
+        browser.dismiss_celebrations()
+        text = browser.js("return document.querySelector('main').textContent")
+        assert "First beach day" in text and "Outside, like a big dog" in text, "the milestones are not remembered"
+        browser.shot("memories-own-milestones")
+        _, memories = browser.api("GET", "/v1/memories")
+        beach = [m for m in memories["memories"] if m["caption"] == "First beach day"]
+        assert beach, memories
+        status, kind = browser.driver.execute_async_script("""
+            const [path, done] = arguments;
+            fetch(path, {credentials: 'same-origin'}).then(r => done([r.status, r.headers.get('Content-Type')]))
+              .catch(e => done([0, String(e)]));
+        """, f"/v1/memories/{urllib.parse.quote(beach[0]['id'], safe='')}/share-card")
+        assert status == 200 and kind.startswith("image/"), f"the moment's share card answered {status} {kind}"
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -1726,6 +1851,7 @@ SCENARIOS = [
     numeric_habits_count_toward_their_goal,
     account_care_password_download_and_delete,
     import_from_loop_and_download_csv,
+    your_own_milestones,
     pause_a_habit_and_take_a_vacation,
     groups_order_and_unarchive,
     two_windows_stay_in_sync,

@@ -519,6 +519,7 @@ struct WebViews: Sendable {
             ] as [String: Any]
         }
         page["hasComparison"] = analytics.comparison.count > 1
+        page.merge(try await milestoneSection(caller)) { current, _ in current }
         return page
     }
 

@@ -114,6 +114,49 @@ function applyLayout() {
     toggle.textContent = arranging ? 'Done arranging' : 'Arrange habits';
   }
   for (const row of document.querySelectorAll('li.habit[data-habit]')) row.draggable = arranging;
+  for (const form of document.querySelectorAll('form.milestone-form')) shapeMilestoneForm(form);
+}
+
+// MARK: your own milestones
+
+// The milestone form shows the fields its rule takes: what it counts for a first, a count
+// or a streak; an item and what breaks a streak only for logs (a habit's streak is broken
+// by missed days); how many for a count or a streak. A first counts logs only.
+function shapeMilestoneForm(form) {
+  const rule = form.elements.rule.value;
+  const source = form.elements.source;
+  for (const option of source?.querySelectorAll('option') ?? []) {
+    option.disabled = rule === 'first' && option.value.startsWith('habit:');
+  }
+  if (source?.selectedOptions[0]?.disabled) {
+    source.value = [...source.options].find((option) => !option.disabled)?.value ?? '';
+  }
+  const logs = (source?.value ?? '').startsWith('kind:');
+  for (const label of form.querySelectorAll('[data-when]')) {
+    const shown = label.dataset.when.split(' ').includes(rule) && (!('logs' in label.dataset) || logs);
+    label.hidden = !shown;
+    for (const control of label.querySelectorAll('input, select, textarea')) control.disabled = !shown;
+  }
+  const target = form.elements.target;
+  if (target) target.max = rule === 'streak' ? '36525' : '1000000';
+}
+
+// An id for a new milestone from its title: readable, and unique with a random tail.
+function milestoneID(title) {
+  const slug = title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)
+    || 'milestone';
+  const bytes = crypto.getRandomValues(new Uint8Array(3));
+  return `${slug}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function resetMilestoneForm(form) {
+  form.reset();
+  form.elements.milestone.value = '';
+  form.querySelector('[data-milestone-submit]').textContent = 'Save milestone';
+  form.querySelector('[data-action=new-milestone]').hidden = true;
+  const summary = form.closest('details')?.querySelector('[data-milestone-summary]');
+  if (summary) summary.textContent = 'Add a milestone';
+  shapeMilestoneForm(form);
 }
 
 document.addEventListener('toggle', (event) => {
@@ -577,6 +620,42 @@ const actions = {
     announce('Welcome back: the pause ended today.');
     await refresh();
   },
+  'edit-milestone'(button) {
+    const form = document.querySelector('form.milestone-form');
+    const definition = JSON.parse(button.dataset.definition || '{}');
+    resetMilestoneForm(form);
+    form.elements.milestone.value = button.dataset.milestone;
+    for (const name of ['title', 'rule', 'tier', 'badge', 'message', 'item', 'breaks', 'breaksItem', 'target']) {
+      if (definition[name] !== undefined && form.elements[name]) form.elements[name].value = String(definition[name]);
+    }
+    const source = definition.habit ? `habit:${definition.habit}` : definition.kind ? `kind:${definition.kind}` : '';
+    if (source && form.elements.source) {
+      // A habit or a kind the form no longer offers (archived, another pack) is kept.
+      if (![...form.elements.source.options].some((option) => option.value === source)) {
+        form.elements.source.add(new Option(definition.habit ?? definition.kind, source));
+      }
+      form.elements.source.value = source;
+    }
+    shapeMilestoneForm(form);
+    form.querySelector('[data-milestone-submit]').textContent = 'Save changes';
+    form.querySelector('[data-action=new-milestone]').hidden = false;
+    const details = form.closest('details');
+    details.querySelector('[data-milestone-summary]').textContent = `Edit “${definition.title ?? ''}”`;
+    details.open = true;
+    form.elements.title.focus();
+  },
+  'new-milestone'(button) {
+    resetMilestoneForm(button.form);
+    button.form.closest('details').open = false;
+  },
+  async 'delete-milestone'(button) {
+    const title = button.dataset.title;
+    if (!window.confirm(`Delete “${title}”? If you reached it, its memory stays.`)) return;
+    button.disabled = true;
+    await api('DELETE', `/v1/milestones/${encodeURIComponent(button.dataset.milestone)}`);
+    announce(`Deleted ${title}.`);
+    await refresh();
+  },
   async 'cancel-pause'(button) {
     await pushEvent(`remove ${button.dataset.pause}`, { type: 'removal', event: button.dataset.pause });
     announce('Pause cancelled.');
@@ -711,6 +790,49 @@ const forms = {
     const unit = result.habit.definition.target?.unit ? ` ${result.habit.definition.target.unit}` : '';
     const left = remaining > 0 ? `, ${remaining} to go` : result.habit.today.state === 'completed' ? ', done' : '';
     await checkedIn(result, `${result.habit.definition.name}: ${logged}${unit} today${left}.`);
+  },
+  async 'define-milestone'(form) {
+    const data = new FormData(form);
+    const title = String(data.get('title') ?? '').trim();
+    if (!title) throw new Error('Give the milestone a title.');
+    const rule = String(data.get('rule'));
+    const body = { title, rule, tier: Number(data.get('tier') ?? 2) };
+    for (const name of ['badge', 'message']) {
+      const value = String(data.get(name) ?? '').trim();
+      if (value) body[name] = value;
+    }
+    if (rule !== 'moment') {
+      const source = String(data.get('source') ?? '');
+      if (!source) throw new Error('Choose the habit or the log it counts.');
+      const value = source.slice(source.indexOf(':') + 1);
+      if (source.startsWith('habit:')) {
+        body.habit = value;
+      } else {
+        body.kind = value;
+        const item = String(data.get('item') ?? '').trim();
+        if (item) body.item = item;
+        const breaks = String(data.get('breaks') ?? '');
+        if (rule === 'streak' && breaks) {
+          body.breaks = breaks;
+          const breaksItem = String(data.get('breaksItem') ?? '').trim();
+          if (breaksItem) body.breaksItem = breaksItem;
+        }
+      }
+      if (rule !== 'first') {
+        const target = Number(data.get('target'));
+        if (!Number.isInteger(target) || target < 1) throw new Error('How many is a whole number of 1 or more.');
+        body.target = target;
+      }
+    }
+    const editing = form.elements.milestone.value;
+    const id = editing || milestoneID(title);
+    const result = await api('PUT', `/v1/milestones/${encodeURIComponent(id)}`, body);
+    const reached = result.unlocks?.length > 0;
+    announce(reached ? `${title}: reached!` : editing ? `Saved the changes to ${title}.` : `Added ${title}.`);
+    resetMilestoneForm(form);
+    form.closest('details').open = false;
+    await refresh();
+    await presentNext().catch(() => {});
   },
   async pause(form) {
     const data = new FormData(form);
@@ -919,6 +1041,9 @@ document.addEventListener('change', async (event) => {
   const input = event.target;
   if (input.closest?.('#store-form')) return updateStore();
   if (input.name === 'method' && input.form?.dataset.type === 'stage') return filterStages(input.form);
+  if ((input.name === 'rule' || input.name === 'source') && input.form?.classList.contains('milestone-form')) {
+    return shapeMilestoneForm(input.form);
+  }
   const action = input.dataset?.action;
   if ((action !== 'upload-photo' && action !== 'upload-subject-photo') || !input.files?.length) return;
   const path = action === 'upload-photo'
