@@ -379,7 +379,8 @@ extension Event.Payload {
             guard let rule = CustomMilestone.Rule(rawValue: ruleName) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: Key("rule"), in: c,
-                    debugDescription: "rule is \(CustomMilestone.Rule.allCases.map(\.rawValue).joined(separator: ", "))")
+                    debugDescription: "rule is \(CustomMilestone.Rule.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             let target = try c.decodeIfPresent(Double.self, forKey: Key("target")).map { value in
                 guard let whole = Int(exactly: value) else {
