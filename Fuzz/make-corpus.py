@@ -112,6 +112,11 @@ for n, big in enumerate(HUGE):
         ev(15, "stage", at, method="meditation", to="steady"),
         ev(16, "removal", at, event="e3"),
         ev(17, "habit.archived", at, habit="x"),
+        ev(18, "milestone", at, milestone="m", title="M {value}", rule=["moment", "first", "count", "streak"][n % 4],
+           **({"kind": "log", "item": "outdoor", "target": big} if n % 4 > 1 else {}),
+           **({"breaks": "potty", "breaksItem": "indoor"} if n % 4 == 3 else {}), tier=[1, 2, 3, big][n % 4]),
+        ev(19, "milestone", at, milestone="h", title="H", rule="count", habit="x", target=big),
+        ev(20, "removal", at, event="e18"),
     ]
     seed(f"extreme-{n}", "hosg"[n % 4], lines)
 

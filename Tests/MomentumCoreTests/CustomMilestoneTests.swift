@@ -259,6 +259,20 @@ import Testing
         let edit = Event(id: "edit", at: at, timeZone: "UTC", payload: milestone("m0", "Renamed", rule: .moment))
         #expect(try user.append(edit, now: at).result == .applied)
         #expect(user.achievements.customMilestones.count == EventLimits.maximumCustomMilestones)
+        // Edits are bounded too: each may make the history be read again.
+        var edits = user.achievements.milestoneEventCount
+        while edits < EventLimits.maximumMilestoneEvents {
+            let payload = milestone("m1", "Edit \(edits)", rule: .moment)
+            try user.append(Event(id: "edit-\(edits)", at: at, timeZone: "UTC", payload: payload), now: at)
+            edits += 1
+        }
+        do {
+            try user.append(
+                Event(id: "too-many", at: at, timeZone: "UTC", payload: milestone("m1", "No", rule: .moment)), now: at)
+            Issue.record("an edit beyond the limit was stored")
+        } catch {
+            #expect(error.code == .limitExceeded)
+        }
     }
 
     @Test func definingAMilestoneCostsAReadOfEveryEvent() throws {

@@ -18,10 +18,24 @@ extension AchievementEngine {
     /// The rule id of a custom milestone.
     static func ruleID(of milestone: CustomMilestone) -> String { CustomMilestone.rulePrefix + milestone.id }
 
+    /// What a change to the user's own milestones asks of the engine.
+    enum CustomRuleChange: Equatable {
+        /// Nothing changed.
+        case none
+        /// Titles, messages, tiers or badges changed: what is still to come reads them.
+        case wording
+        /// A milestone came, went or changed what makes it happen: the history must be
+        /// read again.
+        case conditions
+    }
+
     /// Makes the rules after the pack's those of the `milestone` events in the log, each as
-    /// its latest event defines it, in the order first defined. Nothing is reset when they
-    /// are unchanged.
-    mutating func defineCustomRules() {
+    /// its latest event defines it, in the order first defined.
+    ///
+    /// Habit scans are read again only when the milestones that read habits changed.
+    ///
+    /// - Returns: What changed.
+    mutating func defineCustomRules() -> CustomRuleChange {
         var order: [String] = []
         var latest: [String: CustomMilestone] = [:]
         for keyed in events {
@@ -29,7 +43,16 @@ extension AchievementEngine {
             if latest.updateValue(milestone, forKey: milestone.id) == nil { order.append(milestone.id) }
         }
         let defined = order.compactMap { latest[$0] }
-        guard defined != customMilestones else { return }
+        guard defined != customMilestones else { return .none }
+        func conditions(_ list: [CustomMilestone]) -> [CustomMilestone] {
+            list.map {
+                CustomMilestone(
+                    id: $0.id, title: "", rule: $0.rule, kind: $0.kind, item: $0.item,
+                    breaks: $0.breaks, breaksItem: $0.breaksItem, habit: $0.habit, target: $0.target)
+            }
+        }
+        let change: CustomRuleChange = conditions(defined) == conditions(customMilestones) ? .wording : .conditions
+        let habitsBefore = conditions(customMilestones.filter { $0.habit != nil })
         customMilestones = defined
         rules.removeSubrange(packRuleCount...)
         customRuleIndex = [:]
@@ -38,9 +61,16 @@ extension AchievementEngine {
             rules.append(milestone.achievementRule)
         }
         indexRules()
-        // Habit rules read every habit's history again with the new set of rules.
-        habitScans = [:]
-        consistencyScans = [:]
+        if conditions(defined.filter { $0.habit != nil }) != habitsBefore {
+            // The habit rules changed: each habit's history is read again for them.
+            habitScans = [:]
+        }
+        return change
+    }
+
+    /// How many `milestone` events (definitions and edits) the log holds.
+    public var milestoneEventCount: Int {
+        events.count { if case .milestone = $0.event.payload { true } else { false } }
     }
 
     /// The custom milestone with this id, as its latest event defines it.

@@ -192,10 +192,11 @@ public struct AchievementEngine: Sendable {
         let keyed = Keyed(day: day, at: event.at.timeIntervalSince1970, event: event)
         let before = unlocks.count
         if case .milestone = event.payload {
-            // A new or changed milestone of the user's own reads the whole history.
+            // A new milestone of the user's own, or a new condition for one, reads the whole
+            // history; new words for one change only what is still to come.
             let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
             events.insert(keyed, at: index)
-            replay(detectedAt: detectedAt)
+            if defineCustomRules() == .conditions { replay(detectedAt: detectedAt) }
         } else if let last = events.last, Self.precedes(keyed, last) {
             let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
             events.insert(keyed, at: index)
@@ -226,7 +227,7 @@ public struct AchievementEngine: Sendable {
     /// Forgets every derived value and processes the events again from the start, with the
     /// user's own milestones as the events now define them.
     mutating func replay(detectedAt: Date) {
-        defineCustomRules()
+        _ = defineCustomRules()
         states = Array(repeating: RuleState(), count: rules.count)
         subjects = [:]
         subjectOrder = []

@@ -102,8 +102,9 @@ public struct MomentumUser: Sendable {
 }
 
 extension MomentumUser {
-    /// Refuses a milestone of the user's own that names a habit the log does not hold, or
-    /// that would be one more than ``EventLimits/maximumCustomMilestones``.
+    /// Refuses a milestone of the user's own that names a habit the log does not hold, that
+    /// would be one more than ``EventLimits/maximumCustomMilestones``, or one more event than
+    /// ``EventLimits/maximumMilestoneEvents``.
     func checkMilestone(_ milestone: CustomMilestone) throws(MomentumError) {
         if let habit = milestone.habit, !streaks.hasHabit(habit) {
             throw MomentumError(.unknownHabit, "there is no habit '\(habit)'", field: "habit")
@@ -115,6 +116,13 @@ extension MomentumUser {
                 .limitExceeded,
                 "an account may define at most \(EventLimits.maximumCustomMilestones) milestones of its own; "
                     + "edit or delete one instead",
+                field: "milestone")
+        }
+        if achievements.milestoneEventCount >= EventLimits.maximumMilestoneEvents {
+            throw MomentumError(
+                .limitExceeded,
+                "an account may hold at most \(EventLimits.maximumMilestoneEvents) milestone definitions and edits; "
+                    + "delete a milestone to make room",
                 field: "milestone")
         }
     }
