@@ -117,6 +117,7 @@ for n, big in enumerate(HUGE):
            **({"breaks": "potty", "breaksItem": "indoor"} if n % 4 == 3 else {}), tier=[1, 2, 3, big][n % 4]),
         ev(19, "milestone", at, milestone="h", title="H", rule="count", habit="x", target=big),
         ev(20, "removal", at, event="e18"),
+        ev(21, "milestone.deleted", at, milestone="h"),
     ]
     seed(f"extreme-{n}", "hosg"[n % 4], lines)
 

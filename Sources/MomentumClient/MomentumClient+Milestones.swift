@@ -53,21 +53,15 @@ extension MomentumClient {
         return try record(.milestone(milestone))
     }
 
-    /// Deletes a milestone of the user's own: removes every event that defined it. Its
-    /// unlock, if it happened, stays, as every unlock does.
+    /// Deletes a milestone of the user's own (a `milestone.deleted` event). Its unlock, if it
+    /// happened, stays, as every unlock does; defining the id again makes a new milestone.
     ///
     /// - Parameter id: The milestone's id.
-    /// - Returns: The recorded removals.
+    /// - Returns: The recorded deletion.
     /// - Throws: ``ClientError/refused(_:_:field:)`` `invalid_event` when there is no such
     ///   milestone.
     @discardableResult
-    public func deleteMilestone(_ id: String) throws -> [RecordedEvent] {
-        let definitions = try localEngine().streaks.events.filter {
-            if case .milestone(let milestone) = $0.payload { milestone.id == id } else { false }
-        }
-        guard !definitions.isEmpty else {
-            throw ClientError.refused("invalid_event", "there is no milestone '\(id)'", field: "milestone")
-        }
-        return try definitions.map { try record(.removal(event: $0.id)) }
+    public func deleteMilestone(_ id: String) throws -> RecordedEvent {
+        try record(.milestoneDeleted(milestone: id))
     }
 }

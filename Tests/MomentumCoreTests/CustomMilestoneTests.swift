@@ -38,7 +38,9 @@ import Testing
         let user = try live(log)
         let unlock = try #require(custom(user).first)
         #expect(custom(user).count == 1)
-        #expect(unlock.id == "custom:beach")
+        #expect(unlock.rule == "custom:beach")
+        // One occurrence per generation: the id names the event that defined it.
+        #expect(unlock.id == "custom:beach#e1")
         #expect(unlock.title == "First beach day")
         #expect(unlock.tier == .major)
         #expect(unlock.category == "custom")
@@ -57,7 +59,7 @@ import Testing
         let user = try live(log)
         let unlock = try #require(custom(user).first)
         #expect(custom(user).count == 1)
-        #expect(unlock.id == "custom:walks-3#3")
+        #expect(unlock.id == "custom:walks-3#e6")
         #expect(unlock.achievedDay == day(3))
         #expect(unlock.retroactive)
         #expect(unlock.value == 3)
@@ -76,7 +78,7 @@ import Testing
         #expect(user.achievements.progress(ofMilestone: "beach-3", in: user.streaks) == .init(current: 2, target: 3))
         let event = Event(id: "last", at: log.instant(day(5)), timeZone: "UTC", payload: walk("beach"))
         let (_, unlocks) = try user.append(event, now: event.at)
-        #expect(unlocks.map(\.id) == ["custom:beach-3#3"])
+        #expect(unlocks.map(\.id) == ["custom:beach-3#e1"])
         #expect(unlocks.first?.retroactive == false)
         #expect(user.achievements.unlock(ofMilestone: "beach-3")?.achievedDay == day(5))
     }
@@ -98,7 +100,7 @@ import Testing
             id: "d13", at: log.instant(day(13)), timeZone: "UTC",
             payload: .activity(Activity(kind: "potty", item: "outdoor")))
         let (_, unlocks) = try user.append(event, now: event.at)
-        #expect(unlocks.map(\.id) == ["custom:dry-week#7"])
+        #expect(unlocks.map(\.id) == ["custom:dry-week#e1"])
         #expect(unlocks.first?.title == "A week without an accident")
     }
 
@@ -113,7 +115,7 @@ import Testing
         log.add(milestone("runs-20", "20 runs", rule: .count, habit: "run", target: 20), on: day(10), hour: 22)
         let user = try live(log)
         let unlocks = custom(user)
-        #expect(unlocks.map(\.id).sorted() == ["custom:run-6#run#6", "custom:runs-5#run#5"])
+        #expect(unlocks.map(\.id).sorted() == ["custom:run-6#e16", "custom:runs-5#e15"])
         // Day 4 was missed: the fifth run was on day 6. The habits pack forgives a first
         // miss (grace), so the streak went on: 6 on day 7.
         #expect(unlocks.first { $0.rule == "custom:runs-5" }?.achievedDay == day(6))
@@ -127,19 +129,72 @@ import Testing
         #expect(Set(pack.map(\.id)).count == pack.count)
     }
 
-    @Test func anEditChangesWhatIsStillToComeAndKeepsWhatWasCelebrated() throws {
+    @Test func aMilestoneHappensOnceAndAnEditChangesOnlyWhatIsStillToCome() throws {
         var log = Log()
         log.add(milestone("walks", "3 walks", rule: .count, kind: "walk", target: 3, message: "Three!"), on: day(1))
+        log.add(milestone("later", "10 walks", rule: .count, kind: "walk", target: 10), on: day(1), hour: 10)
         for n in 2...4 { log.add(walk(), on: day(n)) }
+        // Reached: an edit of its words or of its condition never makes it happen again.
         log.add(milestone("walks", "5 walks", rule: .count, kind: "walk", target: 5, message: "Five!"), on: day(5))
+        log.add(milestone("walks", "2 walks", rule: .count, kind: "walk", target: 2), on: day(5), hour: 10)
         log.add(walk(), on: day(6))
         log.add(walk(), on: day(7))
+        // Not reached yet: a new condition the history already meets happens at once.
+        log.add(milestone("later", "4 walks", rule: .count, kind: "walk", target: 4), on: day(8))
         let user = try live(log)
         let unlocks = custom(user)
-        #expect(unlocks.map(\.id) == ["custom:walks#3", "custom:walks#5"])
-        #expect(unlocks.map(\.title) == ["3 walks", "5 walks"])
-        #expect(unlocks.map { $0.context["message"] } == ["Three!", "Five!"])
-        #expect(user.achievements.customMilestones.map(\.title) == ["5 walks"])
+        #expect(unlocks.map(\.id) == ["custom:walks#e1", "custom:later#e2"])
+        #expect(unlocks.map(\.title) == ["3 walks", "4 walks"])
+        #expect(unlocks.map { $0.context["message"] } == ["Three!", nil])
+        #expect(unlocks.last?.achievedDay == day(6) && unlocks.last?.retroactive == true)
+        #expect(user.achievements.customMilestones.map(\.title) == ["2 walks", "4 walks"])
+        #expect(user.achievements.unlock(ofMilestone: "walks")?.title == "3 walks")
+    }
+
+    @Test func theDefinitionThatArrivedLastHoldsWhateverItsInstant() throws {
+        var user = MomentumUser(pack: .habits)
+        let log = Log()
+        let late = Event(
+            id: "late", at: log.instant(day(3)), timeZone: "UTC",
+            payload: milestone("m", "Written first", rule: .moment))
+        let early = Event(
+            id: "early", at: log.instant(day(2)), timeZone: "UTC",
+            payload: milestone("m", "Written last", rule: .moment))
+        try user.append(late, now: late.at)
+        try user.append(early, now: late.at)
+        #expect(user.achievements.customMilestones.map(\.title) == ["Written last"])
+        // The moment happened at the definition that began it, which arrived first.
+        #expect(user.unlocks.map(\.id) == ["custom:m#late"])
+    }
+
+    @Test func aDeletedMilestoneKeepsItsUnlockAndDefinedAgainIsANewOne() throws {
+        var log = Log()
+        log.add(milestone("beach", "Beach!", rule: .moment), on: day(1))
+        log.add(milestone("walks", "2 walks", rule: .count, kind: "walk", target: 2), on: day(1), hour: 10)
+        log.add(walk(), on: day(2))
+        log.add(.milestoneDeleted(milestone: "beach"), on: day(3))
+        log.add(.milestoneDeleted(milestone: "walks"), on: day(3), hour: 10)
+        var user = try live(log)
+        #expect(user.achievements.customMilestones.isEmpty)
+        #expect(user.achievements.rules.count == RulePack.habits.achievements.count)
+        #expect(custom(user).map(\.id) == ["custom:beach#e1"])
+        #expect(user.achievements.unlock(ofMilestone: "beach") == nil)
+        // Deleting it again, or one that never was, is refused by name.
+        let again = Event(
+            id: "again", at: log.instant(day(4)), timeZone: "UTC", payload: .milestoneDeleted(milestone: "beach"))
+        #expect(throws: MomentumError.self) { try user.append(again, now: again.at) }
+        // Defined again: a new milestone, which happens again; the walk before still counts.
+        for (id, payload) in [
+            ("b2", milestone("beach", "Beach again!", rule: .moment)),
+            ("w2", milestone("walks", "2 walks", rule: .count, kind: "walk", target: 2)),
+            ("walk", walk()),
+        ] {
+            let event = Event(id: id, at: log.instant(day(5)), timeZone: "UTC", payload: payload)
+            try user.append(event, now: event.at)
+        }
+        #expect(custom(user).map(\.id) == ["custom:beach#e1", "custom:beach#b2", "custom:walks#w2"])
+        #expect(user.achievements.unlock(ofMilestone: "beach")?.title == "Beach again!")
+        #expect(user.achievements.milestoneEventCount == 6)
     }
 
     @Test func removingTheDefinitionDeletesTheMilestoneAndKeepsItsUnlock() throws {
@@ -153,7 +208,7 @@ import Testing
         log.add(walk(), on: day(6))
         let user = try live(log)
         #expect(user.achievements.customMilestones.map(\.id) == ["walks"])
-        #expect(custom(user).map(\.id) == ["custom:walks#2"])
+        #expect(custom(user).map(\.id) == ["custom:walks#e1"])
         #expect(user.achievements.rules.filter { CustomMilestone.isCustom($0.id) }.map(\.id) == ["custom:walks"])
     }
 
@@ -235,6 +290,28 @@ import Testing
         #expect(refusal(#""title":"  ","rule":"moment""#) == "title")
         #expect(refusal(#""title":"A","rule":"first","item":"beach""#) == "item")
         #expect(refusal(#""title":"A","rule":"moment","badge":"too long a badge""#) == "badge")
+        #expect(refusal(#""title":"A","rule":"moment","badge":" ""#) == "badge")
+        #expect(refusal(#""title":"A","rule":"moment","item":"beach""#) == "item")
+        #expect(refusal(#""title":"A","rule":"streak","kind":"potty","breaks":"potty","target":3"#) == "breaks")
+        #expect(
+            refusal(
+                #""title":"A","rule":"streak","kind":"potty","item":"out","breaks":"potty","breaksItem":"out","target":3"#
+            )
+                == "breaks")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(
+                Event.self,
+                from: Data(
+                    #"{"id":"m","type":"milestone","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"a#3","title":"A","rule":"moment"}"#
+                        .utf8))
+        }
+        let deletion = try JSONDecoder().decode(
+            Event.self,
+            from: Data(
+                #"{"id":"d","type":"milestone.deleted","at":"2026-03-01T10:00:00Z","tz":"UTC","milestone":"dry"}"#.utf8)
+        )
+        #expect(deletion.payload == .milestoneDeleted(milestone: "dry"))
+        #expect(try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(deletion)) == deletion)
     }
 
     @Test func anUnknownHabitAndTooManyMilestonesAreRefused() throws {
@@ -315,9 +392,10 @@ import Testing
             let target = Int(rng.next() % 8) + 1
             let defined = Int(rng.next() % UInt64(days)) + 1
             let id = "m\(m)"
+            let unlockID = "custom:\(id)#e\(log.events.count + 1)"
             if m.isMultiple(of: 2) {
                 log.add(milestone(id, "Walks", rule: .count, kind: "walk", target: target), on: day(defined), hour: 20)
-                if walks.count >= target { expected["custom:\(id)#\(target)"] = day(walks[target - 1]) }
+                if walks.count >= target { expected[unlockID] = day(walks[target - 1]) }
             } else {
                 log.add(
                     milestone(
@@ -328,7 +406,7 @@ import Testing
                 for n in 1...days {
                     run = potty[n] == true ? run + 1 : 0
                     if run == target {
-                        expected["custom:\(id)#\(target)"] = day(n)
+                        expected[unlockID] = day(n)
                         break
                     }
                 }

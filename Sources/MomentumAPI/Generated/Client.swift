@@ -14407,7 +14407,7 @@ public struct Client: APIProtocol {
     }
     /// Define or edit a milestone of the user's own (a milestone event)
     ///
-    /// Stores a `milestone` event. A milestone whose condition the history already meets unlocks at once, dated when it was met (retroactive). An edit changes what is still to come; a milestone already reached keeps the words it was celebrated with.
+    /// Stores a `milestone` event. A milestone whose condition the history already meets unlocks at once, dated when it was met (retroactive). A milestone happens once: an edit changes its words from then on, and its condition while it has not happened yet.
     ///
     /// - Remark: HTTP `PUT /v1/milestones/{milestone}`.
     /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/put(defineMilestone)`.
@@ -14755,7 +14755,7 @@ public struct Client: APIProtocol {
     }
     /// Delete a milestone of the user's own
     ///
-    /// Removes every event that defined it. Its unlock, if it was reached, stays, as every unlock does, with its memory.
+    /// Records a `milestone.deleted` event. Its unlock, if it was reached, stays, as every unlock does, with its memory; defining the id again makes a new milestone.
     ///
     /// - Remark: HTTP `DELETE /v1/milestones/{milestone}`.
     /// - Remark: Generated from `#/paths//v1/milestones/{milestone}/delete(deleteMilestone)`.

@@ -1682,7 +1682,7 @@ extension Components {
                 ])
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (README: the event format). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone). Any other field is refused.
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -5464,6 +5464,8 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Milestone`.
         public struct Milestone: Codable, Hashable, Sendable {
+            /// The badge it was given; absent when none was (its unlock then shows the default badge, a medal).
+            ///
             /// - Remark: Generated from `#/components/schemas/Milestone/badge`.
             public var badge: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Milestone/breaks`.
@@ -5546,7 +5548,7 @@ extension Components {
             /// Creates a new `Milestone`.
             ///
             /// - Parameters:
-            ///   - badge:
+            ///   - badge: The badge it was given; absent when none was (its unlock then shows the default badge, a medal).
             ///   - breaks:
             ///   - breaksItem:
             ///   - habit:

@@ -29,8 +29,31 @@ extension AchievementEngine {
         case conditions
     }
 
-    /// Makes the rules after the pack's those of the `milestone` events in the log, each as
-    /// its latest event defines it, in the order first defined.
+    /// Where a custom milestone's current generation began: the event that first defined
+    /// it after its latest deletion.
+    struct Generation: Equatable, Sendable {
+        var event: String
+        var serial: Int
+    }
+
+    /// Whether an event defines or deletes a milestone of the user's own.
+    static func definesMilestones(_ payload: Event.Payload) -> Bool {
+        switch payload {
+        case .milestone, .milestoneDeleted: true
+        default: false
+        }
+    }
+
+    /// The unlock id of the custom milestone rule `r` in its current generation.
+    func customUnlockID(of r: Int) -> String? {
+        let milestone = String(rules[r].id.dropFirst(CustomMilestone.rulePrefix.count))
+        return customGenerations[milestone].map { "\(rules[r].id)#\($0.event)" }
+    }
+
+    /// Makes the rules after the pack's those of the `milestone` events in the log, in the
+    /// order they arrived: each milestone as the latest one defines it, none after a
+    /// `milestone.deleted` until it is defined again (a new generation), in the order first
+    /// defined.
     ///
     /// Habit scans are read again only when the milestones that read habits changed.
     ///
@@ -38,22 +61,36 @@ extension AchievementEngine {
     mutating func defineCustomRules() -> CustomRuleChange {
         var order: [String] = []
         var latest: [String: CustomMilestone] = [:]
-        for keyed in events {
-            guard case .milestone(let milestone) = keyed.event.payload else { continue }
-            if latest.updateValue(milestone, forKey: milestone.id) == nil { order.append(milestone.id) }
+        var generations: [String: Generation] = [:]
+        for keyed in events.filter({ Self.definesMilestones($0.event.payload) }).sorted(by: { $0.serial < $1.serial }) {
+            switch keyed.event.payload {
+            case .milestone(let milestone):
+                if latest.updateValue(milestone, forKey: milestone.id) == nil {
+                    order.append(milestone.id)
+                    generations[milestone.id] = Generation(event: keyed.event.id, serial: keyed.serial)
+                }
+            case .milestoneDeleted(let id):
+                guard latest.removeValue(forKey: id) != nil else { continue }
+                order.removeAll { $0 == id }
+                generations[id] = nil
+            default: break
+            }
         }
         let defined = order.compactMap { latest[$0] }
-        guard defined != customMilestones else { return .none }
+        guard defined != customMilestones || generations != customGenerations else { return .none }
         func conditions(_ list: [CustomMilestone]) -> [CustomMilestone] {
             list.map {
                 CustomMilestone(
-                    id: $0.id, title: "", rule: $0.rule, kind: $0.kind, item: $0.item,
-                    breaks: $0.breaks, breaksItem: $0.breaksItem, habit: $0.habit, target: $0.target)
+                    id: $0.id, title: "", rule: $0.rule, kind: $0.kind, item: $0.item, breaks: $0.breaks,
+                    breaksItem: $0.breaksItem, habit: $0.habit, target: $0.target)
             }
         }
-        let change: CustomRuleChange = conditions(defined) == conditions(customMilestones) ? .wording : .conditions
+        let change: CustomRuleChange =
+            conditions(defined) == conditions(customMilestones) && generations == customGenerations
+            ? .wording : .conditions
         let habitsBefore = conditions(customMilestones.filter { $0.habit != nil })
         customMilestones = defined
+        customGenerations = generations
         rules.removeSubrange(packRuleCount...)
         customRuleIndex = [:]
         for milestone in defined {
@@ -68,9 +105,9 @@ extension AchievementEngine {
         return change
     }
 
-    /// How many `milestone` events (definitions and edits) the log holds.
+    /// How many `milestone` and `milestone.deleted` events the log holds.
     public var milestoneEventCount: Int {
-        events.count { if case .milestone = $0.event.payload { true } else { false } }
+        events.count { Self.definesMilestones($0.event.payload) }
     }
 
     /// The custom milestone with this id, as its latest event defines it.
@@ -78,16 +115,20 @@ extension AchievementEngine {
         customRuleIndex[id] == nil ? nil : customMilestones.first { $0.id == id }
     }
 
-    /// The first unlock of the custom milestone `id`, once it has happened.
+    /// The unlock of the custom milestone `id` as it is now defined, once it has happened
+    /// (an unlock of an earlier generation, before it was deleted and defined again, is not
+    /// its).
     public func unlock(ofMilestone id: String) -> Unlock? {
-        let rule = CustomMilestone.rulePrefix + id
-        return unlocks.first { $0.rule == rule }
+        guard let r = customRuleIndex[id], let unlockID = customUnlockID(of: r) else { return nil }
+        return unlocks.first { $0.id == unlockID }
     }
 
     /// How far the custom milestone `id` has come: the count of matching logs or of days the
     /// habit was done, or the running streak; `nil` for moments, firsts and unknown ids.
     ///
-    /// - Parameter engine: The user's streak engine, advanced to now (for habit rules).
+    /// - Parameters:
+    ///   - id: The milestone's id.
+    ///   - engine: The user's streak engine, advanced to now (for habit rules).
     public func progress(ofMilestone id: String, in engine: UserEngine) -> MilestoneProgress? {
         guard let r = customRuleIndex[id], let milestone = customMilestone(id), let target = milestone.target
         else { return nil }

@@ -26,6 +26,8 @@ public struct AchievementEngine: Sendable {
     let packRuleCount: Int
     /// The index in ``rules`` of each custom milestone's rule, by milestone id.
     var customRuleIndex: [String: Int] = [:]
+    /// Where each custom milestone's current generation began, by milestone id.
+    var customGenerations: [String: Generation] = [:]
     /// The user's day boundary.
     public let clock: DayClock
 
@@ -71,7 +73,12 @@ public struct AchievementEngine: Sendable {
         var day: Int
         var at: Double
         var event: Event
+        /// The order it arrived in: the definitions of the user's own milestones hold in it.
+        var serial = 0
     }
+
+    /// How many events have arrived, for ``Keyed/serial``.
+    var arrivals = 0
 
     struct RuleState: Sendable {
         var count = 0.0
@@ -179,7 +186,7 @@ public struct AchievementEngine: Sendable {
         switch event.payload {
         case .activity(let activity): if let d = activity.day { day = min(day, d.number) }
         case .contribution(_, _, let d, _): if let d { day = min(day, d.number) }
-        case .subject, .goal, .stage, .milestone: break
+        case .subject, .goal, .stage, .milestone, .milestoneDeleted: break
         case .removal(let target):
             // A withdrawn event stops counting; what it unlocked stays unlocked.
             guard let index = events.firstIndex(where: { $0.event.id == target }) else { return [] }
@@ -189,9 +196,10 @@ public struct AchievementEngine: Sendable {
             return Array(unlocks[before...])
         default: return []
         }
-        let keyed = Keyed(day: day, at: event.at.timeIntervalSince1970, event: event)
+        arrivals += 1
+        let keyed = Keyed(day: day, at: event.at.timeIntervalSince1970, event: event, serial: arrivals)
         let before = unlocks.count
-        if case .milestone = event.payload {
+        if Self.definesMilestones(event.payload) {
             // A new milestone of the user's own, or a new condition for one, reads the whole
             // history; new words for one change only what is still to come.
             let index = events.firstIndex { Self.precedes(keyed, $0) } ?? events.count
@@ -261,10 +269,10 @@ public struct AchievementEngine: Sendable {
             goals[goal.id] = goal
             for r in goalRules { checkGoal(r, goal.id, keyed, detectedAt) }
         case .milestone(let milestone):
-            // A moment happens at the first event that defines it as one.
-            guard milestone.rule == .moment, let r = customRuleIndex[milestone.id], rules[r].kind == .moment else {
-                return
-            }
+            // A moment happens at the first event of its generation that defines it as one.
+            guard milestone.rule == .moment, let r = customRuleIndex[milestone.id], rules[r].kind == .moment,
+                let generation = customGenerations[milestone.id], keyed.serial >= generation.serial
+            else { return }
             grant(r, id: rules[r].id, keyed, detectedAt, type: "moment", activity: nil)
         case .contribution(let goal, let amount, _, _):
             goalSums[goal, default: 0] += amount
@@ -623,6 +631,9 @@ public struct AchievementEngine: Sendable {
         value: Double? = nil, subject: String? = nil, habit: String? = nil, category: String? = nil,
         context: [String: String]
     ) {
+        // A milestone of the user's own happens once in each of its generations.
+        let custom = r >= packRuleCount
+        let id = custom ? customUnlockID(of: r) ?? id : id
         guard granted.insert(id).inserted else { return }
         let rule = rules[r]
         var context = context
@@ -634,7 +645,6 @@ public struct AchievementEngine: Sendable {
         }
         let detectedDay = clock.localDay(of: detectedAt, in: table).number
         // The user's own words are shown as written, braces and all.
-        let custom = r >= packRuleCount
         if custom, let milestone = customMilestone(String(rule.id.dropFirst(CustomMilestone.rulePrefix.count))),
             let message = milestone.message, !message.isEmpty
         {

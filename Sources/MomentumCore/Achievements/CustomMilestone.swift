@@ -18,10 +18,13 @@ import Foundation
 ///  "habit": "run", "target": 30}
 /// ```
 ///
-/// A later `milestone` event with the same id edits it; removing every event that defined
-/// it deletes it (an unlock already granted stays, as every unlock does). A milestone
-/// looks at the whole history, whenever it is defined: one whose condition was already met
-/// unlocks at once, dated when it was met, as a retroactive unlock.
+/// A milestone happens once. A later `milestone` event with the same id edits it (the one
+/// that arrived last holds): new words show from then on, and a new condition counts only
+/// while it has not happened yet. A `milestone.deleted` event deletes it (its unlock stays,
+/// as every unlock does); defining the id again then makes a new milestone, which may
+/// happen again. A milestone looks at the whole history, whenever it is defined: one whose
+/// condition was already met unlocks at once, dated when it was met, as a retroactive
+/// unlock. Its unlock's id is `custom:<id>#<the id of the event that first defined it>`.
 public struct CustomMilestone: Hashable, Sendable {
     /// What makes a custom milestone happen.
     public enum Rule: String, Hashable, Sendable, Codable, CaseIterable {
@@ -100,19 +103,39 @@ public struct CustomMilestone: Hashable, Sendable {
         self.target = target
     }
 
+    /// Why `id` cannot be a milestone's id, or `nil` when it can: 1…128 bytes, without `#`
+    /// (which separates an unlock's parts) or `/` (which separates a path's).
+    public static func idProblem(_ id: String) -> String? {
+        id.isEmpty || id.utf8.count > 128 || id.contains("#") || id.contains("/")
+            ? "a milestone id is 1…128 bytes, without # or /" : nil
+    }
+
     /// The reason the milestone cannot work, naming the field, or `nil` when it is valid.
     public var problem: (field: String, reason: String)? {
         func blank(_ text: String?) -> Bool { text?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true }
         func tooLong(_ text: String?, _ bytes: Int) -> Bool { (text?.utf8.count ?? 0) > bytes }
-        if id.isEmpty || id.utf8.count > 128 { return ("milestone", "a milestone id is 1…128 bytes") }
+        if let problem = Self.idProblem(id) { return ("milestone", problem) }
         if blank(title) || title.count > Self.maximumTitleLength {
             return ("title", "a title is 1…\(Self.maximumTitleLength) characters")
         }
         if let message, message.count > Self.maximumMessageLength {
             return ("message", "a message is at most \(Self.maximumMessageLength) characters")
         }
-        if let badge, badge.count > Self.maximumBadgeLength {
-            return ("badge", "a badge is at most \(Self.maximumBadgeLength) characters (an emoji or a short text)")
+        if let badge, blank(badge) || badge.count > Self.maximumBadgeLength {
+            return (
+                "badge",
+                "a badge is 1…\(Self.maximumBadgeLength) characters (an emoji or a short text); leave it out for "
+                    + Self.defaultBadge
+            )
+        }
+        if rule == .moment {
+            for (field, given) in [
+                ("kind", kind != nil), ("item", item != nil), ("habit", habit != nil), ("target", target != nil),
+                ("breaks", breaks != nil), ("breaksItem", breaksItem != nil),
+            ] where given {
+                return (field, "a moment happens when it is defined: it takes no \(field)")
+            }
+            return nil
         }
         for (field, text) in [("kind", kind), ("item", item), ("breaks", breaks), ("breaksItem", breaksItem)]
         where text != nil && (blank(text) || tooLong(text, 64)) {
@@ -123,11 +146,7 @@ public struct CustomMilestone: Hashable, Sendable {
         if breaksItem != nil, breaks == nil { return ("breaksItem", "breaksItem needs breaks, the kind it belongs to") }
         switch rule {
         case .moment:
-            for (field, given) in [
-                ("kind", kind != nil), ("habit", habit != nil), ("target", target != nil), ("breaks", breaks != nil),
-            ] where given {
-                return (field, "a moment happens when it is defined: it takes no \(field)")
-            }
+            return nil
         case .first:
             if habit != nil { return ("habit", "a first counts logs; for a habit's first day use count with target 1") }
             if kind == nil { return ("kind", "a first names the kind of log it waits for") }
@@ -143,6 +162,10 @@ public struct CustomMilestone: Hashable, Sendable {
             }
             if breaks != nil, rule == .count { return ("breaks", "only a streak can be broken") }
             if breaks != nil, habit != nil { return ("breaks", "a habit's streak is broken by missed days") }
+            // A break that matches every log the streak counts would end it on every day.
+            if let breaks, breaks == kind, breaksItem == nil || breaksItem == item {
+                return ("breaks", "a streak cannot be broken by the very logs it counts")
+            }
         }
         return nil
     }

@@ -47,6 +47,11 @@ public struct MomentumUser: Sendable {
         if now != nil, case .milestone(let milestone) = event.payload, streaks.event(id: event.id) == nil {
             try checkMilestone(milestone)
         }
+        if now != nil, case .milestoneDeleted(let id) = event.payload, streaks.event(id: event.id) == nil {
+            guard achievements.customMilestone(id) != nil else {
+                throw MomentumError(.invalidEvent, "there is no milestone '\(id)' to delete", field: "milestone")
+            }
+        }
         let result = try streaks.append(event, now: now)
         guard result == .applied else { return (result, []) }
         let detected = detectedAt ?? now ?? event.at
@@ -121,8 +126,8 @@ extension MomentumUser {
         if achievements.milestoneEventCount >= EventLimits.maximumMilestoneEvents {
             throw MomentumError(
                 .limitExceeded,
-                "an account may hold at most \(EventLimits.maximumMilestoneEvents) milestone definitions and edits; "
-                    + "delete a milestone to make room",
+                "an account may hold at most \(EventLimits.maximumMilestoneEvents) milestone definitions, edits "
+                    + "and deletions",
                 field: "milestone")
         }
     }

@@ -23,7 +23,8 @@ public struct Unlock: Hashable, Sendable, Codable {
     public var tier: CelebrationTier
     /// Seed 000's `milestone_type`: `first`, `count`, `streak`, `streak_record`, `recovery`,
     /// `set_completed`, `amount`, `goal_completed`, `stage_reached`, `age`, `anniversary`,
-    /// `consistency` or `combination`.
+    /// `consistency` or `combination`; `moment` for a milestone of the user's own that
+    /// happens when it is defined.
     public var milestoneType: String
     /// The milestone's number, when it has one (7 for a 7-day streak, 50 for 50 walks).
     public var value: Double?

@@ -199,7 +199,9 @@ extension Coaching {
         return (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
     }
 
-    static func unit(_ schedule: Schedule) -> String {
+    /// The period a streak of a habit on `schedule` counts, in words: `day`, `week`,
+    /// `month`, `year`, or `period` for every N days.
+    public static func unit(_ schedule: Schedule) -> String {
         switch schedule {
         case .timesPerWeek: "week"
         case .timesPerMonth, .monthly: "month"

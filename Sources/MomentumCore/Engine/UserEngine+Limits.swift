@@ -42,11 +42,16 @@ extension UserEngine {
         // A milestone of the user's own, defined or removed, makes the achievements read
         // every event again.
         var milestone = false
-        if case .milestone = event.payload { milestone = true }
-        if case .removal(let target) = event.payload, let index = indexByID[target],
-            case .milestone = log[Int(index)].payload
-        {
-            milestone = true
+        switch event.payload {
+        case .milestone, .milestoneDeleted: milestone = true
+        case .removal(let target):
+            if let index = indexByID[target] {
+                switch log[Int(index)].payload {
+                case .milestone, .milestoneDeleted: milestone = true
+                default: break
+                }
+            }
+        default: break
         }
         guard milestone else { return work }
         let (total, overflow) = work.addingReportingOverflow(entries.count)
@@ -76,7 +81,7 @@ extension UserEngine {
             }
         case .pause(let pause): reaches(pause.from, "from")
         case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order,
-            .milestone:
+            .milestone, .milestoneDeleted:
             break
         }
         guard earliest < open else { return nil }

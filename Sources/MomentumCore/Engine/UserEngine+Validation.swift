@@ -122,6 +122,11 @@ extension UserEngine {
                 throw MomentumError(.invalidEvent, problem.reason, field: problem.field)
             }
             return entry(atDay, .record)
+        case .milestoneDeleted(let milestone):
+            if let problem = CustomMilestone.idProblem(milestone) {
+                throw MomentumError(.invalidEvent, problem, field: "milestone")
+            }
+            return entry(atDay, .record)
         }
     }
 
@@ -256,6 +261,8 @@ extension UserEngine {
             break
         case .order(let habits):
             for id in habits { try check(id, "habits") }
+        case .milestoneDeleted(let milestone):
+            try check(milestone, "milestone")
         case .milestone(let milestone):
             try check(milestone.id, "milestone")
             try check(milestone.title, "title")

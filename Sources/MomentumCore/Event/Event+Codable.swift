@@ -35,6 +35,7 @@ extension Event: Codable {
             "milestone", "title", "message", "tier", "badge", "rule", "kind", "item", "breaks", "breaksItem", "habit",
             "target",
         ],
+        "milestone.deleted": ["milestone"],
     ]
 
     /// Decodes the value from its JSON form, described in the type's documentation.
@@ -184,6 +185,8 @@ extension Event: Codable {
             try c.encodeIfPresent(milestone.breaksItem, forKey: Key("breaksItem"))
             try c.encodeIfPresent(milestone.habit, forKey: Key("habit"))
             try c.encodeIfPresent(milestone.target, forKey: Key("target"))
+        case .milestoneDeleted(let milestone):
+            try c.encode(milestone, forKey: Key("milestone"))
         }
     }
 }
@@ -403,6 +406,12 @@ extension Event.Payload {
                     forKey: Key(problem.field), in: c, debugDescription: problem.reason)
             }
             payload = .milestone(milestone)
+        case "milestone.deleted":
+            let id = try identifier("milestone")
+            if let problem = CustomMilestone.idProblem(id) {
+                throw DecodingError.dataCorruptedError(forKey: Key("milestone"), in: c, debugDescription: problem)
+            }
+            payload = .milestoneDeleted(milestone: id)
         default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
         }
 

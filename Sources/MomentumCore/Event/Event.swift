@@ -77,6 +77,9 @@ public struct Event: Hashable, Sendable {
         /// `milestone`: defines or edits a milestone of the user's own (fields of
         /// ``CustomMilestone``).
         case milestone(CustomMilestone)
+        /// `milestone.deleted`: deletes the milestone of the user's own `milestone`; its unlock,
+        /// if it happened, stays. Defining the id again makes a new milestone.
+        case milestoneDeleted(milestone: String)
 
         /// The `type` string on the wire.
         public var type: String {
@@ -99,6 +102,7 @@ public struct Event: Hashable, Sendable {
             case .contribution: "contribution"
             case .stage: "stage"
             case .milestone: "milestone"
+            case .milestoneDeleted: "milestone.deleted"
             }
         }
 
@@ -112,7 +116,8 @@ public struct Event: Hashable, Sendable {
                 habit
             case .skip(let habit, _, _): habit
             case .pause(let pause): pause.habit
-            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order, .milestone:
+            case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order, .milestone,
+                .milestoneDeleted:
                 nil
             }
         }

@@ -63,11 +63,11 @@ public enum EventLimits {
     /// one beyond it is refused with ``MomentumError/Code-swift.struct/limitExceeded``.
     public static let maximumCustomMilestones = 100
 
-    /// The most `milestone` events (definitions and edits) one user's log may hold: each
-    /// one that changes what makes a milestone happen makes the achievements read the whole
-    /// history again, when it arrives and whenever the log is loaded. Deleting a milestone
-    /// frees its events.
-    public static let maximumMilestoneEvents = 1_000
+    /// The most `milestone` and `milestone.deleted` events (definitions, edits and
+    /// deletions) one user's log may hold: each one that changes what makes a milestone
+    /// happen makes the achievements read the whole history again, when it arrives and
+    /// whenever the log is loaded, so this bounds the work of loading a log.
+    public static let maximumMilestoneEvents = 300
 
     /// The most habit-days one appended event may cause the engine to evaluate again.
     ///

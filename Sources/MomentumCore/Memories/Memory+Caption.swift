@@ -38,7 +38,11 @@ extension Memory {
         }
         let forName = name.map { " for \($0)" } ?? ""
         // A milestone of the user's own is told in their words.
-        if category == CustomMilestone.category, let given { return given }
+        if category == CustomMilestone.category, ["moment", "first", "count", "streak"].contains(milestoneType),
+            let given
+        {
+            return given
+        }
         switch milestoneType {
         case "first":
             // A category holds several firsts (a first walk, a first night away): the

@@ -39,8 +39,9 @@ struct MilestoneState: Codable, Sendable {
 }
 
 /// The user's own milestones (seed 000, open question 5): listed with where each stands,
-/// and deleted by removing the events that defined them. Defining one is a `milestone`
-/// event, stored like any other (`PUT /v1/milestones/{milestone}`, `POST /v1/events`).
+/// and deleted. Defining one is a `milestone` event and deleting one a `milestone.deleted`
+/// event, stored like any other (`PUT` and `DELETE /v1/milestones/{milestone}`, `POST
+/// /v1/events`).
 struct CustomMilestones: Sendable {
     let store: any MomentumStore
     let ingest: EventIngest
@@ -67,28 +68,17 @@ struct CustomMilestones: Sendable {
         try await list(user, after: version).first { $0.milestone == id }
     }
 
-    /// Deletes the milestone `id`: removes every stored event that defined it. An unlock it
-    /// granted stays, as every unlock does.
+    /// Deletes the milestone `id` with a `milestone.deleted` event. An unlock it granted
+    /// stays, as every unlock does; defining the id again makes a new milestone.
     ///
     /// - Throws: 404 when the user has no milestone `id`; the engine's refusal otherwise.
     func delete(_ id: String, caller: Caller) async throws {
-        let (definitions, zone) = try await store.evaluate(caller.user) { engine, profile in
-            let ids = engine.streaks.events.compactMap { event -> String? in
-                guard case .milestone(let milestone) = event.payload, milestone.id == id else { return nil }
-                return event.id
-            }
-            return (ids, engine.streaks.latestZone ?? profile.timeZone)
+        let zone = try await store.evaluate(caller.user) { engine, profile -> String? in
+            guard engine.achievements.customMilestone(id) != nil else { return nil }
+            return engine.streaks.latestZone ?? profile.timeZone
         }
-        guard !definitions.isEmpty else { throw APIError.notFound("milestone '\(id)'") }
-        let at = now()
-        let removals = definitions.map {
-            Event(id: Tokens.id("e_"), at: at, timeZone: zone, payload: .removal(event: $0))
-        }
-        let response = try await ingest.append(removals, caller: caller)
-        if let error = response.results.lazy.compactMap(\.error).first {
-            throw APIError(
-                .unprocessableContent, error.code, error.message,
-                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
-        }
+        guard let zone else { throw APIError.notFound("milestone '\(id)'") }
+        let event = Event(id: Tokens.id("e_"), at: now(), timeZone: zone, payload: .milestoneDeleted(milestone: id))
+        _ = try await ingest.appendOne(event, caller: caller)
     }
 }

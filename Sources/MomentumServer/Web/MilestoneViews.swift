@@ -10,6 +10,9 @@ extension WebViews {
         let pack = try await server.dashboard.pack(caller.user)
         let habits = try await server.dashboard.habits(caller.user, calendarDays: 1)
         let names = Dictionary(habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
+        // A habit's streak counts its periods: days, weeks, months.
+        let units = Dictionary(
+            habits.map { ($0.definition.id, Coaching.unit($0.definition.schedule)) }, uniquingKeysWith: { a, _ in a })
         var kinds: [(kind: String, title: String)] = []
         for form in pack.forms where form.type == "log" {
             guard let kind = form.kind, !kinds.contains(where: { $0.kind == kind }) else { continue }
@@ -19,7 +22,7 @@ extension WebViews {
         let items: [[String: Any]] = milestones.map { state in
             var item: [String: Any] = [
                 "id": state.milestone, "title": state.title, "badge": state.badge ?? CustomMilestone.defaultBadge,
-                "rule": Self.ruleText(state, habits: names, kinds: kindTitles),
+                "rule": Self.ruleText(state, habits: names, units: units, kinds: kindTitles),
                 "definition": Self.definitionJSON(state),
             ]
             if let message = state.message, !message.isEmpty { item["message"] = message }
@@ -29,9 +32,10 @@ extension WebViews {
             } else if let progress = state.progress {
                 item["progress"] = progress.current
                 item["target"] = progress.target
+                let unit = state.habit.flatMap { units[$0] } ?? "day"
                 item["progressText"] =
                     state.rule == .streak
-                    ? "\(progress.current) of \(progress.target) days in a row"
+                    ? "\(progress.current) of \(progress.target) \(unit)s in a row"
                     : "\(progress.current) of \(progress.target)"
             } else {
                 item["waiting"] = true
@@ -50,7 +54,9 @@ extension WebViews {
 
     /// What makes a milestone happen, in words: "100 × 🦮 Walk", "Run: 30 days in a row",
     /// "First 🚽 Potty (outdoor)", "7 days in a row of 🚽 Potty (outdoor), broken by …".
-    static func ruleText(_ state: MilestoneState, habits: [String: String], kinds: [String: String]) -> String {
+    static func ruleText(
+        _ state: MilestoneState, habits: [String: String], units: [String: String], kinds: [String: String]
+    ) -> String {
         func logs(_ kind: String?, _ item: String?) -> String {
             let name = kind.map { kinds[$0] ?? $0 } ?? "?"
             return item.map { "\(name) (\($0))" } ?? name
@@ -65,7 +71,9 @@ extension WebViews {
             if let habit = state.habit { return "\(habits[habit] ?? habit): \(target) days done" }
             return "\(target) × \(logs(state.kind, state.item))"
         case .streak:
-            if let habit = state.habit { return "\(habits[habit] ?? habit): \(target) days in a row" }
+            if let habit = state.habit {
+                return "\(habits[habit] ?? habit): \(target) \(units[habit] ?? "day")s in a row"
+            }
             let broken = state.breaks.map { ", broken by \(logs($0, state.breaksItem))" } ?? ""
             return "\(target) days in a row of \(logs(state.kind, state.item))\(broken)"
         }

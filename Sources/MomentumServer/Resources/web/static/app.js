@@ -151,6 +151,7 @@ function milestoneID(title) {
 
 function resetMilestoneForm(form) {
   form.reset();
+  delete form.dataset.dirty;
   form.elements.milestone.value = '';
   form.querySelector('[data-milestone-submit]').textContent = 'Save milestone';
   form.querySelector('[data-action=new-milestone]').hidden = true;
@@ -625,18 +626,23 @@ const actions = {
     const definition = JSON.parse(button.dataset.definition || '{}');
     resetMilestoneForm(form);
     form.elements.milestone.value = button.dataset.milestone;
-    for (const name of ['title', 'rule', 'tier', 'badge', 'message', 'item', 'breaks', 'breaksItem', 'target']) {
+    // A choice the form no longer offers (an archived habit, a kind of another pack, a
+    // first where the account logs nothing) is kept, so that saving changes nothing else.
+    const offer = (select, value, label) => {
+      if (!select || value === undefined || value === '') return;
+      if (![...select.options].some((option) => option.value === value)) select.add(new Option(label, value));
+      select.value = value;
+    };
+    offer(form.elements.rule, definition.rule, definition.rule);
+    offer(form.elements.breaks, definition.breaks, definition.breaks);
+    const source = definition.habit ? `habit:${definition.habit}` : definition.kind ? `kind:${definition.kind}` : '';
+    offer(form.elements.source, source, definition.habit ?? definition.kind);
+    for (const name of ['title', 'tier', 'badge', 'message', 'item', 'breaksItem', 'target']) {
       if (definition[name] !== undefined && form.elements[name]) form.elements[name].value = String(definition[name]);
     }
-    const source = definition.habit ? `habit:${definition.habit}` : definition.kind ? `kind:${definition.kind}` : '';
-    if (source && form.elements.source) {
-      // A habit or a kind the form no longer offers (archived, another pack) is kept.
-      if (![...form.elements.source.options].some((option) => option.value === source)) {
-        form.elements.source.add(new Option(definition.habit ?? definition.kind, source));
-      }
-      form.elements.source.value = source;
-    }
     shapeMilestoneForm(form);
+    // An edit under way survives the page's live refreshes.
+    form.dataset.dirty = 'true';
     form.querySelector('[data-milestone-submit]').textContent = 'Save changes';
     form.querySelector('[data-action=new-milestone]').hidden = false;
     const details = form.closest('details');
