@@ -44,7 +44,7 @@ extension MomentumClient {
     /// - Returns: The recorded event, with what it unlocked and the messages to celebrate with.
     /// - Throws: ``ClientError/refused(_:_:field:)`` `invalid_event` naming the field of a
     ///   malformed milestone, `unknown_habit`, or `limit_exceeded` beyond
-    ///   ``EventLimits/maximumCustomMilestones``.
+    ///   `EventLimits.maximumCustomMilestones` (100) milestones.
     @discardableResult
     public func defineMilestone(_ milestone: CustomMilestone) throws -> RecordedEvent {
         if let problem = milestone.problem {

@@ -49,6 +49,24 @@ public final class SQLiteStore: SQLBackend {
     ///   - lifecycle: When the group commit's loop runs: while the store is open (the
     ///     default), or while it runs as a service (``run()``); until then, writes wait.
     /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
+    /// Makes the pool's writer sync the write-ahead log at every commit, and checks it does.
+    ///
+    /// GRDB runs `PRAGMA synchronous = NORMAL` on a pool's writer when it turns WAL mode on,
+    /// after the configuration's `prepareDatabase`: NORMAL syncs only at checkpoints, so a
+    /// power loss could drop commits already acknowledged. The writer keeps its connection
+    /// for the pool's life, so setting FULL once holds.
+    ///
+    /// - Throws: When the writer does not report `synchronous = FULL` (2) afterwards.
+    public static func requireFullSync(_ pool: DatabasePool) throws {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            let mode = try Int.fetchOne(db, sql: "PRAGMA synchronous")
+            guard mode == 2 else {
+                throw StoreError(.unavailable, "the SQLite writer syncs with mode \(mode ?? -1), not FULL (2)")
+            }
+        }
+    }
+
     public init(
         path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current,
         lifecycle: StoreLifecycle = .whileOpen
@@ -70,6 +88,7 @@ public final class SQLiteStore: SQLBackend {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.requireFullSync(pool)
         } catch {
             throw StoreError(.unavailable, "cannot open the SQLite database '\(path)': \(error)")
         }

@@ -5,7 +5,8 @@ import MomentumStore
 /// The demo account `momentum serve --demo` creates: every seed at once. Four months of
 /// Ollie's puppy journal (seed 000), three habits with streaks and diamonds (seeds 003 and
 /// 004), a savings goal with its contributions (seed 002) and two practices' stages (seed
-/// 001), moved in time so that the last day is today.
+/// 001), moved in time so that the last day is today; and three milestones of the family's
+/// own (a first beach day, a week without an accident, 150 walks still to come).
 public enum DemoAccount {
     /// The demo account's email.
     public static let email = "demo@momentum.local"
@@ -35,6 +36,7 @@ public enum DemoAccount {
         let events =
             try journal(endingOn: now, calendar: calendar) + habits(endingOn: now, calendar: calendar)
             + savings(endingOn: now, calendar: calendar) + growth(endingOn: now, calendar: calendar)
+            + ownMilestones(endingOn: now, calendar: calendar)
         let hash = try await Tokens.hashPassword(password, cost: bcryptCost)
         let user = Tokens.id("u_")
         try await store.createAccount(
@@ -203,6 +205,42 @@ public enum DemoAccount {
                 id: "demo-save-today", at: todayAt, timeZone: tz,
                 payload: .contribution(goal: "bali", amount: 120, day: nil, note: "Skipped the takeaway")))
         return events.filter { $0.at <= now }
+    }
+
+    /// Milestones of the family's own (seed 000, open question 5): a moment three weeks ago,
+    /// a streak the journal met long before it was defined (retroactive), and a count still
+    /// to come (105 of 150 walks).
+    static func ownMilestones(endingOn now: Date, calendar: Calendar) -> [Event] {
+        let today = calendar.startOfDay(for: now)
+        let tz = calendar.timeZone.identifier
+        let milestones: [(Int, CustomMilestone)] = [
+            (
+                -21,
+                CustomMilestone(
+                    id: "first-beach-day", title: "First beach day", message: "Sand in every paw!", tier: .major,
+                    badge: "🏖️", rule: .moment)
+            ),
+            (
+                -20,
+                CustomMilestone(
+                    id: "dry-week", title: "A week without an accident", message: "Seven dry days in a row!",
+                    badge: "🏆", rule: .streak, kind: "potty", item: "outdoor", breaks: "potty", breaksItem: "indoor",
+                    target: 7)
+            ),
+            (
+                -20,
+                CustomMilestone(
+                    id: "150-walks", title: "150 walks", message: "150 walks together!", badge: "🦮", rule: .count,
+                    kind: "walk", target: 150)
+            ),
+        ]
+        return milestones.enumerated().compactMap { index, entry in
+            guard let day = calendar.date(byAdding: .day, value: entry.0, to: today) else { return nil }
+            return Event(
+                id: "demo-milestone-\(entry.1.id)",
+                at: calendar.date(bySettingHour: 17, minute: index, second: 0, of: day) ?? day, timeZone: tz,
+                payload: .milestone(entry.1))
+        }
     }
 
     /// Meditation and journaling (seed 001): stages reached over the four months, with notes.

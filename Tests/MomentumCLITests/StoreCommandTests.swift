@@ -117,7 +117,90 @@ struct StoreCommandTests {
         await store.close()
     }
 
-    @Test func aWriterKilledMidStreamLosesNoAcknowledgedAppend() async throws {
+    /// The environment of a child whose every flush to disk takes `micros` longer (the
+    /// preloaded shim of `Scripts/with-flush-latency`, built when missing); this process's
+    /// own environment when `micros` is 0.
+    static func flushLatencyEnvironment(micros: Int) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        guard micros > 0 else { return environment }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/bin/bash")
+        build.arguments = [root.appending(path: "Scripts/build-flush-latency").path]
+        let output = Pipe()
+        build.standardOutput = output
+        try build.run()
+        let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        build.waitUntilExit()
+        guard build.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+            throw CocoaError(
+                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the flush-latency shim did not build"])
+        }
+        environment["LD_PRELOAD"] = path
+        environment["MOMENTUM_FLUSH_LATENCY_US"] = String(micros)
+        return environment
+    }
+
+    /// On a disk whose flush takes its time (the shim: 1.5 s a flush), no append is
+    /// acknowledged before a flush that follows it has finished: the first acknowledgment
+    /// of a stream comes at least one flush after its events were written. (The database is
+    /// migrated beforehand by `momentum migrate`, which leaves no write-ahead log behind, so
+    /// the writer starts without flushing anything.) GRDB sets `synchronous = NORMAL` when it
+    /// opens a pool in WAL mode, which syncs only at checkpoints: this caught it.
+    @Test func noAppendIsAcknowledgedBeforeItsFlushEnds() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let database = dir.appending(path: "slow.sqlite").path
+        let migrate = Process()
+        migrate.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
+            path: "momentum")
+        migrate.arguments = ["migrate", "--database", database]
+        migrate.standardOutput = FileHandle.nullDevice
+        try migrate.run()
+        migrate.waitUntilExit()
+        #expect(migrate.terminationStatus == 0)
+        var options = LogGenerator.Options()
+        options.days = 20
+        options.habits = 3
+        options.timeZone = "UTC"
+        let input = EventLog.encode(LogGenerator(options).events())
+        let latency = Duration.milliseconds(1500)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
+            path: "momentum")
+        process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "4"]
+        process.environment = try Self.flushLatencyEnvironment(micros: 1_500_000)
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let written = ContinuousClock.now
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        var buffer = Data()
+        var firstAck: ContinuousClock.Instant?
+        let reader = stdout.fileHandleForReading
+        while firstAck == nil {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            if String(decoding: buffer, as: UTF8.self).split(separator: "\n").contains(where: { $0.hasPrefix("ack ") })
+            {
+                firstAck = ContinuousClock.now
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let acknowledged = try #require(firstAck, "nothing was acknowledged")
+        #expect(acknowledged - written >= latency, "acknowledged \(acknowledged - written) after writing")
+    }
+
+    @Test(arguments: [0, 1000])
+    func aWriterKilledMidStreamLosesNoAcknowledgedAppend(flushLatencyMicros: Int) async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = dir.appending(path: "crash.sqlite").path
@@ -134,6 +217,8 @@ struct StoreCommandTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "8"]
+        // Also on a disk whose flush takes a millisecond (the shim of Scripts/with-flush-latency).
+        process.environment = try Self.flushLatencyEnvironment(micros: flushLatencyMicros)
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin

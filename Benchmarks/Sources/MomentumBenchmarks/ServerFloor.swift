@@ -156,6 +156,7 @@ private final class SQLiteFloorWriter: FloorWriter {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         pool = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteStore.requireFullSync(pool)
         self.samples = samples
         try await pool.write { db in
             for index in 0..<users {

@@ -30,6 +30,21 @@ struct Settings: Sendable {
 
     /// Engines kept alive at once by the memory benchmark.
     var engines: Int { quick ? 10 : 50 }
+
+    /// The latency `Scripts/with-flush-latency` adds to every flush to disk, in
+    /// microseconds; 0 without it.
+    var flushLatencyMicros: Int {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["LD_PRELOAD"]?.contains("libflushlatency") == true else { return 0 }
+        return Int(environment["MOMENTUM_FLUSH_LATENCY_US"] ?? "") ?? 0
+    }
+
+    /// The flush latency as the storage benchmarks name it: `""`, or ` (+1 ms per flush)`.
+    var flushLabel: String {
+        let micros = flushLatencyMicros
+        guard micros > 0 else { return "" }
+        return micros % 1000 == 0 ? " (+\(micros / 1000) ms per flush)" : " (+\(micros) µs per flush)"
+    }
 }
 
 /// Generated 5-year user logs, built before anything is timed.

@@ -21,6 +21,14 @@ enum StorageBenchmark {
 
     private static func measureAll(_ settings: Settings) async -> [ResultRow] {
         var rows: [ResultRow] = []
+        if ProcessInfo.processInfo.environment["MOMENTUM_FLUSH_LATENCY_US"] != nil, settings.flushLatencyMicros == 0 {
+            print(
+                "MOMENTUM_FLUSH_LATENCY_US is set but the shim is not preloaded: run under Scripts/with-flush-latency")
+        }
+        // On a disk whose flush takes a millisecond or more, group commit must pay for itself
+        // many times over (issue 29): 10× the raw rate; on this machine's nearly free flush, 5×.
+        let target = settings.flushLatencyMicros >= 1000 ? 10.0 : 5.0
+        let label = settings.flushLabel
         let commits = settings.quick ? 200 : 1_000
         let users = settings.quick ? 16 : 64
         let perUser = settings.quick ? 10 : 40
@@ -32,20 +40,21 @@ enum StorageBenchmark {
             let store = try SQLiteStore(path: directory.appending(path: "store.sqlite").path)
             try await store.migrate()
             rows += try await measureStore(
-                store, name: "storage-sqlite", raw: raw, commits: commits, users: users, perUser: perUser)
+                store, name: "storage-sqlite" + label, raw: raw, commits: commits, users: users, perUser: perUser,
+                target: target)
             await store.close()
             let floor = try await sqlFloor(
                 directory: directory, sample: directory.appending(path: "store.sqlite").path, users: users,
                 appends: settings.quick ? 2_000 : 20_000)
             rows.append(
                 ResultRow(
-                    benchmark: "storage-sqlite",
+                    benchmark: "storage-sqlite" + label,
                     metric: "SQL floor: an append's 3 statements, no engine, 64 per commit",
                     measured: "\(Format.grouped(Int(floor.full)))/s", baseline: Format.grouped(Int(raw)),
                     ratio: Format.ratio(floor.full / raw)))
             rows.append(
                 ResultRow(
-                    benchmark: "storage-sqlite",
+                    benchmark: "storage-sqlite" + label,
                     metric: "SQL floor: an empty event and the head only, no savepoint, 64 per commit",
                     measured: "\(Format.grouped(Int(floor.minimal)))/s", baseline: Format.grouped(Int(raw)),
                     ratio: Format.ratio(floor.minimal / raw)))
@@ -59,14 +68,15 @@ enum StorageBenchmark {
             let store = try PostgresStore(url: cluster.url(database: database) + "&pool=\(min(users, 32))")
             try await store.migrate()
             rows += try await measureStore(
-                store, name: "storage-postgres", raw: raw, commits: commits, users: users, perUser: perUser)
+                store, name: "storage-postgres" + label, raw: raw, commits: commits, users: users, perUser: perUser,
+                target: target)
             await store.close()
             let floor = try await postgresFloor(
                 url: cluster.url(database: database), users: users, connections: min(users, 32),
                 appends: settings.quick ? 1_000 : 10_000)
             rows.append(
                 ResultRow(
-                    benchmark: "storage-postgres",
+                    benchmark: "storage-postgres" + label,
                     metric: "SQL floor: an append's transaction, no engine, \(min(users, 32)) connections",
                     measured: "\(Format.grouped(Int(floor)))/s", baseline: Format.grouped(Int(raw)),
                     ratio: Format.ratio(floor / raw)))
@@ -78,7 +88,8 @@ enum StorageBenchmark {
 
     /// Appends for one user after another (single) and for many users at once (concurrent).
     private static func measureStore(
-        _ store: any MomentumStore, name: String, raw: Double, commits: Int, users: Int, perUser: Int
+        _ store: any MomentumStore, name: String, raw: Double, commits: Int, users: Int, perUser: Int,
+        target: Double
     ) async throws -> [ResultRow] {
         let logs = (0..<users).map { Self.log(seed: UInt64($0 + 1), count: perUser) }
         for user in 0..<users {
@@ -133,7 +144,8 @@ enum StorageBenchmark {
             ResultRow(
                 benchmark: name, metric: "appends/s, \(users - 1) users at once",
                 measured: Format.grouped(Int(concurrentRate)), baseline: Format.grouped(Int(raw)),
-                ratio: Format.ratio(concurrentRate / raw), target: "≥ 5× raw", met: concurrentRate >= 5 * raw),
+                ratio: Format.ratio(concurrentRate / raw), target: "≥ \(Int(target))× raw",
+                met: concurrentRate >= target * raw),
             ResultRow(
                 benchmark: name,
                 metric: "append p50 / p99, \(users - 1) users at once",
@@ -189,6 +201,7 @@ enum StorageBenchmark {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteStore.requireFullSync(pool)
         defer { try? pool.close() }
         let full = try floorRun(pool: pool, users: users, appends: appends, body: body, state: state)
         let minimal = try floorRun(pool: pool, users: users, appends: appends, body: "{}", state: nil)
@@ -279,6 +292,7 @@ enum StorageBenchmark {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteStore.requireFullSync(pool)
         try pool.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)") }
         let start = Stopwatch.now()
         for index in 0..<commits {
