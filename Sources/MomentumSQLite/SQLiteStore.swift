@@ -38,17 +38,6 @@ public final class SQLiteStore: SQLBackend {
     private let checkpointer: Checkpointer
     private let locks = UserLocks()
 
-    /// Opens (or creates) a database file. Call `MomentumStore.migrate()` before use.
-    ///
-    /// - Parameters:
-    ///   - path: The file; its directory must exist.
-    ///   - engineCacheCapacity: How many users' engines to keep warm.
-    ///   - maximumBatch: The most appends one group commit takes.
-    ///   - storedForm: How to name the fields of projection documents (the current form by
-    ///     default; another only with the migration that goes with it).
-    ///   - lifecycle: When the group commit's loop runs: while the store is open (the
-    ///     default), or while it runs as a service (``run()``); until then, writes wait.
-    /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
     /// Makes the pool's writer sync the write-ahead log at every commit, and checks it does.
     ///
     /// GRDB runs `PRAGMA synchronous = NORMAL` on a pool's writer when it turns WAL mode on,
@@ -67,6 +56,17 @@ public final class SQLiteStore: SQLBackend {
         }
     }
 
+    /// Opens (or creates) a database file. Call `MomentumStore.migrate()` before use.
+    ///
+    /// - Parameters:
+    ///   - path: The file; its directory must exist.
+    ///   - engineCacheCapacity: How many users' engines to keep warm.
+    ///   - maximumBatch: The most appends one group commit takes.
+    ///   - storedForm: How to name the fields of projection documents (the current form by
+    ///     default; another only with the migration that goes with it).
+    ///   - lifecycle: When the group commit's loop runs: while the store is open (the
+    ///     default), or while it runs as a service (``run()``); until then, writes wait.
+    /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
     public init(
         path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current,
         lifecycle: StoreLifecycle = .whileOpen
