@@ -83,12 +83,14 @@ public final class PostgresStore: SQLBackend {
     /// - Parameters:
     ///   - configuration: Where and how to connect; its pool options set the pool size.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
+    ///   - engineCacheBytes: The most bytes of engines to keep warm, by their estimate (0:
+    ///     no bound in bytes).
     ///   - lifecycle: When the connection pool runs: while the store is open (the
     ///     default), or while it runs as a service (``run()``).
     ///   - storedForm: How to name the fields of projection documents (the current form by
     ///     default; another only with the migration that goes with it).
     public init(
-        configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000,
+        configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
         lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current
     ) {
         var logger = Logger(label: "momentum.postgres")
@@ -98,7 +100,7 @@ public final class PostgresStore: SQLBackend {
         self.client = client
         self.lifecycle = lifecycle
         runner = lifecycle == .whileOpen ? Task { await client.run() } : nil
-        engines = EngineCache(capacity: engineCacheCapacity, storedForm: storedForm)
+        engines = EngineCache(capacity: engineCacheCapacity, byteBudget: engineCacheBytes, storedForm: storedForm)
         self.storedForm = storedForm
         if lifecycle == .whileOpen {
             let batches = self.batches
@@ -128,12 +130,14 @@ public final class PostgresStore: SQLBackend {
     /// - Parameters:
     ///   - url: The database's URL.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
+    ///   - engineCacheBytes: The most bytes of engines to keep warm, by their estimate (0:
+    ///     no bound in bytes).
     ///   - lifecycle: When the connection pool runs.
     ///   - storedForm: How to name the fields of projection documents.
     /// - Throws: `StoreError.Code.invalidInput` for a URL that is not a PostgreSQL URL.
     public convenience init(
-        url: String, engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen,
-        storedForm: StoredForm = .current
+        url: String, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
+        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current
     ) throws(StoreError) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let host = parts.host, !host.isEmpty
@@ -154,8 +158,8 @@ public final class PostgresStore: SQLBackend {
             database: database.isEmpty ? nil : database, tls: tls)
         if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
         self.init(
-            configuration: configuration, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle,
-            storedForm: storedForm)
+            configuration: configuration, engineCacheCapacity: engineCacheCapacity,
+            engineCacheBytes: engineCacheBytes, lifecycle: lifecycle, storedForm: storedForm)
     }
 
     /// Implements `MomentumStore` `append`; see the protocol for its contract.

@@ -61,6 +61,8 @@ public final class SQLiteStore: SQLBackend {
     /// - Parameters:
     ///   - path: The file; its directory must exist.
     ///   - engineCacheCapacity: How many users' engines to keep warm.
+    ///   - engineCacheBytes: The most bytes of engines to keep warm, by their estimate (0:
+    ///     no bound in bytes).
     ///   - maximumBatch: The most appends one group commit takes.
     ///   - storedForm: How to name the fields of projection documents (the current form by
     ///     default; another only with the migration that goes with it).
@@ -68,8 +70,8 @@ public final class SQLiteStore: SQLBackend {
     ///     default), or while it runs as a service (``run()``); until then, writes wait.
     /// - Throws: `StoreError.Code.unavailable` when the file cannot be opened.
     public init(
-        path: String, engineCacheCapacity: Int = 2_000, maximumBatch: Int = 256, storedForm: StoredForm = .current,
-        lifecycle: StoreLifecycle = .whileOpen
+        path: String, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0, maximumBatch: Int = 256,
+        storedForm: StoredForm = .current, lifecycle: StoreLifecycle = .whileOpen
     ) throws(StoreError) {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -94,7 +96,7 @@ public final class SQLiteStore: SQLBackend {
         }
         self.path = path
         self.storedForm = storedForm
-        engines = EngineCache(capacity: engineCacheCapacity, storedForm: storedForm)
+        engines = EngineCache(capacity: engineCacheCapacity, byteBudget: engineCacheBytes, storedForm: storedForm)
         do {
             checkpointer = try Checkpointer(path: path)
         } catch {

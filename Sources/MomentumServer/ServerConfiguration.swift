@@ -76,6 +76,10 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration = .seconds(90 * 86_400)
     /// How many users' engines to keep in memory.
     public var engineCacheCapacity: Int = 20_000
+    /// How many megabytes of users' engines to keep in memory, by their estimate
+    /// (`MomentumUser.estimatedBytes`); 0 for no bound but ``engineCacheCapacity``. The least
+    /// recently used go first.
+    public var engineCacheMegabytes: Int = 1_024
     /// How long a verified device session is trusted without reading it again, in seconds
     /// (0: every request reads it). A session ended through any instance stops working on
     /// every instance at once (other instances hear of it through the relay, and do not use

@@ -78,6 +78,11 @@ struct Serve: AsyncParsableCommand {
     var idleTimeout: Int?
     @Option(help: "Event streams one user may hold open on an instance; 0 for no limit (default 8).")
     var maxStreamsPerUser: Int?
+    @Option(
+        help:
+            "Megabytes of users' engines kept in memory, least recently used first out; 0 for no bound (default 1024)."
+    )
+    var engineCacheMb: Int?
     @Option(help: "The most pixels on either side of an uploaded photo (default 8000).") var maxPhotoSide: Int?
     @Option(help: "The most pixels of an uploaded photo in all, in megapixels (default 40).")
     var maxPhotoMegapixels: Int?
@@ -152,7 +157,8 @@ struct Serve: AsyncParsableCommand {
         do {
             // Migrated by the application, once its service group runs the store's pool.
             opened = try await store.open(
-                engineCacheCapacity: configuration.engineCacheCapacity, lifecycle: .service, migrate: false)
+                engineCacheCapacity: configuration.engineCacheCapacity,
+                engineCacheBytes: configuration.engineCacheMegabytes * 1_048_576, lifecycle: .service, migrate: false)
         } catch {
             throw fail(error)
         }
@@ -252,6 +258,9 @@ struct Serve: AsyncParsableCommand {
             maxStreamsPerUser, "MOMENTUM_MAX_STREAMS_PER_USER", "max-streams-per-user", 0...10_000)
         {
             configuration.maxStreamsPerUser = value
+        }
+        if let value = try number(engineCacheMb, "MOMENTUM_ENGINE_CACHE_MB", "engine-cache-mb", 0...1_048_576) {
+            configuration.engineCacheMegabytes = value
         }
         if let value = try number(maxPhotoSide, "MOMENTUM_MAX_PHOTO_SIDE", "max-photo-side", 64...30_000) {
             configuration.maxPhotoSide = value

@@ -25,15 +25,20 @@ struct StoreOptions: ParsableArguments {
     ///   pool, the batched writes of either backend): while it is open (commands), or while
     ///   a service group runs it (the server).
     func open(
-        engineCacheCapacity: Int = 2_000, lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
+        engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0, lifecycle: StoreLifecycle = .whileOpen,
+        migrate: Bool = true
     ) async throws -> any MomentumStore {
         let location = self.location
         let store: any MomentumStore
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            store = try PostgresStore(url: location, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
+            store = try PostgresStore(
+                url: location, engineCacheCapacity: engineCacheCapacity, engineCacheBytes: engineCacheBytes,
+                lifecycle: lifecycle)
         } else {
             let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
-            store = try SQLiteStore(path: path, engineCacheCapacity: engineCacheCapacity, lifecycle: lifecycle)
+            store = try SQLiteStore(
+                path: path, engineCacheCapacity: engineCacheCapacity, engineCacheBytes: engineCacheBytes,
+                lifecycle: lifecycle)
         }
         guard migrate else { return store }
         do {

@@ -117,6 +117,15 @@ struct StoreCommandTests {
         await store.close()
     }
 
+    /// Runs blocking work (a child process and its pipes) on a thread of its own, so that it
+    /// holds none of the cooperative pool's threads, which every in-process server of the
+    /// parallel tests shares (two on this machine: two tests blocked on pipes stall them all).
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// The environment of a child whose every flush to disk takes `micros` longer (the
     /// preloaded shim of `Scripts/with-flush-latency`, built when missing); this process's
     /// own environment when `micros` is 0.
@@ -153,48 +162,57 @@ struct StoreCommandTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let database = dir.appending(path: "slow.sqlite").path
-        let migrate = Process()
-        migrate.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
-            path: "momentum")
-        migrate.arguments = ["migrate", "--database", database]
-        migrate.standardOutput = FileHandle.nullDevice
-        try migrate.run()
-        migrate.waitUntilExit()
-        #expect(migrate.terminationStatus == 0)
-        var options = LogGenerator.Options()
-        options.days = 20
-        options.habits = 3
-        options.timeZone = "UTC"
-        let input = EventLog.encode(LogGenerator(options).events())
         let latency = Duration.milliseconds(1500)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
-            path: "momentum")
-        process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "4"]
-        process.environment = try Self.flushLatencyEnvironment(micros: 1_500_000)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let written = ContinuousClock.now
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        var buffer = Data()
-        var firstAck: ContinuousClock.Instant?
-        let reader = stdout.fileHandleForReading
-        while firstAck == nil {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            if String(decoding: buffer, as: UTF8.self).split(separator: "\n").contains(where: { $0.hasPrefix("ack ") })
-            {
-                firstAck = ContinuousClock.now
+        // The child's pipes block: read them on a thread of their own, not one of the two
+        // the parallel tests' in-process servers share.
+        let (written, firstAck) = try await Self.offPool {
+            () throws -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
+            let migrate = Process()
+            migrate.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appending(
+                    path: "momentum")
+            migrate.arguments = ["migrate", "--database", database]
+            migrate.standardOutput = FileHandle.nullDevice
+            try migrate.run()
+            migrate.waitUntilExit()
+            guard migrate.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+            var options = LogGenerator.Options()
+            options.days = 20
+            options.habits = 3
+            options.timeZone = "UTC"
+            let input = EventLog.encode(LogGenerator(options).events())
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appending(
+                    path: "momentum")
+            process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "4"]
+            process.environment = try Self.flushLatencyEnvironment(micros: 1_500_000)
+            let stdin = Pipe()
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let written = ContinuousClock.now
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+            var buffer = Data()
+            var firstAck: ContinuousClock.Instant?
+            let reader = stdout.fileHandleForReading
+            while firstAck == nil {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                if String(decoding: buffer, as: UTF8.self).split(separator: "\n").contains(where: {
+                    $0.hasPrefix("ack ")
+                }) {
+                    firstAck = ContinuousClock.now
+                }
             }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return (written, firstAck)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         let acknowledged = try #require(firstAck, "nothing was acknowledged")
         #expect(acknowledged - written >= latency, "acknowledged \(acknowledged - written) after writing")
     }
@@ -211,40 +229,44 @@ struct StoreCommandTests {
         let events = LogGenerator(options).events()
         let input = EventLog.encode(events)
 
-        // Given a writer appending 8 streams at once, …
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
-            path: "momentum")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "8"]
-        // Also on a disk whose flush takes a millisecond (the shim of Scripts/with-flush-latency).
-        process.environment = try Self.flushLatencyEnvironment(micros: flushLatencyMicros)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
+        // (The child's pipes block: they are read on a thread of their own.)
+        let (acknowledged, killed) = try await Self.offPool { () throws -> ([String], Bool) in
+            // Given a writer appending 8 streams at once, …
+            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
+                path: "momentum")
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["append-stream", "--database", database, "--user", "u", "--concurrency", "8"]
+            // Also on a disk whose flush takes a millisecond (the shim of Scripts/with-flush-latency).
+            process.environment = try Self.flushLatencyEnvironment(micros: flushLatencyMicros)
+            let stdin = Pipe()
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
 
-        // … killed with SIGKILL once 500 appends were acknowledged, …
-        var acknowledged: [String] = []
-        var buffer = Data()
-        let reader = stdout.fileHandleForReading
-        while acknowledged.count < 500 {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if line.hasPrefix("ack ") { acknowledged.append(String(line.dropFirst(4))) }
+            // … killed with SIGKILL once 500 appends were acknowledged, …
+            var acknowledged: [String] = []
+            var buffer = Data()
+            let reader = stdout.fileHandleForReading
+            while acknowledged.count < 500 {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    if line.hasPrefix("ack ") { acknowledged.append(String(line.dropFirst(4))) }
+                }
             }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return (acknowledged, process.terminationReason == .uncaughtSignal)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(killed)
         #expect(acknowledged.count >= 500)
 
         // … every acknowledged event is there after a restart, and no append is half-applied.

@@ -17,6 +17,14 @@ public struct MomentumUser: Sendable {
     /// Every unlock granted so far.
     public var unlocks: [Unlock] { achievements.unlocks }
 
+    /// An estimate of the memory the user's engines hold, in bytes, for caches bounded in
+    /// bytes: 360 bytes per event of the log (the memory benchmark measures 356 for a
+    /// five-year log of ten habits, BENCHMARKS.md §4), 200 per event the achievements keep,
+    /// 400 per unlock, and 4 KiB besides. Cheap: it counts, it does not walk the heap.
+    public var estimatedBytes: Int {
+        4_096 + streaks.log.count * 360 + achievements.events.count * 200 + achievements.unlocks.count * 400
+    }
+
     /// Appends one event as it arrives and returns what it unlocked.
     ///
     /// - Parameters:

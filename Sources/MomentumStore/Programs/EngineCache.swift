@@ -25,6 +25,13 @@ struct EngineEntry: Sendable {
     /// An engine a reader rebuilt from the log (and offered to the cache) mirrors nothing,
     /// so the next writer to take it rewrites the projection instead of diffing against it.
     var projected = true
+
+    /// An estimate of the memory the entry holds, in bytes: the engines', and the
+    /// projection rows it mirrors.
+    var estimatedBytes: Int {
+        user.estimatedBytes + habits.count * 2_048 + ledger.count * 160 + subjects.count * 256
+            + planner.pending.count * 512
+    }
 }
 
 /// Recently used engines, by user: a warm user's append replays nothing.
@@ -32,18 +39,32 @@ struct EngineEntry: Sendable {
 /// An entry is valid only for the projection version it was taken at; a writer takes the
 /// entry out (so that it is mutated in place, without copying the log) and puts it back
 /// after its write. Any failure simply drops the entry, and the next append rebuilds it
-/// from the log. The cache holds at most ``capacity`` users and forgets the least
-/// recently used.
+/// from the log. The cache holds at most ``capacity`` users, and at most ``byteBudget``
+/// bytes of them by their estimate (``MomentumUser/estimatedBytes``, with the projection
+/// rows the entry mirrors), and forgets the least recently used first.
 public final class EngineCache: Sendable {
     private struct State {
-        var entries: [String: (entry: EngineEntry, tick: UInt64)] = [:]
+        var entries: [String: (entry: EngineEntry, tick: UInt64, bytes: Int)] = [:]
         var tick: UInt64 = 0
+        var bytes = 0
+
+        mutating func remove(_ user: String) -> EngineEntry? {
+            guard let removed = entries.removeValue(forKey: user) else { return nil }
+            bytes -= removed.bytes
+            return removed.entry
+        }
     }
 
     private let state = Mutex(State())
     private let counters = Mutex(AppendCounts())
     /// The most users kept.
     public let capacity: Int
+    /// The most bytes of engines kept, by their estimate; 0 for no bound but ``capacity``.
+    public let byteBudget: Int
+    /// The estimated bytes of the engines the cache holds now.
+    public var estimatedBytes: Int { state.withLock { $0.bytes } }
+    /// How many users' engines the cache holds now.
+    public var count: Int { state.withLock { $0.entries.count } }
     /// How the store that owns the cache names the fields of the documents its engines are
     /// read from (the profile, the celebration planner) and written to (the projections).
     public let storedForm: StoredForm
@@ -75,17 +96,20 @@ public final class EngineCache: Sendable {
     ///
     /// - Parameters:
     ///   - capacity: The most users kept (0 disables caching).
+    ///   - byteBudget: The most bytes of engines kept, by their estimate (0: no bound in
+    ///     bytes). An engine larger than the whole budget is not kept.
     ///   - storedForm: How the store names the fields of its documents.
-    public init(capacity: Int = 2_000, storedForm: StoredForm = .current) {
+    public init(capacity: Int = 2_000, byteBudget: Int = 0, storedForm: StoredForm = .current) {
         self.capacity = capacity
+        self.byteBudget = max(0, byteBudget)
         self.storedForm = storedForm
     }
 
     /// Takes a user's entry out if it is at `version`.
     func take(_ user: String, version: Int64) -> EngineEntry? {
         state.withLock { state in
-            guard let cached = state.entries.removeValue(forKey: user) else { return nil }
-            return cached.entry.version == version ? cached.entry : nil
+            guard let cached = state.remove(user) else { return nil }
+            return cached.version == version ? cached : nil
         }
     }
 
@@ -96,7 +120,9 @@ public final class EngineCache: Sendable {
             guard let index = state.entries.index(forKey: user), state.entries.values[index].entry.committed else {
                 return nil
             }
-            return state.entries.remove(at: index).value.entry
+            let removed = state.entries.remove(at: index).value
+            state.bytes -= removed.bytes
+            return removed.entry
         }
     }
 
@@ -125,31 +151,51 @@ public final class EngineCache: Sendable {
 
     func put(_ user: String, _ entry: EngineEntry) {
         guard capacity > 0 else { return }
+        let bytes = entry.estimatedBytes
         state.withLock { state in
+            _ = state.remove(user)
+            // An engine larger than the whole budget would push out every other one.
+            if byteBudget > 0, bytes > byteBudget { return }
             state.tick += 1
-            state.entries[user] = (entry, state.tick)
-            guard state.entries.count > capacity else { return }
-            // The least recently used eighth goes at once: one scan of the ticks (not of the
-            // entries, which copying would retain field by field) per capacity/8 users
-            // loaded, where finding the oldest for every load cost a scan of the whole cache
-            // each time (the notifications benchmark found it: 3,000 cold users took 4.8 s).
-            var ticks: [(tick: UInt64, index: Dictionary<String, (entry: EngineEntry, tick: UInt64)>.Index)] = []
+            state.entries[user] = (entry, state.tick, bytes)
+            state.bytes += bytes
+            let overCount = state.entries.count > capacity
+            let overBytes = byteBudget > 0 && state.bytes > byteBudget
+            guard overCount || overBytes else { return }
+            // The least recently used go, in one scan of the ticks (not of the entries,
+            // which copying would retain field by field): over the count, an eighth of the
+            // capacity at once, so that a stream of cold users costs one scan per
+            // capacity/8 loads, where finding the oldest for every load cost a scan of the
+            // whole cache each time (the notifications benchmark found it: 3,000 cold users
+            // took 4.8 s); over the bytes, down to seven eighths of the budget, likewise.
+            var ticks: [(tick: UInt64, user: String, bytes: Int)] = []
             ticks.reserveCapacity(state.entries.count)
-            for index in state.entries.indices { ticks.append((state.entries.values[index].tick, index)) }
-            let evicted = max(1, state.entries.count - capacity + capacity / 8)
-            let oldest = ticks.sorted { $0.tick < $1.tick }.prefix(evicted).map { state.entries.keys[$0.index] }
-            for user in oldest { state.entries[user] = nil }
+            for index in state.entries.indices where state.entries.keys[index] != user {
+                let value = state.entries.values[index]
+                ticks.append((value.tick, state.entries.keys[index], value.bytes))
+            }
+            ticks.sort { $0.tick < $1.tick }
+            var count = overCount ? max(1, state.entries.count - capacity + capacity / 8) : 0
+            let byteTarget = byteBudget - byteBudget / 8
+            for oldest in ticks {
+                guard count > 0 || (byteBudget > 0 && state.bytes > byteTarget) else { break }
+                _ = state.remove(oldest.user)
+                count -= 1
+            }
         }
     }
 
     /// Forgets a user's entry.
     func forget(_ user: String) {
-        _ = state.withLock { $0.entries.removeValue(forKey: user) }
+        _ = state.withLock { $0.remove(user) }
     }
 
     /// Forgets every entry.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock {
+            $0.entries.removeAll()
+            $0.bytes = 0
+        }
     }
 }
 
