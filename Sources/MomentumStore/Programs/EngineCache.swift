@@ -40,7 +40,7 @@ struct EngineEntry: Sendable {
 /// entry out (so that it is mutated in place, without copying the log) and puts it back
 /// after its write. Any failure simply drops the entry, and the next append rebuilds it
 /// from the log. The cache holds at most ``capacity`` users, and at most ``byteBudget``
-/// bytes of them by their estimate (``MomentumUser/estimatedBytes``, with the projection
+/// bytes of them by their estimate (`MomentumUser.estimatedBytes`, with the projection
 /// rows the entry mirrors), and forgets the least recently used first.
 public final class EngineCache: Sendable {
     private struct State {
