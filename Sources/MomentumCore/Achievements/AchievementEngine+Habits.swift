@@ -142,13 +142,7 @@ extension AchievementEngine {
             guard done else { return }
             scan.done += 1
             let value = Double(scan.done)
-            let hit =
-                rules[r].at?.contains(value) == true
-                || rules[r].every.map {
-                    value >= (rules[r].minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0
-                }
-                    == true
-            guard hit else { return }
+            guard rules[r].fires(at: value) else { return }
             grant(
                 r, id: "\(rules[r].id)#\(definition.id)#\(scan.done)", achievedAt: achievedAt(day), day: day,
                 detectedAt: detectedAt, event: nil, type: "count", value: value, habit: definition.id,
@@ -181,11 +175,7 @@ extension AchievementEngine {
         }
         switch rule.kind {
         case .streak:
-            let hit =
-                rule.at?.contains(value) == true
-                || rule.every.map { value >= (rule.minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0 }
-                    == true
-            if hit { fire("\(rule.id)#\(definition.id)#\(streak)", "streak") }
+            if rule.fires(at: value) { fire("\(rule.id)#\(definition.id)#\(streak)", "streak") }
         case .personalBest:
             if scan.bestBefore > 0, Double(scan.bestBefore) >= (rule.minimum ?? 1), streak == scan.bestBefore + 1 {
                 fire("\(rule.id)#\(definition.id)#\(LocalDay(number: scan.runStart))", "streak_record")
@@ -269,5 +259,14 @@ extension AchievementEngine {
             let doneToday = habits.indices.count { openDay($0) != nil }
             step(&open, today, doneToday, doneToday)
         }
+    }
+}
+
+extension AchievementRule {
+    /// Whether a count or streak that has just reached `value` fires: one of `at`, or a
+    /// multiple of `every` from `minimum` on.
+    func fires(at value: Double) -> Bool {
+        at?.contains(value) == true
+            || every.map { value >= (minimum ?? $0) && value.truncatingRemainder(dividingBy: $0) == 0 } == true
     }
 }
