@@ -45,7 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
-        .target(name: "MomentumCore", swiftSettings: strict),
+        // Translations of the engine's texts, one file per language (Resources/Languages).
+        .target(name: "MomentumCore", resources: [.copy("Resources")], swiftSettings: strict),
         .target(
             name: "MomentumStore",
             dependencies: [

@@ -194,7 +194,7 @@ extension MomentumClient {
         var recent: [String] = []
         var messages: [String: Message] = [:]
         if let zone = ZoneOffsetTable.named(report.timeZone) ?? ZoneOffsetTable.named("UTC") {
-            messages = MessageCatalog.standard.messages(
+            messages = MessageCatalog.standard.translated(Self.translation(of: profile)).messages(
                 for: unlocks, subjects: user.achievements.subjects, clock: user.streaks.clock, zone: zone,
                 recentTemplateIDs: &recent)
         }

@@ -192,16 +192,30 @@ public actor MomentumClient {
 
     /// The rule pack in force (a combination when the account tracks several), with the
     /// logging forms an app renders: each member's `RulePack.forms`, methods and backfill
-    /// window, offline. (`GET /v1/pack` serves the same to clients in other languages.)
+    /// window, offline, its titles and labels in the profile's language. (`GET /v1/pack`
+    /// serves the same to clients in other programming languages.)
     ///
     /// - Throws: ``ClientError/notSignedIn``, or `unknown_pack` for a pack this client does
     ///   not bundle.
     public func pack() throws -> RulePack {
-        let name = try profile().pack
-        guard let pack = RulePack.named(name) else {
-            throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(name)'")
+        try Self.pack(of: try profile())
+    }
+
+    /// The engine's texts in the profile's language (English when it has none or this
+    /// client does not bundle it).
+    public func translation() throws -> Translation {
+        Self.translation(of: try profile())
+    }
+
+    static func translation(of profile: Components.Schemas.Profile) -> Translation {
+        profile.language.flatMap(Translation.named) ?? .english
+    }
+
+    static func pack(of profile: Components.Schemas.Profile) throws -> RulePack {
+        guard let pack = RulePack.named(profile.pack) else {
+            throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(profile.pack)'")
         }
-        return pack
+        return pack.translated(translation(of: profile))
     }
 
     /// Events recorded on this device that the server has not acknowledged yet, oldest first.
@@ -225,10 +239,7 @@ public actor MomentumClient {
     func localEngine() throws -> MomentumUser {
         if let engine { return engine }
         let profile = try profile()
-        guard let pack = RulePack.named(profile.pack) else {
-            throw ClientError.refused("unknown_pack", "this client does not know the rule pack '\(profile.pack)'")
-        }
-        var user = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)
+        var user = MomentumUser(pack: try Self.pack(of: profile), dayStartHour: profile.dayStartHour)
         for logged in try database.log() {
             // As on the server: an event today's limits refuse counts for nothing.
             guard let event = Self.decodeEvent(logged.body) else { continue }

@@ -60,7 +60,7 @@ extension SQLBackend {
             StoreProgram(writes: false) { () throws(StoreError) in
                 .query(
                     SQLStatement(
-                        "SELECT display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications FROM profiles WHERE user_id = ?",
+                        "SELECT display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications, language FROM profiles WHERE user_id = ?",
                         [.text(user)])
                 ) { rows throws(StoreError) in
                     .done(

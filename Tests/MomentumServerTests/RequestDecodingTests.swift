@@ -142,7 +142,7 @@ struct RequestDecodingTests {
                 #"{"email": "a@example.com", "password": "secret password", "displayName": "Ada", "timezone": "UTC"}"#,
                 "POST",
                 "/v1/accounts",
-                "timezone: is not a field here (dayStartHour, deviceName, displayName, email, pack, packs, password, timeZone)"
+                "timezone: is not a field here (dayStartHour, deviceName, displayName, email, language, pack, packs, password, timeZone)"
             ),
             (
                 #"{"notifications": {"reminders": true, "reminder": 9}}"#, "PATCH", "/v1/profile",
@@ -150,7 +150,7 @@ struct RequestDecodingTests {
             ),
             (
                 #"{"timezone": "UTC", "displayName": "Ada"}"#, "PATCH", "/v1/profile",
-                "timezone: is not a field here (celebrationStyle, dayStartHour, displayName, doNotDisturb, notifications, pack, packs, reduceMotion, timeZone)"
+                "timezone: is not a field here (celebrationStyle, dayStartHour, displayName, doNotDisturb, language, notifications, pack, packs, reduceMotion, timeZone)"
             ),
             (
                 #"{"events": [], "zzz": 0, "aaa": 0}"#, "POST", "/v1/events", "aaa: is not a field here (events)"

@@ -585,6 +585,45 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func theProfilesLanguageIsStoredAndSpeaksThroughTheEngine(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            #expect(try await store.profile(of: "ada")?.language == nil)
+            var events = [try Fixtures.createHabit()]
+            for day in 1...7 { events.append(try Fixtures.completion("c\(day)", day: day)) }
+            _ = try await store.append(events, for: "ada", receivedAt: Fixtures.day(7, hour: 21), device: nil)
+            let english = try await store.evaluate("ada") { engine, _ in engine.unlocks.map { [$0.rule, $0.title] } }
+            #expect(!english.isEmpty)
+
+            var profile = Fixtures.profile()
+            profile.language = "pt-BR"
+            profile.updatedAt = Fixtures.day(7, hour: 22)
+            try await store.updateProfile(profile, for: "ada")
+            #expect(try await store.profile(of: "ada")?.language == "pt-BR")
+            let portuguese = try await store.evaluate("ada") { engine, _ in engine.unlocks.map { [$0.rule, $0.title] } }
+            // The same unlocks, their titles in Portuguese.
+            #expect(portuguese.map(\.[0]) == english.map(\.[0]))
+            #expect(portuguese.map(\.[1]).contains("Sequência de 7 dias: Read"))
+            #expect(portuguese.map(\.[1]).contains("Primeiro check-in concluído: Read"))
+            #expect(Set(portuguese.map(\.[1])).isDisjoint(with: english.map(\.[1])))
+
+            profile.language = nil
+            profile.updatedAt = Fixtures.day(7, hour: 23)
+            try await store.updateProfile(profile, for: "ada")
+            #expect(try await store.profile(of: "ada")?.language == nil)
+
+            profile.language = "xx-YY"
+            do {
+                try await store.updateProfile(profile, for: "ada")
+                Issue.record("a language Momentum does not speak was stored")
+            } catch let error as StoreError {
+                #expect(error.code == .invalidInput)
+                #expect(error.message.contains("pt-BR"))
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func idempotencyKeysReturnTheFirstResponseAndRefuseAnotherRequest(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in
             try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())

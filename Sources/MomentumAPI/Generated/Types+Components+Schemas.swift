@@ -4566,6 +4566,73 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Language`.
+        public struct Language: Codable, Hashable, Sendable {
+            /// The language's name in itself: English, Português (Brasil).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Language/name`.
+            public var name: Swift.String
+            /// The BCP 47 tag: en, pt-BR.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Language/tag`.
+            public var tag: Swift.String
+            /// Creates a new `Language`.
+            ///
+            /// - Parameters:
+            ///   - name: The language's name in itself: English, Português (Brasil).
+            ///   - tag: The BCP 47 tag: en, pt-BR.
+            public init(
+                name: Swift.String,
+                tag: Swift.String
+            ) {
+                self.name = name
+                self.tag = tag
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case tag
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.tag = try container.decode(
+                    Swift.String.self,
+                    forKey: .tag
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "tag"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LanguageList`.
+        public struct LanguageList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LanguageList/languages`.
+            public var languages: [Components.Schemas.Language]
+            /// Creates a new `LanguageList`.
+            ///
+            /// - Parameters:
+            ///   - languages:
+            public init(languages: [Components.Schemas.Language]) {
+                self.languages = languages
+            }
+            public enum CodingKeys: String, CodingKey {
+                case languages
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.languages = try container.decode(
+                    [Components.Schemas.Language].self,
+                    forKey: .languages
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "languages"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
         public struct LedgerEntry: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/at`.
@@ -7192,6 +7259,10 @@ extension Components {
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/Profile/doNotDisturb`.
             public var doNotDisturb: Swift.Bool
+            /// The language of the app's words and the engine's texts (celebrations, notifications, titles): en or pt-BR (GET /v1/languages lists them). Null follows the browser's Accept-Language; the engine's texts are English then.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/language`.
+            public var language: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Profile/notifications`.
             public var notifications: Components.Schemas.NotificationPreferences
             /// The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
@@ -7215,6 +7286,7 @@ extension Components {
             ///   - dayStartHour:
             ///   - displayName:
             ///   - doNotDisturb:
+            ///   - language: The language of the app's words and the engine's texts (celebrations, notifications, titles): en or pt-BR (GET /v1/languages lists them). Null follows the browser's Accept-Language; the engine's texts are English then.
             ///   - notifications:
             ///   - pack: The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
             ///   - packs: The bundled packs in force, in canonical order (habits, ollie, savings, growth): what the account tracks. Always sent; optional so that profiles stored by earlier clients still decode.
@@ -7226,6 +7298,7 @@ extension Components {
                 dayStartHour: Swift.Int,
                 displayName: Swift.String,
                 doNotDisturb: Swift.Bool,
+                language: Swift.String? = nil,
                 notifications: Components.Schemas.NotificationPreferences,
                 pack: Swift.String,
                 packs: [Swift.String]? = nil,
@@ -7237,6 +7310,7 @@ extension Components {
                 self.dayStartHour = dayStartHour
                 self.displayName = displayName
                 self.doNotDisturb = doNotDisturb
+                self.language = language
                 self.notifications = notifications
                 self.pack = pack
                 self.packs = packs
@@ -7249,6 +7323,7 @@ extension Components {
                 case dayStartHour
                 case displayName
                 case doNotDisturb
+                case language
                 case notifications
                 case pack
                 case packs
@@ -7273,6 +7348,10 @@ extension Components {
                 self.doNotDisturb = try container.decode(
                     Swift.Bool.self,
                     forKey: .doNotDisturb
+                )
+                self.language = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .language
                 )
                 self.notifications = try container.decode(
                     Components.Schemas.NotificationPreferences.self,
@@ -7303,6 +7382,7 @@ extension Components {
                     "dayStartHour",
                     "displayName",
                     "doNotDisturb",
+                    "language",
                     "notifications",
                     "pack",
                     "packs",
@@ -7329,6 +7409,10 @@ extension Components {
             public var displayName: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/doNotDisturb`.
             public var doNotDisturb: Swift.Bool?
+            /// A language Momentum speaks (en, pt-BR), or null to follow the browser.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/language`.
+            public var language: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications`.
             public struct NotificationsPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/celebrations`.
@@ -7842,6 +7926,7 @@ extension Components {
             ///   - dayStartHour:
             ///   - displayName:
             ///   - doNotDisturb:
+            ///   - language: A language Momentum speaks (en, pt-BR), or null to follow the browser.
             ///   - notifications:
             ///   - pack: A bundled pack, or several joined by '+'; give this or packs, not both.
             ///   - packs: The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
@@ -7852,6 +7937,7 @@ extension Components {
                 dayStartHour: Swift.Int? = nil,
                 displayName: Swift.String? = nil,
                 doNotDisturb: Swift.Bool? = nil,
+                language: Swift.String? = nil,
                 notifications: Components.Schemas.ProfilePatch.NotificationsPayload? = nil,
                 pack: Swift.String? = nil,
                 packs: [Swift.String]? = nil,
@@ -7862,6 +7948,7 @@ extension Components {
                 self.dayStartHour = dayStartHour
                 self.displayName = displayName
                 self.doNotDisturb = doNotDisturb
+                self.language = language
                 self.notifications = notifications
                 self.pack = pack
                 self.packs = packs
@@ -7873,6 +7960,7 @@ extension Components {
                 case dayStartHour
                 case displayName
                 case doNotDisturb
+                case language
                 case notifications
                 case pack
                 case packs
@@ -7896,6 +7984,10 @@ extension Components {
                 self.doNotDisturb = try container.decodeIfPresent(
                     Swift.Bool.self,
                     forKey: .doNotDisturb
+                )
+                self.language = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .language
                 )
                 self.notifications = try container.decodeIfPresent(
                     Components.Schemas.ProfilePatch.NotificationsPayload.self,
@@ -7922,6 +8014,7 @@ extension Components {
                     "dayStartHour",
                     "displayName",
                     "doNotDisturb",
+                    "language",
                     "notifications",
                     "pack",
                     "packs",
@@ -8917,6 +9010,10 @@ extension Components {
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/email`.
             public var email: Swift.String
+            /// The account's language (en, pt-BR); absent, the request's Accept-Language decides, else English.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegisterRequest/language`.
+            public var language: Swift.String?
             /// A bundled pack, or several joined by '+'; give this or packs, not both.
             ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/pack`.
@@ -8936,6 +9033,7 @@ extension Components {
             ///   - deviceName:
             ///   - displayName:
             ///   - email:
+            ///   - language: The account's language (en, pt-BR); absent, the request's Accept-Language decides, else English.
             ///   - pack: A bundled pack, or several joined by '+'; give this or packs, not both.
             ///   - packs: The bundled packs to track (habits, ollie, savings, growth); give this or pack, not both.
             ///   - password:
@@ -8945,6 +9043,7 @@ extension Components {
                 deviceName: Swift.String? = nil,
                 displayName: Swift.String,
                 email: Swift.String,
+                language: Swift.String? = nil,
                 pack: Swift.String? = nil,
                 packs: [Swift.String]? = nil,
                 password: Swift.String,
@@ -8954,6 +9053,7 @@ extension Components {
                 self.deviceName = deviceName
                 self.displayName = displayName
                 self.email = email
+                self.language = language
                 self.pack = pack
                 self.packs = packs
                 self.password = password
@@ -8964,6 +9064,7 @@ extension Components {
                 case deviceName
                 case displayName
                 case email
+                case language
                 case pack
                 case packs
                 case password
@@ -8987,6 +9088,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .email
                 )
+                self.language = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .language
+                )
                 self.pack = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .pack
@@ -9008,6 +9113,7 @@ extension Components {
                     "deviceName",
                     "displayName",
                     "email",
+                    "language",
                     "pack",
                     "packs",
                     "password",

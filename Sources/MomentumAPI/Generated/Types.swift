@@ -338,6 +338,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/invitations/{code}/decline`.
     /// - Remark: Generated from `#/paths//v1/invitations/{code}/decline/post(declineInvitation)`.
     func declineInvitation(_ input: Operations.DeclineInvitation.Input) async throws -> Operations.DeclineInvitation.Output
+    /// The languages Momentum speaks
+    ///
+    /// Each language a profile can choose (its tag for PATCH /v1/profile) with its name in itself. Adding a language to a server is adding its files; this list is what the server bundles.
+    ///
+    /// - Remark: HTTP `GET /v1/languages`.
+    /// - Remark: Generated from `#/paths//v1/languages/get(listLanguages)`.
+    func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output
     /// Memories, newest first
     ///
     /// - Remark: HTTP `GET /v1/memories`.
@@ -1238,6 +1245,15 @@ extension APIProtocol {
             path: path,
             headers: headers
         ))
+    }
+    /// The languages Momentum speaks
+    ///
+    /// Each language a profile can choose (its tag for PATCH /v1/profile) with its name in itself. Adding a language to a server is adding its files; this list is what the server bundles.
+    ///
+    /// - Remark: HTTP `GET /v1/languages`.
+    /// - Remark: Generated from `#/paths//v1/languages/get(listLanguages)`.
+    public func listLanguages(headers: Operations.ListLanguages.Input.Headers = .init()) async throws -> Operations.ListLanguages.Output {
+        try await listLanguages(Operations.ListLanguages.Input(headers: headers))
     }
     /// Memories, newest first
     ///

@@ -20,12 +20,15 @@ public struct ProfilePatch: Sendable, Hashable {
     public var doNotDisturb: Bool?
     /// A change to some notification preferences.
     public var notifications: NotificationsPatch?
+    /// The language (`en`, `pt-BR`): `.some(nil)` when the request sets it to null (follow
+    /// the browser), `nil` when it leaves it out.
+    public var language: String??
 
     /// Creates a change; every field left `nil` keeps its value.
     public init(
         displayName: String? = nil, timeZone: String? = nil, dayStartHour: Int? = nil, pack: String? = nil,
         celebrationStyle: CelebrationStyle? = nil, reduceMotion: Bool? = nil, doNotDisturb: Bool? = nil,
-        notifications: NotificationsPatch? = nil
+        notifications: NotificationsPatch? = nil, language: String?? = nil
     ) {
         self.displayName = displayName
         self.timeZone = timeZone
@@ -35,13 +38,14 @@ public struct ProfilePatch: Sendable, Hashable {
         self.reduceMotion = reduceMotion
         self.doNotDisturb = doNotDisturb
         self.notifications = notifications
+        self.language = language
     }
 }
 
 extension ProfilePatch: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case displayName, timeZone, dayStartHour, pack, packs, celebrationStyle, reduceMotion, doNotDisturb
-        case notifications
+        case notifications, language
     }
 
     /// Decodes a change, refusing a field a profile does not have (a misspelt `timezone`
@@ -67,10 +71,12 @@ extension ProfilePatch: Codable {
         reduceMotion = try c.decodeIfPresent(Bool.self, forKey: .reduceMotion)
         doNotDisturb = try c.decodeIfPresent(Bool.self, forKey: .doNotDisturb)
         notifications = try c.decodeIfPresent(NotificationsPatch.self, forKey: .notifications)
+        if c.contains(.language) { language = .some(try c.decodeIfPresent(String.self, forKey: .language)) }
         try UnknownFields.refuse(in: decoder, known: CodingKeys.allCases.map(\.rawValue))
     }
 
-    /// Encodes the change's fields (the pack as one `pack` string).
+    /// Encodes the change's fields (the pack as one `pack` string, a language set back to
+    /// following the browser as `null`).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(displayName, forKey: .displayName)
@@ -81,6 +87,9 @@ extension ProfilePatch: Codable {
         try c.encodeIfPresent(reduceMotion, forKey: .reduceMotion)
         try c.encodeIfPresent(doNotDisturb, forKey: .doNotDisturb)
         try c.encodeIfPresent(notifications, forKey: .notifications)
+        if let language {
+            if let tag = language { try c.encode(tag, forKey: .language) } else { try c.encodeNil(forKey: .language) }
+        }
     }
 }
 

@@ -105,6 +105,8 @@ public struct AchievementEngine: Sendable {
 
     /// The progression methods, for stage names in titles and messages.
     public let methods: [ProgressionMethod]
+    /// The language unlock titles are written in: the pack's (see ``RulePack/translated(_:)``).
+    var translation: Translation = .english
 
     /// Creates an engine for a pack's rules.
     ///
@@ -573,15 +575,6 @@ public struct AchievementEngine: Sendable {
         }
     }
 
-    static func ageText(_ n: Int, _ unit: AchievementRule.Unit) -> String {
-        let name = String(unit.rawValue.dropLast())
-        return "\(n) \(name)\(n == 1 ? "" : "s")"
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
     // MARK: - Granting
 
     private mutating func grant(
@@ -652,7 +645,13 @@ public struct AchievementEngine: Sendable {
         }
         unlocks.append(
             Unlock(
-                id: id, rule: rule.id, title: custom ? rule.title : Self.fill(rule.title, context),
+                id: id, rule: rule.id,
+                title: custom
+                    ? rule.title
+                    : Self.fill(
+                        rule.title,
+                        Self.titleValues(
+                            context, value: value, milestoneType: type, rule: rule, translation: translation)),
                 category: category ?? rule.category,
                 tier: rule.tier, milestoneType: type, value: value, achievedAt: achievedAt,
                 achievedDay: LocalDay(number: day), detectedAt: detectedAt, retroactive: detectedDay > day,

@@ -8,17 +8,26 @@ extension AchievementRule {
     /// to a goal"`), or left out with the words that introduce it (`"First command learned:
     /// {item}"` reads `"First command learned"`). No `{placeholder}` is ever shown.
     ///
-    /// - Parameter subjectName: The name of the user's first subject (a puppy), if any.
+    /// A translated rule (from ``RulePack/translated(_:)``) reads in its language when given
+    /// the same translation: the general words (`lockedTitle.*`), numbers, amounts, ages and
+    /// the unit are written in it.
+    ///
+    /// - Parameters:
+    ///   - subjectName: The name of the user's first subject (a puppy), if any.
+    ///   - translation: The language of the words that fill the title; English by default.
     /// - Returns: The title.
-    public func lockedTitle(subjectName: String?) -> String {
+    public func lockedTitle(subjectName: String?, translation: Translation = .english) -> String {
         var values: [String: String] = [
-            "name": subjectName ?? "Your companion", "habit": "a habit", "goal": "a goal", "stage": "a new stage",
-            "unit": "day",
+            "name": subjectName ?? translation.text(AchievementText.companion),
+            "habit": translation.text(AchievementText.aHabit), "goal": translation.text(AchievementText.aGoal),
+            "stage": translation.text(AchievementText.aNewStage), "unit": translation.titleUnit("day"),
         ]
         if let first = at?.min() ?? every {
-            values["value"] = AchievementEngine.number(first)
-            if kind == .amount { values["amount"] = MilestoneNumber.money(first) }
-            if let unit, first >= 1, first <= 1_200 { values["age"] = AchievementEngine.ageText(Int(first), unit) }
+            values["value"] = AchievementEngine.number(first, translation: translation)
+            if kind == .amount { values["amount"] = translation.money(first) }
+            if let unit, first >= 1, first <= 1_200 {
+                values["age"] = AchievementEngine.ageText(Int(first), unit, translation: translation)
+            }
         }
         var text = title
         // A placeholder nothing can fill before the achievement fires, at the end after a

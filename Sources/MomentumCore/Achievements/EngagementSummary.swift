@@ -48,24 +48,33 @@ extension MomentumUser {
     ///   - now: The current instant.
     ///   - preferences: The user's celebration style, accessibility and Do Not Disturb.
     ///   - zone: The user's current zone; by default the latest event's.
+    ///   - translation: The language of every text in the summary: unlock titles (see
+    ///     ``RulePack/title(for:)``), messages, celebrations, memory captions, stage names,
+    ///     affirmations and highlights; English by default. Whichever language the user's
+    ///     pack is in, the summary is in this one, and the choice of every message and
+    ///     affirmation is the same in every language.
     public func summary(
-        at now: Date, preferences: CelebrationPreferences = .standard, zone: String? = nil
+        at now: Date, preferences: CelebrationPreferences = .standard, zone: String? = nil,
+        translation: Translation = .english
     ) -> EngagementSummary {
         let zoneName = zone ?? streaks.latest?.zone ?? "UTC"
         let table = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
         let clock = streaks.clock
         let today = clock.localDay(of: now, in: table)
         let subjects = achievements.subjects
-        let unlocks = achievements.unlocks
+        let pack = translation == streaks.pack.translation ? streaks.pack : streaks.pack.translated(translation)
+        // Unlocks are granted in the pack's language; in another, their titles are written again.
+        let unlocks =
+            translation == achievements.translation ? achievements.unlocks : pack.retitled(achievements.unlocks)
 
         var recent: [String] = []
-        let messages = MessageCatalog.standard.messages(
+        let messages = MessageCatalog.standard.translated(translation).messages(
             for: unlocks, subjects: subjects, clock: clock, zone: table, recentTemplateIDs: &recent)
         var book = MemoryBook()
         for unlock in unlocks {
             book.record(
                 unlock, subject: unlock.subject.flatMap { subjects[$0] },
-                offsetSeconds: table.offset(at: unlock.achievedAt))
+                offsetSeconds: table.offset(at: unlock.achievedAt), translation: translation)
         }
 
         var planner = CelebrationPlanner(preferences: preferences, zone: table, clock: clock)
@@ -79,12 +88,16 @@ extension MomentumUser {
         return EngagementSummary(
             unlocks: unlocks, messages: messages,
             celebrations: CelebrationQueue(
-                enqueued: enqueued, next: planner.next(at: now), nextDelivery: planner.nextDeliveryDate(at: now)),
-            memories: book.chronological, progression: progression(at: now, table: table))
+                enqueued: enqueued,
+                next: planner.next(at: now, catalog: CelebrationCatalog.standard.translated(translation)),
+                nextDelivery: planner.nextDeliveryDate(at: now)),
+            memories: book.chronological, progression: progression(at: now, table: table, pack: pack))
     }
 
-    private func progression(at now: Date, table: ZoneOffsetTable) -> ProgressionSummary {
-        let methods = streaks.pack.methods
+    private func progression(at now: Date, table: ZoneOffsetTable, pack: RulePack) -> ProgressionSummary {
+        let translation = pack.translation
+        let catalog = AffirmationCatalog.standard.translated(translation)
+        let methods = pack.methods
         // An empty history cannot fail; the pack's methods were checked when it was loaded.
         var history = (try? ProgressionHistory(methods: methods)) ?? (try! ProgressionHistory(methods: []))
         var rejected: [Rejection] = []
@@ -96,7 +109,9 @@ extension MomentumUser {
             do {
                 try history.record(
                     StageAdvance(eventID: event.id, methodID: method, from: from, to: to, at: event.at, note: note))
-                if let celebration = history.celebration(forEvent: event.id, name: name, recentTemplateIDs: recent) {
+                if let celebration = history.celebration(
+                    forEvent: event.id, name: name, recentTemplateIDs: recent, catalog: catalog)
+                {
                     celebrations[event.id] = celebration
                     recent.append(celebration.affirmation.templateID)
                     if recent.count > AffirmationCatalog.recentLimit { recent.removeFirst() }
@@ -109,7 +124,8 @@ extension MomentumUser {
         for method in history.practicedMethods { timelines[method.id] = history.timeline(for: method.id) }
         return ProgressionSummary(
             timelines: timelines, statistics: history.statistics(at: now),
-            highlights: history.recentHighlights(at: now, zone: table, clock: streaks.clock),
+            highlights: history.recentHighlights(
+                at: now, zone: table, clock: streaks.clock, translation: translation),
             celebrations: celebrations,
             rejected: rejected)
     }

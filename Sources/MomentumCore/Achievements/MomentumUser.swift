@@ -12,6 +12,7 @@ public struct MomentumUser: Sendable {
     public init(pack: RulePack = .habits, dayStartHour: Int = 0) {
         streaks = UserEngine(pack: pack, dayStartHour: dayStartHour)
         achievements = AchievementEngine(rules: pack.achievements, methods: pack.methods, dayStartHour: dayStartHour)
+        achievements.translation = pack.translation
     }
 
     /// Every unlock granted so far.

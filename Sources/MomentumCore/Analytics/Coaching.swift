@@ -3,9 +3,10 @@ import Foundation
 /// What Momentum says to the user about a habit: encouragement when the trend improves and
 /// recovery coaching after a broken streak (seed 004, requirements 6.5 and 7).
 ///
-/// Messages are English sentences with the habit's name and the numbers filled in. Where
-/// several phrasings exist, one is picked deterministically from the habit id and the day,
-/// so a user sees the same sentence all day and a different one on other days.
+/// Messages are sentences with the habit's name and the numbers filled in, in the language
+/// the analytics were asked in (`coaching.*` texts; English by default). Where several
+/// phrasings exist, one is picked deterministically from the habit id and the day, never the
+/// language, so a user sees the same sentence all day and a different one on other days.
 public struct Coaching: Hashable, Sendable, Codable {
     /// Praise for an improving trend; `nil` unless ``Trend/Direction/improving``.
     public var encouragement: String?
@@ -77,24 +78,24 @@ public struct ReminderOffer: Hashable, Sendable, Codable {
 }
 
 extension Coaching {
-    init(_ series: HabitSeries, trend: Trend, archived: Bool) {
+    init(_ series: HabitSeries, trend: Trend, archived: Bool, translation: Translation = .english) {
         let name = series.definition.name
         let today = series.today
         var encouragement: String?
         if !archived, trend.direction == .improving, let recent = trend.recent.percent,
             let earlier = trend.earlier.percent
         {
-            encouragement = Self.pick(
-                [
-                    "\(name) is trending up: \(recent)% of the last two weeks, up from \(earlier)%. Keep it going!",
-                    "Nice climb on \(name): from \(earlier)% to \(recent)% in two weeks. You're building something.",
-                    "\(name) went from \(earlier)% to \(recent)% over the last two weeks. That's real progress!",
-                ], series.definition.id, today)
+            let values = ["habit": name, "recent": String(recent), "earlier": String(earlier)]
+            encouragement = translation.text(
+                Self.pick(
+                    [CoachingText.encouragement1, .encouragement2, .encouragement3], series.definition.id, today),
+                values)
         }
-        self.init(encouragement: encouragement, recovery: archived ? nil : Self.recovery(series))
+        self.init(
+            encouragement: encouragement, recovery: archived ? nil : Self.recovery(series, translation: translation))
     }
 
-    static func recovery(_ series: HabitSeries) -> RecoveryCoaching? {
+    static func recovery(_ series: HabitSeries, translation: Translation = .english) -> RecoveryCoaching? {
         guard series.breaks > 0 else { return nil }
         let first = series.firstDay.number
         let today = series.today.number
@@ -123,61 +124,50 @@ extension Coaching {
         let id = series.definition.id
         let best = series.best
         let unit = Self.unit(series.definition.schedule)
-        let restart: String
-        if current == 0 {
-            restart = pick(
-                [
-                    "Your \(peak)-\(unit) streak on \(name) ended. Today is a fresh day one: check in and start again.",
-                    "Streaks end; habits don't have to. One check-in today restarts \(name).",
-                    "Every long streak began at 1. Start \(name) again today — your best is \(best).",
-                ], id, series.today)
-        } else {
-            let toGo = best - current + 1
-            restart = pick(
-                [
-                    "\(current) \(unit)\(current == 1 ? "" : "s") back in on \(name). \(toGo) more to beat your best "
-                        + "of \(best).",
-                    "You're rebuilding: \(current) down on \(name), \(toGo) to go to set a new record of \(best + 1).",
-                    "Back on track with \(name): \(current) so far. Your best, \(best), is within reach.",
-                ], id, series.today)
-        }
-        let stillCounts =
-            "Your \(peak)-\(unit) streak still counts: \(peak == 1 ? "that \(unit)" : "those \(peak) \(unit)s") "
-            + "happened, and your best of \(best) stays on your record."
+        var values = [
+            "habit": name, "best": String(best), "current": String(current), "toGo": String(best - current + 1),
+            "record": String(best + 1), "streak": translation.streakLength(peak, unit),
+            "length": translation.count(current, unit),
+        ]
+        let restart =
+            current == 0
+            ? translation.text(pick([CoachingText.restart1, .restart2, .restart3], id, series.today), values)
+            : translation.text(pick([CoachingText.rebuild1, .rebuild2, .rebuild3], id, series.today), values)
+        values["length"] = translation.count(peak, unit)
+        values["unit"] = translation.unitName(unit)
+        let stillCounts = translation.text(peak == 1 ? CoachingText.stillCountsOne : .stillCountsOther, values)
 
         var guidance: [Guidance] = []
         if recentBreaks >= 2 {
             guidance.append(
                 Guidance(
-                    kind: .habitStacking,
-                    message:
-                        "Try habit stacking: do \(name) right after something you already do every day, like your "
-                        + "morning coffee or brushing your teeth.",
+                    kind: .habitStacking, message: translation.text(CoachingText.habitStacking, ["habit": name]),
                     suggestedTarget: nil, suggestedSchedule: nil))
             let target = series.definition.target
             if target.comparison == .atLeast, target.amount > 1 {
                 let lower = (target.amount / 2).rounded(.up)
-                let amount = Self.format(lower)
-                let unitName = target.unit.map { " \($0)" } ?? ""
                 guidance.append(
                     Guidance(
                         kind: .easierTarget,
-                        message: "Make it easier for a while: aim for \(amount)\(unitName) instead of "
-                            + "\(Self.format(target.amount))\(unitName). Small wins rebuild the chain.",
+                        message: translation.text(
+                            CoachingText.smallerAmount,
+                            [
+                                "amount": Self.format(lower, translation: translation),
+                                "target": Self.format(target.amount, translation: translation),
+                                "unit": target.unit.map { " \($0)" } ?? "",
+                            ]),
                         suggestedTarget: Target(comparison: .atLeast, amount: lower, unit: target.unit),
                         suggestedSchedule: nil))
             } else if series.definition.schedule == .daily {
                 guidance.append(
                     Guidance(
-                        kind: .easierTarget,
-                        message: "Make it easier for a while: aim for \(name) 4 times a week instead of every day.",
+                        kind: .easierTarget, message: translation.text(CoachingText.fewerDays, ["habit": name]),
                         suggestedTarget: nil, suggestedSchedule: .timesPerWeek(4)))
             } else {
                 guidance.append(
                     Guidance(
-                        kind: .easierTarget,
-                        message: "Make it easier for a while: a smaller version of \(name) still counts as showing "
-                            + "up.", suggestedTarget: nil, suggestedSchedule: nil))
+                        kind: .easierTarget, message: translation.text(CoachingText.smallerVersion, ["habit": name]),
+                        suggestedTarget: nil, suggestedSchedule: nil))
             }
         }
         let time = reminderTime(series.completionMinutes)
@@ -186,7 +176,8 @@ extension Coaching {
             brokenStreak: peak, brokenOn: brokenOn, targetToBeat: best, current: current,
             recentBreaks: recentBreaks, restart: restart, stillCounts: stillCounts, guidance: guidance,
             reminder: ReminderOffer(
-                day: tomorrow, time: time, message: "Want a reminder for \(name) tomorrow at \(time)?"))
+                day: tomorrow, time: time,
+                message: translation.text(CoachingText.reminder, ["habit": name, "time": time])))
     }
 
     /// The median of the latest completion times, as `HH:MM`, or 09:00 without any.
@@ -199,8 +190,10 @@ extension Coaching {
         return (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
     }
 
-    /// The period a streak of a habit on `schedule` counts, in words: `day`, `week`,
-    /// `month`, `year`, or `period` for every N days.
+    /// The period a streak of a habit on `schedule` counts, as an identifier: `day`,
+    /// `week`, `month`, `year`, or `period` for every N days. It is data (servers and
+    /// notifications key on it) and the same in every language; show a length with
+    /// ``length(_:unit:translation:)``.
     public static func unit(_ schedule: Schedule) -> String {
         switch schedule {
         case .timesPerWeek: "week"
@@ -211,14 +204,28 @@ extension Coaching {
         }
     }
 
-    /// A whole amount without its `.0` (`8`, not `8.0`); any other number as Swift writes it.
-    /// Total: an amount too large for `Int` is written as a `Double`, never converted.
-    static func format(_ value: Double) -> String {
-        Int(exactly: value).map(String.init) ?? String(value)
+    /// A length of time in a streak's unit, for people: "1 day", "12 days", "3 weeks"
+    /// (`count.<unit>.one` / `.other`).
+    ///
+    /// - Parameters:
+    ///   - count: How many units.
+    ///   - unit: A unit as ``unit(_:)`` names it; any other reads as English adds an "s".
+    ///   - translation: The language; English by default.
+    /// - Returns: The length.
+    public static func length(_ count: Int, unit: String, translation: Translation = .english) -> String {
+        translation.count(count, unit)
+    }
+
+    /// A whole amount without its `.0` (`8`, not `8.0`); any other number as Swift writes it,
+    /// with the language's decimal separator. Total: an amount too large for `Int` is written
+    /// as a `Double`, never converted.
+    static func format(_ value: Double, translation: Translation = .english) -> String {
+        Int(exactly: value).map(String.init)
+            ?? String(value).replacingOccurrences(of: ".", with: translation.decimalSeparator)
     }
 
     /// A phrasing chosen by a stable hash (FNV-1a) of the habit id and the day.
-    static func pick(_ options: [String], _ id: String, _ day: LocalDay) -> String {
+    static func pick<Option>(_ options: [Option], _ id: String, _ day: LocalDay) -> Option {
         var hash = AffirmationCatalog.stableHash(id)
         hash ^= UInt64(bitPattern: Int64(day.number))
         hash = hash &* 0x100_0000_01b3

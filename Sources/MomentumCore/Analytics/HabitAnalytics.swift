@@ -202,7 +202,11 @@ extension HabitAnalytics {
     ///   - series: The habit's history.
     ///   - milestones: The streak values that earn a badge.
     ///   - archived: Whether the habit is archived.
-    public init(_ series: HabitSeries, milestones: [Int] = RulePack.habits.streakMilestones, archived: Bool = false) {
+    ///   - translation: The language of the coaching sentences; English by default.
+    public init(
+        _ series: HabitSeries, milestones: [Int] = RulePack.habits.streakMilestones, archived: Bool = false,
+        translation: Translation = .english
+    ) {
         let units = Opportunities(series)
         let today = series.today.number
         let first = series.firstDay.number
@@ -371,7 +375,7 @@ extension HabitAnalytics {
             score: DifficultyScore(
                 difficulty: definition.difficulty, streak: series.current, best: series.best, strength: strengthNow),
             milestones: badges,
-            coaching: Coaching(series, trend: trend, archived: archived))
+            coaching: Coaching(series, trend: trend, archived: archived, translation: translation))
     }
 
     /// The last day of the month that starts on `start`.

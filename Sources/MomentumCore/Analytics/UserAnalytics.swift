@@ -20,9 +20,14 @@ public struct UserAnalytics: Hashable, Sendable, Codable {
     ///   - archived: The ids of archived habits.
     ///   - milestones: The streak values that earn a badge (the pack's ``RulePack/streakMilestones``).
     ///   - today: The user's current day.
-    public init(series: [HabitSeries], archived: Set<String> = [], milestones: [Int], today: LocalDay) {
+    ///   - translation: The language of the coaching sentences; English by default.
+    public init(
+        series: [HabitSeries], archived: Set<String> = [], milestones: [Int], today: LocalDay,
+        translation: Translation = .english
+    ) {
         let habits = series.map {
-            HabitAnalytics($0, milestones: milestones, archived: archived.contains($0.definition.id))
+            HabitAnalytics(
+                $0, milestones: milestones, archived: archived.contains($0.definition.id), translation: translation)
         }
         self.init(habits: habits, today: today)
     }

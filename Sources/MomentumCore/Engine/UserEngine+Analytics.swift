@@ -71,12 +71,15 @@ extension UserEngine {
     /// - Parameters:
     ///   - now: The current instant.
     ///   - zone: The user's current zone; by default the zone of the latest event, or UTC.
-    public mutating func analytics(at now: Date, zone: String? = nil) -> UserAnalytics {
+    ///   - translation: The language of the coaching sentences; English by default.
+    public mutating func analytics(
+        at now: Date, zone: String? = nil, translation: Translation = .english
+    ) -> UserAnalytics {
         let today = advanceToToday(now, zone: zone).today
         let archived = Set(
             run.habits.indices.filter { run.habits[$0].archivedDay != .max }.map { run.definitions[$0].id })
         return UserAnalytics(
             series: series(today: today), archived: archived, milestones: pack.streakMilestones,
-            today: LocalDay(number: today))
+            today: LocalDay(number: today), translation: translation)
     }
 }

@@ -12,7 +12,8 @@ extension Memory {
     /// the user's own (category `custom`) is its title, as they wrote it.
     ///
     /// The JSONL form relies on this function: a line without `caption` gets the caption it
-    /// returns without a name or context, so changing a phrase changes how such lines read.
+    /// returns in English without a name or context, so changing a phrase changes how such
+    /// lines read.
     ///
     /// - Parameters:
     ///   - category: The achievement category.
@@ -21,22 +22,27 @@ extension Memory {
     ///   - title: The achievement's title, if known.
     ///   - name: The subject's name, if known.
     ///   - context: The unlock's context values (`habit`, `goal`, `stage`, `duration`).
+    ///   - translation: The language of the caption's own words (`caption.*`); the title,
+    ///     the name and the context are used as given.
     /// - Returns: The caption.
     public static func caption(
         category: String, milestoneType: String, value: Double?, title: String?, name: String?,
-        context: [String: String] = [:]
+        context: [String: String] = [:], translation: Translation = .english
     ) -> String {
         let name = nonBlank(name)
         let given = nonBlank(title)
-        let nouns = activity(category: category, habit: nonBlank(context["habit"]))
+        let nouns = activity(category: category, habit: nonBlank(context["habit"]), translation: translation)
         let words = { (text: String) in text.replacingOccurrences(of: "_", with: " ") }
         let title = nonBlank(title) ?? capitalized("\(words(category)) \(words(milestoneType))")
-        let number = value.map(MilestoneNumber.text)
-        let days = value.map { $0 == 1 ? "1 day" : "\(MilestoneNumber.text($0)) days" }
-        func named(_ with: (String) -> String, _ without: String) -> String {
-            name.map(with) ?? capitalized(without)
+        let number = value.map { translation.number($0) }
+        let days = value.map { translation.count(translation.number($0), "day", one: $0 == 1) }
+        var values = ["activity": nouns.single, "run": nouns.run, "title": title]
+        values["name"] = name
+        values["days"] = days
+        // The phrase with the subject's name, or the bare one capitalized.
+        func named(_ with: CaptionText, _ without: CaptionText) -> String {
+            name == nil ? capitalized(translation.text(without, values)) : translation.text(with, values)
         }
-        let forName = name.map { " for \($0)" } ?? ""
         // A milestone of the user's own is told in their words.
         if category == CustomMilestone.category, ["moment", "first", "count", "streak"].contains(milestoneType),
             let given
@@ -47,46 +53,51 @@ extension Memory {
         case "first":
             // A category holds several firsts (a first walk, a first night away): the
             // achievement's own title says which.
-            if let given, given.lowercased().hasPrefix("first ") {
-                let lowered = given.prefix(1).lowercased() + given.dropFirst()
-                return named({ "\($0)'s \(lowered)" }, given)
+            if let given, given.lowercased().hasPrefix(translation.text(CaptionText.firstPrefix).lowercased()) {
+                values["title"] = given
+                values["lowercasedTitle"] = given.prefix(1).lowercased() + given.dropFirst()
+                return name == nil ? capitalized(given) : translation.text(CaptionText.firstTitledNamed, values)
             }
-            return named({ "\($0)'s first \(nouns.single)" }, "first \(nouns.single)")
+            return named(.firstNamed, .first)
         case "streak":
-            if let days { return "\(days) of \(nouns.run) in a row" + forName }
+            if days != nil { return translation.text(name == nil ? CaptionText.streak : .streakNamed, values) }
         case "streak_record":
-            if let days {
-                return named({ "\($0)'s longest streak yet: " }, "New record: ") + "\(days) of \(nouns.run) in a row"
-            }
+            if days != nil { return named(.recordNamed, .record) }
         case "count":
             if let value, value == value.rounded(), abs(value) < 1e15 {
-                let ordinal = MilestoneNumber.ordinal(Int(value))
-                return named({ "\($0)'s \(ordinal) \(nouns.single)" }, "\(ordinal) \(nouns.single)")
+                values["ordinal"] = translation.ordinal(Int(value))
+                return named(.countNamed, .count)
             }
         case "recovery":
-            return named({ "\($0) is back on track with \(nouns.run)" }, "back on track with \(nouns.run)")
+            return named(.recoveryNamed, .recovery)
         case "consistency":
-            if let days { return "\(days) of complete logs" + forName }
+            if days != nil {
+                return translation.text(name == nil ? CaptionText.consistency : .consistencyNamed, values)
+            }
         case "amount":
-            if let number { return named({ "\($0) saved \(number)" }, "\(number) saved") }
+            if let number {
+                values["amount"] = number
+                return named(.amountNamed, .amount)
+            }
         case "goal_completed":
-            let goal = nonBlank(context["goal"]) ?? words(category)
-            return named({ "\($0) reached the \(goal) goal" }, "\(goal) goal reached")
+            values["goal"] = nonBlank(context["goal"]) ?? words(category)
+            return named(.goalNamed, .goal)
         case "stage_reached":
-            let stage = nonBlank(context["stage"]) ?? title
-            return named({ "\($0) reached \(stage)" }, "reached \(stage)")
+            values["stage"] = nonBlank(context["stage"]) ?? title
+            return named(.stageNamed, .stage)
         case "age":
             if let duration = nonBlank(context["duration"]) {
-                return named({ "\($0) is \(duration) old" }, "\(duration) old")
+                values["duration"] = duration
+                return named(.ageNamed, .age)
             }
         case "set_completed":
-            return named({ "\($0) completed \(title)" }, "completed: \(title)")
+            return named(.setNamed, .set)
         case "anniversary":
-            return named({ "\($0)'s \(title)" }, title)
+            return name == nil ? capitalized(title) : translation.text(CaptionText.anniversaryNamed, values)
         default:
             break
         }
-        return named({ "\($0): \(title)" }, title)
+        return name == nil ? capitalized(title) : translation.text(CaptionText.titledNamed, values)
     }
 
     /// The title a memory gets when its JSONL line has none: the caption without a name,
@@ -97,22 +108,25 @@ extension Memory {
 
     /// The activity of a category: a countable noun ("walk", for "first walk" and "50th walk")
     /// and the name of a run of days ("walks", for "7 days of walks in a row").
-    private static func activity(category: String, habit: String?) -> (single: String, run: String) {
+    private static func activity(
+        category: String, habit: String?, translation: Translation
+    ) -> (single: String, run: String) {
         if let habit { return (habit, habit) }
         let base = category.split(separator: "_").first.map(String.init) ?? category
-        switch base {
-        case "potty": return ("outdoor potty", "outdoor potty")
-        case "commands", "training": return ("command", "training")
-        case "socialization": return ("new friend", "socializing")
-        case "health": return ("vet visit", "healthy habits")
-        case "lifestyle", "walks", "walk": return ("walk", "walks")
-        case "streaks": return ("check-in", "check-ins")
-        case "savings": return ("deposit", "saving")
-        case "growth": return ("session", "practice")
-        default:
+        let canonical =
+            switch base {
+            case "training": "commands"
+            case "walks", "walk": "lifestyle"
+            default: base
+            }
+        guard let nouns = CaptionText.activities.first(where: { $0.category == canonical }) else {
             let words = category.replacingOccurrences(of: "_", with: " ")
             return (words, words)
         }
+        return (
+            translation.text("caption.activity.\(canonical).single", default: nouns.single),
+            translation.text("caption.activity.\(canonical).run", default: nouns.run)
+        )
     }
 
     private static func capitalized(_ text: String) -> String {

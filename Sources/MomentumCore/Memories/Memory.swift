@@ -94,7 +94,8 @@ public struct Memory: Hashable, Sendable, Codable, Identifiable {
     ///   - subject: The subject it is about, for its name; its id is used when the unlock
     ///     names none.
     ///   - offsetSeconds: The UTC offset of the user's time zone at ``Unlock/achievedAt``.
-    public init?(unlock: Unlock, subject: Subject? = nil, offsetSeconds: Int) {
+    ///   - translation: The language of the caption.
+    public init?(unlock: Unlock, subject: Subject? = nil, offsetSeconds: Int, translation: Translation = .english) {
         guard unlock.tier >= .notable else { return nil }
         let value = unlock.value.flatMap { $0.isFinite ? $0 : nil }
         let name = Self.nonBlank(subject?.name) ?? Self.nonBlank(unlock.context["name"])
@@ -105,7 +106,7 @@ public struct Memory: Hashable, Sendable, Codable, Identifiable {
             offsetSeconds: offsetSeconds, day: unlock.achievedDay,
             caption: Self.caption(
                 category: unlock.category, milestoneType: unlock.milestoneType, value: value, title: unlock.title,
-                name: name, context: unlock.context),
+                name: name, context: unlock.context, translation: translation),
             subjectID: unlock.subject ?? subject?.id, retroactive: unlock.retroactive)
     }
 

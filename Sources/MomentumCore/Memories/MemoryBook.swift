@@ -41,16 +41,23 @@ public struct MemoryBook: Hashable, Sendable, Codable {
         return true
     }
 
-    /// Creates and adds the memory of an unlock (see ``Memory/init(unlock:subject:offsetSeconds:)``).
+    /// Creates and adds the memory of an unlock (see ``Memory/init(unlock:subject:offsetSeconds:translation:)``).
     ///
     /// - Parameters:
     ///   - unlock: The unlock to remember.
     ///   - subject: The subject it is about, for its name.
     ///   - offsetSeconds: The UTC offset of the user's time zone when it happened.
+    ///   - translation: The language of the memory's caption.
     /// - Returns: The new memory, or `nil` when the unlock is tier 1 or already remembered.
     @discardableResult
-    public mutating func record(_ unlock: Unlock, subject: Subject? = nil, offsetSeconds: Int) -> Memory? {
-        guard let memory = Memory(unlock: unlock, subject: subject, offsetSeconds: offsetSeconds), add(memory) else {
+    public mutating func record(
+        _ unlock: Unlock, subject: Subject? = nil, offsetSeconds: Int, translation: Translation = .english
+    ) -> Memory? {
+        guard
+            let memory = Memory(
+                unlock: unlock, subject: subject, offsetSeconds: offsetSeconds, translation: translation),
+            add(memory)
+        else {
             return nil
         }
         return memory

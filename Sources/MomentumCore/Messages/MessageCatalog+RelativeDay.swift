@@ -15,31 +15,30 @@ extension MessageCatalog {
     /// - Parameters:
     ///   - day: The day something happened.
     ///   - today: The user's current local day.
-    /// - Returns: The phrase, in English.
-    public static func relativePhrase(for day: LocalDay, today: LocalDay) -> String {
+    ///   - translation: The language of the phrase (`relative.*`); English by default.
+    /// - Returns: The phrase.
+    public static func relativePhrase(
+        for day: LocalDay, today: LocalDay, translation: Translation = .english
+    ) -> String {
         let days = day.distance(to: today)
         switch days {
-        case ..<1: return "earlier today"
-        case 1: return "yesterday"
-        case 2...6: return "on " + weekdayNames[day.weekday.rawValue - 1]
-        case 7...13: return "last week"
-        case 14...27: return "\(days / 7) weeks ago"
+        case ..<1: return translation.text(MessageText.earlierToday)
+        case 1: return translation.text(MessageText.yesterday)
+        case 2...6: return translation.onWeekday(day.weekday)
+        case 7...13: return translation.text(MessageText.lastWeek)
+        case 14...27: return translation.text(MessageText.weeksAgo, ["count": String(days / 7)])
         default: break
         }
         let then = day.civil
         let now = today.civil
         switch (now.year * 12 + now.month) - (then.year * 12 + then.month) {
-        case 0: return "\(days / 7) weeks ago"
-        case 1: return "last month"
+        case 0: return translation.text(MessageText.weeksAgo, ["count": String(days / 7)])
+        case 1: return translation.text(MessageText.lastMonth)
         default:
-            let month = monthNames[then.month - 1]
-            return then.year == now.year ? "in \(month)" : "in \(month) \(then.year)"
+            let month = translation.monthName(then.month)
+            return then.year == now.year
+                ? translation.text(MessageText.inMonth, ["month": month])
+                : translation.text(MessageText.inMonthOfYear, ["month": month, "year": String(then.year)])
         }
     }
-
-    private static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    private static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-        "December",
-    ]
 }

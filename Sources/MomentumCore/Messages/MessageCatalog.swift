@@ -4,7 +4,7 @@
 /// 1. **Values.** The unlock provides `{title}`, `{value}` (its number, `1,000`) and its
 ///    context's `{habit}`, `{item}`, `{goal}`, `{stage}` and `{duration}`; `{name}` is the
 ///    subject's name, else the context's `name`; a retroactive unlock adds `{when}`, the
-///    ``relativePhrase(for:today:)`` of its achievement day ("last week"). Blank values
+///    ``relativePhrase(for:today:translation:)`` of its achievement day ("last week"). Blank values
 ///    count as missing.
 /// 2. **Candidates.** Templates whose ``MessageTemplate/retroactive`` matches the unlock's,
 ///    that suit the tier, the milestone type and (for amounts) the savings tier, and whose
@@ -35,12 +35,19 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
 
     /// The templates, in the order the stable hash indexes them.
     public var templates: [MessageTemplate]
+    /// The language of the catalog's numbers (`{value}`) and relative days (`{when}`); set by
+    /// ``translated(_:)``, English otherwise. Not encoded: a decoded catalog is English.
+    public internal(set) var translation: Translation = .english
 
     /// Creates a catalog.
     ///
     /// - Parameter templates: The templates, in the order the stable hash indexes them.
     public init(templates: [MessageTemplate]) {
         self.templates = templates
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case templates
     }
 
     /// Chooses the message of each unlock in turn, as the app shows them one after another:
@@ -87,7 +94,7 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
         if let custom = Memory.nonBlank(unlock.context["message"]), CustomMilestone.isCustom(unlock.rule) {
             return message(Self.customTemplateID, custom, title: unlock.title)
         }
-        let values = Self.values(for: unlock, subject: subject, today: today)
+        let values = Self.values(for: unlock, subject: subject, today: today, translation: translation)
         let tier = tier ?? unlock.tier
         let amountTier = unlock.value.map(MilestoneTier.tier(for:))
         let candidates = templates.filter { template in
@@ -108,17 +115,21 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
             return message(chosen.id, chosen.render(values), title: unlock.title)
         }
         if let chosen = candidates.min(by: {
-            recentTemplateIDs.lastIndex(of: $0.id)! < recentTemplateIDs.lastIndex(of: $1.id)!
+            (recentTemplateIDs.lastIndex(of: $0.id) ?? -1) < (recentTemplateIDs.lastIndex(of: $1.id) ?? -1)
         }) {
             // Every candidate is in `recent`; the one whose last use is earliest was seen longest ago.
             return message(chosen.id, chosen.render(values), title: unlock.title)
         }
-        let text = values["when"].map { "\(unlock.title), \($0)" } ?? unlock.title
+        let text =
+            values["when"].map { translation.text(MessageText.titleWhen, ["title": unlock.title, "when": $0]) }
+            ?? unlock.title
         return message("", text, title: unlock.title)
     }
 
-    /// The placeholder values an unlock provides.
-    static func values(for unlock: Unlock, subject: Subject?, today: LocalDay) -> [String: String] {
+    /// The placeholder values an unlock provides, numbers and days written in `translation`.
+    static func values(
+        for unlock: Unlock, subject: Subject?, today: LocalDay, translation: Translation = .english
+    ) -> [String: String] {
         var values: [String: String] = [:]
         for key in ["habit", "item", "goal", "stage", "duration", "name"] {
             if let value = Memory.nonBlank(unlock.context[key]) { values[key] = value }
@@ -126,11 +137,13 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
         if let name = Memory.nonBlank(subject?.name) { values["name"] = name }
         if let title = Memory.nonBlank(unlock.title) { values["title"] = title }
         if let value = unlock.value, value.isFinite {
-            values["value"] = MilestoneNumber.text(value)
+            values["value"] = translation.number(value)
         } else if let value = Memory.nonBlank(unlock.context["value"]) {
             values["value"] = value
         }
-        if unlock.retroactive { values["when"] = relativePhrase(for: unlock.achievedDay, today: today) }
+        if unlock.retroactive {
+            values["when"] = relativePhrase(for: unlock.achievedDay, today: today, translation: translation)
+        }
         return values
     }
 

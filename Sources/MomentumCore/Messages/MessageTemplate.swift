@@ -61,8 +61,11 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     ]
 
     /// The names of the placeholders in ``text``.
-    public var placeholders: Set<String> {
-        Set(Self.segments(of: text).compactMap { $0.placeholder.map(String.init) })
+    public var placeholders: Set<String> { Self.placeholders(in: text) }
+
+    /// The names of the placeholders in a text.
+    static func placeholders(in text: String) -> Set<String> {
+        Set(segments(of: text).compactMap { $0.placeholder.map(String.init) })
     }
 
     /// The text with each placeholder that has a value replaced by it.

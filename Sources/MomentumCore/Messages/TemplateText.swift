@@ -37,9 +37,11 @@ enum TemplateText {
     ///   - isPlaceholder: Which `{names}` are placeholders.
     ///   - keepMissing: Whether a placeholder without a value stays as written (`true`) or
     ///     disappears (`false`).
+    ///   - tidiesPunctuation: Whether a value gives up its sentence-ending punctuation to the
+    ///     template's own (`true`, for titles and messages) or is kept as written.
     static func render(
         _ text: String, _ values: [String: String], isPlaceholder: (Substring) -> Bool = { _ in true },
-        keepMissing: Bool = true
+        keepMissing: Bool = true, tidiesPunctuation: Bool = true
     ) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
@@ -52,7 +54,8 @@ enum TemplateText {
                 }
                 // A value that ends a sentence ("Ollie is 11 weeks old!") before the
                 // template's own punctuation ("{title}, in August!") gives up its own.
-                if let next = parts[(index + 1)...].first?.text.first, sentencePunctuation.contains(next),
+                if tidiesPunctuation, let next = parts[(index + 1)...].first?.text.first,
+                    sentencePunctuation.contains(next),
                     parts[index + 1].placeholder == nil
                 {
                     while let last = value.last, endings.contains(last) { value.removeLast() }

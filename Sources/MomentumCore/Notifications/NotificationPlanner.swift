@@ -20,6 +20,8 @@ public struct NotificationPlanner: Sendable {
     public var zone: ZoneOffsetTable
     /// The local hour at which the user's day begins.
     public var dayStartHour: Int
+    /// The language of the titles and bodies (`notification.*` texts); English by default.
+    public var translation: Translation
 
     /// The at-risk warning goes this long before the day ends.
     public static let atRiskLead: TimeInterval = 2 * 3600
@@ -27,10 +29,20 @@ public struct NotificationPlanner: Sendable {
     public static let lookBackDays = 7
 
     /// Creates a planner.
-    public init(preferences: NotificationPreferences, zone: ZoneOffsetTable, dayStartHour: Int) {
+    ///
+    /// - Parameters:
+    ///   - preferences: What the user wants.
+    ///   - zone: The user's zone.
+    ///   - dayStartHour: The local hour at which the user's day begins, bounded to 0–23.
+    ///   - translation: The language of the notifications; English by default.
+    public init(
+        preferences: NotificationPreferences, zone: ZoneOffsetTable, dayStartHour: Int,
+        translation: Translation = .english
+    ) {
         self.preferences = preferences
         self.zone = zone
         self.dayStartHour = min(max(dayStartHour, 0), 23)
+        self.translation = translation
     }
 
     /// One habit as the planner sees it.
@@ -93,7 +105,13 @@ public struct NotificationPlanner: Sendable {
 
         /// The situation from the engine: the state now and each habit's series
         /// (``UserEngine/series(at:zone:)``), for its recent days, coaching and check-in times.
-        public init(state: UserState, series: [HabitSeries]) {
+        ///
+        /// - Parameters:
+        ///   - state: The engine's state now.
+        ///   - series: Each habit's series.
+        ///   - translation: The language of the recovery coaching the streak-broken
+        ///     notification quotes; English by default (use the planner's).
+        public init(state: UserState, series: [HabitSeries], translation: Translation = .english) {
             let byID = Dictionary(series.map { ($0.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
             today = state.today
             offers = state.freezeOffers
@@ -113,7 +131,7 @@ public struct NotificationPlanner: Sendable {
                 return Habit(
                     id: id, name: habit.definition.name, unit: habit.streakUnit, current: habit.current,
                     best: habit.best, open: open, atRisk: open && habit.current > 0 && periodEnds, days: days,
-                    recovery: line.flatMap(Coaching.recovery),
+                    recovery: line.flatMap { Coaching.recovery($0, translation: translation) },
                     suggestedMinute: NotificationPreferences.minute(
                         of: Coaching.reminderTime(line?.completionMinutes ?? [])) ?? 9 * 60)
             }
@@ -179,7 +197,12 @@ public struct NotificationPlanner: Sendable {
     /// The notification of a milestone reached, to go at once: its title and celebration
     /// message; a retroactive one (found in history sent later) says when it was reached.
     public func milestone(_ unlock: Unlock, title: String, message: String, now: Date) -> PlannedNotification {
-        let body = unlock.retroactive ? "\(message) (Reached on \(unlock.achievedDay.readable).)" : message
+        let body =
+            unlock.retroactive
+            ? translation.text(
+                NotificationText.milestoneRetroactive,
+                ["message": message, "day": translation.readable(unlock.achievedDay)])
+            : message
         return PlannedNotification(
             key: "milestone:\(unlock.id)", kind: .milestone, title: title, body: body,
             url: unlock.habit.map { "/habits/\(Self.pathComponent($0))" } ?? "/journey", day: unlock.achievedDay,
@@ -221,14 +244,21 @@ public struct NotificationPlanner: Sendable {
                     let title =
                         longest.map { habit in
                             habit.current > 0
-                                ? "Your \(Self.streakText(habit.current, habit.unit)) \(habit.name) streak ends in 2 hours"
-                                : "\(habit.name) is still open, and the day ends in 2 hours"
-                        } ?? "The day ends in 2 hours"
+                                ? translation.text(
+                                    NotificationText.atRiskTitle,
+                                    [
+                                        "streak": translation.streakLength(habit.current, habit.unit),
+                                        "habit": habit.name,
+                                    ])
+                                : translation.text(NotificationText.atRiskOpenTitle, ["habit": habit.name])
+                        } ?? translation.text(NotificationText.atRiskDayTitle)
                     let others = atRisk.count - 1
+                    let names = atRisk.filter { $0.id != longest?.id }.map(\.name).sorted().joined(separator: ", ")
                     let body =
                         others > 0
-                        ? "Check in to keep it, and \(others) more still open: \(atRisk.filter { $0.id != longest?.id }.map(\.name).sorted().joined(separator: ", "))."
-                        : "A quick check-in keeps it going."
+                        ? translation.text(
+                            NotificationText.atRiskOthersBody, ["count": String(others), "habits": names])
+                        : translation.text(NotificationText.atRiskBody)
                     return PlannedNotification(
                         key: "streak-at-risk:\(day)", kind: .streakAtRisk, title: title, body: body,
                         url: longest.map { "/habits/\(Self.pathComponent($0.id))" } ?? "/today", day: day,
@@ -245,10 +275,13 @@ public struct NotificationPlanner: Sendable {
                 found.append(
                     Candidate(at: at, holds: open && (isToday || isPast)) {
                         PlannedNotification(
-                            key: "reminder:\(day):\(habit.id)", kind: .reminder, title: "Time for \(habit.name)",
+                            key: "reminder:\(day):\(habit.id)", kind: .reminder,
+                            title: translation.text(NotificationText.reminderTitle, ["habit": habit.name]),
                             body: habit.current > 0
-                                ? "Keep your \(Self.streakText(habit.current, habit.unit)) streak going."
-                                : "A small step today starts a streak.",
+                                ? translation.text(
+                                    NotificationText.reminderStreakBody,
+                                    ["streak": translation.streakLength(habit.current, habit.unit)])
+                                : translation.text(NotificationText.reminderStartBody),
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id, at: at,
                             expires: end)
                     })
@@ -262,9 +295,13 @@ public struct NotificationPlanner: Sendable {
                     Candidate(at: restartAt, holds: !done) {
                         PlannedNotification(
                             key: "streak-broken:\(day):\(habit.id)", kind: .streakBroken,
-                            title: "Start \(habit.name) again today",
-                            body:
-                                "\(recovery.restart) Your best is \(Self.lengthText(recovery.targetToBeat, habit.unit)): that's the one to beat.",
+                            title: translation.text(NotificationText.brokenTitle, ["habit": habit.name]),
+                            body: translation.text(
+                                NotificationText.brokenBody,
+                                [
+                                    "restart": recovery.restart,
+                                    "best": translation.count(recovery.targetToBeat, habit.unit),
+                                ]),
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id,
                             at: restartAt, expires: end)
                     })
@@ -274,9 +311,13 @@ public struct NotificationPlanner: Sendable {
                     Candidate(at: start, holds: true) {
                         PlannedNotification(
                             key: "freeze-used:\(day.advanced(by: -1)):\(habit.id)", kind: .freezeUsed,
-                            title: "A freeze kept your \(habit.name) streak",
-                            body:
-                                "\(day.advanced(by: -1).readable) was missed, and a freeze covered it: your streak stays at \(Self.lengthText(habit.current, habit.unit)).",
+                            title: translation.text(NotificationText.freezeUsedTitle, ["habit": habit.name]),
+                            body: translation.text(
+                                NotificationText.freezeUsedBody,
+                                [
+                                    "day": translation.readable(day.advanced(by: -1)),
+                                    "length": translation.count(habit.current, habit.unit),
+                                ]),
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day.advanced(by: -1),
                             habit: habit.id, at: start, expires: end)
                     })
@@ -289,12 +330,19 @@ public struct NotificationPlanner: Sendable {
             let at = wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour))
             found.append(
                 Candidate(at: at, holds: !long.isEmpty && day <= situation.today) {
-                    let lines = long.prefix(3).map { "\($0.name): \(Self.lengthText($0.current, $0.unit))" }
+                    let lines = long.prefix(3).map {
+                        translation.text(
+                            NotificationText.weeklyLine,
+                            ["habit": $0.name, "length": translation.count($0.current, $0.unit)])
+                    }
+                    let values = ["lines": lines.joined(separator: " · "), "count": String(long.count - 3)]
                     return PlannedNotification(
                         key: "weekly-progress:\(day)", kind: .weeklyProgress,
-                        title: long.count == 1 ? "Your week: \(long[0].name) keeps going" : "Your week in streaks",
-                        body: lines.joined(separator: " · ") + (long.count > 3 ? " and \(long.count - 3) more" : "")
-                            + ". Keep it up!",
+                        title: long.count == 1
+                            ? translation.text(NotificationText.weeklyOneTitle, ["habit": long[0].name])
+                            : translation.text(NotificationText.weeklyTitle),
+                        body: translation.text(
+                            long.count > 3 ? NotificationText.weeklyMoreBody : .weeklyBody, values),
                         url: "/journey", day: day, at: at, expires: end)
                 })
         }
@@ -307,9 +355,10 @@ public struct NotificationPlanner: Sendable {
         let deadline = offer.expires
         return PlannedNotification(
             key: "freeze-offered:\(offer.day):\(offer.habit)", kind: .freezeOffered,
-            title: "Save your \(name) streak with a freeze",
-            body:
-                "\(offer.day.readable) was missed. Use a freeze by the end of \(deadline.readable) to keep your streak.",
+            title: translation.text(NotificationText.freezeOfferedTitle, ["habit": name]),
+            body: translation.text(
+                NotificationText.freezeOfferedBody,
+                ["day": translation.readable(offer.day), "deadline": translation.readable(deadline)]),
             url: "/habits/\(Self.pathComponent(offer.habit))", day: offer.day, habit: offer.habit,
             at: seconds(clock.start(of: offer.day.advanced(by: 1), in: zone)),
             expires: seconds(clock.start(of: deadline.advanced(by: 1), in: zone)))
@@ -329,15 +378,9 @@ public struct NotificationPlanner: Sendable {
 
     private func seconds(_ value: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(value)) }
 
-    /// A streak of a length in its unit: "12-day", "3-week".
-    static func streakText(_ length: Int, _ unit: String) -> String { "\(length)-\(unit)" }
-
     /// The first minute of a local hour, the hour bounded to 0–23 (preferences are checked
     /// where they are saved; a planner made from unchecked ones must not overflow).
     static func minute(ofHour hour: Int) -> Int { min(max(hour, 0), 23) * 60 }
-
-    /// A length in a unit: "1 day", "12 days", "3 weeks".
-    static func lengthText(_ length: Int, _ unit: String) -> String { "\(length) \(unit)\(length == 1 ? "" : "s")" }
 
     /// How long a streak must be to earn the weekly progress: a week of days, a month of
     /// weeks, a quarter of months.

@@ -73,6 +73,13 @@ public struct RulePack: Hashable, Sendable {
     public var members: [RulePack] { parts.isEmpty ? [self] : parts }
     /// Backfill windows by event type, for a combination (`.some(nil)`: no limit).
     private var backfillByType: [String: Int?] = [:]
+    /// The language of the pack's titles, labels and names (see ``translated(_:)``), and of
+    /// the numbers, amounts, ages and units its achievement titles are filled with. Not
+    /// encoded: a decoded pack is English.
+    public internal(set) var translation: Translation = .english
+    /// The English pack a translated one was made from (empty for an English pack), so that
+    /// translating again starts from the source.
+    var englishSource: [RulePack] = []
 
     /// Creates a pack.
     public init(
@@ -132,6 +139,7 @@ public struct RulePack: Hashable, Sendable {
         pack.offlineDays = packs.map(\.offlineDays).max() ?? pack.offlineDays
         pack.forms = packs.flatMap(\.forms)
         pack.parts = packs
+        if packs.allSatisfy({ $0.translation == packs[0].translation }) { pack.translation = packs[0].translation }
         for member in packs.reversed() {
             pack.eventTypes = member.eventTypes + pack.eventTypes.filter { !member.eventTypes.contains($0) }
             for type in member.eventTypes { pack.backfillByType[type] = .some(member.backfillDays) }

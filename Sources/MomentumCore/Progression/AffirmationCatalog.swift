@@ -26,6 +26,9 @@ public struct AffirmationCatalog: Hashable, Sendable, Codable {
     public var titles: [AffirmationTemplate.Kind: String]
     /// An advance after fewer whole days than this at the previous stage is a fast advance.
     public var fastAdvanceDays: Int
+    /// The language of the catalog's durations (`{duration}`) and last-resort message; set
+    /// by ``translated(_:)``, English otherwise. Not encoded: a decoded catalog is English.
+    public internal(set) var translation: Translation = .english
 
     /// Creates a catalog.
     ///
@@ -39,6 +42,10 @@ public struct AffirmationCatalog: Hashable, Sendable, Codable {
         self.templates = templates
         self.titles = titles
         self.fastAdvanceDays = fastAdvanceDays
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case templates, titles, fastAdvanceDays
     }
 
     /// The occasion of an item: final stage, fast advance, or the item's own kind.
@@ -70,22 +77,25 @@ public struct AffirmationCatalog: Hashable, Sendable, Codable {
         for item: ProgressionTimelineItem, name: String? = nil, recentTemplateIDs: [String] = []
     ) -> Affirmation {
         let kind = occasion(of: item)
-        let values = Self.values(for: item, name: name)
+        let values = Self.values(for: item, name: name, translation: translation)
         let usable = templates.filter { $0.placeholders.isSubset(of: values.keys) }
         var candidates = usable.filter { $0.kind == kind }
         if candidates.isEmpty { candidates = usable.filter { $0.kind == .advance } }
         guard !candidates.isEmpty else {
             return Affirmation(
-                templateID: "", kind: kind, text: "You reached \(item.toStageName) in \(item.methodName).")
+                templateID: "", kind: kind,
+                text: translation.text(
+                    ProgressionText.affirmationFallback, ["to": item.toStageName, "method": item.methodName]))
         }
         let recent = recentTemplateIDs.suffix(Self.recentLimit)
         let allowed = candidates.filter { !recent.contains($0.id) }
         let chosen: AffirmationTemplate
         if allowed.isEmpty {
             // Every candidate is in `recent`; the one whose last use is earliest was seen longest ago.
-            chosen = candidates.min {
-                recentTemplateIDs.lastIndex(of: $0.id)! < recentTemplateIDs.lastIndex(of: $1.id)!
-            }!
+            chosen =
+                candidates.min {
+                    (recentTemplateIDs.lastIndex(of: $0.id) ?? -1) < (recentTemplateIDs.lastIndex(of: $1.id) ?? -1)
+                } ?? candidates[0]
         } else {
             chosen = allowed[Int(Self.stableHash(item.advance.eventID) % UInt64(allowed.count))]
         }
@@ -106,20 +116,22 @@ public struct AffirmationCatalog: Hashable, Sendable, Codable {
         let title = titles[affirmation.kind] ?? titles[.advance] ?? "{to}"
         return StageCelebration(
             eventID: item.advance.eventID,
-            title: AffirmationTemplate.render(title, Self.values(for: item, name: name)),
+            title: AffirmationTemplate.render(title, Self.values(for: item, name: name, translation: translation)),
             affirmation: affirmation,
             isFinalStage: item.kind == .advance && item.isFinalStage,
             isFastAdvance: isFast(item))
     }
 
-    /// The placeholder values an item provides.
-    static func values(for item: ProgressionTimelineItem, name: String?) -> [String: String] {
+    /// The placeholder values an item provides, its duration written in `translation`.
+    static func values(
+        for item: ProgressionTimelineItem, name: String?, translation: Translation = .english
+    ) -> [String: String] {
         var values = [
             "method": item.methodName, "to": item.toStageName, "stage_number": String(item.stageNumber),
             "stage_count": String(item.stageCount),
         ]
         if let from = item.fromStageName { values["from"] = from }
-        if let time = item.timeAtPreviousStage { values["duration"] = time.description }
+        if let time = item.timeAtPreviousStage { values["duration"] = time.phrase(translation: translation) }
         if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { values["name"] = name }
         return values
     }

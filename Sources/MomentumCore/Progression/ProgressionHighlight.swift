@@ -19,19 +19,19 @@ public struct ProgressionHighlight: Hashable, Sendable, Codable {
     ///   - item: The advance.
     ///   - day: The user's local day of the advance.
     ///   - daysAgo: How many local days before today it was.
-    public init(item: ProgressionTimelineItem, day: LocalDay, daysAgo: Int) {
+    ///   - translation: The language of the sentence (`highlight.*`); English by default.
+    public init(item: ProgressionTimelineItem, day: LocalDay, daysAgo: Int, translation: Translation = .english) {
         self.item = item
         self.day = day
         self.daysAgo = daysAgo
         let when =
             switch daysAgo {
-            case ...0: "today"
-            case 1: "yesterday"
-            default: "\(daysAgo) days ago"
+            case ...0: translation.text(ProgressionText.today)
+            case 1: translation.text(ProgressionText.yesterday)
+            default: translation.text(ProgressionText.daysAgo, ["count": String(daysAgo)])
             }
-        self.sentence =
-            item.isFinalStage
-            ? "Reached \(item.toStageName), the final stage of \(item.methodName), \(when)."
-            : "Reached \(item.toStageName) in \(item.methodName) \(when)."
+        self.sentence = translation.text(
+            item.isFinalStage ? ProgressionText.reachedFinal : .reached,
+            ["stage": item.toStageName, "method": item.methodName, "when": when])
     }
 }

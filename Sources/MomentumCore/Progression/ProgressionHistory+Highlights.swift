@@ -14,9 +14,11 @@ extension ProgressionHistory {
     ///   - limit: The most highlights to return.
     ///   - zone: The user's current time zone, which decides every local day.
     ///   - clock: The user's day clock (day-start hour).
+    ///   - translation: The language of the highlights' sentences; English by default.
     /// - Returns: At most `limit` highlights, newest first.
     public func recentHighlights(
-        at now: Date, withinDays days: Int = 7, limit: Int = 3, zone: ZoneOffsetTable, clock: DayClock = DayClock()
+        at now: Date, withinDays days: Int = 7, limit: Int = 3, zone: ZoneOffsetTable, clock: DayClock = DayClock(),
+        translation: Translation = .english
     ) -> [ProgressionHighlight] {
         guard days > 0, limit > 0 else { return [] }
         let today = clock.localDay(of: now, in: zone)
@@ -28,7 +30,8 @@ extension ProgressionHistory {
         }
         candidates.sort { ($0.item.date, $0.index) > ($1.item.date, $1.index) }
         return candidates.prefix(limit).map {
-            ProgressionHighlight(item: $0.item, day: $0.day, daysAgo: $0.day.distance(to: today))
+            ProgressionHighlight(
+                item: $0.item, day: $0.day, daysAgo: $0.day.distance(to: today), translation: translation)
         }
     }
 }

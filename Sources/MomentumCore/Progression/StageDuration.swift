@@ -42,22 +42,29 @@ public struct StageDuration: Hashable, Sendable, Codable, Comparable, CustomStri
     /// Whether `lhs` is shorter than `rhs`.
     public static func < (lhs: StageDuration, rhs: StageDuration) -> Bool { lhs.seconds < rhs.seconds }
 
-    /// The English phrase for a number of whole days ("less than a day", "3 weeks, 2 days").
+    /// The phrase for ``wholeDays`` in a language ("3 semanas e 2 dias" in Brazilian
+    /// Portuguese), by the rules in the type's documentation.
     ///
-    /// - Parameter days: Whole days; zero or less reads "less than a day".
+    /// - Parameter translation: The language.
+    /// - Returns: The phrase.
+    public func phrase(translation: Translation) -> String { Self.phrase(days: wholeDays, translation: translation) }
+
+    /// The phrase for a number of whole days ("less than a day", "3 weeks, 2 days").
+    ///
+    /// - Parameters:
+    ///   - days: Whole days; zero or less reads "less than a day".
+    ///   - translation: The language (`duration.*` and `count.<unit>.*`); English by default.
     /// - Returns: The phrase, following the rules in the type's documentation.
-    public static func phrase(days: Int) -> String {
-        guard days > 0 else { return "less than a day" }
-        let units: [(size: Int, singular: String, plural: String)] = [
-            (365, "year", "years"), (30, "month", "months"), (7, "week", "weeks"), (1, "day", "days"),
-        ]
+    public static func phrase(days: Int, translation: Translation = .english) -> String {
+        guard days > 0 else { return translation.text(ProgressionText.lessThanADay) }
+        let units: [(size: Int, name: String)] = [(365, "year"), (30, "month"), (7, "week"), (1, "day")]
         var remaining = days
         var parts: [String] = []
         for unit in units where parts.count < 2 {
             let count = remaining / unit.size
             remaining %= unit.size
-            if count > 0 { parts.append("\(count) \(count == 1 ? unit.singular : unit.plural)") }
+            if count > 0 { parts.append(translation.count(count, unit.name)) }
         }
-        return parts.joined(separator: ", ")
+        return parts.joined(separator: translation.text(ProgressionText.durationSeparator))
     }
 }

@@ -74,6 +74,13 @@ public struct ShareCardContent: Hashable, Sendable {
     /// The date in English, whatever the device's locale: `"February 27, 2026"`.
     public var formattedDate: String { Self.englishDate(date) }
 
+    /// The date in a language, whatever the device's locale (`date.long`): `"February 27,
+    /// 2026"` in English, `"27 de fevereiro de 2026"` in Brazilian Portuguese.
+    ///
+    /// - Parameter translation: The language.
+    /// - Returns: The date.
+    public func formattedDate(translation: Translation) -> String { translation.longDate(date) }
+
     /// The subject's name and age on one line (`"Ollie · 12 weeks old"`), either alone, or `nil` if neither is given.
     public var subjectLine: String? {
         let parts = [subjectName, ageText].compactMap { $0.map(Self.trimmingWhitespace) }.filter { !$0.isEmpty }
@@ -91,8 +98,7 @@ public struct ShareCardContent: Hashable, Sendable {
     /// - Parameter day: The day to format.
     /// - Returns: The month's full name, the day of the month, a comma and the year.
     public static func englishDate(_ day: LocalDay) -> String {
-        let (year, month, dayOfMonth) = day.civil
-        return "\(monthNames[month - 1]) \(dayOfMonth), \(year)"
+        Translation.english.longDate(day)
     }
 
     /// Whether an image reference is a `data:image/` URI or a safe relative path.
@@ -121,11 +127,6 @@ public struct ShareCardContent: Hashable, Sendable {
         while let last = characters.last, last.isWhitespace { characters.removeLast() }
         return String(characters)
     }
-
-    private static let monthNames = [
-        "January", "February", "March", "April", "May", "June",
-        "July", "August", "September", "October", "November", "December",
-    ]
 }
 
 extension ShareCardContent: Codable {

@@ -28,7 +28,7 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
     public let title: ShareCardTextBlock
     /// The achievement text, wrapped.
     public let achievement: ShareCardTextBlock
-    /// The date, in English (`"February 27, 2026"`).
+    /// The date, in the layout's language (`"February 27, 2026"`).
     public let date: ShareCardTextBlock
     /// The brand mark in the bottom-right corner.
     public let branding: ShareCardTextBlock
@@ -48,8 +48,11 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - content: What the card says.
     ///   - format: The card's shape and size.
-    public init(content: ShareCardContent, format: ShareCardFormat) {
+    ///   - translation: The language the date is written in; English by default (the
+    ///     other texts are the content's, as given).
+    public init(content: ShareCardContent, format: ShareCardFormat, translation: Translation = .english) {
         let metrics = Metrics.of(format)
+        let formattedDate = content.formattedDate(translation: translation)
         let palette = Palette(category: content.categoryColor)
         let width = Double(format.width)
         let height = Double(format.height)
@@ -74,7 +77,7 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
                 role: .achievement, fitted: fit(content.achievementText, metrics.body, width: column),
                 style: metrics.body, color: palette.body, gapBefore: metrics.gapAfterTitle),
             StackItem(
-                role: .date, fitted: fit(content.formattedDate, metrics.date, width: column), style: metrics.date,
+                role: .date, fitted: fit(formattedDate, metrics.date, width: column), style: metrics.date,
                 color: palette.secondary, gapBefore: metrics.gapBeforeDate),
         ]
         let stackHeight = Self.height(of: stack)
@@ -170,7 +173,7 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
             ])
 
         let sanitized = ShareCardTextMetrics.sanitized
-        accessibilityLabel = [content.title, content.achievementText, content.subjectLine ?? "", content.formattedDate]
+        accessibilityLabel = [content.title, content.achievementText, content.subjectLine ?? "", formattedDate]
             .map { sanitized($0).split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .filter { !$0.isEmpty }
             .joined(separator: " — ")

@@ -145,10 +145,12 @@ extension LocalDay: Codable {
 
 extension LocalDay {
     /// The day as people read it in English: `Fri 27 Nov 2026`.
-    public var readable: String {
-        let (year, month, day) = civil
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        return "\(weekdays[(weekday.rawValue + 6) % 7]) \(day) \(months[month - 1]) \(year)"
-    }
+    public var readable: String { readable(translation: .english) }
+
+    /// The day as people read it in a language (`date.readable`): `Fri 27 Nov 2026` in
+    /// English, `sex, 27 de nov de 2026` in Brazilian Portuguese.
+    ///
+    /// - Parameter translation: The language.
+    /// - Returns: The day.
+    public func readable(translation: Translation) -> String { translation.readable(self) }
 }

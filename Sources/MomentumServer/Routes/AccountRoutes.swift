@@ -33,6 +33,17 @@ struct SessionResponse: Codable {
 }
 
 /// A profile as the API shows it.
+/// The languages a profile can choose, `GET /v1/languages`.
+struct LanguageList: Codable {
+    var languages: [Language]
+}
+
+/// A language by its tag and its name in itself.
+struct Language: Codable {
+    var tag: String
+    var name: String
+}
+
 struct ProfileView: Codable {
     var displayName: String
     var timeZone: String
@@ -43,6 +54,7 @@ struct ProfileView: Codable {
     var reduceMotion: Bool
     var doNotDisturb: Bool
     var notifications: NotificationPreferences
+    var language: String?
     var updatedAt: Date
 
     init(_ profile: Profile) {
@@ -55,6 +67,7 @@ struct ProfileView: Codable {
         reduceMotion = profile.preferences.accessibility.reduceMotion
         doNotDisturb = profile.preferences.doNotDisturb
         notifications = profile.notifications
+        language = profile.language
         updatedAt = profile.updatedAt
     }
 }
@@ -64,9 +77,19 @@ extension Routes {
     func addAccountRoutes(public group: RouterGroup<MomentumContext>, authenticated: RouterGroup<MomentumContext>) {
         let accounts = server.accounts
         group.post("accounts") { request, context in
-            let body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
+            var body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
+            if body.language == nil {
+                body.language =
+                    WebStrings.preferred(request.headers[.acceptLanguage]).lazy
+                    .compactMap { Translation.bestMatch(for: [$0]) }.first
+            }
             return try JSONIO.response(
                 try await accounts.register(body, address: context.addressKey), status: .created)
+        }
+        group.get("languages") { _, _ in
+            try JSONIO.response(
+                LanguageList(
+                    languages: WebStrings.languages.map { Language(tag: $0, name: WebStrings.all[$0]?.name ?? $0) }))
         }
         group.post("sessions") { request, context in
             let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
@@ -150,6 +173,7 @@ extension ProfilePatch {
         if let reduceMotion { changed.preferences.accessibility.reduceMotion = reduceMotion }
         if let doNotDisturb { changed.preferences.doNotDisturb = doNotDisturb }
         if let notifications { changed.notifications = notifications.applied(to: changed.notifications) }
+        if let language { changed.language = language }
         return changed
     }
 }

@@ -50,7 +50,7 @@ struct Accounts: Sendable {
             displayName: body.displayName.trimmingCharacters(in: .whitespaces), timeZone: body.timeZone ?? "UTC",
             dayStartHour: body.dayStartHour ?? 0,
             pack: Profile.canonicalPack(body.packs?.joined(separator: "+") ?? body.pack ?? configuration.pack),
-            updatedAt: now)
+            language: body.language, updatedAt: now)
         if body.packs?.isEmpty == true {
             problems.append(.init(field: "packs", issue: "must name at least one: habits, ollie, savings or growth"))
         } else if body.pack != nil, body.packs != nil {

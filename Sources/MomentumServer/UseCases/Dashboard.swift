@@ -63,7 +63,9 @@ struct Dashboard: Sendable {
             let full = engine.state(at: now, zone: zone, calendarDays: calendarDays)
             guard let state = full.habits.first(where: { $0.definition.id == id }) else { return nil }
             var streaks = engine.streaks
-            let analytics = streaks.analytics(at: now, zone: zone).habits.first { $0.habit == id }
+            let analytics = streaks.analytics(at: now, zone: zone, translation: profile.translation).habits.first {
+                $0.habit == id
+            }
             return HabitDetail(
                 habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone,
                 today: full.today, groups: Array(Set(full.habits.compactMap(\.definition.group))).sorted(),
@@ -76,7 +78,8 @@ struct Dashboard: Sendable {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             var streaks = engine.streaks
-            return streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone)
+            return streaks.analytics(
+                at: now, zone: streaks.latestZone ?? profile.timeZone, translation: profile.translation)
         }
     }
 
@@ -85,7 +88,8 @@ struct Dashboard: Sendable {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             var streaks = engine.streaks
-            let analytics = streaks.analytics(at: now, zone: streaks.latestZone ?? profile.timeZone)
+            let analytics = streaks.analytics(
+                at: now, zone: streaks.latestZone ?? profile.timeZone, translation: profile.translation)
             return ProfileStatsResponse(
                 statistics: analytics.profile, consistency: analytics.consistency,
                 achievements: engine.unlocks.count, events: engine.streaks.events.count)
@@ -128,7 +132,8 @@ struct Dashboard: Sendable {
             let locked = engine.achievements.rules.filter { !rules.contains($0.id) }.map {
                 LockedAchievement(
                     rule: $0.id,
-                    title: CustomMilestone.isCustom($0.id) ? $0.title : $0.lockedTitle(subjectName: subjectName),
+                    title: CustomMilestone.isCustom($0.id)
+                        ? $0.title : $0.lockedTitle(subjectName: subjectName, translation: profile.translation),
                     category: $0.category, tier: $0.tier, badge: $0.badge)
             }
             return AchievementsResponse(unlocked: unlocked, locked: locked)
@@ -140,7 +145,8 @@ struct Dashboard: Sendable {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             engine.summary(
-                at: now, preferences: profile.preferences, zone: engine.streaks.latestZone ?? profile.timeZone
+                at: now, preferences: profile.preferences, zone: engine.streaks.latestZone ?? profile.timeZone,
+                translation: profile.translation
             ).progression
         }
     }
@@ -153,8 +159,11 @@ struct Dashboard: Sendable {
             let zone = engine.streaks.latestZone ?? profile.timeZone
             var streaks = engine.streaks
             return Journey(
-                progression: engine.summary(at: now, preferences: profile.preferences, zone: zone).progression,
-                unlocks: engine.unlocks, analytics: streaks.analytics(at: now, zone: zone), zone: zone)
+                progression: engine.summary(
+                    at: now, preferences: profile.preferences, zone: zone, translation: profile.translation
+                ).progression,
+                unlocks: engine.unlocks,
+                analytics: streaks.analytics(at: now, zone: zone, translation: profile.translation), zone: zone)
         }
     }
 }
@@ -169,7 +178,8 @@ extension Dashboard {
             let zone = engine.streaks.latestZone ?? profile.timeZone
             _ = engine.advance(to: now, zone: zone)
             let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
-            let summary = engine.summary(at: now, preferences: profile.preferences, zone: zone)
+            let summary = engine.summary(
+                at: now, preferences: profile.preferences, zone: zone, translation: profile.translation)
             let subjects = engine.achievements.subjects
             return JournalPage(
                 pack: (try? profile.rulePack()) ?? .habits, journal: engine.achievements.journal(recent: recent),

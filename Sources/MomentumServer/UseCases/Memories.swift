@@ -91,10 +91,10 @@ struct Memories: Sendable {
     /// A memory's share card, as SVG: its title, caption, badge, date, subject and photo.
     func shareCardSVG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, String) {
         let memory = try await memory(id, of: user)
-        let (badge, subject) = try await store.evaluate(user) { engine, _ in
+        let (badge, subject, translation) = try await store.evaluate(user) { engine, profile in
             (
                 engine.unlocks.first { $0.id == memory.unlockID }?.badge,
-                memory.subjectID.flatMap { engine.achievements.subjects[$0] }
+                memory.subjectID.flatMap { engine.achievements.subjects[$0] }, profile.translation
             )
         }
         let photo = try await shareCardPhoto(memory.photo, user: user)
@@ -104,7 +104,9 @@ struct Memories: Sendable {
             subjectName: subject?.name,
             categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
             photo: photo)
-        return (memory, ShareCardRenderer.svg(ShareCardLayout(content: content, format: format)))
+        return (
+            memory, ShareCardRenderer.svg(ShareCardLayout(content: content, format: format, translation: translation))
+        )
     }
 
     /// A memory's share card drawn as PNG (on the rasterizer's threads, bounded in time and

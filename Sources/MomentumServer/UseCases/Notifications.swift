@@ -67,8 +67,9 @@ struct Notifications: Sendable {
             let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
             return (
                 NotificationPlanner(
-                    preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour),
-                NotificationPlanner.Situation(state: state, series: series)
+                    preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour,
+                    translation: profile.translation),
+                NotificationPlanner.Situation(state: state, series: series, translation: profile.translation)
             )
         }
         let plan = planner.run(situation, after: claim.checkedUntil, now: now)
@@ -114,15 +115,18 @@ struct Notifications: Sendable {
             let zoneName = engine.streaks.latestZone ?? profile.timeZone
             let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
             let planner = NotificationPlanner(
-                preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour)
+                preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour,
+                translation: profile.translation)
             let today = DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
             let subjects = engine.achievements.subjects
             let each = unlocks.map { unlock in
-                let message = MessageCatalog.standard.message(
+                let message = MessageCatalog.standard.translated(profile.translation).message(
                     for: unlock, subject: unlock.subject.flatMap { subjects[$0] }, today: today)
                 return planner.milestone(unlock, title: unlock.title, message: message.text, now: now)
             }
-            return Self.grouped(each, unlocks: unlocks, now: now)
+            return Self.grouped(
+                each, unlocks: unlocks, now: now,
+                strings: WebStrings.negotiate(profile: profile.language, acceptLanguage: nil))
         }
         let stored = try await store.deliverNotifications(notifications, to: user, at: now)
         metrics.count(.milestone, outcome: "sent", by: stored.count)
@@ -134,26 +138,29 @@ struct Notifications: Sendable {
     /// allow when they are sent): at most once per key.
     ///
     /// - Parameters:
+    ///   - kind: What it is about.
+    ///   - key: Its key: a second notification with the same key is not made.
+    ///   - user: The recipient.
+    ///   - url: The page it opens.
+    ///   - habit: The recipient's habit it is about, if any.
     ///   - day: The recipient's local day it belongs to (`nil`: today where they are).
     ///   - expires: When it stops making sense (`nil`: a week from now).
+    ///   - words: Its title and body in the recipient's language.
     /// - Returns: Whether it was new.
     @discardableResult
     func social(
-        kind: NotificationKind, key: String, to user: String, title: String, body: String, url: String,
-        habit: String? = nil, day: LocalDay? = nil, expires: Date? = nil
+        kind: NotificationKind, key: String, to user: String, url: String, habit: String? = nil,
+        day: LocalDay? = nil, expires: Date? = nil, words: (WebStrings) -> (title: String, body: String)
     ) async throws -> Bool {
         let now = now()
-        let localDay: LocalDay
-        if let day {
-            localDay = day
-        } else {
-            localDay = try await store.evaluate(user) { engine, profile in
-                let zone =
-                    ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
-                    ?? ZoneOffsetTable.named("UTC")!
-                return DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
-            }
+        let (today, language) = try await store.evaluate(user) { engine, profile in
+            let zone =
+                ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
+                ?? ZoneOffsetTable.named("UTC")!
+            return (DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone), profile.language)
         }
+        let localDay = day ?? today
+        let (title, body) = words(WebStrings.negotiate(profile: language, acceptLanguage: nil))
         let notification = PlannedNotification(
             key: key, kind: kind, title: title, body: body, url: url, day: localDay, habit: habit, at: now,
             expires: expires ?? now.addingTimeInterval(7 * 86_400))
@@ -170,27 +177,39 @@ struct Notifications: Sendable {
     ///
     /// - Parameter reactions: Every reaction to the post, the newest first.
     func reactions(_ reactions: [PostReaction], to post: String, of owner: String, now: Date) async throws {
-        let day = try await store.evaluate(owner) { engine, profile in
+        let (day, language) = try await store.evaluate(owner) { engine, profile in
             let zone =
                 ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
                 ?? ZoneOffsetTable.named("UTC")!
-            return DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone)
+            return (DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone), profile.language)
         }
         let key = "reaction:\(post):\(day)"
-        let names = reactions.prefix(2).map { "\($0.displayName) \($0.reaction.emoji)" }
-        let others = reactions.count - names.count
-        let who =
-            others > 0
-            ? names.joined(separator: ", ") + " and \(others) other\(others == 1 ? "" : "s")"
-            : names.joined(separator: " and ")
-        let title = reactions.count == 1 ? "\(reactions[0].displayName) cheered you on" : "Friends are cheering you on"
-        let body = "\(who) reacted to your achievement."
-        if try await social(kind: .reaction, key: key, to: owner, title: title, body: body, url: "/feed", day: day) {
+        let (title, body) = Self.reactionWords(
+            reactions, WebStrings.negotiate(profile: language, acceptLanguage: nil))
+        if try await social(kind: .reaction, key: key, to: owner, url: "/feed", day: day, words: { _ in (title, body) })
+        {
             return
         }
         if try await store.regroupNotification(of: owner, key: key, title: title, body: body) {
             changes.publish(Change(kind: "notifications", at: now), to: owner)
         }
+    }
+
+    /// A reaction notification's words: "Ana 🔥 and Bob 👏 reacted", "Ana 🔥, Bob 👏 and 3
+    /// others reacted".
+    static func reactionWords(_ reactions: [PostReaction], _ strings: WebStrings) -> (title: String, body: String) {
+        let names = reactions.prefix(2).map { "\($0.displayName) \($0.reaction.emoji)" }
+        let others = reactions.count - names.count
+        let who =
+            others > 0
+            ? strings.count("push.reaction.others", others, ["names": names.joined(separator: ", ")])
+            : names.count == 2
+                ? strings("push.reaction.two", ["first": names[0], "second": names[1]]) : names.first ?? ""
+        let title =
+            reactions.count == 1
+            ? strings("push.reaction.title.one", ["name": reactions[0].displayName])
+            : strings("push.reaction.title.many")
+        return (title, strings("push.reaction.body", ["who": who]))
     }
 
     /// Tells every member of a subject's family about the subject's milestones just
@@ -210,8 +229,13 @@ struct Notifications: Sendable {
                 for member in members {
                     try await social(
                         kind: .milestone, key: "family:\(owner):\(unlock.id)", to: member.user,
-                        title: "\(name): \(unlock.title)", body: "A new milestone for \(name)'s family.",
-                        url: "/families/\(owner)/\(subject)")
+                        url: "/families/\(owner)/\(subject)"
+                    ) { strings in
+                        (
+                            strings("push.family.title", ["name": name, "title": unlock.title]),
+                            strings("push.family.body", ["name": name])
+                        )
+                    }
                 }
             }
         }
@@ -224,7 +248,7 @@ struct Notifications: Sendable {
 
     /// The milestones of one write as notifications: each its own, or one for them all.
     static func grouped(
-        _ notifications: [PlannedNotification], unlocks: [Unlock], now: Date
+        _ notifications: [PlannedNotification], unlocks: [Unlock], now: Date, strings: WebStrings = .english
     ) -> [PlannedNotification] {
         guard notifications.count > maximumSeparateMilestones, let first = unlocks.first else { return notifications }
         let biggest = unlocks.enumerated().sorted {
@@ -234,9 +258,10 @@ struct Notifications: Sendable {
         return [
             PlannedNotification(
                 key: "milestones:\(first.id):\(unlocks.count)", kind: .milestone,
-                title: "\(unlocks.count) milestones reached",
-                body: biggest.joined(separator: " · ")
-                    + " and \(unlocks.count - biggest.count) more. See them all on your Journey.",
+                title: strings.count("push.grouped.title", unlocks.count),
+                body: strings.count(
+                    "push.grouped.body", unlocks.count - biggest.count,
+                    ["titles": biggest.joined(separator: " · ")]),
                 url: "/journey", day: latest, at: now, expires: now.addingTimeInterval(7 * 86_400))
         ]
     }

@@ -111,11 +111,20 @@ struct Social: Sendable {
                 let subjectName =
                     try await store.evaluate(owner) { engine, _ in engine.achievements.subjects[subject]?.name }
                     ?? subject
+                let role = invitation.role ?? .viewer
                 try await notifications.social(
                     kind: .friend, key: "family:\(invitation.code)", to: invitation.inviter,
-                    title: "\(name) joined \(subjectName)'s family",
-                    body: "\(name) is now \(Self.article(invitation.role ?? .viewer)) for \(subjectName).",
-                    url: "/families/\(owner)/\(subject)")
+                    url: "/families/\(owner)/\(subject)"
+                ) { strings in
+                    let values = ["name": name, "subject": subjectName]
+                    let body =
+                        switch role {
+                        case .coOwner: strings("push.familyJoined.coOwner", values)
+                        case .caregiver: strings("push.familyJoined.caregiver", values)
+                        case .viewer: strings("push.familyJoined.viewer", values)
+                        }
+                    return (strings("push.familyJoined.title", values), body)
+                }
                 let ownerName = try await store.profile(of: owner)?.displayName ?? ""
                 return InvitationAccepted(
                     kind: "family", friend: nil,
@@ -124,9 +133,13 @@ struct Social: Sendable {
                         role: (invitation.role ?? .viewer).rawValue, since: now))
             }
             try await notifications.social(
-                kind: .friend, key: "friend:\(invitation.code)", to: invitation.inviter,
-                title: "\(name) accepted your invitation", body: "You and \(name) are friends now.",
-                url: "/friends/\(caller.user)")
+                kind: .friend, key: "friend:\(invitation.code)", to: invitation.inviter, url: "/friends/\(caller.user)"
+            ) { strings in
+                (
+                    strings("push.friendAccepted.title", ["name": name]),
+                    strings("push.friendAccepted.body", ["name": name])
+                )
+            }
             let friend = try await store.friend(invitation.inviter, of: caller.user)
             return InvitationAccepted(kind: "friend", friend: friend.map(FriendView.init), membership: nil)
         }
@@ -143,14 +156,6 @@ struct Social: Sendable {
         APIError(
             .notFound, "not_found",
             "invitation '\(code.prefix(40))' not found: it may be mistyped, expired, withdrawn or used")
-    }
-
-    static func article(_ role: FamilyRole) -> String {
-        switch role {
-        case .coOwner: "a co-owner"
-        case .caregiver: "a caregiver"
-        case .viewer: "a viewer"
-        }
     }
 
     // MARK: Friends
@@ -229,12 +234,22 @@ struct Social: Sendable {
         let dayEnd = Date(
             timeIntervalSince1970: Double(DayClock(dayStartHour: dayStartHour).start(of: day.advanced(by: 1), in: zone))
         )
-        let unit = habit.streakUnit == "day" ? "day" : habit.streakUnit
+        let unit = habit.streakUnit
         try await notifications.social(
-            kind: .nudge, key: prefix + caller.user, to: friendID, title: "\(sender) is cheering you on",
-            body:
-                "Your \(habit.current)-\(unit) \(habit.definition.name) streak is waiting for today's check-in. You've got this!",
-            url: "/today", habit: habit.definition.id, day: day, expires: dayEnd)
+            kind: .nudge, key: prefix + caller.user, to: friendID, url: "/today", habit: habit.definition.id, day: day,
+            expires: dayEnd
+        ) { strings in
+            let values = [
+                "sender": sender, "count": strings.number(Double(habit.current)), "habit": habit.definition.name,
+            ]
+            let body =
+                switch unit {
+                case "week": strings("push.nudge.body.week", values)
+                case "month": strings("push.nudge.body.month", values)
+                default: strings("push.nudge.body.day", values)
+                }
+            return (strings("push.nudge.title", values), body)
+        }
         return NudgeView(to: friendID, day: day.description)
     }
 

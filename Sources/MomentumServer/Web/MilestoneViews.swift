@@ -27,16 +27,22 @@ extension WebViews {
             ]
             if let message = state.message, !message.isEmpty { item["message"] = message }
             if let reached = state.reached {
-                item["reached"] = Self.longDay(reached.achievedDay)
+                item["reached"] = L("journey.milestones.reached", ["day": Self.longDay(reached.achievedDay)])
                 item["unlock"] = reached.id
+                item["postLabel"] = L("journey.postLabel", ["title": state.title])
             } else if let progress = state.progress {
                 item["progress"] = progress.current
                 item["target"] = progress.target
-                let unit = state.habit.flatMap { units[$0] } ?? "day"
+                let current = Self.integer(progress.current)
                 item["progressText"] =
                     state.rule == .streak
-                    ? "\(progress.current) of \(progress.target) \(unit)s in a row"
-                    : "\(progress.current) of \(progress.target)"
+                    ? L(
+                        "journey.milestones.progressInARow",
+                        [
+                            "current": current,
+                            "units": Self.units(state.habit.flatMap { units[$0] } ?? "day", progress.target),
+                        ])
+                    : L("journey.milestones.progress", ["current": current, "target": Self.integer(progress.target)])
             } else {
                 item["waiting"] = true
             }
@@ -62,20 +68,38 @@ extension WebViews {
             return item.map { "\(name) (\($0))" } ?? name
         }
         let target = state.target ?? 0
+        let strings = WebStrings.current
         switch state.rule {
         case .moment:
-            return "A moment, marked when it happened"
+            return L("journey.rule.moment")
         case .first:
-            return "The first \(logs(state.kind, state.item))"
+            return L("journey.rule.first", ["what": logs(state.kind, state.item)])
         case .count:
-            if let habit = state.habit { return "\(habits[habit] ?? habit): \(target) days done" }
-            return "\(target) × \(logs(state.kind, state.item))"
+            if let habit = state.habit {
+                return strings.count("journey.rule.habitDays", target, ["habit": habits[habit] ?? habit])
+            }
+            return L("journey.rule.count", ["target": integer(target), "what": logs(state.kind, state.item)])
         case .streak:
             if let habit = state.habit {
-                return "\(habits[habit] ?? habit): \(target) \(units[habit] ?? "day")s in a row"
+                return L(
+                    "journey.rule.habitStreak",
+                    ["habit": habits[habit] ?? habit, "units": Self.units(units[habit] ?? "day", target)])
             }
-            let broken = state.breaks.map { ", broken by \(logs($0, state.breaksItem))" } ?? ""
-            return "\(target) days in a row of \(logs(state.kind, state.item))\(broken)"
+            let broken = state.breaks.map { L("journey.rule.brokenBy", ["what": logs($0, state.breaksItem)]) } ?? ""
+            return strings.count(
+                "journey.rule.streak", target, ["what": logs(state.kind, state.item), "broken": broken])
+        }
+    }
+
+    /// A number of a habit's periods in a streak ("7 days", "3 weeks"); `unit` is one of
+    /// ``Coaching/unit(_:)``'s.
+    static func units(_ unit: String, _ count: Int) -> String {
+        switch unit {
+        case "week": WebStrings.current.count("journey.units.week", count)
+        case "month": WebStrings.current.count("journey.units.month", count)
+        case "year": WebStrings.current.count("journey.units.year", count)
+        case "period": WebStrings.current.count("journey.units.period", count)
+        default: WebStrings.current.count("journey.units.day", count)
         }
     }
 

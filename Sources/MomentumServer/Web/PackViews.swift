@@ -17,8 +17,13 @@ extension WebViews {
         var page = try await chrome(caller, "packs/\(name)", title: title)
         page["section"] = section(member, journal, whole: true)
         // The subject's family (the puppy's caregivers) on its profile.
-        if let subject = Self.subject(for: member, journal) {
-            page["family"] = try await familyOfSubject(caller, subject: subject.id)
+        if let subject = Self.subject(for: member, journal),
+            var family = try await familyOfSubject(caller, subject: subject.id)
+        {
+            family["others"] = (family["others"] as? [[String: Any]])?.map { other in
+                other.merging(["roleName": Self.roleName(other["role"] as? String ?? "")]) { _, new in new }
+            }
+            page["family"] = family
         }
         return page
     }
@@ -37,7 +42,7 @@ extension WebViews {
     /// A pack's title, named after the puppy when there is one ("Ollie's journal").
     static func title(of pack: RulePack, _ journal: JournalPage) -> String {
         if pack.forms.contains(where: { $0.type == "subject" }), let subject = subject(for: pack, journal) {
-            return "\(subject.name)’s journal"
+            return L("packs.journal", ["name": subject.name])
         }
         return pack.title
     }
@@ -66,10 +71,15 @@ extension WebViews {
                 "hasPhoto": subject.photo != nil, "photo": subject.photo.map { "/v1/photos/\($0)" } ?? "",
             ]
             if let born = subject.dates["born"] {
-                card["age"] = Self.age(from: born, to: journal.today)
+                card["age"] = L("packs.subject.age", ["age": Self.age(from: born, to: journal.today)])
                 card["born"] = Self.longDay(born)
             }
-            if let gotcha = subject.dates["gotcha"] { card["gotcha"] = Self.longDay(gotcha) }
+            if let gotcha = subject.dates["gotcha"] {
+                card["gotcha"] = L("packs.subject.homeSince", ["day": Self.longDay(gotcha)])
+            }
+            card["addPhoto"] = L("packs.subject.addPhoto", ["name": subject.name])
+            card["removePhotoLabel"] = L("packs.subject.removePhotoLabel", ["name": subject.name])
+            card["shareWithFamily"] = L("packs.subject.shareWithFamily", ["name": subject.name])
             section["subject"] = card
         } else if pack.forms.contains(where: { $0.type == "subject" }) {
             section["noSubject"] = true
@@ -81,8 +91,9 @@ extension WebViews {
             let label = [form?.title, option?.label].compactMap { $0 }.joined(separator: ": ")
             return [
                 "label": label.isEmpty ? streak.kind : label, "icon": option?.icon ?? form?.icon ?? "🔥",
-                "current": streak.current, "best": streak.best,
-                "days": streak.current == 1 ? "day" : "days",
+                "current": Self.integer(streak.current),
+                "best": L("packs.streak.best", ["best": Self.integer(streak.best)]),
+                "days": WebStrings.current.count("packs.streak.inARow", streak.current),
             ]
         }
         if whole { section["stats"] = stats(pack, journal) }
@@ -100,7 +111,11 @@ extension WebViews {
             let rules = Set(pack.achievements.map(\.id))
             section["badges"] = journal.unlocks.filter { rules.contains($0.rule) && $0.tier >= .notable }
                 .sorted { $0.achievedAt > $1.achievedAt }.prefix(8).map {
-                    ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "unlock": $0.id]
+                    [
+                        "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
+                        "unlock": $0.id,
+                        "postLabel": L("packs.postLabel", ["title": $0.title]),
+                    ]
                 }
             section["hasRecent"] = !(section["recent"] as? [Any] ?? []).isEmpty
             section["hasBadges"] = !(section["badges"] as? [Any] ?? []).isEmpty
@@ -122,19 +137,19 @@ extension WebViews {
     private func form(_ form: LogForm, _ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [String: Any] {
         var values = form.values
         var prefill: [String: String] = [:]
-        var submit = "Log"
+        var submit = L("packs.form.log")
         switch form.type {
         case "subject":
             // The puppy's profile edits the puppy there is, or adds the first.
-            submit = "Save"
+            submit = L("packs.form.save")
             if let subject = Self.subject(for: pack, journal) {
                 values["subject"] = subject.id
                 prefill["name"] = subject.name
                 for (key, day) in subject.dates { prefill["dates.\(key)"] = day.description }
             }
-        case "goal": submit = "Create goal"
-        case "stage": submit = "Record"
-        case "contribution": submit = "Add"
+        case "goal": submit = L("packs.form.createGoal")
+        case "stage": submit = L("packs.form.record")
+        case "contribution": submit = L("packs.form.add")
         default: break
         }
         var context: [String: Any] = [
@@ -146,7 +161,8 @@ extension WebViews {
             let earliest = pack.backfillDays.map { journal.today.advanced(by: -$0) }
             context["backdate"] = Self.dropEmpty([
                 "max": journal.today.description, "min": earliest?.description ?? "",
-                "window": pack.backfillDays.map { "up to \($0) day\($0 == 1 ? "" : "s") back" } ?? "any earlier day",
+                "window": pack.backfillDays.map { WebStrings.current.count("packs.form.daysBack", $0) }
+                    ?? L("packs.form.anyEarlierDay"),
             ])
         }
         let taps = form.fields.first { $0.input == .buttons || $0.input == .checklist }
@@ -174,11 +190,12 @@ extension WebViews {
                     "field": taps.name,
                     "groups": groups.map { group, options in
                         [
-                            "label": group.prefix(1).uppercased() + group.dropFirst(), "options": options,
+                            "label": Self.groupName(group), "options": options,
                             "progress": "\(options.filter { $0["done"] as? Bool == true }.count)/\(options.count)",
                         ] as [String: Any]
                     },
-                    "progress": "\(checked) of \(options.count)",
+                    "progress": L(
+                        "packs.form.checkedOff", ["done": Self.integer(checked), "total": Self.integer(options.count)]),
                 ]
             } else {
                 context["buttons"] = ["field": taps.name, "options": options]
@@ -212,8 +229,8 @@ extension WebViews {
             "id": "f-\(pack.name)-\(form.id)-\(field.name.replacingOccurrences(of: ".", with: "-"))",
         ]
         context[field.input.rawValue] = true
-        if let minimum = field.minimum { context["min"] = Self.number(minimum) }
-        if let maximum = field.maximum { context["max"] = Self.number(maximum) }
+        if let minimum = field.minimum { context["min"] = Self.attribute(minimum) }
+        if let maximum = field.maximum { context["max"] = Self.attribute(maximum) }
         if field.input == .date { context["max"] = journal.today.description }
         if !field.suggestions.isEmpty {
             // Suggestions not logged yet come first (a command already learned is still offered).
@@ -285,17 +302,24 @@ extension WebViews {
                 let done = checklist.options.filter { items.contains("\($0.group ?? "")/\($0.value)") }.count
                 stats.append([
                     "icon": form.icon ?? "", "label": form.title, "value": "\(done)/\(checklist.options.count)",
-                    "note": "experiences",
+                    "note": L("packs.stats.experiences"),
                 ])
             } else if let group = form.values["group"] {
                 let count = items.filter { $0.hasPrefix("\(group)/") }.count
-                stats.append(["icon": form.icon ?? "", "label": form.title, "value": "\(count)", "note": "so far"])
+                stats.append([
+                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(count),
+                    "note": L("packs.stats.soFar"),
+                ])
             } else if form.fields.contains(where: { $0.name == "item" && $0.input == .text }) {
                 stats.append([
-                    "icon": form.icon ?? "", "label": form.title, "value": "\(items.count)", "note": "different",
+                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(items.count),
+                    "note": L("packs.stats.different"),
                 ])
             } else if let count = journal.journal.counts[kind], form.fields.allSatisfy({ $0.input != .buttons }) {
-                stats.append(["icon": form.icon ?? "", "label": form.title, "value": "\(count)", "note": "logged"])
+                stats.append([
+                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(count),
+                    "note": L("packs.stats.logged"),
+                ])
             }
         }
         return stats
@@ -308,9 +332,11 @@ extension WebViews {
             let percent = Int((goal.fraction * 100).rounded(.down))
             return [
                 "id": goal.goal.id, "name": goal.goal.name, "icon": category?.icon ?? "💰",
-                "category": category?.label ?? goal.goal.category, "saved": Self.money(goal.saved),
-                "target": Self.money(goal.goal.target), "percent": percent, "completed": goal.completed,
-                "left": Self.money(max(0, goal.goal.target - goal.saved)),
+                "category": category?.label ?? goal.goal.category, "percent": percent, "completed": goal.completed,
+                "progress": L(
+                    "packs.goals.progress",
+                    ["saved": Self.money(goal.saved), "target": Self.money(goal.goal.target)]),
+                "left": L("packs.goals.left", ["left": Self.money(max(0, goal.goal.target - goal.saved))]),
             ]
         }
     }
@@ -323,9 +349,10 @@ extension WebViews {
         return amounts.map { amount in
             let reached = total >= amount
             defer { if !reached { next = false } }
+            let tier = MilestoneTier.tier(for: amount)
             return [
-                "amount": Self.money(amount), "tier": MilestoneTier.tier(for: amount).rawValue, "reached": reached,
-                "next": !reached && next,
+                "amount": Self.money(amount), "tier": tier.rawValue, "tierName": Self.tierName(tier),
+                "reached": reached, "next": !reached && next,
             ]
         }
     }
@@ -341,11 +368,15 @@ extension WebViews {
                 return context
             }
             context["stage"] = last.toStage.name
-            context["number"] = last.stageNumber
+            context["stageOf"] = Self.stageOf(last.stageNumber, last.stageCount)
             context["percent"] = Int((Double(last.stageNumber) / Double(max(1, last.stageCount)) * 100).rounded())
             context["final"] = last.isFinalStage
-            context["since"] = StageDuration(from: last.advance.at, to: max(now, last.advance.at)).description
-            context["sinceDay"] = Self.longDate(last.advance.at, zone: zone)
+            context["since"] = L(
+                "packs.method.since",
+                [
+                    "duration": Self.duration(StageDuration(from: last.advance.at, to: max(now, last.advance.at))),
+                    "day": Self.longDate(last.advance.at, zone: zone),
+                ])
             if let celebration = journal.progression.celebrations[last.advance.eventID] {
                 context["affirmation"] = celebration.affirmation.text
             }
@@ -353,13 +384,17 @@ extension WebViews {
                 context["hasTimeline"] = true
                 context["timeline"] = items.reversed().map { item -> [String: Any] in
                     Self.dropEmpty([
-                        "stage": item.toStage.name, "number": item.stageNumber, "count": item.stageCount,
-                        "kind": item.kind.rawValue, "day": Self.longDate(item.advance.at, zone: zone),
+                        "stage": item.toStage.name, "stageOf": Self.stageOf(item.stageNumber, item.stageCount),
+                        "kind": Self.kindName(item.kind), "day": Self.longDate(item.advance.at, zone: zone),
                         "note": item.advance.note ?? "",
                         "time": item.timeAtPreviousStage.map {
-                            "after \($0) at \(item.fromStage?.name ?? "the stage before")"
-                        }
-                            ?? "",
+                            L(
+                                "packs.method.after",
+                                [
+                                    "duration": Self.duration($0),
+                                    "stage": item.fromStage?.name ?? L("packs.method.stageBefore"),
+                                ])
+                        } ?? "",
                     ])
                 }
             }
@@ -380,8 +415,12 @@ extension WebViews {
             var icon: String
             if entry.type == "contribution" {
                 icon = "🪙"
-                what =
-                    "\(Self.money(activity.value ?? 0)) to \(goalNames[activity.item ?? ""] ?? activity.item ?? "a goal")"
+                what = L(
+                    "packs.recent.contribution",
+                    [
+                        "amount": Self.money(activity.value ?? 0),
+                        "goal": goalNames[activity.item ?? ""] ?? activity.item ?? L("packs.recent.aGoal"),
+                    ])
             } else {
                 let form =
                     pack.forms.first {
@@ -399,9 +438,10 @@ extension WebViews {
                     what += " · \(Self.number(value)) \(unit)".trimmingCharacters(in: .whitespaces)
                 }
             }
+            let day = Self.longDay(entry.day)
             return Self.dropEmpty([
-                "event": entry.event, "icon": icon, "what": what, "note": activity.note ?? "",
-                "day": Self.longDay(entry.day),
+                "event": entry.event, "icon": icon, "what": what, "note": activity.note ?? "", "day": day,
+                "removeLabel": L("packs.recent.removeLabel", ["what": what, "day": day]),
             ])
         }
     }
@@ -411,28 +451,132 @@ extension WebViews {
     /// An age in the words seed 000 uses: "9 weeks", then "4 months", then "1 year, 2 months".
     static func age(from born: LocalDay, to today: LocalDay) -> String {
         let days = today.number - born.number
-        guard days >= 0 else { return "not born yet" }
-        if days < 7 { return days == 1 ? "1 day" : "\(days) days" }
-        if days < 16 * 7 { return days / 7 == 1 ? "1 week" : "\(days / 7) weeks" }
+        guard days >= 0 else { return L("packs.age.notBornYet") }
+        if days < 7 { return span(days, .day) }
+        if days < 16 * 7 { return span(days / 7, .week) }
         let (by, bm, bd) = born.civil
         let (ty, tm, td) = today.civil
         var months = (ty - by) * 12 + (tm - bm)
         if td < bd { months -= 1 }
         let years = months / 12
         let rest = months % 12
-        func unit(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        if years == 0 { return unit(months, "month") }
-        return rest == 0 ? unit(years, "year") : "\(unit(years, "year")), \(unit(rest, "month"))"
+        if years == 0 { return span(months, .month) }
+        return rest == 0
+            ? span(years, .year) : L("packs.age.pair", ["first": span(years, .year), "second": span(rest, .month)])
     }
 
-    /// An amount of money: `$1,234.50`, whole amounts without cents; `$0` for a value that
-    /// is not finite.
+    /// A stay at a stage by ``StageDuration``'s rules, in the page's language: "less than a
+    /// day", "3 weeks, 2 days", "1 year, 1 month".
+    static func duration(_ duration: StageDuration) -> String {
+        guard duration.wholeDays > 0 else { return L("packs.age.lessThanADay") }
+        var remaining = duration.wholeDays
+        var parts: [String] = []
+        for unit in [SpanUnit.year, .month, .week, .day] where parts.count < 2 {
+            let count = remaining / unit.days
+            remaining %= unit.days
+            if count > 0 { parts.append(span(count, unit)) }
+        }
+        return parts.count == 2 ? L("packs.age.pair", ["first": parts[0], "second": parts[1]]) : parts[0]
+    }
+
+    /// The units of an age or a stay, with their lengths in ``StageDuration``'s days.
+    enum SpanUnit {
+        case day, week, month, year
+
+        var days: Int {
+            switch self {
+            case .day: 1
+            case .week: 7
+            case .month: 30
+            case .year: 365
+            }
+        }
+    }
+
+    /// A number of days, weeks, months or years: "1 day", "3 weeks".
+    static func span(_ count: Int, _ unit: SpanUnit) -> String {
+        switch unit {
+        case .day: WebStrings.current.count("packs.age.days", count)
+        case .week: WebStrings.current.count("packs.age.weeks", count)
+        case .month: WebStrings.current.count("packs.age.months", count)
+        case .year: WebStrings.current.count("packs.age.years", count)
+        }
+    }
+
+    /// "stage 2 of 5".
+    static func stageOf(_ number: Int, _ count: Int) -> String {
+        L("packs.method.stageOf", ["number": integer(number), "count": integer(count)])
+    }
+
+    /// How a record moved along a method: "start", "advance", "regression".
+    static func kindName(_ kind: ProgressionTimelineItem.Kind) -> String {
+        switch kind {
+        case .start: L("packs.kind.start")
+        case .advance: L("packs.kind.advance")
+        case .regression: L("packs.kind.regression")
+        }
+    }
+
+    /// A savings milestone's tier as the ladder names it.
+    static func tierName(_ tier: MilestoneTier) -> String {
+        switch tier {
+        case .small: L("packs.tier.small")
+        case .medium: L("packs.tier.medium")
+        case .large: L("packs.tier.large")
+        case .epic: L("packs.tier.epic")
+        }
+    }
+
+    /// A checklist group's heading: the bundled packs' groups by name, any other group's
+    /// identifier capitalized.
+    static func groupName(_ group: String) -> String {
+        switch group {
+        case "animals": L("packs.group.animals")
+        case "dogs": L("packs.group.dogs")
+        case "handling": L("packs.group.handling")
+        case "people": L("packs.group.people")
+        case "places": L("packs.group.places")
+        case "sounds": L("packs.group.sounds")
+        case "surfaces": L("packs.group.surfaces")
+        case "vehicles": L("packs.group.vehicles")
+        default: group.prefix(1).uppercased() + group.dropFirst()
+        }
+    }
+
+    /// A family member's role as the family line names it.
+    static func roleName(_ role: String) -> String {
+        switch role {
+        case "owner": L("packs.role.owner")
+        case FamilyRole.coOwner.rawValue: L("packs.role.coOwner")
+        case FamilyRole.caregiver.rawValue: L("packs.role.caregiver")
+        case FamilyRole.viewer.rawValue: L("packs.role.viewer")
+        default: role
+        }
+    }
+
+    /// An amount of money in the page's language (`$1,234.50`, `R$ 1.234,50`); whole amounts
+    /// without cents (`$1,000`), as seed 002 writes them; a value that is not finite as zero.
     static func money(_ amount: Double) -> String {
-        amount.isFinite ? MilestoneNumber.money(amount) : "$0"
+        let strings = WebStrings.current
+        let cents = amount.isFinite ? (amount * 100).rounded() : 0
+        guard cents.truncatingRemainder(dividingBy: 100) == 0 else { return strings.money(amount) }
+        let whole = cents == 0 ? 0 : cents / 100
+        return whole.formatted(.currency(code: strings.currency).precision(.fractionLength(0)).locale(strings.locale))
     }
 
-    /// A number without a needless fraction: `8`, `8.5`, `8.25`.
+    /// A number in the page's language without a needless fraction: `8`, `8.5`, `8.25`.
     static func number(_ value: Double) -> String {
+        WebStrings.current.number(value.isFinite ? value : 0, fractionDigits: 2)
+    }
+
+    /// A whole number in the page's language.
+    static func integer(_ value: Int) -> String {
+        WebStrings.current.number(Double(value))
+    }
+
+    /// A number as an HTML attribute (`min`, `max`) reads it, the same in every language:
+    /// `8`, `8.5`, `8.25`.
+    static func attribute(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(format: "%.2f", value).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)

@@ -9,7 +9,7 @@ extension WebViews {
     /// `/friends`: invitations, friends, what the user shares, and whom they blocked.
     func friends(_ caller: Caller) async throws -> [String: Any] {
         let social = server.social
-        var page = try await chrome(caller, "friends", title: "Friends")
+        var page = try await chrome(caller, "friends", title: L("social.friends.title"))
         let now = server.now()
         let friends = try await social.friends(caller: caller)
         page["friends"] = friends.map {
@@ -20,7 +20,7 @@ extension WebViews {
         page["invitations"] = open.map {
             [
                 "code": $0.code, "link": $0.link,
-                "expires": Self.relative($0.expiresAt, now: now),
+                "expires": L("social.expires", ["when": Self.relative($0.expiresAt, now: now)]),
             ]
         }
         page["hasInvitations"] = !open.isEmpty
@@ -31,17 +31,20 @@ extension WebViews {
             ["id": $0.id, "name": $0.name, "checked": habits.contains($0.id)]
         }
         page["shareCategories"] = sharing.available.categories.map {
-            ["id": $0, "name": $0.prefix(1).uppercased() + $0.dropFirst(), "checked": categories.contains($0)]
+            ["id": $0, "name": Self.categoryLabel($0), "checked": categories.contains($0)]
         }
         page["noHabitsToShare"] = sharing.available.habits.isEmpty
         let blocked = try await social.blocks(caller: caller)
-        page["blocked"] = blocked.map { ["id": $0.user, "name": $0.displayName.isEmpty ? "Someone" : $0.displayName] }
+        page["blocked"] = blocked.map {
+            ["id": $0.user, "name": $0.displayName.isEmpty ? L("social.friends.someone") : $0.displayName]
+        }
         page["hasBlocked"] = !blocked.isEmpty
         let families = try await server.families.list(caller: caller).filter { $0.role != "owner" }
         page["families"] = families.map {
             [
                 "owner": $0.owner, "subject": $0.subject, "subjectName": $0.subjectName, "ownerName": $0.ownerName,
                 "role": $0.role,
+                "line": L("social.friends.familyLine", ["owner": $0.ownerName, "role": Self.roleLabel($0.role)]),
             ]
         }
         page["hasFamilies"] = !families.isEmpty
@@ -60,10 +63,13 @@ extension WebViews {
         var page = try await chrome(caller, "friends", title: profile.displayName)
         page["friend"] = [
             "id": profile.user, "name": profile.displayName, "since": Self.longDay(Self.day(profile.since)),
+            "noStreaks": L("social.friend.noStreaks", ["name": profile.displayName]),
+            "cheer": L("social.friend.cheer", ["name": profile.displayName]),
         ]
         page["habits"] = profile.habits.map {
             [
-                "name": $0.name, "current": $0.current, "best": $0.best, "unit": $0.unit + ($0.current == 1 ? "" : "s"),
+                "name": $0.name, "current": $0.current, "best": $0.best,
+                "streak": Self.streak($0.current, unit: $0.unit),
                 "doneToday": $0.doneToday, "atRisk": $0.atRisk,
             ] as [String: Any]
         }
@@ -85,7 +91,7 @@ extension WebViews {
 
     /// `/feed`: friends' posts and the user's own, newest first, with reactions.
     func feed(_ caller: Caller, before: String?) async throws -> [String: Any] {
-        var page = try await chrome(caller, "feed", title: "Feed")
+        var page = try await chrome(caller, "feed", title: L("social.feed.title"))
         let feed = try await server.social.feed(caller: caller, before: before, limit: 20)
         let now = server.now()
         page["items"] = feed.items.map { item -> [String: Any] in
@@ -94,7 +100,8 @@ extension WebViews {
             var detail = post.habitName.map { "\($0) · " } ?? ""
             if let subject = post.subjectName { detail = "\(subject) · " }
             return [
-                "owner": post.owner, "post": post.id, "own": own, "author": own ? "You" : item.authorName,
+                "owner": post.owner, "post": post.id, "own": own,
+                "author": own ? L("social.feed.you") : item.authorName,
                 "badge": post.unlock.badge ?? "🏅", "title": post.unlock.title, "tier": post.unlock.tier.rawValue,
                 "detail": detail + Self.longDay(post.unlock.achievedDay),
                 "when": Self.relative(item.addedAt, now: now),
@@ -115,13 +122,18 @@ extension WebViews {
 
     /// `/invitations/{code}`: who invites, to what, with accept and decline.
     func invitation(_ caller: Caller, code: String) async throws -> [String: Any] {
-        var page = try await chrome(caller, "friends", title: "Invitation")
+        var page = try await chrome(caller, "friends", title: L("social.invitation.title"))
         do {
             let preview = try await server.social.preview(code: code, caller: caller)
+            let subject = preview.subjectName ?? preview.subject ?? ""
             page["invitation"] = [
                 "code": preview.code, "inviter": preview.inviterName, "family": preview.kind == "family",
-                "subject": preview.subjectName ?? preview.subject ?? "", "role": preview.role ?? "",
-                "expires": Self.relative(preview.expiresAt, now: server.now()),
+                "subject": subject, "role": preview.role.map(Self.roleLabel) ?? "",
+                "expires": L("social.expires", ["when": Self.relative(preview.expiresAt, now: server.now())]),
+                "familyHeading": L(
+                    "social.invitation.familyHeading", ["inviter": preview.inviterName, "subject": subject]),
+                "familyNote": L("social.invitation.familyNote", ["subject": subject]),
+                "friendHeading": L("social.invitation.friendHeading", ["inviter": preview.inviterName]),
             ]
         } catch let error as APIError where error.status == .notFound || error.status == .tooManyRequests {
             page["unavailable"] = error.message
@@ -140,6 +152,7 @@ extension WebViews {
         }
         var page = try await chrome(caller, "friends", title: detail.subject.name)
         page["family"] = familyCard(detail, caller: caller)
+        page["logTitle"] = L("social.family.logFor", ["name": detail.subject.name])
         page["achievements"] = detail.achievements.prefix(30).map {
             ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
         }
@@ -159,7 +172,7 @@ extension WebViews {
                 what = [activity.kind, activity.item].compactMap { $0 }.joined(separator: " · ")
             }
             return [
-                "what": what, "by": entry.loggedBy == caller.user ? "you" : entry.loggedByName,
+                "what": what, "by": entry.loggedBy == caller.user ? L("social.family.byYou") : entry.loggedByName,
                 "when": Self.relative(entry.event.at, now: server.now()),
             ]
         }
@@ -176,20 +189,26 @@ extension WebViews {
         return [
             "owner": detail.owner, "subject": detail.subject.id, "name": detail.subject.name,
             "role": detail.role, "manages": manages, "isOwner": detail.owner == caller.user,
+            "heading": L("social.family.heading", ["name": detail.subject.name]),
+            "note": L("social.family.note", ["name": detail.subject.name]),
             "members": detail.members.map { member -> [String: Any] in
                 [
                     "id": member.user,
-                    "name": member.user == caller.user ? "\(member.displayName) (you)" : member.displayName,
-                    "role": member.role, "isOwner": member.role == "owner",
+                    "name": member.user == caller.user
+                        ? L("social.family.you", ["name": member.displayName]) : member.displayName,
+                    "role": member.role, "roleLabel": Self.roleLabel(member.role), "isOwner": member.role == "owner",
                     "removable": member.role != "owner" && (manages || member.user == caller.user),
                     "leave": member.user == caller.user && member.role != "owner",
                     "roles": FamilyRole.allCases.map {
-                        ["value": $0.rawValue, "selected": $0.rawValue == member.role]
+                        [
+                            "value": $0.rawValue, "label": Self.roleLabel($0.rawValue),
+                            "selected": $0.rawValue == member.role,
+                        ]
                     },
                     "canChange": manages && member.role != "owner",
                 ]
             },
-            "roles": FamilyRole.allCases.map { ["value": $0.rawValue] },
+            "roles": FamilyRole.allCases.map { ["value": $0.rawValue, "label": Self.roleLabel($0.rawValue)] },
             "hasMembers": detail.members.count > 1,
             "others": detail.members.dropFirst().enumerated().map { index, member in
                 [
@@ -202,7 +221,9 @@ extension WebViews {
 
     /// The kinds a caregiver can log for the owner's subject: the owner's packs' `log` forms.
     private func logKinds(owner: String) async throws -> [[String: Any]] {
-        let pack = try await server.dashboard.pack(owner)
+        // The owner's pack speaks the owner's language; the page speaks the reader's.
+        let pack = try await server.dashboard.pack(owner).translated(
+            Translation.named(WebStrings.current.language) ?? .english)
         var seen = Set<String>()
         var kinds: [[String: Any]] = []
         // One tap logs: forms whose every required field is a choice of buttons (a potty
@@ -232,11 +253,67 @@ extension WebViews {
 
     static func reactionLabel(_ kind: ReactionKind) -> String {
         switch kind {
-        case .clap: "Applause"
-        case .fire: "On fire"
-        case .party: "Party"
-        case .strong: "Strong"
-        case .heart: "Love"
+        case .clap: L("social.reactions.clap")
+        case .fire: L("social.reactions.fire")
+        case .party: L("social.reactions.party")
+        case .strong: L("social.reactions.strong")
+        case .heart: L("social.reactions.heart")
+        }
+    }
+
+    /// A family role as a person reads it ("co-owner"); an unknown one as it is.
+    static func roleLabel(_ role: String) -> String {
+        switch role {
+        case "owner": L("social.roles.owner")
+        case FamilyRole.coOwner.rawValue: L("social.roles.coOwner")
+        case FamilyRole.caregiver.rawValue: L("social.roles.caregiver")
+        case FamilyRole.viewer.rawValue: L("social.roles.viewer")
+        default: role
+        }
+    }
+
+    /// An achievement category as a person reads it ("Socialization"); one no pack bundles
+    /// is capitalized.
+    static func categoryLabel(_ category: String) -> String {
+        switch category {
+        case "potty": L("social.categories.potty")
+        case "commands": L("social.categories.commands")
+        case "socialization": L("social.categories.socialization")
+        case "health": L("social.categories.health")
+        case "lifestyle": L("social.categories.lifestyle")
+        case "time": L("social.categories.time")
+        case "streaks": L("social.categories.streaks")
+        case "savings": L("social.categories.savings")
+        case "growth": L("social.categories.growth")
+        case "consistency": L("social.categories.consistency")
+        case "custom": L("social.categories.custom")
+        case "generic": L("social.categories.generic")
+        case "learning": L("social.categories.learning")
+        case "care": L("social.categories.care")
+        case "mindfulness": L("social.categories.mindfulness")
+        case "vacation": L("social.categories.vacation")
+        case "house": L("social.categories.house")
+        case "wedding": L("social.categories.wedding")
+        case "retirement": L("social.categories.retirement")
+        case "education": L("social.categories.education")
+        case "car": L("social.categories.car")
+        case "investment": L("social.categories.investment")
+        case "emergency": L("social.categories.emergency")
+        case "other": L("social.categories.other")
+        default: category.prefix(1).uppercased() + category.dropFirst()
+        }
+    }
+
+    /// A streak's length in its unit ("12 days", "3 weeks").
+    static func streak(_ count: Int, unit: String) -> String {
+        let strings = WebStrings.current
+        return switch unit {
+        case "day": strings.count("social.units.day", count)
+        case "week": strings.count("social.units.week", count)
+        case "month": strings.count("social.units.month", count)
+        case "year": strings.count("social.units.year", count)
+        case "period": strings.count("social.units.period", count)
+        default: "\(count) \(unit)\(count == 1 ? "" : "s")"
         }
     }
 
@@ -248,15 +325,14 @@ extension WebViews {
     /// "just now", "5 min ago", "3 h ago", "2 days ago"; or ahead: "in 6 days".
     static func relative(_ instant: Date, now: Date) -> String {
         let seconds = Int(max(-3e9, min(3e9, instant.timeIntervalSince(now))))
-        let ahead = seconds > 0
         let span = abs(seconds)
         let text: String
         switch span {
-        case ..<60: return "just now"
-        case ..<3_600: text = "\(span / 60) min"
-        case ..<86_400: text = "\(span / 3_600) h"
-        default: text = "\(span / 86_400) day\(span / 86_400 == 1 ? "" : "s")"
+        case ..<60: return L("social.relative.justNow")
+        case ..<3_600: text = L("social.relative.minutes", ["count": String(span / 60)])
+        case ..<86_400: text = L("social.relative.hours", ["count": String(span / 3_600)])
+        default: text = WebStrings.current.count("social.relative.days", span / 86_400)
         }
-        return ahead ? "in \(text)" : "\(text) ago"
+        return seconds > 0 ? L("social.relative.ahead", ["time": text]) : L("social.relative.ago", ["time": text])
     }
 }

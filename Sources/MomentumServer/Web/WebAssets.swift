@@ -65,8 +65,15 @@ final class WebAssets: Sendable {
         }
     }
 
-    /// Renders a page as an HTML response with the app's security headers.
-    func page(_ template: String, _ context: Any, status: HTTPResponse.Status = .ok) -> Response {
+    /// Renders a page as an HTML response with the app's security headers, in the language
+    /// of ``WebStrings/current``: its strings are the context's `t`, its tag `lang`, and the
+    /// script's strings `strings`.
+    func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        let strings = WebStrings.current
+        var context = context
+        context["t"] = strings.tree
+        context["lang"] = strings.language
+        context["strings"] = strings.script
         let html = library.render(context, withTemplate: template) ?? "template \(template) is missing"
         return Response(status: status, headers: Self.htmlHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
     }

@@ -35,16 +35,22 @@ extension Routes {
         router.get("signin") { request, _ in
             let next = Self.next(request.uri.queryParameters["next"].map(String.init))
             if try await webCaller(request) != nil { return Response.redirect(to: next ?? "/today", type: .normal) }
-            return assets.page("signin", AuthPage(demo: server.configuration.demo, next: next))
+            return Self.inBrowserLanguage(request) {
+                assets.page("signin", AuthPage(demo: server.configuration.demo, next: next).context)
+            }
         }
         router.get("signup") { request, _ in
-            assets.page(
-                "signup",
-                AuthPage(
-                    title: "Create account", next: Self.next(request.uri.queryParameters["next"].map(String.init)),
-                    zones: WebViews.zones(selected: "UTC"),
-                    packChoices: WebViews.packChoices(checked: RulePack.canonicalNames(server.configuration.pack) ?? [])
-                ))
+            Self.inBrowserLanguage(request) {
+                assets.page(
+                    "signup",
+                    AuthPage(
+                        title: L("auth.createAccount"),
+                        next: Self.next(request.uri.queryParameters["next"].map(String.init)),
+                        zones: WebViews.zones(selected: "UTC"),
+                        packChoices: WebViews.packChoices(
+                            checked: RulePack.canonicalNames(server.configuration.pack) ?? [])
+                    ).context)
+            }
         }
         router.post("signin") { request, context in
             let form = try await webForm(request, context)
@@ -59,7 +65,9 @@ extension Routes {
                 var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
                 page.email = form["email"] ?? ""
                 page.error = Self.sentences(error)
-                return assets.page("signin", page, status: error.status)
+                return Self.inBrowserLanguage(request) {
+                    assets.page("signin", page.context, status: error.status)
+                }
             }
         }
         router.post("signup") { request, context in
@@ -69,20 +77,25 @@ extension Routes {
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
+                        language: WebStrings.preferred(request.headers[.acceptLanguage]).lazy
+                            .compactMap { Translation.bestMatch(for: [$0]) }.first,
                         packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
                 return signedIn(session.token, request, next: Self.next(form["next"]))
             } catch let error as APIError {
-                var page = AuthPage(
-                    title: "Create account", next: Self.next(form["next"]),
-                    zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
-                    packChoices: WebViews.packChoices(
-                        checked: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? []))
-                page.email = form["email"] ?? ""
-                page.displayName = form["displayName"] ?? ""
-                page.error = Self.sentences(error)
-                return assets.page("signup", page, status: error.status)
+                // Built in the browser's language: the title and the packs' hints are words.
+                return Self.inBrowserLanguage(request) {
+                    var page = AuthPage(
+                        title: L("auth.createAccount"), next: Self.next(form["next"]),
+                        zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
+                        packChoices: WebViews.packChoices(
+                            checked: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? []))
+                    page.email = form["email"] ?? ""
+                    page.displayName = form["displayName"] ?? ""
+                    page.error = Self.sentences(error)
+                    return assets.page("signup", page.context, status: error.status)
+                }
             }
         }
         router.post("signout") { request, _ in
@@ -129,7 +142,8 @@ extension Routes {
                 guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
                     return try await render(
                         caller,
-                        "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+                        "missing", try await views.chrome(caller, "today", title: L("habit.missing.title")),
+                        status: .notFound)
                 }
                 return try await render(caller, "habit", page)
             }
@@ -139,7 +153,8 @@ extension Routes {
                 guard let page = try await views.packPage(caller, pack: try context.parameter("pack")) else {
                     return try await render(
                         caller,
-                        "missing", try await views.chrome(caller, "today", title: "Not found"), status: .notFound)
+                        "missing", try await views.chrome(caller, "today", title: L("habit.missing.title")),
+                        status: .notFound)
                 }
                 return try await render(caller, "pack", page)
             }
@@ -149,7 +164,8 @@ extension Routes {
                 guard let page = try await views.friend(caller, id: try context.parameter("friend")) else {
                     return try await render(
                         caller,
-                        "missing", try await views.chrome(caller, "friends", title: "Not found"), status: .notFound)
+                        "missing", try await views.chrome(caller, "friends", title: L("habit.missing.title")),
+                        status: .notFound)
                 }
                 return try await render(caller, "friend", page)
             }
@@ -168,7 +184,8 @@ extension Routes {
                 else {
                     return try await render(
                         caller,
-                        "missing", try await views.chrome(caller, "friends", title: "Not found"), status: .notFound)
+                        "missing", try await views.chrome(caller, "friends", title: L("habit.missing.title")),
+                        status: .notFound)
                 }
                 return try await render(caller, "family", page)
             }
@@ -178,7 +195,8 @@ extension Routes {
                 guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
                     return try await render(
                         caller,
-                        "missing", try await views.chrome(caller, "memories", title: "Not found"), status: .notFound)
+                        "missing", try await views.chrome(caller, "memories", title: L("habit.missing.title")),
+                        status: .notFound)
                 }
                 return try await render(caller, "share", page)
             }
@@ -203,7 +221,9 @@ extension Routes {
     ) async throws -> Response {
         guard let caller = try await webCaller(request) else { return toSignIn(request) }
         do {
-            return try await body(caller)
+            let language = try await server.accounts.profile(of: caller.user).language
+            let strings = WebStrings.negotiate(profile: language, acceptLanguage: request.headers[.acceptLanguage])
+            return try await WebStrings.$current.withValue(strings) { try await body(caller) }
         } catch let error where APIError.from(error).status == .notFound {
             do {
                 try await server.confirmSession(of: caller)
@@ -222,7 +242,17 @@ extension Routes {
         let unread = try await server.notifications.unreadCount(of: caller.user)
         context["unread"] = unread
         context["hasUnread"] = unread > 0
+        context["bellLabel"] =
+            unread > 0
+            ? "\(L("common.notifications")), \(WebStrings.current.count("common.unread", unread))"
+            : L("common.notifications")
         return WebAssets.shared.page(template, context, status: status)
+    }
+
+    /// Renders a signed-out page in the browser's language.
+    static func inBrowserLanguage(_ request: Request, _ render: () -> Response) -> Response {
+        WebStrings.$current.withValue(
+            WebStrings.negotiate(profile: nil, acceptLanguage: request.headers[.acceptLanguage]), operation: render)
     }
 
     /// The sign-in page, which comes back to the page asked for (an invitation's link)
@@ -299,7 +329,8 @@ func requireSameOrigin(_ request: Request) throws {
 
 /// The sign-in and sign-up pages.
 struct AuthPage {
-    var title = "Sign in"
+    /// The page's title; `nil` for "Sign in" in the page's language.
+    var title: String?
     var demo = false
     /// Where to go once signed in (a path of this site), if not Today.
     var next: String?
@@ -308,6 +339,17 @@ struct AuthPage {
     var error: String?
     var zones: [[String: Any]] = []
     var packChoices: [[String: Any]] = []
+
+    /// The page's template context.
+    var context: [String: Any] {
+        var context: [String: Any] = [
+            "title": title ?? L("auth.signIn"), "demo": demo, "email": email, "displayName": displayName,
+            "zones": zones, "packChoices": packChoices,
+        ]
+        if let next { context["next"] = next }
+        if let error { context["error"] = error }
+        return context
+    }
 }
 
 extension Routes {

@@ -17,6 +17,10 @@ public struct Profile: Hashable, Sendable, Codable {
     public var preferences: CelebrationPreferences
     /// Which notifications the user wants.
     public var notifications: NotificationPreferences
+    /// The language of the app's words (`en`, `pt-BR`), one of
+    /// `Translation.availableLanguages`; `nil` follows the browser, and the engine's own
+    /// texts (celebrations, notifications) are English then.
+    public var language: String?
     /// When the profile last changed.
     public var updatedAt: Date
 
@@ -24,7 +28,7 @@ public struct Profile: Hashable, Sendable, Codable {
     public init(
         displayName: String, timeZone: String = "UTC", dayStartHour: Int = 0, pack: String = "habits",
         preferences: CelebrationPreferences = .standard, notifications: NotificationPreferences = .standard,
-        updatedAt: Date
+        language: String? = nil, updatedAt: Date
     ) {
         self.displayName = displayName
         self.timeZone = timeZone
@@ -32,15 +36,16 @@ public struct Profile: Hashable, Sendable, Codable {
         self.pack = pack
         self.preferences = preferences
         self.notifications = notifications
+        self.language = language
         self.updatedAt = updatedAt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case displayName, timeZone, dayStartHour, pack, preferences, notifications, updatedAt
+        case displayName, timeZone, dayStartHour, pack, preferences, notifications, language, updatedAt
     }
 
     /// Decodes a profile; archives written before notification preferences existed get
-    /// the standard ones.
+    /// the standard ones, and those written before languages follow the browser.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         displayName = try c.decode(String.self, forKey: .displayName)
@@ -49,14 +54,21 @@ public struct Profile: Hashable, Sendable, Codable {
         pack = try c.decode(String.self, forKey: .pack)
         preferences = try c.decode(CelebrationPreferences.self, forKey: .preferences)
         notifications = try c.decodeIfPresent(NotificationPreferences.self, forKey: .notifications) ?? .standard
+        language = try c.decodeIfPresent(String.self, forKey: .language)
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
     }
 
-    /// The rule pack named by ``pack`` (a combination for several names).
+    /// The engine's texts in the profile's language (English when it follows the browser).
+    public var translation: Translation {
+        language.flatMap(Translation.named) ?? .english
+    }
+
+    /// The rule pack named by ``pack`` (a combination for several names), its titles and
+    /// labels in the profile's language.
     ///
     /// - Throws: ``StoreError/Code/unknownPack`` when Momentum bundles no pack of that name.
     public func rulePack() throws(StoreError) -> RulePack {
-        guard let pack = RulePack.named(pack) else {
+        guard let pack = RulePack.named(pack)?.translated(translation) else {
             throw StoreError(
                 .unknownPack,
                 "unknown rule pack '\(pack)'; bundled packs: \(RulePack.bundledOrder.joined(separator: ", ")), or several joined by '+'"
@@ -89,6 +101,12 @@ public struct Profile: Hashable, Sendable, Codable {
         }
         guard (0...23).contains(dayStartHour) else {
             throw StoreError(.invalidInput, "day start hour must be 0 to 23, not \(dayStartHour)")
+        }
+        if let language, Translation.named(language)?.language != language {
+            throw StoreError(
+                .invalidInput,
+                "language '\(language)' is not one Momentum speaks: \(Translation.availableLanguages.joined(separator: ", "))"
+            )
         }
         if let problem = notifications.problem {
             throw StoreError(.invalidInput, problem)

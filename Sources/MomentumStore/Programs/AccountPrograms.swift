@@ -47,17 +47,19 @@ enum AccountPrograms {
         SQLStatement(
             """
             INSERT INTO profiles (user_id, display_name, time_zone, day_start_hour, pack, preferences, updated_at,
-              notifications)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+              notifications, language)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, time_zone = excluded.time_zone,
               day_start_hour = excluded.day_start_hour, pack = excluded.pack, preferences = excluded.preferences,
-              updated_at = excluded.updated_at, notifications = excluded.notifications
+              updated_at = excluded.updated_at, notifications = excluded.notifications,
+              language = excluded.language
             """,
             [
                 .text(user), .text(profile.displayName), .text(profile.timeZone), .int(profile.dayStartHour),
                 .text(profile.pack), .text(try StoreJSON.encode(profile.preferences, form.preferences)),
                 .date(profile.updatedAt),
                 .text(try StoreJSON.encode(profile.notifications, form.notifications)),
+                profile.language.map(SQLValue.text) ?? .null,
             ])
     }
 
@@ -80,7 +82,8 @@ enum AccountPrograms {
         }
     }
 
-    /// Decodes `display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications`.
+    /// Decodes `display_name, time_zone, day_start_hour, pack, preferences, updated_at, notifications,
+    /// language`.
     static func profile(from row: SQLRow, form: StoredForm) throws(StoreError) -> Profile {
         Profile(
             displayName: try row.text(0, "display_name"), timeZone: try row.text(1, "time_zone"),
@@ -89,7 +92,7 @@ enum AccountPrograms {
                 CelebrationPreferences.self, try row.text(4, "preferences"), "preferences", form.preferences),
             notifications: try StoreJSON.decode(
                 NotificationPreferences.self, try row.text(6, "notifications"), "notifications", form.notifications),
-            updatedAt: try row.date(5, "updated_at"))
+            language: row.optionalText(7), updatedAt: try row.date(5, "updated_at"))
     }
 
     static func session(from row: SQLRow) throws(StoreError) -> DeviceSession {

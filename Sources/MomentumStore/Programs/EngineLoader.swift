@@ -6,7 +6,7 @@ import MomentumCore
 enum EngineLoader {
     static let headAndProfile = """
         SELECT h.version, h.head_seq, p.display_name, p.time_zone, p.day_start_hour, p.pack, p.preferences,
-          p.updated_at, p.notifications, h.diamonds, h.freezes
+          p.updated_at, p.notifications, h.diamonds, h.freezes, p.language
         FROM user_heads h JOIN profiles p ON p.user_id = h.user_id WHERE h.user_id = ?
         """
 
@@ -68,7 +68,8 @@ enum EngineLoader {
             if let override {
                 profile = override
             } else {
-                profile = try AccountPrograms.profile(from: SQLRow(Array(row.values[2...8])), form: cache.storedForm)
+                profile = try AccountPrograms.profile(
+                    from: SQLRow(Array(row.values[2...8]) + [row.values[11]]), form: cache.storedForm)
             }
             let pack = try profile.rulePack()
             return .query([
@@ -135,7 +136,7 @@ enum Messages {
     static func messages(
         for unlocks: [Unlock], engine: MomentumUser, profile: Profile, recent: inout [String]
     ) -> [String: Message] {
-        MessageCatalog.standard.messages(
+        MessageCatalog.standard.translated(profile.translation).messages(
             for: unlocks, subjects: engine.achievements.subjects, clock: engine.streaks.clock,
             zone: zone(of: engine, profile: profile), recentTemplateIDs: &recent)
     }

@@ -659,6 +659,11 @@ extension Schema {
             sqlite: socialMigration(.sqlite),
             postgres: socialMigration(.postgres)
         ),
+        Migration(
+            version: 9, name: "profile_language",
+            sqlite: ["ALTER TABLE profiles ADD COLUMN language TEXT"],
+            postgres: ["ALTER TABLE profiles ADD COLUMN language TEXT"]
+        ),
     ]
 
     /// Version 8: invitations, friends, blocks, sharing, posts, feeds, reactions and

@@ -43,6 +43,8 @@ public enum Schema {
             .init("updated_at", .real),
             // Added by version 4.
             .init("notifications", .text),
+            // Added by version 9: nil follows the browser.
+            .init("language", .text, nullable: true),
         ],
         primaryKey: ["user_id"])
 

@@ -1,5 +1,7 @@
 // The JSON API, called with the session cookie. Writes carry X-Momentum-Client, which the
 // server requires of cookie-authenticated writes (a cross-site form cannot send it).
+import { t } from './i18n.js';
+
 export class APIError extends Error {
   constructor(message, status, body) {
     super(message);
@@ -51,7 +53,7 @@ export async function api(method, path, body) {
     json = null;
   }
   if (!response.ok) {
-    throw new APIError(json?.error?.message ?? `The server answered ${response.status}`, response.status, json);
+    throw new APIError(json?.error?.message ?? t('api.serverAnswered', { status: response.status }), response.status, json);
   }
   return json;
 }

@@ -4,6 +4,7 @@
 import { api, announce, APIError, NetworkError, reducedMotion } from './api.js';
 import { startSession, presentNext } from './celebrate.js';
 import { socialActions, socialForms, watchRoles } from './social.js';
+import { t, tn, number } from './i18n.js';
 
 const signedIn = () => Boolean(document.querySelector('.topbar'));
 
@@ -111,7 +112,7 @@ function applyLayout() {
   const toggle = document.querySelector('[data-action=arrange]');
   if (toggle) {
     toggle.setAttribute('aria-pressed', String(arranging));
-    toggle.textContent = arranging ? 'Done arranging' : 'Arrange habits';
+    toggle.textContent = arranging ? t('app.arrange.done') : t('app.arrange.start');
   }
   for (const row of document.querySelectorAll('li.habit[data-habit]')) row.draggable = arranging;
   for (const form of document.querySelectorAll('form.milestone-form')) shapeMilestoneForm(form);
@@ -153,10 +154,10 @@ function resetMilestoneForm(form) {
   form.reset();
   delete form.dataset.dirty;
   form.elements.milestone.value = '';
-  form.querySelector('[data-milestone-submit]').textContent = 'Save milestone';
+  form.querySelector('[data-milestone-submit]').textContent = t('app.milestone.save');
   form.querySelector('[data-action=new-milestone]').hidden = true;
   const summary = form.closest('details')?.querySelector('[data-milestone-summary]');
-  if (summary) summary.textContent = 'Add a milestone';
+  if (summary) summary.textContent = t('app.milestone.add');
   shapeMilestoneForm(form);
 }
 
@@ -202,7 +203,7 @@ document.addEventListener('drop', async (event) => {
   const moved = dragged;
   try {
     await saveOrder();
-    announce(`Moved ${moved.querySelector('.habit-name')?.textContent ?? 'the habit'}.`);
+    announce(t('app.arrange.moved', { name: moved.querySelector('.habit-name')?.textContent ?? t('app.arrange.theHabit') }));
     await refresh();
   } catch (error) {
     showError(moved, error);
@@ -225,7 +226,7 @@ function formKey(form) {
 async function unzip(blob) {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const damaged = () => new Error(`${blob.name ?? 'The zip file'} is not a zip file, or it is damaged.`);
+  const damaged = () => new Error(t('app.import.notZip', { name: blob.name ?? t('app.import.theZipFile') }));
   let end = -1;
   for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 65_557); at -= 1) {
     if (view.getUint32(at, true) === 0x06054b50) {
@@ -255,12 +256,12 @@ async function unzip(blob) {
       files[name] = text.decode(data);
     } else if (method === 8) {
       if (typeof DecompressionStream === 'undefined') {
-        throw new Error('This browser cannot open zip files: update it, or use another browser.');
+        throw new Error(t('app.import.noUnzip'));
       }
       const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
       files[name] = text.decode(await new Response(stream).arrayBuffer());
     } else {
-      throw new Error(`${name} is compressed in a way this page cannot read: export the file from the app again.`);
+      throw new Error(t('app.import.unreadable', { name }));
     }
   }
   return files;
@@ -271,14 +272,14 @@ document.addEventListener('change', (event) => {
   if (!event.target.matches?.('[data-import-files]')) return;
   const form = event.target.form;
   delete form.dataset.checked;
-  form.querySelector('[data-import-submit]').textContent = 'Check file';
+  form.querySelector('[data-import-submit]').textContent = t('app.import.check');
   form.querySelector('[data-import-report]').replaceChildren();
   form.querySelector('[data-error]').textContent = '';
 });
 
 function describeError(error) {
   if (error instanceof APIError) return error.detail;
-  if (error instanceof NetworkError) return 'No answer from the server. Check your connection and try again.';
+  if (error instanceof NetworkError) return t('app.noAnswer');
   return String(error.message ?? error);
 }
 
@@ -388,7 +389,7 @@ async function pushEvent(name, payload) {
   const outcome = result.results?.[0];
   if (outcome && (outcome.status === 'rejected' || outcome.status === 'invalid')) {
     const problem = outcome.error ?? {};
-    throw new APIError(problem.message ?? 'The event was refused.', 422, {
+    throw new APIError(problem.message ?? t('app.eventRefused'), 422, {
       error: { code: 'invalid_input', message: problem.message, details: [{ field: problem.field ?? '', issue: problem.message ?? '' }] },
     });
   }
@@ -401,13 +402,15 @@ async function pushEvent(name, payload) {
 async function logEntry(form, tap) {
   const payload = formEvent(form, tap);
   for (const field of form.querySelectorAll('[required]')) {
-    if (!field.value.trim()) throw new Error(`${field.labels?.[0]?.textContent.replace('*', '').trim() ?? field.name} is needed.`);
+    if (!field.value.trim()) {
+      throw new Error(t('app.log.needed', { field: field.labels?.[0]?.textContent.replace('*', '').trim() ?? field.name }));
+    }
   }
   await pushEvent(`log ${form.id}`, payload);
-  const title = form.querySelector('h3')?.textContent.trim() ?? 'Entry';
+  const title = form.querySelector('h3')?.textContent.trim() ?? t('app.log.entry');
   const saved = form.querySelector('[data-saved]');
-  if (saved) saved.textContent = tap ? `Logged: ${tap.label}.` : 'Saved.';
-  announce(tap ? `${title}: ${tap.label} logged.` : `${title} saved.`);
+  if (saved) saved.textContent = tap ? t('app.log.logged', { label: tap.label }) : t('saved');
+  announce(tap ? t('app.log.tapLogged', { title, label: tap.label }) : t('app.log.saved', { title }));
   if (!tap) {
     form.reset();
     delete form.dataset.dirty;
@@ -436,6 +439,18 @@ async function checkedIn(result, message) {
   await presentNext().catch(() => {});
 }
 
+// A streak's length in its unit (the habit's `data-unit`: day, week, month, year or period).
+function streakLength(count, unit) {
+  switch (unit) {
+    case 'day': return tn('app.checkIn.day', count);
+    case 'week': return tn('app.checkIn.week', count);
+    case 'month': return tn('app.checkIn.month', count);
+    case 'year': return tn('app.checkIn.year', count);
+    case 'period': return tn('app.checkIn.period', count);
+    default: return `${number(count)} ${count === 1 ? unit : `${unit}s`}`;
+  }
+}
+
 // The schedules the habit forms offer, by their option's value.
 const schedules = {
   daily: { kind: 'daily' },
@@ -452,9 +467,9 @@ function formTarget(form) {
   if (kind === 'check') return unit ? { unit } : {};
   const text = form.elements.amount.value.trim();
   const amount = Number(text);
-  if (text === '' || !Number.isFinite(amount)) throw new Error('Enter the amount for the goal, such as 8.');
-  if (kind === 'atLeast' && amount <= 0) throw new Error('An "at least" goal needs an amount above 0.');
-  if (amount < 0) throw new Error('The amount cannot be negative.');
+  if (text === '' || !Number.isFinite(amount)) throw new Error(t('app.goal.needsAmount'));
+  if (kind === 'atLeast' && amount <= 0) throw new Error(t('app.goal.atLeastAboveZero'));
+  if (amount < 0) throw new Error(t('app.goal.notNegative'));
   return unit ? { [kind]: amount, unit } : { [kind]: amount };
 }
 
@@ -470,13 +485,14 @@ function storeTotal() {
   const form = document.getElementById('store-form');
   const chosen = form.querySelector('input[name=pack]:checked');
   const field = form.querySelector('input[name=days]');
-  if (!chosen) return { total: 0, body: null, problem: 'Choose a pack or a number of days.' };
+  if (!chosen) return { total: 0, body: null, problem: t('app.store.choose') };
   if (chosen.value === 'custom') {
     const days = Number(field.value);
     const maximum = Number(field.max) || Infinity;
     if (field.value.trim() === '' || !Number.isInteger(days) || days < 1 || days > maximum) {
-      const range = Number.isFinite(maximum) ? `from 1 to ${maximum}` : 'of at least 1';
-      return { total: 0, body: null, problem: `Enter a whole number of days ${range}.` };
+      const problem = Number.isFinite(maximum)
+        ? t('app.store.daysInRange', { maximum: number(maximum) }) : t('app.store.daysAtLeastOne');
+      return { total: 0, body: null, problem };
     }
     return { total: days * Number(chosen.dataset.price), body: { days } };
   }
@@ -486,11 +502,12 @@ function storeTotal() {
 function updateStore() {
   const { total, body, problem } = storeTotal();
   document.getElementById('store-total').textContent = total;
-  const balance = Number(document.getElementById('diamonds').textContent);
+  // Digits only: the counter may be written with the language's thousands separator.
+  const balance = Number(document.getElementById('diamonds').textContent.replace(/\D/g, ''));
   const confirm = document.querySelector('[data-action=confirm-purchase]');
   const error = document.getElementById('store-error');
   confirm.disabled = !body || total > balance;
-  error.textContent = problem ?? (total > balance ? `You need 💎 ${total - balance} more.` : '');
+  error.textContent = problem ?? (total > balance ? t('app.store.needMore', { count: number(total - balance) }) : '');
 }
 
 // MARK: actions
@@ -540,29 +557,29 @@ if ('serviceWorker' in navigator && document.querySelector('#counters')) {
 const actions = {
   async 'enable-push'(button) {
     if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
-      throw new Error('This browser cannot receive push notifications.');
+      throw new Error(t('app.push.unsupported'));
     }
     button.disabled = true;
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
-      throw new Error('Notifications are blocked for this site: allow them in the browser\'s site settings.');
+      throw new Error(t('app.push.blocked'));
     }
     const { vapidPublicKey } = await api('GET', '/v1/push-targets');
     const registration = await navigator.serviceWorker.register('/sw.js');
     await navigator.serviceWorker.ready;
     const subscription = await withTimeout(
       registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(vapidPublicKey) }),
-      20000, 'The browser could not reach its push service. Try again later.');
+      20000, t('app.push.timeout'));
     const { endpoint, keys } = subscription.toJSON();
     await api('POST', '/v1/push-targets', { channel: 'webPush', endpoint, keys });
-    announce('Notifications are on for this browser.');
+    announce(t('app.push.on'));
     location.reload();
   },
   async 'remove-push-target'(button) {
     button.disabled = true;
     await api('DELETE', `/v1/push-targets/${encodeURIComponent(button.dataset.target)}`);
     button.closest('li').remove();
-    announce('That device no longer receives notifications.');
+    announce(t('app.push.deviceRemoved'));
   },
   async 'check-in'(button) {
     button.disabled = true;
@@ -570,19 +587,19 @@ const actions = {
     const result = await sendEvent(`check-in ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, {});
     const streak = result.habit.current;
     const unit = button.closest('[data-unit]')?.dataset.unit ?? 'day';
-    await checkedIn(result, `${result.habit.definition.name} done. Streak ${streak} ${streak === 1 ? unit : `${unit}s`}.`);
+    await checkedIn(result, t('app.checkIn.done', { name: result.habit.definition.name, streak: streakLength(streak, unit) }));
   },
   async skip(button) {
     const habit = button.dataset.habit;
     await sendEvent(`skip ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/skips`, {});
-    announce('Skipped today.');
+    announce(t('app.skipped'));
     await refresh();
   },
   async offer(button) {
     const decision = { habit: button.dataset.habit, day: button.dataset.day, accept: button.dataset.accept === 'true' };
     const result = await sendEvent(`offer ${JSON.stringify(decision)}`, '/v1/freeze-offers/decisions', decision);
     setCounters(result.wallet);
-    announce(button.dataset.accept === 'true' ? 'Freeze used; your streak is safe.' : 'Offer declined.');
+    announce(button.dataset.accept === 'true' ? t('app.freezeUsed') : t('app.offerDeclined'));
     await refresh();
   },
   'open-store'() {
@@ -603,7 +620,9 @@ const actions = {
       setCounters(result.wallet);
       document.getElementById('store').close();
       frostBurst();
-      announce(`Bought. You have ${result.wallet.freezes} freezes and ${result.wallet.diamonds} diamonds.`);
+      announce(t('app.store.bought', {
+        freezes: tn('app.store.freezes', result.wallet.freezes), diamonds: tn('app.store.diamonds', result.wallet.diamonds),
+      }));
     } catch (error) {
       if (!sessionEnded(error)) document.getElementById('store-error').textContent = describeError(error);
     } finally {
@@ -611,14 +630,14 @@ const actions = {
     }
   },
   async 'archive-habit'(button) {
-    if (!window.confirm(`Archive ${button.dataset.name}? Its history and memories stay; it leaves Today.`)) return;
+    if (!window.confirm(t('app.confirmArchive', { name: button.dataset.name }))) return;
     const habit = button.dataset.habit;
     await sendEvent(`archive ${habit}`, `/v1/habits/${encodeURIComponent(habit)}/archive`, {});
     location.assign('/today');
   },
   async resume(button) {
     await pushEvent(`resume ${button.dataset.pause}`, { type: 'resume', pause: button.dataset.pause });
-    announce('Welcome back: the pause ended today.');
+    announce(t('app.resumed'));
     await refresh();
   },
   'edit-milestone'(button) {
@@ -643,10 +662,10 @@ const actions = {
     shapeMilestoneForm(form);
     // An edit under way survives the page's live refreshes.
     form.dataset.dirty = 'true';
-    form.querySelector('[data-milestone-submit]').textContent = 'Save changes';
+    form.querySelector('[data-milestone-submit]').textContent = t('app.milestone.saveChanges');
     form.querySelector('[data-action=new-milestone]').hidden = false;
     const details = form.closest('details');
-    details.querySelector('[data-milestone-summary]').textContent = `Edit “${definition.title ?? ''}”`;
+    details.querySelector('[data-milestone-summary]').textContent = t('app.milestone.edit', { title: definition.title ?? '' });
     details.open = true;
     form.elements.title.focus();
   },
@@ -656,30 +675,30 @@ const actions = {
   },
   async 'delete-milestone'(button) {
     const title = button.dataset.title;
-    if (!window.confirm(`Delete “${title}”? If you reached it, its memory stays.`)) return;
+    if (!window.confirm(t('app.milestone.confirmDelete', { title }))) return;
     button.disabled = true;
     await api('DELETE', `/v1/milestones/${encodeURIComponent(button.dataset.milestone)}`);
-    announce(`Deleted ${title}.`);
+    announce(t('app.milestone.deleted', { title }));
     await refresh();
   },
   async 'cancel-pause'(button) {
     await pushEvent(`remove ${button.dataset.pause}`, { type: 'removal', event: button.dataset.pause });
-    announce('Pause cancelled.');
+    announce(t('app.pauseCancelled'));
     await refresh();
   },
   arrange() {
     const arranging = sessionStorage.getItem('momentum.arranging') === 'true';
     sessionStorage.setItem('momentum.arranging', String(!arranging));
     applyLayout();
-    announce(arranging ? 'Done arranging.' : 'Arranging: move habits with the arrow buttons, or drag them.');
+    announce(arranging ? t('app.arrange.announceDone') : t('app.arrange.announceStart'));
   },
   async 'move-habit'(button) {
     const row = button.closest('li.habit');
     const step = Number(button.dataset.step);
     const sibling = step < 0 ? row.previousElementSibling : row.nextElementSibling;
-    const name = row.querySelector('.habit-name')?.textContent ?? 'The habit';
+    const name = row.querySelector('.habit-name')?.textContent ?? t('app.arrange.theHabitStart');
     if (!sibling) {
-      announce(`${name} is already ${step < 0 ? 'first' : 'last'} in its list.`);
+      announce(step < 0 ? t('app.arrange.alreadyFirst', { name }) : t('app.arrange.alreadyLast', { name }));
       return;
     }
     row.parentElement.insertBefore(row, step < 0 ? sibling : sibling.nextElementSibling);
@@ -687,23 +706,25 @@ const actions = {
     await saveOrder();
     await refresh();
     document.querySelector(`[data-action=move-habit][data-habit="${CSS.escape(row.dataset.habit)}"][data-step="${step}"]`)?.focus();
-    announce(`Moved ${name} ${step < 0 ? 'up' : 'down'}.`);
+    announce(step < 0 ? t('app.arrange.movedUp', { name }) : t('app.arrange.movedDown', { name }));
   },
   async 'unarchive-habit'(button) {
     const habit = button.dataset.habit;
     await pushEvent(`unarchive ${habit}`, { type: 'habit.unarchived', habit });
-    announce(`${button.dataset.name} is back on Today.`);
+    announce(t('app.unarchived', { name: button.dataset.name }));
     await refresh();
   },
   async 'delete-account'() {
-    const typed = window.prompt('This deletes your account and everything in it, on every device. Type DELETE to confirm.');
-    if (typed?.trim().toUpperCase() !== 'DELETE') return;
+    // The word to type is the language's own; DELETE is understood in every language.
+    const word = t('app.deleteAccount.word');
+    const typed = window.prompt(t('app.deleteAccount.prompt', { word }))?.trim().toLocaleUpperCase();
+    if (typed !== word.toLocaleUpperCase() && typed !== 'DELETE') return;
     await api('DELETE', '/v1/account');
     location.assign('/signin');
   },
   async 'revoke-device'(button) {
     await api('DELETE', `/v1/devices/${encodeURIComponent(button.dataset.device)}`);
-    announce(`Signed out ${button.dataset.name}.`);
+    announce(t('app.deviceSignedOut', { name: button.dataset.name }));
     await refresh();
   },
   day(button) {
@@ -724,14 +745,14 @@ const actions = {
     }
   },
   async 'remove-entry'(button) {
-    if (!window.confirm(`${button.getAttribute('aria-label')}? Milestones it brought stay yours.`)) return;
+    if (!window.confirm(t('app.confirmRemoveEntry', { action: button.getAttribute('aria-label') }))) return;
     await pushEvent(`remove ${button.dataset.event}`, { type: 'removal', event: button.dataset.event });
-    announce('Entry removed.');
+    announce(t('app.entryRemoved'));
     await refresh();
   },
   async 'read-all'() {
     await api('POST', '/v1/notifications/read', {});
-    announce('All notifications marked read.');
+    announce(t('app.allRead'));
     await refresh();
   },
   async 'open-notification'(link) {
@@ -741,12 +762,12 @@ const actions = {
   },
   async 'remove-subject-photo'(button) {
     await api('DELETE', `/v1/subjects/${encodeURIComponent(button.dataset.subject)}/photo`);
-    announce('Photo removed.');
+    announce(t('app.photoRemoved'));
     await refresh();
   },
   async 'remove-photo'(button) {
     await api('DELETE', `/v1/memories/${encodeURIComponent(button.dataset.memory)}/photo`);
-    announce('Photo removed.');
+    announce(t('app.photoRemoved'));
     await refresh();
   },
 };
@@ -766,7 +787,7 @@ const forms = {
     const group = String(data.get('group') ?? '').trim();
     if (group) definition.group = group;
     const habit = await sendEvent(`create-habit ${JSON.stringify(definition)}`, '/v1/habits', definition);
-    announce(`Created ${habit.definition.name}.`);
+    announce(t('app.habitCreated', { name: habit.definition.name }));
     form.reset();
     await refresh();
   },
@@ -781,26 +802,29 @@ const forms = {
     const keep = [...schedule.options].find((o) => o.defaultSelected)?.value;
     if (schedule.value !== keep && schedules[schedule.value]) changes.schedule = schedules[schedule.value];
     const result = await api('PATCH', `/v1/habits/${encodeURIComponent(form.dataset.habit)}`, changes);
-    form.querySelector('[data-saved]').textContent = 'Saved.';
-    announce(`Saved ${result.definition.name}.`);
+    form.querySelector('[data-saved]').textContent = t('saved');
+    announce(t('app.habitSaved', { name: result.definition.name }));
     await refresh();
   },
   async 'log-amount'(form) {
     const habit = form.dataset.habit;
     const text = form.elements.value.value.trim();
     const value = Number(text);
-    if (text === '' || !Number.isFinite(value) || value < 0) throw new Error('Enter an amount of 0 or more.');
+    if (text === '' || !Number.isFinite(value) || value < 0) throw new Error(t('app.amount.invalid'));
     const result = await sendEvent(
       `amount ${habit} ${value}`, `/v1/habits/${encodeURIComponent(habit)}/check-ins`, { value });
     const { logged, remaining } = result.habit.today;
     const unit = result.habit.definition.target?.unit ? ` ${result.habit.definition.target.unit}` : '';
-    const left = remaining > 0 ? `, ${remaining} to go` : result.habit.today.state === 'completed' ? ', done' : '';
-    await checkedIn(result, `${result.habit.definition.name}: ${logged}${unit} today${left}.`);
+    const amount = { name: result.habit.definition.name, logged: number(logged), unit, remaining: number(remaining) };
+    let message = t('app.amount.today', amount);
+    if (remaining > 0) message = t('app.amount.toGo', amount);
+    else if (result.habit.today.state === 'completed') message = t('app.amount.done', amount);
+    await checkedIn(result, message);
   },
   async 'define-milestone'(form) {
     const data = new FormData(form);
     const title = String(data.get('title') ?? '').trim();
-    if (!title) throw new Error('Give the milestone a title.');
+    if (!title) throw new Error(t('app.milestone.needsTitle'));
     const rule = String(data.get('rule'));
     const body = { title, rule, tier: Number(data.get('tier') ?? 2) };
     for (const name of ['badge', 'message']) {
@@ -809,7 +833,7 @@ const forms = {
     }
     if (rule !== 'moment') {
       const source = String(data.get('source') ?? '');
-      if (!source) throw new Error('Choose the habit or the log it counts.');
+      if (!source) throw new Error(t('app.milestone.needsSource'));
       const value = source.slice(source.indexOf(':') + 1);
       if (source.startsWith('habit:')) {
         body.habit = value;
@@ -826,7 +850,7 @@ const forms = {
       }
       if (rule !== 'first') {
         const target = Number(data.get('target'));
-        if (!Number.isInteger(target) || target < 1) throw new Error('How many is a whole number of 1 or more.');
+        if (!Number.isInteger(target) || target < 1) throw new Error(t('app.milestone.needsTarget'));
         body.target = target;
       }
     }
@@ -834,7 +858,10 @@ const forms = {
     const id = editing || milestoneID(title);
     const result = await api('PUT', `/v1/milestones/${encodeURIComponent(id)}`, body);
     const reached = result.unlocks?.length > 0;
-    announce(reached ? `${title}: reached!` : editing ? `Saved the changes to ${title}.` : `Added ${title}.`);
+    let message = t('app.milestone.added', { title });
+    if (reached) message = t('app.milestone.reached', { title });
+    else if (editing) message = t('app.milestone.changesSaved', { title });
+    announce(message);
     resetMilestoneForm(form);
     form.closest('details').open = false;
     await refresh();
@@ -846,9 +873,9 @@ const forms = {
     if (form.dataset.habit) payload.habit = form.dataset.habit;
     const note = String(data.get('note') ?? '').trim();
     if (note) payload.note = note;
-    if (payload.until < payload.from) throw new Error('The last day comes before the first.');
+    if (payload.until < payload.from) throw new Error(t('app.pause.backwards'));
     await pushEvent(`pause ${JSON.stringify(payload)}`, payload);
-    announce(`Paused from ${payload.from} until ${payload.until}.`);
+    announce(t('app.pause.paused', { from: payload.from, until: payload.until }));
     form.reset();
     await refresh();
   },
@@ -856,7 +883,7 @@ const forms = {
   // imported with a second press.
   async 'import-habits'(form) {
     const chosen = [...form.querySelector('[data-import-files]').files];
-    if (!chosen.length) throw new Error('Choose the file your other app exported.');
+    if (!chosen.length) throw new Error(t('app.import.chooseFile'));
     const files = {};
     for (const file of chosen) {
       if (/\.zip$/i.test(file.name)) {
@@ -865,7 +892,7 @@ const forms = {
         // Files chosen one by one lose their folders: each habit's Checkmarks.csv would
         // take the place of the others.
         if (files[file.name] !== undefined) {
-          throw new Error(`Two files are named ${file.name}: choose the zip file the app exported instead.`);
+          throw new Error(t('app.import.sameName', { name: file.name }));
         }
         files[file.name] = await file.text();
       }
@@ -881,7 +908,7 @@ const forms = {
       report = await api('POST', '/v1/imports', { source, files, dryRun });
     } catch (error) {
       delete form.dataset.checked;
-      form.querySelector('[data-import-submit]').textContent = 'Check file';
+      form.querySelector('[data-import-submit]').textContent = t('app.import.check');
       const details = error instanceof APIError && error.body?.error?.code === 'invalid_import'
         ? error.body.error.details ?? [] : [];
       if (!details.length) throw error;
@@ -895,24 +922,22 @@ const forms = {
         list.append(item);
       }
       slot.replaceChildren(list);
-      throw new Error(`Nothing was imported: ${details.length === 1 ? 'one problem' : `${details.length} problems`} in the file (listed above).`);
+      throw new Error(tn('app.import.nothingImported', details.length));
     }
-    const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     const heading = document.createElement('p');
     const newHabits = report.habits.filter((habit) => habit.new).length;
-    heading.textContent = dryRun
-      ? `Ready to import ${plural(newHabits, 'new habit', 'new habits')} (${plural(report.stored, 'entry', 'entries')}).`
-      : `Imported ${plural(newHabits, 'new habit', 'new habits')} (${plural(report.stored, 'entry', 'entries')}).`;
-    if (report.alreadyImported) heading.textContent += ` ${plural(report.alreadyImported, 'entry was', 'entries were')} imported before.`;
+    const counts = { habits: tn('app.import.newHabits', newHabits), entries: tn('app.import.entries', report.stored) };
+    heading.textContent = dryRun ? t('app.import.ready', counts) : t('app.import.imported', counts);
+    if (report.alreadyImported) heading.textContent += ` ${tn('app.import.importedBefore', report.alreadyImported)}`;
     const habits = document.createElement('ul');
     for (const habit of report.habits) {
       const item = document.createElement('li');
       const name = document.createElement('strong');
       name.textContent = habit.name;
-      const parts = [plural(habit.checkIns, 'check-in', 'check-ins')];
-      if (habit.skips) parts.push(plural(habit.skips, 'skip', 'skips'));
-      if (habit.archived) parts.push('archived');
-      if (!habit.new) parts.push('already here');
+      const parts = [tn('app.import.checkIns', habit.checkIns)];
+      if (habit.skips) parts.push(tn('app.import.skips', habit.skips));
+      if (habit.archived) parts.push(t('app.import.archived'));
+      if (!habit.new) parts.push(t('app.import.alreadyHere'));
       item.append(name, ` — ${parts.join(', ')}`);
       habits.append(item);
     }
@@ -925,22 +950,22 @@ const forms = {
     }
     if (report.future) {
       const item = document.createElement('li');
-      item.textContent = `${plural(report.future, 'day', 'days')} after today left out`;
+      item.textContent = tn('app.import.future', report.future);
       notes.append(item);
     }
     slot.replaceChildren(heading, habits, notes);
     const submit = form.querySelector('[data-import-submit]');
     if (dryRun) {
       form.dataset.checked = key;
-      submit.textContent = newHabits || report.stored ? 'Import' : 'Check file';
+      submit.textContent = newHabits || report.stored ? t('app.import.import') : t('app.import.check');
       if (!report.stored) delete form.dataset.checked;
       announce(heading.textContent);
     } else {
       delete form.dataset.checked;
-      submit.textContent = 'Check file';
+      submit.textContent = t('app.import.check');
       const link = document.createElement('a');
       link.href = '/today';
-      link.textContent = 'See them on Today';
+      link.textContent = t('app.import.seeThem');
       heading.append(' ', link);
       announce(heading.textContent);
     }
@@ -953,8 +978,7 @@ const forms = {
     });
     form.reset();
     const others = result.signedOutDevices;
-    const message = others
-      ? `Password changed; ${others} other device${others === 1 ? '' : 's'} signed out.` : 'Password changed.';
+    const message = others ? tn('app.password.othersSignedOut', others) : t('app.password.changed');
     form.querySelector('[data-saved]').textContent = message;
     announce(message);
     await refresh();
@@ -962,18 +986,19 @@ const forms = {
   async 'save-note'(form) {
     const memory = form.dataset.memory;
     await api('PATCH', `/v1/memories/${encodeURIComponent(memory)}`, { note: new FormData(form).get('note') });
-    form.querySelector('[data-saved]').textContent = 'Saved.';
-    announce('Note saved.');
+    form.querySelector('[data-saved]').textContent = t('saved');
+    announce(t('app.noteSaved'));
   },
   async 'save-profile'(form) {
     const data = new FormData(form);
     const checked = (name) => form.querySelector(`[name=${name}]`).checked;
     const packs = data.getAll('packs');
-    if (!packs.length) throw new Error('Choose at least one thing to track.');
+    if (!packs.length) throw new Error(t('app.needsPack'));
     await api('PATCH', '/v1/profile', {
       packs, displayName: data.get('displayName'), celebrationStyle: data.get('celebrationStyle'),
       reduceMotion: checked('reduceMotion'), doNotDisturb: checked('doNotDisturb'),
       timeZone: data.get('timeZone'), dayStartHour: Number(data.get('dayStartHour')),
+      language: data.get('language') || null,
       notifications: {
         reminders: checked('reminders'), celebrations: checked('celebrations'), weeklySummary: checked('weeklySummary'),
         streakAtRisk: checked('streakAtRisk'), streakBroken: checked('streakBroken'), freezes: checked('freezes'),
@@ -984,11 +1009,13 @@ const forms = {
       },
     });
     document.body.dataset.reduceMotion = String(checked('reduceMotion'));
-    form.querySelector('[data-saved]').textContent = 'Saved.';
+    form.querySelector('[data-saved]').textContent = t('saved');
     form.querySelector('[data-error]').textContent = '';
-    announce('Preferences saved.');
-    // What the account tracks shapes the navigation and Today.
-    if (packs.join('+') !== form.dataset.packs) location.reload();
+    announce(t('app.preferencesSaved'));
+    // So do the language (every word on the page) and what the account tracks.
+    if (packs.join('+') !== form.dataset.packs || (data.get('language') ?? '') !== (form.dataset.language ?? '')) {
+      location.reload();
+    }
   },
 };
 
@@ -1059,7 +1086,7 @@ document.addEventListener('change', async (event) => {
   label?.classList.add('busy');
   try {
     await api('PUT', path, input.files[0]);
-    announce('Photo added.');
+    announce(t('app.photoAdded'));
     await refresh();
   } catch (error) {
     showError(input.closest('article, .subject-card'), error);
@@ -1076,13 +1103,13 @@ document.addEventListener('change', async (event) => {
 // on a canvas of the card's size and saves that: a PNG on any machine.
 async function rasterize(svgURL, width, height) {
   const response = await fetch(svgURL, { credentials: 'same-origin' });
-  if (!response.ok) throw new APIError(`The card could not be loaded (${response.status}).`, response.status, null);
+  if (!response.ok) throw new APIError(t('app.card.notLoaded', { status: response.status }), response.status, null);
   const url = URL.createObjectURL(await response.blob());
   try {
     const image = new Image();
     await new Promise((resolve, reject) => {
       image.onload = resolve;
-      image.onerror = () => reject(new Error('The browser could not draw the card.'));
+      image.onerror = () => reject(new Error(t('app.card.notDrawn')));
       image.src = url;
     });
     const canvas = document.createElement('canvas');
@@ -1090,7 +1117,7 @@ async function rasterize(svgURL, width, height) {
     canvas.height = height;
     canvas.getContext('2d').drawImage(image, 0, 0, width, height);
     return await new Promise((resolve, reject) => {
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The browser could not make the PNG.'))), 'image/png');
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(t('app.card.noPNG')))), 'image/png');
     });
   } finally {
     URL.revokeObjectURL(url);
@@ -1122,7 +1149,7 @@ document.addEventListener('click', async (event) => {
     }
     blob ??= await rasterize(link.dataset.svg, Number(link.dataset.width), Number(link.dataset.height));
     save(blob, link.getAttribute('download'));
-    announce('PNG downloaded.');
+    announce(t('app.card.downloaded'));
   } catch (error) {
     if (slot) slot.textContent = describeError(error);
     else announce(describeError(error));

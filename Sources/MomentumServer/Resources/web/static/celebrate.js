@@ -4,6 +4,7 @@
 // adds the photo to the milestone's Memory. Particles are decorative (aria-hidden); the
 // message is announced. Reduce Motion (the OS setting or the profile's) keeps only fades.
 import { api, announce, reducedMotion } from './api.js';
+import { t } from './i18n.js';
 
 const SESSION_KEY = 'momentum-app-session';
 let showing = false;
@@ -25,6 +26,11 @@ export async function presentNext() {
   if (showing) return;
   const next = await api('GET', '/v1/celebrations/next');
   if (next?.celebration) await present(next.celebration);
+}
+
+// A word of the page's language, safe to write into markup.
+function html(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function seconds(value) {
@@ -183,10 +189,10 @@ function card(celebration) {
       <figure class="photo-slot"></figure>
       <p class="error" role="alert"></p>
       <div class="actions">
-        <label class="button upload">Add photo <input type="file" accept="image/jpeg,image/png"></label>
-        <a class="button share" href="#">Share</a>
-        <button type="button" class="button post">Post to friends</button>
-        <button type="button" class="primary done">Done</button>
+        <label class="button upload">${html(t('celebrate.addPhoto'))} <input type="file" accept="image/jpeg,image/png"></label>
+        <a class="button share" href="#">${html(t('celebrate.share'))}</a>
+        <button type="button" class="button post">${html(t('celebrate.post'))}</button>
+        <button type="button" class="primary done">${html(t('celebrate.done'))}</button>
       </div>
     </div>`;
   dialog.querySelector('.icon').textContent = config.icon?.emoji ?? celebration.unlock.badge ?? '🎉';
@@ -202,7 +208,7 @@ function card(celebration) {
   offerPhoto(upload.querySelector('input'), celebration, dialog.querySelector('.error'), async () => {
     slot.replaceChildren();
     await loadPhoto(celebration, slot);
-    upload.firstChild.textContent = 'Change photo ';
+    upload.firstChild.textContent = `${t('celebrate.changePhoto')} `;
   });
   runTimeline(dialog, config);
   dialog.showModal();
@@ -239,7 +245,7 @@ function offerPhoto(input, celebration, error, saved) {
       await api('PUT', `/v1/memories/${encodeURIComponent(memoryID(celebration))}/photo`, file);
       error.textContent = '';
       await saved();
-      announce('Photo saved to your memories');
+      announce(t('celebrate.photoSaved'));
     } catch (failure) {
       error.textContent = failure.message;
     }
@@ -252,9 +258,9 @@ function offerPost(button, celebration, error) {
     button.disabled = true;
     try {
       await api('POST', '/v1/posts', { unlock: celebration.unlock.id });
-      button.textContent = 'Posted ✓';
+      button.textContent = t('posted');
       error.textContent = '';
-      announce('Posted to your friends’ feeds');
+      announce(t('celebrate.posted'));
     } catch (failure) {
       button.disabled = false;
       error.textContent = failure.detail ?? failure.message;
@@ -269,7 +275,7 @@ async function loadPhoto(celebration, slot) {
     if (memory?.photo) {
       const img = document.createElement('img');
       img.src = `/v1/photos/${memory.photo.original}`;
-      img.alt = `Photo for ${memory.title}`;
+      img.alt = t('celebrate.photoFor', { title: memory.title });
       slot.append(img);
     }
   } catch {
@@ -288,13 +294,13 @@ function fullScreen(celebration) {
       <h2 id="celebration-title"></h2>
       <p class="muted when"></p>
       <form class="photo-prompt" hidden>
-        <p>Make it a memory: add a photo of this moment.</p>
-        <label class="upload">Choose a photo <input type="file" accept="image/jpeg,image/png"></label>
+        <p>${html(t('celebrate.makeMemory'))}</p>
+        <label class="upload">${html(t('celebrate.choosePhoto'))} <input type="file" accept="image/jpeg,image/png"></label>
         <p class="error" role="alert"></p>
         <div class="actions">
-          <a class="button share" href="#">Share</a>
-          <button type="button" class="button post">Post to friends</button>
-          <button type="button" class="primary done">Done</button>
+          <a class="button share" href="#">${html(t('celebrate.share'))}</a>
+          <button type="button" class="button post">${html(t('celebrate.post'))}</button>
+          <button type="button" class="primary done">${html(t('celebrate.done'))}</button>
         </div>
       </form>
     </div>`;
@@ -316,7 +322,7 @@ function fullScreen(celebration) {
     overlay.querySelector('.done').focus();
   }, reducedMotion() ? 300 : timeline.end);
   offerPhoto(prompt.querySelector('input[type=file]'), celebration, prompt.querySelector('.error'), () => {
-    prompt.querySelector('p').textContent = 'Saved to your memories.';
+    prompt.querySelector('p').textContent = t('celebrate.savedToMemories');
   });
   return untilDone(overlay, celebration, () => timeline.cancel());
 }

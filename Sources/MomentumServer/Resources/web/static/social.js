@@ -1,6 +1,7 @@
 // Friends, invitations, the feed, reactions, nudges and families: the web app's social
 // actions. Each calls the JSON API and re-renders the page from the server.
 import { api, announce } from './api.js';
+import { t } from './i18n.js';
 
 const path = encodeURIComponent;
 
@@ -9,12 +10,12 @@ function showInvitation(slot, invitation) {
   const link = new URL(invitation.link, location.origin).href;
   slot.hidden = false;
   slot.replaceChildren(
-    Object.assign(document.createElement('span'), { textContent: 'Code ' }),
+    Object.assign(document.createElement('span'), { textContent: `${t('social.code')} ` }),
     Object.assign(document.createElement('code'), { textContent: invitation.code }),
-    Object.assign(document.createElement('span'), { textContent: ' · link ' }),
+    Object.assign(document.createElement('span'), { textContent: ` · ${t('social.link')} ` }),
     Object.assign(document.createElement('a'), { href: link, textContent: link }),
   );
-  navigator.clipboard?.writeText(link).then(() => announce('Invitation link copied.'), () => {});
+  navigator.clipboard?.writeText(link).then(() => announce(t('social.linkCopied')), () => {});
 }
 
 export function socialActions(refresh) {
@@ -23,16 +24,16 @@ export function socialActions(refresh) {
       const invitation = await api('POST', '/v1/invitations', {});
       await refresh();
       showInvitation(document.querySelector('[data-invitation]'), invitation);
-      announce(`Invitation ${invitation.code} made.`);
+      announce(t('social.invitationMade', { code: invitation.code }));
     },
     async 'copy-invitation'(button) {
       const link = new URL(button.dataset.link, location.origin).href;
       await navigator.clipboard?.writeText(link);
-      announce(`Link for ${button.dataset.code} copied.`);
+      announce(t('social.codeCopied', { code: button.dataset.code }));
     },
     async 'revoke-invitation'(button) {
       await api('DELETE', `/v1/invitations/${path(button.dataset.code)}`);
-      announce('Invitation withdrawn.');
+      announce(t('social.invitationWithdrawn'));
       await refresh();
     },
     async 'accept-invitation'(button) {
@@ -50,27 +51,27 @@ export function socialActions(refresh) {
       location.assign('/friends');
     },
     async 'remove-friend'(button) {
-      if (!confirm(`Remove ${button.dataset.name} from your friends? Your posts leave each other’s feeds.`)) return;
+      if (!confirm(t('social.confirmRemoveFriend', { name: button.dataset.name }))) return;
       await api('DELETE', `/v1/friends/${path(button.dataset.friend)}`);
-      announce(`${button.dataset.name} removed.`);
+      announce(t('social.friendRemoved', { name: button.dataset.name }));
       await refresh();
     },
     async block(button) {
-      if (!confirm(`Block ${button.dataset.name}? They will not be told.`)) return;
+      if (!confirm(t('social.confirmBlock', { name: button.dataset.name }))) return;
       await api('PUT', `/v1/blocks/${path(button.dataset.user)}`);
-      announce(`${button.dataset.name} blocked.`);
+      announce(t('social.blocked', { name: button.dataset.name }));
       await refresh();
     },
     async unblock(button) {
       await api('DELETE', `/v1/blocks/${path(button.dataset.user)}`);
-      announce('Unblocked.');
+      announce(t('social.unblocked'));
       await refresh();
     },
     async nudge(button) {
       button.disabled = true;
       await api('POST', `/v1/friends/${path(button.dataset.friend)}/nudges`);
-      button.textContent = `👋 ${button.dataset.name} was cheered on`;
-      announce(`You cheered ${button.dataset.name} on.`);
+      button.textContent = t('social.cheeredButton', { name: button.dataset.name });
+      announce(t('social.cheered', { name: button.dataset.name }));
     },
     async react(button) {
       const post = button.closest('[data-post]');
@@ -84,21 +85,21 @@ export function socialActions(refresh) {
     },
     async 'delete-post'(button) {
       const post = button.closest('[data-post]');
-      if (!confirm('Delete this post from every feed?')) return;
+      if (!confirm(t('social.confirmDeletePost'))) return;
       await api('DELETE', `/v1/posts/${path(post.dataset.owner)}/${path(post.dataset.post)}`);
-      announce('Post deleted.');
+      announce(t('social.postDeleted'));
       await refresh();
     },
     async 'share-unlock'(button) {
       button.disabled = true;
       await api('POST', '/v1/posts', { unlock: button.dataset.unlock });
-      button.textContent = 'Posted ✓';
-      announce('Posted to your friends’ feeds.');
+      button.textContent = t('posted');
+      announce(t('social.posted'));
     },
     async 'remove-member'(button) {
       const family = button.closest('[data-subject]');
       const leaving = button.dataset.leave === 'true';
-      if (!confirm(leaving ? 'Leave this family? What you logged stays.' : 'Remove this member? What they logged stays.')) return;
+      if (!confirm(leaving ? t('social.confirmLeave') : t('social.confirmRemoveMember'))) return;
       await api('DELETE',
         `/v1/families/${path(family.dataset.owner)}/${path(family.dataset.subject)}/members/${path(button.dataset.member)}`);
       if (leaving) location.assign('/friends');
@@ -116,9 +117,9 @@ export function socialActions(refresh) {
           { events: [{ id, at: new Date().toISOString(), tz, ...payload }] });
         const result = answer.results?.[0];
         if (result && result.status !== 'applied' && result.status !== 'duplicate') {
-          throw new Error(result.error?.message ?? 'The entry was refused.');
+          throw new Error(result.error?.message ?? t('social.entryRefused'));
         }
-        announce(`Logged ${button.textContent.trim()}.`);
+        announce(t('social.familyLogged', { label: button.textContent.trim() }));
       } finally {
         button.disabled = false;
       }
@@ -136,8 +137,8 @@ export function socialForms(refresh) {
     async sharing(form) {
       const data = new FormData(form);
       await api('PUT', '/v1/sharing', { habits: data.getAll('habit'), categories: data.getAll('category') });
-      form.querySelector('[data-saved]').textContent = 'Saved.';
-      announce('Sharing saved.');
+      form.querySelector('[data-saved]').textContent = t('saved');
+      announce(t('social.sharingSaved'));
     },
     async 'invite-member'(form) {
       const family = form.closest('[data-subject]');
@@ -145,7 +146,7 @@ export function socialForms(refresh) {
         `/v1/families/${path(family.dataset.owner)}/${path(family.dataset.subject)}/invitations`,
         { role: new FormData(form).get('role') });
       showInvitation(family.querySelector('[data-invitation]'), invitation);
-      announce(`Invitation ${invitation.code} made.`);
+      announce(t('social.invitationMade', { code: invitation.code }));
     },
   };
 }
@@ -160,7 +161,8 @@ export function watchRoles(refresh, showError) {
       await api('PATCH',
         `/v1/families/${path(family.dataset.owner)}/${path(family.dataset.subject)}/members/${path(select.dataset.member)}`,
         { role: select.value });
-      announce(`Role changed to ${select.value}.`);
+      // The role as the list shows it, in the page's language.
+      announce(t('social.roleChanged', { role: select.selectedOptions[0]?.textContent.trim() || select.value }));
       await refresh();
     } catch (error) {
       showError(family, error);

@@ -1,0 +1,33 @@
+// The page's words for scripts: the server renders the `js` strings of the page's language
+// into <script type="application/json" id="strings">; `t` looks one up and fills its
+// {placeholders}, `tn` picks the `.one` or `.other` form for a count by the language's
+// plural rules, and `number` writes a number the language's way.
+
+const element = document.getElementById('strings');
+let strings = {};
+try {
+  strings = element ? JSON.parse(element.textContent) : {};
+} catch {
+  strings = {};
+}
+
+export const lang = document.documentElement.lang || 'en';
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+export function t(key, values = {}) {
+  return fill(strings[key] ?? key, values);
+}
+
+const plurals = new Intl.PluralRules(lang);
+
+export function tn(key, count, values = {}) {
+  const form = plurals.select(count) === 'one' ? 'one' : 'other';
+  return t(`${key}.${form}`, { ...values, count: number(count) });
+}
+
+export function number(value, options = {}) {
+  return new Intl.NumberFormat(lang, options).format(value);
+}

@@ -1,0 +1,176 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+extension WebViews {
+    // MARK: Memories
+
+    func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
+        let all = try await server.memories.list(of: caller.user)
+        let onThisDay = try await server.memories.onThisDay(of: caller.user)
+        var page = try await chrome(caller, "memories", title: L("memories.title"))
+        let shown = category.map { wanted in all.filter { $0.category == wanted } } ?? all
+        page["memories"] = shown.map(memoryCard)
+        page["noMemories"] = shown.isEmpty
+        page["onThisDay"] = onThisDay.map(memoryCard)
+        page["hasOnThisDay"] = !onThisDay.isEmpty
+        page["categories"] =
+            ([["name": L("memories.all"), "href": "/memories", "current": category == nil]] as [[String: Any]])
+            + Set(all.map(\.category)).sorted().map {
+                [
+                    "name": Self.categoryName($0) ?? $0.capitalized, "href": "/memories?category=\($0)",
+                    "current": $0 == category,
+                ]
+            }
+        return page
+    }
+
+    func memoryCard(_ memory: Memory) -> [String: Any] {
+        [
+            "id": memory.id,
+            "escapedID": memory.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? memory.id,
+            "title": memory.title, "caption": memory.caption, "category": memory.category,
+            "categoryName": Self.categoryName(memory.category)?.lowercased(with: WebStrings.current.locale)
+                ?? memory.category,
+            "photoAlt": L("memories.photoAlt", ["title": memory.title]),
+            "day": Self.longDay(memory.day), "note": memory.note ?? "",
+            "photo": memory.photo.map { "/v1/photos/\($0.original)" } ?? "",
+            "hasPhoto": memory.photo != nil,
+        ]
+    }
+
+    func share(_ caller: Caller, memory id: String) async throws -> [String: Any]? {
+        let memory: Memory
+        do {
+            memory = try await server.memories.memory(id, of: caller.user)
+        } catch let error as APIError where error.status == .notFound {
+            return nil
+        }
+        var page = try await chrome(caller, "memories", title: L("memories.sharePage.title", ["title": memory.title]))
+        let card = memoryCard(memory)
+        page["memory"] = card
+        let escaped = card["escapedID"] as? String ?? id
+        page["formats"] = ShareCardFormat.allCases.map { format in
+            let base = "/v1/memories/\(escaped)/share-card?format=\(format.rawValue)"
+            let name = Self.formatName(format)
+            return [
+                "name": name, "alt": L("memories.sharePage.preview", ["format": name]), "format": format.rawValue,
+                "size": "\(format.width) × \(format.height)", "width": format.width, "height": format.height,
+                "svg": base + "&type=svg", "png": base + "&type=png",
+                "file": memory.unlockID.replacingOccurrences(of: "#", with: "-") + "-\(format.rawValue)",
+            ]
+        }
+        return page
+    }
+
+    // MARK: Journey and profile
+
+    func journey(_ caller: Caller) async throws -> [String: Any] {
+        let journey = try await server.dashboard.journey(caller.user)
+        let (progression, unlocks, analytics, zone) = (
+            journey.progression, journey.unlocks, journey.analytics, journey.zone
+        )
+        let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
+        var page = try await chrome(caller, "journey", title: L("journey.title"))
+        page["timelines"] = progression.timelines.keys.sorted().map { method in
+            let items = progression.timelines[method] ?? []
+            return [
+                "method": items.first?.methodName ?? method,
+                "items": items.map {
+                    [
+                        "stage": $0.toStage.name, "stageOf": Self.stageOf($0.stageNumber, $0.stageCount),
+                        "kind": Self.kindName($0.kind), "day": Self.longDate($0.advance.at, zone: table),
+                        "note": $0.advance.note ?? "",
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+        }
+        page["noProgression"] = progression.timelines.isEmpty
+        page["methodsPracticed"] = progression.statistics.methodsPracticed
+        page["totalAdvances"] = progression.statistics.totalAdvances
+        page["regressions"] = progression.statistics.regressions
+        var months: [(String, [Unlock])] = []
+        for unlock in unlocks.sorted(by: { $0.achievedAt > $1.achievedAt }) {
+            let month = Self.monthName(unlock.achievedDay)
+            if months.last?.0 == month {
+                months[months.count - 1].1.append(unlock)
+            } else {
+                months.append((month, [unlock]))
+            }
+        }
+        // Cards and full-screen milestones by name; a month's small steps (tier 1: "5 days
+        // in a row outside", each day) counted in one line instead of filling the page.
+        page["months"] = months.map { month, unlocks in
+            var entry: [String: Any] = [
+                "month": month,
+                "unlocks": unlocks.filter { $0.tier >= .notable }.map {
+                    [
+                        "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
+                        "tier": $0.tier.rawValue, "unlock": $0.id,
+                        "postLabel": L("journey.postLabel", ["title": $0.title]),
+                    ]
+                },
+            ]
+            let small = unlocks.filter { $0.tier < .notable }
+            if let latest = small.first {
+                entry["smallSteps"] = WebStrings.current.count(
+                    "journey.smallSteps", small.count, ["title": latest.title])
+            }
+            return entry
+        }
+        page["achievements"] = unlocks.count
+        page["consistency"] = analytics.consistency.score ?? 0
+        page["totalDays"] = analytics.profile.totalDaysCompleted
+        page["totalMilestones"] = analytics.profile.totalMilestones
+        page["bestStreaks"] = analytics.profile.bestStreaks.map { ["name": $0.name, "best": $0.best] }
+        page["hasBestStreaks"] = !analytics.profile.bestStreaks.isEmpty
+        // Seed 004 R9.3: habits ranked on one scale, weighted by difficulty.
+        page["comparison"] = analytics.comparison.map {
+            [
+                "rank": $0.rank, "name": $0.name, "difficulty": Self.difficultyName($0.difficulty),
+                "raw": Int($0.raw.rounded()), "adjusted": Int($0.adjusted.rounded()),
+                "normalized": Int($0.normalized.rounded()),
+            ] as [String: Any]
+        }
+        page["hasComparison"] = analytics.comparison.count > 1
+        page.merge(try await milestoneSection(caller)) { current, _ in current }
+        return page
+    }
+
+    /// The name of one of the bundled packs' memory categories, capitalized ("Potty");
+    /// `nil` for another pack's.
+    static func categoryName(_ category: String) -> String? {
+        switch category {
+        case "commands": L("memories.category.commands")
+        case "consistency": L("memories.category.consistency")
+        case "custom": L("memories.category.custom")
+        case "growth": L("memories.category.growth")
+        case "health": L("memories.category.health")
+        case "lifestyle": L("memories.category.lifestyle")
+        case "potty": L("memories.category.potty")
+        case "savings": L("memories.category.savings")
+        case "socialization": L("memories.category.socialization")
+        case "streaks": L("memories.category.streaks")
+        case "time": L("memories.category.time")
+        default: nil
+        }
+    }
+
+    /// A share card format's name ("Square", "Story", "Landscape").
+    static func formatName(_ format: ShareCardFormat) -> String {
+        switch format {
+        case .square: L("memories.sharePage.format.square")
+        case .story: L("memories.sharePage.format.story")
+        case .landscape: L("memories.sharePage.format.landscape")
+        }
+    }
+
+    /// A habit's difficulty as the comparison table names it.
+    static func difficultyName(_ difficulty: Difficulty) -> String {
+        switch difficulty {
+        case .easy: L("journey.difficulty.easy")
+        case .medium: L("journey.difficulty.medium")
+        case .hard: L("journey.difficulty.hard")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+extension WebViews {
+    func profile(_ caller: Caller) async throws -> [String: Any] {
+        let profile = try await server.accounts.profile(of: caller.user)
+        var page = try await chrome(caller, "profile", title: L("profile.title"))
+        let stats = try await server.dashboard.stats(caller.user)
+        page["email"] = try await server.accounts.account(of: caller.user).email
+        page["profile"] =
+            [
+                "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
+                "reduceMotion": profile.preferences.accessibility.reduceMotion,
+                "doNotDisturb": profile.preferences.doNotDisturb,
+                "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
+                "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
+                "streakAtRisk": profile.notifications.streakAtRisk,
+                "streakBroken": profile.notifications.streakBroken, "freezes": profile.notifications.freezes,
+                "packs": profile.packs.joined(separator: "+"),
+                "quiet": profile.notifications.quietHours != nil,
+                "quietFrom": NotificationPreferences.clock(profile.notifications.quietHours?.from ?? 22 * 60),
+                "quietTo": NotificationPreferences.clock(profile.notifications.quietHours?.to ?? 7 * 60),
+                "dailyCap": profile.notifications.dailyCap.map(String.init) ?? "",
+                "languageValue": profile.language ?? "",
+            ] as [String: Any]
+        page["languages"] =
+            [["value": "", "label": L("profile.preferences.languageAutomatic"), "selected": profile.language == nil]]
+            + WebStrings.languages.map {
+                ["value": $0, "label": WebStrings.all[$0]?.name ?? $0, "selected": $0 == profile.language]
+            }
+        page["pushTargets"] = try await server.store.pushTargets(of: caller.user).map { target -> [String: Any] in
+            let view = PushTargetView(target)
+            return [
+                "id": view.id, "label": view.label,
+                "channel": target.channel == .apns ? L("profile.push.apple") : L("profile.push.browser"),
+                "created": Self.longDay(
+                    DayClock(dayStartHour: 0).localDay(
+                        of: target.createdAt,
+                        in: ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!)),
+            ]
+        }
+        page["hasPushTargets"] = !((page["pushTargets"] as? [[String: Any]])?.isEmpty ?? true)
+        let notifications = profile.notifications
+        page["reminderHours"] =
+            [
+                [
+                    "value": "", "label": L("profile.notifications.whenUsual"),
+                    "selected": notifications.reminderHour == nil,
+                ]
+            ]
+            + (0..<24).map {
+                [
+                    "value": "\($0)", "label": NotificationPreferences.clock($0 * 60),
+                    "selected": $0 == notifications.reminderHour,
+                ]
+            }
+        page["weeklyDays"] = Weekday.allCases.map {
+            ["value": $0.name, "label": Self.weekdayName($0), "selected": $0 == notifications.weeklyDay]
+        }
+        page["weeklyHours"] = (0..<24).map {
+            ["value": $0, "label": NotificationPreferences.clock($0 * 60), "selected": $0 == notifications.weeklyHour]
+        }
+        page["styles"] = CelebrationStyle.allCases.map {
+            ["value": $0.rawValue, "label": Self.styleName($0), "selected": $0 == profile.preferences.style]
+        }
+        let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
+        let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
+        page["devices"] = try await server.accounts.devices(of: caller.user)
+            .map { session -> [String: Any] in
+                [
+                    "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,
+                    "current": session.tokenHash == caller.tokenHash, "created": day(session.createdAt),
+                    "lastSeen": day(session.lastSeenAt),
+                ]
+            }
+        page["zones"] = Self.zones(selected: profile.timeZone)
+        page["packChoices"] = Self.packChoices(checked: profile.packs)
+        page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
+        page["stats"] =
+            [
+                "habitsActive": stats.statistics.habitsActive, "totalDays": stats.statistics.totalDaysCompleted,
+                "milestones": stats.statistics.totalMilestones, "consistency": stats.consistency.score ?? 0,
+                "strength": stats.statistics.averageStrength ?? 0, "events": stats.events,
+            ] as [String: Any]
+        return page
+    }
+
+    /// The bundled packs as the sign-up and profile forms offer them.
+    static func packChoices(checked: [String]) -> [[String: Any]] {
+        let hints = [
+            "habits": L("profile.packHints.habits"), "ollie": L("profile.packHints.ollie"),
+            "savings": L("profile.packHints.savings"), "growth": L("profile.packHints.growth"),
+        ]
+        let translation = Translation.named(WebStrings.current.language) ?? .english
+        return RulePack.bundledOrder.compactMap { name in
+            guard let pack = RulePack.bundled[name]?.translated(translation) else { return nil }
+            return [
+                "value": name, "label": pack.title, "icon": pack.icon ?? "", "hint": hints[name] ?? "",
+                "checked": checked.contains(name),
+            ]
+        }
+    }
+
+    /// A weekday's name in the page's language ("Monday").
+    static func weekdayName(_ day: Weekday) -> String {
+        switch day {
+        case .monday: L("profile.weekdays.monday")
+        case .tuesday: L("profile.weekdays.tuesday")
+        case .wednesday: L("profile.weekdays.wednesday")
+        case .thursday: L("profile.weekdays.thursday")
+        case .friday: L("profile.weekdays.friday")
+        case .saturday: L("profile.weekdays.saturday")
+        case .sunday: L("profile.weekdays.sunday")
+        }
+    }
+
+    /// A celebration style's name in the page's language ("Subtle").
+    static func styleName(_ style: CelebrationStyle) -> String {
+        switch style {
+        case .full: L("profile.styles.full")
+        case .subtle: L("profile.styles.subtle")
+        case .minimal: L("profile.styles.minimal")
+        case .off: L("profile.styles.off")
+        }
+    }
+
+    /// Every IANA zone the server knows, with one selected.
+    static func zones(selected: String) -> [[String: Any]] {
+        var names = TimeZone.knownTimeZoneIdentifiers.sorted()
+        if !names.contains(selected) { names.insert(selected, at: 0) }
+        return names.map { ["name": $0, "selected": $0 == selected] }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import MomentumCore
+@testable import MomentumServer
+
+/// The web app's languages: every language has every string, every string the app asks
+/// for exists, and a request finds its language.
+struct WebStringsTests {
+    /// The repository's `Sources/MomentumServer`, found from this file.
+    static let serverSources = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Sources/MomentumServer")
+
+    static func files(in folder: URL, ending suffix: String) throws -> [(name: String, text: String)] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        var files: [(String, String)] = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.lastPathComponent.hasSuffix(suffix) else { continue }
+            files.append((url.lastPathComponent, try String(contentsOf: url, encoding: .utf8)))
+        }
+        return files
+    }
+
+    static func matches(_ pattern: String, in text: String) throws -> [String] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    static func placeholders(_ text: String) throws -> Set<String> {
+        Set(try matches(#"\{(\w+)\}"#, in: text))
+    }
+
+    @Test func everyLanguageHasEveryStringWithTheSamePlaceholders() throws {
+        let english = WebStrings.english.texts
+        #expect(WebStrings.languages.count >= 2)
+        #expect(english.count > 10)
+        for tag in WebStrings.languages where tag != "en" {
+            let raw = try Self.rawTexts(tag)
+            let missing = Set(english.keys).subtracting(raw.keys).sorted()
+            let unknown = Set(raw.keys).subtracting(english.keys).sorted()
+            #expect(missing.isEmpty, "\(tag) lacks \(missing.count) strings: \(missing.prefix(40))")
+            #expect(unknown.isEmpty, "\(tag) has strings English does not: \(unknown.prefix(40))")
+            for (key, text) in raw {
+                guard let source = english[key] else { continue }
+                #expect(
+                    try Self.placeholders(text) == Self.placeholders(source),
+                    "\(tag) \(key): placeholders differ from English")
+                #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty, "\(tag) \(key) is blank")
+            }
+        }
+    }
+
+    /// A language's own strings, before English fills its gaps.
+    static func rawTexts(_ tag: String) throws -> [String: String] {
+        let folder = serverSources.appending(path: "Resources/web/locales/\(tag)")
+        var texts: [String: String] = [:]
+        for (name, text) in try files(in: folder, ending: ".json") where name != "meta.json" {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            texts.merge(WebStrings.flatten(object, prefix: String(name.dropLast(".json".count)))) { a, _ in a }
+        }
+        return texts
+    }
+
+    @Test func everyStringTheAppAsksForExists() throws {
+        let english = WebStrings.english.texts
+        var asked: [(key: String, place: String)] = []
+        for (name, text) in try Self.files(
+            in: Self.serverSources.appending(path: "Resources/web/templates"), ending: ".mustache")
+        {
+            asked += try Self.matches(#"\{\{\{?\s*t\.([\w.]+)\s*\}?\}\}"#, in: text).map { ($0, name) }
+        }
+        for (name, text) in try Self.files(in: Self.serverSources, ending: ".swift") {
+            asked += try Self.matches(#"\bL\(\s*"([\w.]+)""#, in: text).map { ($0, name) }
+            asked += try Self.matches(#"\.count\(\s*"([\w.]+)""#, in: text).flatMap { ["\($0).one", "\($0).other"] }
+                .map { ($0, name) }
+            asked += try Self.matches(#"(?:WebStrings\.current|\bstrings)\(\s*"([\w.]+)""#, in: text).map { ($0, name) }
+        }
+        for (name, text) in try Self.files(
+            in: Self.serverSources.appending(path: "Resources/web/static"), ending: ".js")
+        {
+            asked += try Self.matches(#"\bt\(\s*['"`]([\w.]+)['"`]"#, in: text).map { ("js.\($0)", name) }
+            asked += try Self.matches(#"\btn\(\s*['"`]([\w.]+)['"`]"#, in: text).flatMap {
+                ["js.\($0).one", "js.\($0).other"]
+            }.map { ($0, name) }
+        }
+        #expect(asked.count > 20)
+        let missing = asked.filter { english[$0.key] == nil }.map { "\($0.place): \($0.key)" }
+        #expect(missing.isEmpty, "strings asked for but not in English: \(missing)")
+    }
+
+    @Test func theWebAndTheEngineSpeakTheSameLanguages() {
+        #expect(WebStrings.languages == Translation.availableLanguages)
+        for tag in WebStrings.languages {
+            #expect(Translation.named(tag)?.language == tag)
+        }
+    }
+
+    @Test func aRequestFindsItsLanguage() {
+        func negotiated(_ profile: String?, _ header: String?) -> String {
+            WebStrings.negotiate(profile: profile, acceptLanguage: header).language
+        }
+        #expect(negotiated("pt-BR", "en-US,en;q=0.9") == "pt-BR")
+        #expect(negotiated(nil, "pt-BR,pt;q=0.9,en;q=0.8") == "pt-BR")
+        #expect(negotiated(nil, "pt-PT") == "pt-BR")
+        #expect(negotiated(nil, "fr-FR, de;q=0.8") == "en")
+        #expect(negotiated(nil, "en;q=0.1, pt-br;q=0.9") == "pt-BR")
+        #expect(negotiated(nil, "pt;q=0, en") == "en")
+        #expect(negotiated(nil, "*") == "en")
+        #expect(negotiated(nil, nil) == "en")
+        #expect(negotiated(nil, String(repeating: "pt-BR,", count: 1_000)) == "en")
+        #expect(negotiated(nil, ";;;,,q=,pt;q=abc,pt;q=nan") == "en")
+        #expect(negotiated("xx", "pt") == "pt-BR")
+        #expect(WebStrings.preferred("a;q=0.5, b, c;q=0.9") == ["b", "c", "a"])
+    }
+
+    @Test func datesNumbersAndMoneyAreWrittenTheLanguagesWay() throws {
+        let day = try #require(LocalDay(iso8601: "2026-11-24"))
+        let english = WebStrings.english
+        let portuguese = try #require(WebStrings.all["pt-BR"])
+        #expect(english.day(day) == day.readable)
+        #expect(english.day(day) == "Tue 24 Nov 2026")
+        #expect(portuguese.day(day) == "ter., 24 de nov. de 2026")
+        #expect(portuguese.day(day, "month") == "novembro de 2026")
+        #expect(english.number(1_234_567) == "1,234,567")
+        #expect(portuguese.number(1_234.5, fractionDigits: 1) == "1.234,5")
+        #expect(english.money(1_234.5) == "$1,234.50")
+        #expect(portuguese.money(1_234.5).replacingOccurrences(of: "\u{00A0}", with: " ") == "R$ 1.234,50")
+        #expect(english.number(.infinity) == "–")
+        #expect(portuguese.count("common.unread", 0) == "0 não lida")
+        #expect(english.count("common.unread", 2) == "2 unread")
+        #expect(english("common.store.freezes.other", ["count": "3"]) == "3 freezes")
+        #expect(english("no.such.key") == "no.such.key")
+    }
+
+    @Test func fillingPlaceholdersIsTotal() {
+        #expect(WebStrings.fill("{a} and {b}", ["a": "1"]) == "1 and {b}")
+        #expect(WebStrings.fill("{unclosed", ["unclosed": "x"]) == "{unclosed")
+        #expect(WebStrings.fill("}{}{", ["": "e"]) == "}e{")
+        #expect(WebStrings.fill("{a}", ["a": "{a}"]) == "{a}")
+    }
+
+    @Test func theScriptsStringsCannotEndTheirElement() throws {
+        for tag in WebStrings.languages {
+            let script = try #require(WebStrings.all[tag]).script
+            #expect(!script.contains("</"))
+            let object = try JSONSerialization.jsonObject(with: Data(script.utf8)) as? [String: String]
+            #expect(object?.isEmpty == false)
+        }
+    }
+}
