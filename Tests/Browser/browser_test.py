@@ -55,20 +55,21 @@ def find_binary(*names):
 class Browser:
     """One Chromium (one device: its own cookie jar)."""
 
-    def __init__(self, args, name, reduced_motion=False, width=1280, dark=False):
+    def __init__(self, args, name, reduced_motion=False, width=1280, dark=False, lang="en-US"):
         options = webdriver.ChromeOptions()
         chromium = find_binary("chromium", "chromium-browser", "google-chrome")
         if not chromium:
             raise SystemExit("no chromium binary: install Debian's chromium (.ci/run does)")
         options.binary_location = chromium
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},1000",
-                         "--disable-gpu", "--lang=en-US"]:
+                         "--disable-gpu", f"--lang={lang}"]:
             options.add_argument(argument)
         self.downloads = tempfile.mkdtemp(prefix="momentum-downloads-")
         # (Several downloads from one page ask the user once; here they are allowed up front.)
         options.add_experimental_option("prefs", {
             "download.default_directory": self.downloads, "download.prompt_for_download": False,
-            "profile.default_content_setting_values.automatic_downloads": 1})
+            "profile.default_content_setting_values.automatic_downloads": 1,
+            "intl.accept_languages": lang})
         driver_path = find_binary("chromedriver")
         if not driver_path:
             raise SystemExit("no chromedriver: install Debian's chromium-driver (.ci/run does)")
@@ -1243,6 +1244,69 @@ def your_own_milestones(args):
         browser.quit()
 
 
+def speaks_brazilian_portuguese(args):
+    """A browser that prefers Brazilian Portuguese gets the whole app in it, the engine's
+    celebrations too; the profile can choose English and go back to the browser's."""
+    browser = Browser(args, "portuguese", lang="pt-BR")
+    try:
+        browser.get("/signin")
+        assert browser.js("return document.documentElement.lang") == "pt-BR"
+        button = browser.css("form button[type=submit]").text
+        assert button == "Entrar", f"the sign-in button says {button!r}"
+        email = sign_up(browser, "brasileira")
+        browser.dismiss_celebrations()
+        _, profile = browser.api("GET", "/v1/profile")
+        assert profile.get("language") == "pt-BR", f"sign-up stored the language {profile.get('language')!r}"
+        nav = browser.js("return [...document.querySelectorAll('.topbar nav a')].map(a => a.textContent)")
+        assert nav[0] == "Hoje" and "Memórias" in nav and "Perfil" in nav, f"the navigation reads {nav}"
+        create_habit_api(browser, email, "stretch", created_days_ago=6)
+        push_history(browser, email, "stretch", 6)
+        browser.dismiss_queued()
+        browser.get("/today")
+        browser.dismiss_celebrations()
+        row = "li.habit[data-habit='stretch']"
+        browser.css(row + " button[data-action=check-in]").click()
+        browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"]') !== null", timeout=10,
+                         message="the 7-day milestone showed no card")
+        title = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] h2').textContent")
+        # The message the engine chose, in Portuguese ("7 dias firme e forte! 🔥").
+        assert "7" in title and "day" not in title and "streak" not in title.lower(), f"the card says {title!r}"
+        done = browser.js("return document.querySelector('.celebration .done').textContent")
+        assert done == "Pronto", f"the card's button says {done!r}"
+        announced = browser.wait_for("document.getElementById('announcer').textContent")
+        assert "Streak" not in announced and "streak" not in announced, f"announced in English: {announced!r}"
+        time.sleep(0.5)
+        browser.shot("celebration-pt-BR")
+        browser.css(".celebration .done").click()
+        browser.wait_for("document.querySelector('.celebration') === null")
+        browser.shot("today-pt-BR")
+        _, achievements = browser.api("GET", "/v1/achievements")
+        titles = [unlock["title"] for unlock in achievements["unlocked"]]
+        assert any("Sequência de 7 dias" in t for t in titles), f"the API's titles are {titles}"
+
+        # The profile chooses English: every word changes, the engine's too.
+        browser.get("/profile")
+        browser.shot("profile-pt-BR")
+        browser.js("document.querySelector('select[name=language]').value = 'en'")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.documentElement.lang === 'en'", message="choosing English did not reload in English")
+        nav = browser.js("return [...document.querySelectorAll('.topbar nav a')].map(a => a.textContent)")
+        assert nav[0] == "Today", f"the navigation reads {nav} in English"
+        _, achievements = browser.api("GET", "/v1/achievements")
+        titles = [unlock["title"] for unlock in achievements["unlocked"]]
+        assert any("7-day streak" in t for t in titles), f"the API's titles in English are {titles}"
+
+        # Automatic follows the browser again.
+        browser.js("document.querySelector('select[name=language]').value = ''")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.documentElement.lang === 'pt-BR'",
+                         message="choosing Automatic did not follow the browser")
+        _, profile = browser.api("GET", "/v1/profile")
+        assert profile.get("language") is None, f"Automatic stored {profile.get('language')!r}"
+    finally:
+        browser.quit()
+
+
 def two_windows_stay_in_sync(args):
     first = Browser(args, "sync-a")
     second = Browser(args, "sync-b")
@@ -1852,6 +1916,7 @@ SCENARIOS = [
     account_care_password_download_and_delete,
     import_from_loop_and_download_csv,
     your_own_milestones,
+    speaks_brazilian_portuguese,
     pause_a_habit_and_take_a_vacation,
     groups_order_and_unarchive,
     two_windows_stay_in_sync,

@@ -271,7 +271,7 @@ import Testing
         #expect(portuguese.number(-1_234_567.891) == "-1.234.567,89")
         #expect(portuguese.number(2.5, fractionDigits: 0) == "3")
         #expect(Translation.english.number(0.123456, fractionDigits: 4) == "0.1235")
-        #expect(MilestoneNumber.money(1234.5, translation: portuguese) == "US$ 1.234,50")
+        #expect(MilestoneNumber.money(1234.5, translation: portuguese) == "R$ 1.234,50")
         #expect(MilestoneNumber.money(-12.5) == "-$12.50")
         #expect(StageDuration.phrase(days: 23, translation: portuguese) == "3 semanas e 2 dias")
         #expect(StageDuration.phrase(days: 0, translation: portuguese) == "menos de um dia")
@@ -298,7 +298,7 @@ import Testing
         #expect(birthday.lockedTitle(subjectName: "Ollie", translation: portuguese) == "Ollie completou 1 mês!")
         let money = try #require(
             RulePack.savings.translated(portuguese).achievements.first { $0.id == "savings-small" })
-        #expect(money.lockedTitle(subjectName: nil, translation: portuguese) == "Primeiro marco! US$ 1.000 guardados")
+        #expect(money.lockedTitle(subjectName: nil, translation: portuguese) == "Primeiro marco! R$ 1.000 guardados")
 
         let growth = try #require(RulePack.named("habits+growth")).translated(portuguese)
         #expect(growth.title == "Hábitos · Crescimento")

@@ -8,7 +8,7 @@ extension RulePack {
     /// Keys name the pack and the id of what they translate:
     /// - `pack.<pack>.title`, and `pack.<pack>.rule.<rule id>.title` for each achievement;
     /// - `pack.<pack>.form.<form id>.title` and `.hint`; for each field
-    ///   `pack.<pack>.form.<form id>.field.<field name>.label` and `.placeholder`,
+    ///   `pack.<pack>.form.<form id>.field.<field name>.label`, `.placeholder` and `.unit`,
     ///   `….option.<value>.label` (`….option.<group>.<value>.label` in a checklist) and
     ///   `….suggestion.<suggestion, lowercased, spaces as hyphens>`;
     /// - `pack.<pack>.method.<method id>.name`, `….stage.<stage id>.name` and `.description`.
@@ -82,6 +82,8 @@ extension RulePack {
             var field = form.fields[index]
             let fieldKey = "\(key).field.\(field.name)"
             field.label = transform("\(fieldKey).label", field.label)
+            // A unit is a word too ("min"), or a currency ("$" is "R$" in Brazil).
+            field.unit = field.unit.map { transform("\(fieldKey).unit", $0) }
             field.placeholder = field.placeholder.map {
                 isNumber($0) ? number($0) : transform("\(fieldKey).placeholder", $0)
             }

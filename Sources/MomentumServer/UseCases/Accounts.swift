@@ -263,6 +263,7 @@ struct Accounts: Sendable {
             let subjects = [
                 ("display name ", "displayName"), ("time zone ", "timeZone"), ("day start hour ", "dayStartHour"),
                 ("reminder hour ", "notifications.reminderHour"), ("weekly hour ", "notifications.weeklyHour"),
+                ("language ", "language"),
             ]
             let (field, issue) =
                 subjects.first { error.message.hasPrefix($0.0) }.map {

@@ -22,7 +22,35 @@ struct Memories: Sendable {
     func list(of user: String, category: String? = nil) async throws -> [Memory] {
         var memories = try await store.projection(of: user).memories
         if let category { memories = memories.filter { $0.category == category } }
-        return memories.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+        return try await inLanguage(memories, of: user).sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+    }
+
+    /// Memories with their title and caption in the user's language now: a stored memory
+    /// keeps the words of the day it was made, so each is written again from its unlock
+    /// (which the engine holds in the profile's language). Notes and photos are the user's
+    /// and stay as they are.
+    private func inLanguage(_ memories: [Memory], of user: String) async throws -> [Memory] {
+        guard !memories.isEmpty else { return memories }
+        let wanted = Set(memories.map(\.unlockID))
+        let words = try await store.evaluate(user) { engine, profile -> [String: [String]] in
+            let subjects = engine.achievements.subjects
+            var words: [String: [String]] = [:]
+            for unlock in engine.unlocks where wanted.contains(unlock.id) {
+                guard
+                    let memory = Memory(
+                        unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: 0,
+                        translation: profile.translation)
+                else { continue }
+                words[unlock.id] = [memory.title, memory.caption]
+            }
+            return words
+        }
+        return memories.map { memory in
+            guard let fresh = words[memory.unlockID], fresh.count == 2 else { return memory }
+            var memory = memory
+            (memory.title, memory.caption) = (fresh[0], fresh[1])
+            return memory
+        }
     }
 
     /// The memories of the user's today in earlier years (``MemoryBook/onThisDay(_:subjects:)``),
@@ -43,7 +71,7 @@ struct Memories: Sendable {
         guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
             throw APIError.notFound("memory '\(id)'")
         }
-        return memory
+        return try await inLanguage([memory], of: user).first ?? memory
     }
 
     /// Sets a memory's note (`nil`, or only spaces, removes it).

@@ -209,7 +209,10 @@ struct Notifications: Sendable {
             reactions.count == 1
             ? strings("push.reaction.title.one", ["name": reactions[0].displayName])
             : strings("push.reaction.title.many")
-        return (title, strings("push.reaction.body", ["who": who]))
+        let body =
+            reactions.count == 1
+            ? strings("push.reaction.body.one", ["who": who]) : strings("push.reaction.body.many", ["who": who])
+        return (title, body)
     }
 
     /// Tells every member of a subject's family about the subject's milestones just

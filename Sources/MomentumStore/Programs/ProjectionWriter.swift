@@ -125,7 +125,8 @@ struct ProjectionWriter {
                     ]))
             let offset = table.offset(at: unlock.achievedAt)
             if let memory = Memory(
-                unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: offset)
+                unlock: unlock, subject: unlock.subject.flatMap { subjects[$0] }, offsetSeconds: offset,
+                translation: entry.profile.translation)
             {
                 out.statements.append(
                     SQLStatement(
