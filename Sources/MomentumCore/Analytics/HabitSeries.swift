@@ -2,7 +2,7 @@ import Foundation
 
 /// One habit's day-by-day history, the input of every analytic.
 ///
-/// ``UserEngine/analytics(at:zone:)`` builds series straight from the engine's compact
+/// ``UserEngine/analytics(at:zone:translation:)`` builds series straight from the engine's compact
 /// history; ``init(_:today:zone:)`` builds one from a ``HabitState`` whose calendar holds the
 /// habit's whole history (a shorter calendar limits every analytic to its window).
 public struct HabitSeries: Hashable, Sendable {

@@ -15,7 +15,7 @@ extension Memory {
     /// | `id` | ``id(forUnlock:)`` of `unlock` |
     /// | `unlock` | `<category>-<milestone_type>[-<value>]@<day>` |
     /// | `rule` | `unlock` up to its first `#` |
-    /// | `title` | ``caption(category:milestoneType:value:title:name:context:)`` without a title |
+    /// | `title` | ``caption(category:milestoneType:value:title:name:context:translation:)`` without a title |
     /// | `caption` | the same, with the title and without a name |
     /// | `subject` | none |
     /// | `share_photo` | none |
