@@ -1253,6 +1253,14 @@ def speaks_brazilian_portuguese(args):
         assert browser.js("return document.documentElement.lang") == "pt-BR"
         button = browser.css("form button[type=submit]").text
         assert button == "Entrar", f"the sign-in button says {button!r}"
+        # A refusal the page knows is told in Portuguese too.
+        browser.css("input[name=email]").send_keys("nobody@example.com")
+        browser.css("input[name=password]").send_keys("not the password")
+        browser.click("form button[type=submit]")
+        browser.wait_for("document.querySelector('[role=alert], .error')?.textContent.trim().length > 0",
+                         message="a wrong password showed no error")
+        error = browser.js("return document.querySelector('[role=alert], .error').textContent.trim()")
+        assert error == "E-mail ou senha incorretos.", f"a wrong password says {error!r}"
         email = sign_up(browser, "brasileira")
         browser.dismiss_celebrations()
         _, profile = browser.api("GET", "/v1/profile")
@@ -1287,6 +1295,14 @@ def speaks_brazilian_portuguese(args):
         # The profile chooses English: every word changes, the engine's too.
         browser.get("/profile")
         browser.shot("profile-pt-BR")
+        # The script tells a refused field in Portuguese too.
+        browser.js("document.querySelector('#preferences input[name=displayName]').value = '   '")
+        browser.click("#preferences button[type=submit]")
+        browser.wait_for("document.querySelector('#preferences [data-error]')?.textContent.length > 0",
+                         message="a blank name showed no error")
+        error = browser.js("return document.querySelector('#preferences [data-error]').textContent")
+        assert error == "O nome precisa ter de 1 a 100 caracteres.", f"a blank name says {error!r}"
+        browser.get("/profile")
         browser.js("document.querySelector('select[name=language]').value = 'en'")
         browser.click("#preferences button[type=submit]")
         browser.wait_for("document.documentElement.lang === 'en'", message="choosing English did not reload in English")

@@ -134,6 +134,26 @@ struct WebStringsTests {
         #expect(english("no.such.key") == "no.such.key")
     }
 
+    @Test func refusalsAreToldInThePagesLanguage() throws {
+        let portuguese = try #require(WebStrings.all["pt-BR"])
+        let credentials = APIError(.unauthorized, "invalid_credentials", "wrong email or password")
+        let fields = APIError(
+            .unprocessableContent, "invalid_input", "…",
+            details: [
+                .init(field: "displayName", issue: "must have 1 to 100 characters"),
+                .init(field: "habit", issue: "is not one of yours"),
+            ])
+        let unknown = APIError(.conflict, "something_new", "a new refusal")
+        WebStrings.$current.withValue(portuguese) {
+            #expect(Routes.sentences(credentials) == "E-mail ou senha incorretos.")
+            // A field the page knows is told in Portuguese; one it does not, as the API says.
+            #expect(Routes.sentences(fields) == "O nome precisa ter de 1 a 100 caracteres. Habit is not one of yours.")
+            #expect(Routes.sentences(unknown) == "A new refusal.")
+        }
+        #expect(Routes.sentences(credentials) == "Wrong email or password.")
+        #expect(Routes.sentences(fields) == "Display name must have 1 to 100 characters. Habit is not one of yours.")
+    }
+
     @Test func fillingPlaceholdersIsTotal() {
         #expect(WebStrings.fill("{a} and {b}", ["a": "1"]) == "1 and {b}")
         #expect(WebStrings.fill("{unclosed", ["unclosed": "x"]) == "{unclosed")

@@ -62,11 +62,11 @@ extension Routes {
                     address: context.addressKey)
                 return signedIn(session.token, request, next: Self.next(form["next"]))
             } catch let error as APIError {
-                var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
-                page.email = form["email"] ?? ""
-                page.error = Self.sentences(error)
                 return Self.inBrowserLanguage(request) {
-                    assets.page("signin", page.context, status: error.status)
+                    var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
+                    page.email = form["email"] ?? ""
+                    page.error = Self.sentences(error)
+                    return assets.page("signin", page.context, status: error.status)
                 }
             }
         }
@@ -355,8 +355,14 @@ struct AuthPage {
 extension Routes {
     /// An error as a page shows it: each field at fault as a sentence ("Display name must
     /// have 1 to 100 characters."), as the web app's script words them; an issue that
-    /// names its own subject stands alone.
+    /// names its own subject stands alone. The API speaks English: a page in another
+    /// language tells a refusal it knows (by code, or a field's rule) in that language,
+    /// from the script's `errors` strings.
     static func sentences(_ error: APIError) -> String {
+        let strings = WebStrings.current
+        func translated(_ key: String) -> String? {
+            strings.language == "en" ? nil : strings.texts["js.errors.\(key)"]
+        }
         func sentence(_ field: String, _ issue: String) -> String {
             var label = String(field.split(separator: ".").last ?? "")
             if let bracket = label.firstIndex(of: "[") { label = String(label[..<bracket]) }
@@ -375,8 +381,14 @@ extension Routes {
         }
         // Field by field for bad input; another refusal's message says what to do instead
         // ("an account with this email exists; sign in instead").
-        if error.details.isEmpty || error.code != "invalid_input" { return sentence("", error.message) }
-        return error.details.map { sentence($0.field, $0.issue) }.joined(separator: " ")
+        if error.details.isEmpty || error.code != "invalid_input" {
+            return translated("code.\(error.code)") ?? sentence("", error.message)
+        }
+        return error.details.map { detail in
+            var name = String(detail.field.split(separator: ".").last ?? "")
+            if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
+            return translated("field.\(name)") ?? sentence(detail.field, detail.issue)
+        }.joined(separator: " ")
     }
 
     /// The packs a sign-up form chose: its checked boxes; none when the form showed boxes

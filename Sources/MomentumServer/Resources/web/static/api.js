@@ -1,6 +1,6 @@
 // The JSON API, called with the session cookie. Writes carry X-Momentum-Client, which the
 // server requires of cookie-authenticated writes (a cross-site form cannot send it).
-import { t } from './i18n.js';
+import { has, lang, t } from './i18n.js';
 
 export class APIError extends Error {
   constructor(message, status, body) {
@@ -9,11 +9,22 @@ export class APIError extends Error {
     this.body = body;
   }
   // The server's error details as sentences ("Display name must have 1 to 100
-  // characters."), or its message.
+  // characters."), or its message. The API speaks English; in another language a refusal
+  // the page knows (by its code, or a field's rule) is told in that language.
   get detail() {
-    const details = this.body?.error?.code === 'invalid_input' ? this.body.error.details ?? [] : [];
-    return details.length ? details.map((d) => sentence(d.field, d.issue)).join(' ') : sentence('', this.message);
+    const code = this.body?.error?.code;
+    const details = code === 'invalid_input' ? this.body.error.details ?? [] : [];
+    if (details.length) return details.map((d) => translatedField(d.field) ?? sentence(d.field, d.issue)).join(' ');
+    if (lang !== 'en' && code && has(`errors.code.${code}`)) return t(`errors.code.${code}`);
+    return sentence('', this.message);
   }
+}
+
+// A field's rule in the page's language ("O nome precisa ter de 1 a 100 caracteres."),
+// when the page is not in English and knows the field.
+function translatedField(field) {
+  const name = String(field ?? '').split('.').pop().replace(/\[\d+\]$/, '');
+  return lang !== 'en' && has(`errors.field.${name}`) ? t(`errors.field.${name}`) : null;
 }
 
 // "displayName" + "must have 1 to 100 characters" → "Display name must have 1 to 100

@@ -17,6 +17,11 @@ function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
+// Whether the page's language has a string for `key`.
+export function has(key) {
+  return Object.hasOwn(strings, key);
+}
+
 export function t(key, values = {}) {
   return fill(strings[key] ?? key, values);
 }
