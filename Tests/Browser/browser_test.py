@@ -1953,10 +1953,22 @@ def main():
     parser.add_argument("--artifacts", default="artifacts/screenshots")
     parser.add_argument("--only", default="")
     parser.add_argument("--admin-token", required=True)
+    parser.add_argument("--shard", default="0/1",
+                        help="K/N: run the K-th of N shards (two shards run at once against one server)")
     args = parser.parse_args()
+    index, count = (int(part) for part in args.shard.split("/"))
     chosen = [scenario for scenario in SCENARIOS if args.only in scenario.__name__]
     if not chosen:
         raise SystemExit(f"no scenario's name contains {args.only!r}")
+    # The scenarios that sign in to the shared demo account stay in one shard, in order
+    # (the first one sees its first session's celebrations); the others alternate.
+    demo = {demo_screens_and_memory_photo, every_screen_on_a_phone_and_in_dark}
+    others = [scenario for scenario in chosen if scenario not in demo]
+    shards = [[] for _ in range(count)]
+    for position, scenario in enumerate(others):
+        shards[(position + 1) % count].append(scenario)
+    shards[0] = [scenario for scenario in chosen if scenario in demo or scenario in shards[0]]
+    chosen = shards[index]
     failures = 0
     for scenario in chosen:
         started = time.time()
