@@ -101,6 +101,36 @@ import Testing
             catalog.message(for: epic, today: Self.today, recentTemplateIDs: others).text == "Incredible savings! 🏆")
     }
 
+    /// A weekly or monthly habit's streak is counted in weeks or months: no message of any
+    /// unlock id calls it a "7-day streak", in English or Portuguese, and both languages
+    /// choose the same template.
+    @Test(arguments: ["week", "month"])
+    func aStreakInWeeksOrMonthsIsNotCalledDays(_ unit: String) throws {
+        let portuguese = MessageCatalog.standard.translated(try #require(Translation.named("pt-BR")))
+        for index in 0..<200 {
+            for tier in [CelebrationTier.notable, .major] {
+                let unlock = Self.unlock(
+                    "habit-streak-\(index)", tier: tier, category: "streaks", title: "7-\(unit) streak: Stretch",
+                    context: ["habit": "Stretch", "unit": unit])
+                let message = MessageCatalog.standard.message(for: unlock, today: Self.today)
+                #expect(!message.text.contains("day"), "\(message.templateID): \(message.text)")
+                let translated = portuguese.message(for: unlock, today: Self.today)
+                #expect(translated.templateID == message.templateID)
+                #expect(!translated.text.contains(" dias"), "\(translated.templateID): \(translated.text)")
+            }
+        }
+        // Counted in days, the day-worded templates are still chosen.
+        let daily = (0..<50).map {
+            MessageCatalog.standard.message(
+                for: Self.unlock(
+                    "daily-\($0)", category: "streaks", title: "7-day streak: Stretch",
+                    context: ["habit": "Stretch", "unit": "day"]), today: Self.today)
+        }
+        #expect(daily.contains { $0.text.contains("day") })
+        #expect(MessageTemplate(id: "t", category: "streaks", text: "{value}-day streak").countsDays)
+        #expect(!MessageTemplate(id: "t", category: "streaks", text: "{value} walks").countsDays)
+    }
+
     @Test func unknownCategoriesUseTheGenericTemplatesOfTheirTier() {
         let catalog = MessageCatalog.standard
         for tier in CelebrationTier.allCases {

@@ -7,8 +7,9 @@
 ///    ``relativePhrase(for:today:translation:)`` of its achievement day ("last week"). Blank values
 ///    count as missing.
 /// 2. **Candidates.** Templates whose ``MessageTemplate/retroactive`` matches the unlock's,
-///    that suit the tier, the milestone type and (for amounts) the savings tier, and whose
-///    placeholders all have values.
+///    that suit the tier, the milestone type and (for amounts) the savings tier, whose
+///    placeholders all have values, and that count days only for an unlock counted in days
+///    (``MessageTemplate/countsDays``; a weekly habit's streak is in weeks).
 /// 3. **Specificity.** Candidates fall into four levels, tried in order: the unlock's
 ///    category and written for its milestone type; the category, any type; generic, written
 ///    for the type; generic, any type. The first level with a template not among the last
@@ -97,12 +98,15 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
         let values = Self.values(for: unlock, subject: subject, today: today, translation: translation)
         let tier = tier ?? unlock.tier
         let amountTier = unlock.value.map(MilestoneTier.tier(for:))
+        // A habit's streak counted in weeks or months does not take a "7-day" message.
+        let countsInDays = (unlock.context["unit"] ?? "day") == "day"
         let candidates = templates.filter { template in
             template.retroactive == unlock.retroactive && template.tiers.contains(tier)
                 && (template.milestoneTypes?.contains(unlock.milestoneType) ?? true)
                 && (template.amountTier == nil || template.amountTier == amountTier)
                 && template.placeholders.isSubset(of: values.keys)
                 && (template.category == MessageTemplate.genericCategory || template.fits(category: unlock.category))
+                && (!template.countsDays || countsInDays)
         }
         let recent = recentTemplateIDs.suffix(max(0, recentLimit))
         func level(_ template: MessageTemplate) -> Int {

@@ -42,9 +42,12 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     ///   - amountTier: For amount milestones, the savings tier it suits; `nil` for any.
     ///   - retroactive: Whether it is for retroactive unlocks.
     ///   - text: The text with placeholders.
+    ///   - countsDays: Whether the text counts `{value}` in days; by default, whether it says
+    ///     so (`{value} days`, `{value}-day`).
     public init(
         id: String, category: String, tiers: [CelebrationTier] = CelebrationTier.allCases,
-        milestoneTypes: [String]? = nil, amountTier: MilestoneTier? = nil, retroactive: Bool = false, text: String
+        milestoneTypes: [String]? = nil, amountTier: MilestoneTier? = nil, retroactive: Bool = false, text: String,
+        countsDays: Bool? = nil
     ) {
         self.id = id
         self.category = category
@@ -53,6 +56,18 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
         self.amountTier = amountTier
         self.retroactive = retroactive
         self.text = text
+        self.countsDays = countsDays ?? Self.countsDays(in: text)
+    }
+
+    /// Whether the template counts `{value}` in days ("{value}-day streak"), so that it
+    /// suits only an unlock counted in days: a weekly habit's 7-week streak is not a
+    /// "7-day streak". Decided from the source text and kept by a translation, so the choice
+    /// of template never depends on the language.
+    public var countsDays: Bool
+
+    /// Whether a text says `{value}` is a number of days.
+    static func countsDays(in text: String) -> Bool {
+        ["{value} days", "{value}-day", "{value} outdoor days"].contains { text.contains($0) }
     }
 
     /// The placeholder names a template may use.
@@ -87,7 +102,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, category, tiers, milestoneTypes, amountTier, retroactive, text
+        case id, category, tiers, milestoneTypes, amountTier, retroactive, text, countsDays
     }
 
     /// Decodes a template; `tiers` defaults to all three and `retroactive` to `false`.
@@ -100,6 +115,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
             milestoneTypes: try container.decodeIfPresent([String].self, forKey: .milestoneTypes),
             amountTier: try container.decodeIfPresent(MilestoneTier.self, forKey: .amountTier),
             retroactive: try container.decodeIfPresent(Bool.self, forKey: .retroactive) ?? false,
-            text: try container.decode(String.self, forKey: .text))
+            text: try container.decode(String.self, forKey: .text),
+            countsDays: try container.decodeIfPresent(Bool.self, forKey: .countsDays))
     }
 }
