@@ -79,9 +79,7 @@ extension Routes {
         group.post("accounts") { request, context in
             var body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
             if body.language == nil {
-                body.language =
-                    WebStrings.preferred(request.headers[.acceptLanguage]).lazy
-                    .compactMap { Translation.bestMatch(for: [$0]) }.first
+                body.language = Translation.bestMatch(for: WebStrings.preferred(request.headers[.acceptLanguage]))
             }
             return try JSONIO.response(
                 try await accounts.register(body, address: context.addressKey), status: .created)

@@ -77,8 +77,7 @@ extension Routes {
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
-                        language: WebStrings.preferred(request.headers[.acceptLanguage]).lazy
-                            .compactMap { Translation.bestMatch(for: [$0]) }.first,
+                        language: Translation.bestMatch(for: WebStrings.preferred(request.headers[.acceptLanguage])),
                         packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)

@@ -140,25 +140,11 @@ final class WebStrings: @unchecked Sendable {
     // MARK: Choosing a language
 
     /// The language of a request: the profile's, else the first of the browser's
-    /// `Accept-Language` that Momentum has (`pt-PT` and `pt` find `pt-BR`), else English.
+    /// `Accept-Language` that Momentum has (`pt-PT` and `pt` find `pt-BR`), else English;
+    /// matched as the engine matches (`Translation.bestMatch`), whose languages are these.
     static func negotiate(profile: String?, acceptLanguage: String?) -> WebStrings {
-        if let profile, let strings = named(profile) { return strings }
-        for tag in preferred(acceptLanguage) {
-            if let strings = named(tag) { return strings }
-        }
-        return english
-    }
-
-    /// The bundled language for a tag: the same tag in any case, else the first with the
-    /// same primary language.
-    static func named(_ tag: String) -> WebStrings? {
-        let wanted = tag.lowercased()
-        if let exact = all.first(where: { $0.key.lowercased() == wanted }) { return exact.value }
-        let primary = wanted.split(separator: "-").first.map(String.init) ?? wanted
-        guard !primary.isEmpty, primary != "*" else { return nil }
-        return languages.lazy.compactMap { all[$0] }.first {
-            $0.language.lowercased().split(separator: "-").first.map(String.init) == primary
-        }
+        let wanted = (profile.map { [$0] } ?? []) + preferred(acceptLanguage)
+        return Translation.bestMatch(for: wanted).flatMap { all[$0] } ?? english
     }
 
     /// The tags of an `Accept-Language` header by preference (quality, then order); at most
