@@ -251,7 +251,8 @@ public final class PostgresStore: SQLBackend {
         let guarded = guardedWriteCounts
         return StoreStatistics(
             appends: engines.appendCounts,
-            guardedWrites: GuardedStatementCounts(statements: guarded.statements, failedBatches: guarded.failedBatches))
+            guardedWrites: GuardedStatementCounts(statements: guarded.statements, failedBatches: guarded.failedBatches),
+            engineCache: engines.statistics)
     }
 
     /// A relay over LISTEN/NOTIFY on this store's connection pool.

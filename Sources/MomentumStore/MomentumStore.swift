@@ -515,11 +515,17 @@ public struct StoreStatistics: Sendable, Equatable {
     /// Statements that wrote guarded appends, and the batches of them that failed: on a
     /// store that writes a warm user's append in one statement (PostgreSQL), else `nil`.
     public var guardedWrites: GuardedStatementCounts?
+    /// What the engine cache holds and how it has served, on a store with one.
+    public var engineCache: EngineCache.Statistics?
 
     /// Creates statistics.
-    public init(appends: EngineCache.AppendCounts? = nil, guardedWrites: GuardedStatementCounts? = nil) {
+    public init(
+        appends: EngineCache.AppendCounts? = nil, guardedWrites: GuardedStatementCounts? = nil,
+        engineCache: EngineCache.Statistics? = nil
+    ) {
         self.appends = appends
         self.guardedWrites = guardedWrites
+        self.engineCache = engineCache
     }
 }
 
@@ -544,7 +550,9 @@ extension MomentumStore {
 
 extension MomentumStore where Self: SQLBackend {
     /// The engine cache's counts.
-    public var statistics: StoreStatistics { StoreStatistics(appends: engines.appendCounts) }
+    public var statistics: StoreStatistics {
+        StoreStatistics(appends: engines.appendCounts, engineCache: engines.statistics)
+    }
 }
 
 /// When a store's background work runs: the loops that write batched appends (SQLite's

@@ -43,6 +43,7 @@ extension SQLBackend {
             let work: AppendPrograms.Work
             var verified = true
             if let cached = cache.takeLatest(user) {
+                cache.countHit()
                 // A committed engine, at whatever version: the write checks it against the
                 // stored one, so a warm user's append reads nothing before its write.
                 verified = false
@@ -166,6 +167,7 @@ extension SQLBackend {
         // Only an append's committed version is ever asked for, so an entry at exactly that
         // version is the state the append committed (a later writer bumps the version).
         if let entry = engines.peek(user, version: version) {
+            engines.countHit()
             var engine = entry.user
             return try body(&engine, entry.profile)
         }

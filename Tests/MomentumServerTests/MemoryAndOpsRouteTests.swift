@@ -219,4 +219,31 @@ import Testing
             #expect(document.json["openapi"] as? String == "3.1.0")
         }
     }
+
+    /// `/metrics` says what the engine cache holds and how it served: a user's first load
+    /// replays their log, the next ones find the engine cached.
+    @Test func theEngineCacheAndResidentMemoryAreMetrics() async throws {
+        try await ServerHarness.with { _, client in
+            func value(_ name: String, in text: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+                    Double($0.dropFirst(name.count + 1))
+                }
+            }
+            let token = try await client.register("cache")
+            _ = try await client.call(.post, "/v1/habits", token: token, json: #"{"name": "Walk", "habit": "walk"}"#)
+            let first = try await client.call(.get, "/metrics").text
+            let replays = try #require(value("momentum_engine_cache_replays_total", in: first), "\(first)")
+            let hits = try #require(value("momentum_engine_cache_hits_total", in: first), "\(first)")
+            #expect(replays >= 1)
+            for _ in 0..<3 { #expect(try await client.call(.get, "/v1/today", token: token).status == .ok) }
+            let after = try await client.call(.get, "/metrics").text
+            #expect(value("momentum_engine_cache_hits_total", in: after) ?? 0 >= hits + 3, "\(after)")
+            #expect(value("momentum_engine_cache_replays_total", in: after) == replays)
+            #expect(value("momentum_engine_cache_users", in: after) ?? 0 >= 1)
+            #expect(value("momentum_engine_cache_bytes", in: after) ?? 0 > 1_000)
+            #expect(value("momentum_engine_cache_budget_bytes", in: after) == 0)
+            #expect(value("momentum_engine_cache_evictions_total", in: after) == 0)
+            #expect(value("process_resident_memory_bytes", in: after) ?? 0 > 1_000_000)
+        }
+    }
 }

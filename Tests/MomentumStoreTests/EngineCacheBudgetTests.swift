@@ -48,6 +48,13 @@ struct EngineCacheBudgetTests {
         #expect(cache.peek("u0", version: 1) != nil)
         #expect(cache.peek("u1", version: 1) == nil)
         #expect(cache.count == cache.estimatedBytes / size)
+        // What an operator sees: what is held, the bound, and the engines forgotten.
+        let statistics = cache.statistics
+        #expect(statistics.users == cache.count)
+        #expect(statistics.estimatedBytes == cache.estimatedBytes)
+        #expect(statistics.byteBudget == size * 10 + size / 2)
+        #expect(statistics.capacity == 1_000)
+        #expect(statistics.usage.evictions == 11 - cache.count)
         // Taking and forgetting give their bytes back.
         _ = cache.take("u10", version: 1)
         cache.forget("u0")
@@ -75,6 +82,7 @@ struct EngineCacheBudgetTests {
         for user in 0..<9 { cache.put("u\(user)", entry) }
         // Over the count, an eighth of the capacity goes at once.
         #expect(cache.count == 7)
+        #expect(cache.statistics.usage.evictions == 2)
         #expect(cache.peek("u8", version: 1) != nil)
         #expect(cache.peek("u0", version: 1) == nil)
     }

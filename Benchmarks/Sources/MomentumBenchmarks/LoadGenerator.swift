@@ -22,13 +22,14 @@ enum LoadGenerator {
 
     /// Runs one closed-loop connection per element of `requests` until `deadline`
     /// (a `Stopwatch` instant); connection *i* cycles through `requests[i]`, whole encoded
-    /// HTTP/1.1 requests.
+    /// HTTP/1.1 requests, at most `limit` times when given (1: each request once).
     static func run(
-        port: Int, requests: [[ByteBuffer]], until deadline: UInt64,
+        port: Int, requests: [[ByteBuffer]], until deadline: UInt64, limit: Int? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> Result {
         try await withThrowingTaskGroup(of: Result.self) { tasks in
-            for own in requests {
+            for own in requests where !own.isEmpty {
+                let most = limit.map { $0 * own.count } ?? Int.max
                 tasks.addTask {
                     let loop = group.next()
                     let done = loop.makePromise(of: Result.self)
@@ -37,7 +38,7 @@ enum LoadGenerator {
                         .channelInitializer { channel in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(
-                                    Handler(requests: own, deadline: deadline, done: done))
+                                    Handler(requests: own, deadline: deadline, most: most, done: done))
                             }
                         }
                         .connect(host: "127.0.0.1", port: port).get()
@@ -71,6 +72,8 @@ enum LoadGenerator {
 
         private let requests: [ByteBuffer]
         private let deadline: UInt64
+        /// The most requests to send.
+        private let most: Int
         private let done: EventLoopPromise<Result>
         private var next = 0
         private var sentAt: UInt64 = 0
@@ -78,9 +81,10 @@ enum LoadGenerator {
         private var result = Result()
         private var finished = false
 
-        init(requests: [ByteBuffer], deadline: UInt64, done: EventLoopPromise<Result>) {
+        init(requests: [ByteBuffer], deadline: UInt64, most: Int, done: EventLoopPromise<Result>) {
             self.requests = requests
             self.deadline = deadline
+            self.most = most
             self.done = done
             result.latencies.reserveCapacity(4_096)
         }
@@ -108,7 +112,7 @@ enum LoadGenerator {
                 result.latencies.append(end &- sentAt)
                 result.ends.append(end)
                 if !(200..<300).contains(status) { result.errors += 1 }
-                if Stopwatch.now() < deadline {
+                if next < most, Stopwatch.now() < deadline {
                     send(context: context)
                 } else {
                     finish(.success(result))

@@ -5,7 +5,8 @@ import Foundation
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
 /// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`, `storage`,
-/// `server`, `json`, `requests`, `notifications`, `social`).
+/// `server`, `json`, `requests`, `notifications`, `social`, and `scale`, which a full run leaves out
+/// unless it is named).
 @main
 struct MomentumBenchmarks {
     /// A benchmark's name and entry point.
@@ -13,6 +14,9 @@ struct MomentumBenchmarks {
         var name: String
         var title: String
         var run: @Sendable (Settings) -> [ResultRow]
+        /// Whether a full run leaves it out unless it is named (it takes many minutes);
+        /// a quick run includes it.
+        var onlyWhenNamed = false
     }
 
     static let all: [Benchmark] = [
@@ -28,6 +32,8 @@ struct MomentumBenchmarks {
         Benchmark(name: "requests", title: "10. Request decoding", run: RequestDecodingBenchmark.run),
         Benchmark(name: "notifications", title: "11. Notifications at scale", run: NotificationBenchmark.run),
         Benchmark(name: "social", title: "12. Feeds and fan-out", run: SocialBenchmark.run),
+        Benchmark(
+            name: "scale", title: "13. Many users on one machine", run: ScaleBenchmark.run, onlyWhenNamed: true),
     ]
 
     static func main() {
@@ -50,7 +56,9 @@ struct MomentumBenchmarks {
                 filters.append(argument)
             }
         }
-        let selected = all.filter { benchmark in filters.isEmpty || filters.contains { benchmark.name.contains($0) } }
+        let selected = all.filter { benchmark in
+            filters.isEmpty ? quick || !benchmark.onlyWhenNamed : filters.contains { benchmark.name.contains($0) }
+        }
         guard !selected.isEmpty else {
             print("no benchmark matches \(filters); names: \(all.map(\.name).joined(separator: ", "))")
             exit(2)

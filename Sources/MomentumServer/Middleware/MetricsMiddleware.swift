@@ -34,6 +34,19 @@ final class ServerMetrics: Sendable {
     private let checkedTransaction: CoreMetrics.Counter
     private let fellBack: CoreMetrics.Counter
     private let carried = Mutex(EngineCache.AppendCounts())
+    /// The engine cache: users and estimated bytes held, the bound, and counters of its
+    /// hits, replays (and the events they read) and evictions, with the usage last carried
+    /// into the counters.
+    private let cacheUsers: Meter
+    private let cacheBytes: Meter
+    private let cacheBudget: Meter
+    private let cacheHits: CoreMetrics.Counter
+    private let cacheReplays: CoreMetrics.Counter
+    private let cacheReplayedEvents: CoreMetrics.Counter
+    private let cacheEvictions: CoreMetrics.Counter
+    private let carriedUsage = Mutex(EngineCache.Usage())
+    /// The process's resident memory, read from `/proc/self/statm` at each scrape (Linux).
+    private let residentBytes: Meter
     /// PostgreSQL statements that wrote guarded appends, and the count last carried in
     /// (on PostgreSQL only).
     private let guardedStatements: CoreMetrics.Counter?
@@ -58,6 +71,14 @@ final class ServerMetrics: Sendable {
         streams = Meter(label: "momentum_event_streams", factory: factory)
         reviewFlags = Counter(label: "momentum_review_flags_total", factory: factory)
         notifications = NotificationMetrics(factory: factory)
+        cacheUsers = Meter(label: "momentum_engine_cache_users", factory: factory)
+        cacheBytes = Meter(label: "momentum_engine_cache_bytes", factory: factory)
+        cacheBudget = Meter(label: "momentum_engine_cache_budget_bytes", factory: factory)
+        cacheHits = Counter(label: "momentum_engine_cache_hits_total", factory: factory)
+        cacheReplays = Counter(label: "momentum_engine_cache_replays_total", factory: factory)
+        cacheReplayedEvents = Counter(label: "momentum_engine_cache_replayed_events_total", factory: factory)
+        cacheEvictions = Counter(label: "momentum_engine_cache_evictions_total", factory: factory)
+        residentBytes = Meter(label: "process_resident_memory_bytes", factory: factory)
         let appends = "momentum_store_appends_total"
         checkedTransaction = Counter(label: appends, dimensions: [("path", "checked_transaction")], factory: factory)
         fellBack = Counter(label: appends, dimensions: [("path", "fell_back")], factory: factory)
@@ -91,6 +112,40 @@ final class ServerMetrics: Sendable {
         oneStatement?.increment(by: max(0, counts.oneStatement - previous.oneStatement))
         checkedTransaction.increment(by: max(0, counts.checkedTransaction - previous.checkedTransaction))
         fellBack.increment(by: max(0, counts.fellBack - previous.fellBack))
+    }
+
+    /// Brings the engine cache's gauges and counters up to its statistics (called before
+    /// each scrape).
+    func update(engineCache statistics: EngineCache.Statistics) {
+        cacheUsers.set(Double(statistics.users))
+        cacheBytes.set(Double(statistics.estimatedBytes))
+        cacheBudget.set(Double(statistics.byteBudget))
+        let usage = statistics.usage
+        let previous = carriedUsage.withLock { carried in
+            defer { carried = usage }
+            return carried
+        }
+        cacheHits.increment(by: max(0, usage.hits - previous.hits))
+        cacheReplays.increment(by: max(0, usage.replays - previous.replays))
+        cacheReplayedEvents.increment(by: max(0, usage.replayedEvents - previous.replayedEvents))
+        cacheEvictions.increment(by: max(0, usage.evictions - previous.evictions))
+    }
+
+    /// Sets the resident memory gauge from `/proc/self/statm` (where there is one).
+    func updateResidentMemory() {
+        guard let bytes = Self.residentMemory() else { return }
+        residentBytes.set(Double(bytes))
+    }
+
+    /// The process's resident memory in bytes, from `/proc/self/statm` (its second field,
+    /// in pages), or `nil` where that file does not exist.
+    static func residentMemory() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let (bytes, overflow) = pages.multipliedReportingOverflow(by: max(pageSize, 1))
+        return overflow ? nil : bytes
     }
 
     /// The request metrics already made, by method, route and status: made once, then

@@ -40,6 +40,8 @@ struct Operations: Sendable {
         if let guarded = statistics.guardedWrites {
             metrics.update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)
         }
+        if let cache = statistics.engineCache { metrics.update(engineCache: cache) }
+        metrics.updateResidentMemory()
         return metrics.registry.emitToBuffer()
     }
 

@@ -57,6 +57,7 @@ public final class EngineCache: Sendable {
 
     private let state = Mutex(State())
     private let counters = Mutex(AppendCounts())
+    private let usage = Mutex(Usage())
     /// The most users kept.
     public let capacity: Int
     /// The most bytes of engines kept, by their estimate; 0 for no bound but ``capacity``.
@@ -86,6 +87,67 @@ public final class EngineCache: Sendable {
 
     /// How appends were written so far (see ``AppendCounts``).
     public var appendCounts: AppendCounts { counters.withLock { $0 } }
+
+    /// How the cache has served its users since it was created.
+    public struct Usage: Sendable, Equatable {
+        /// Loads that found the user's engine cached at the stored version.
+        public var hits = 0
+        /// Loads that replayed the user's log (a user not cached, or cached at an older
+        /// version).
+        public var replays = 0
+        /// Events read from logs by those replays.
+        public var replayedEvents = 0
+        /// Engines forgotten to stay within the count or the bytes.
+        public var evictions = 0
+
+        /// Nothing yet.
+        public init() {}
+    }
+
+    /// What the cache holds now and how it has served so far: what an operator sizes the
+    /// bound by (`--engine-cache-mb`).
+    public struct Statistics: Sendable, Equatable {
+        /// Users whose engines are cached.
+        public var users: Int
+        /// Their estimated bytes.
+        public var estimatedBytes: Int
+        /// The bound in bytes (0: none but the count).
+        public var byteBudget: Int
+        /// The bound in users.
+        public var capacity: Int
+        /// Hits, replays and evictions so far.
+        public var usage: Usage
+
+        /// Creates statistics.
+        public init(users: Int, estimatedBytes: Int, byteBudget: Int, capacity: Int, usage: Usage) {
+            self.users = users
+            self.estimatedBytes = estimatedBytes
+            self.byteBudget = byteBudget
+            self.capacity = capacity
+            self.usage = usage
+        }
+    }
+
+    /// What the cache holds now and how it has served so far.
+    public var statistics: Statistics {
+        let (users, bytes) = state.withLock { ($0.entries.count, $0.bytes) }
+        return Statistics(
+            users: users, estimatedBytes: bytes, byteBudget: byteBudget, capacity: capacity,
+            usage: usage.withLock { $0 })
+    }
+
+    /// Counts a load that found its engine cached.
+    func countHit() {
+        usage.withLock { $0.hits += 1 }
+    }
+
+    /// Counts a load that replayed `events` events of a log.
+    func countReplay(events: Int) {
+        usage.withLock {
+            $0.replays += 1
+            $0.replayedEvents += events
+        }
+    }
 
     /// Counts one append's way of writing.
     func count(_ path: WritableKeyPath<AppendCounts, Int>) {
@@ -177,11 +239,14 @@ public final class EngineCache: Sendable {
             ticks.sort { $0.tick < $1.tick }
             var count = overCount ? max(1, state.entries.count - capacity + capacity / 8) : 0
             let byteTarget = byteBudget - byteBudget / 8
+            var evicted = 0
             for oldest in ticks {
                 guard count > 0 || (byteBudget > 0 && state.bytes > byteTarget) else { break }
                 _ = state.remove(oldest.user)
                 count -= 1
+                evicted += 1
             }
+            usage.withLock { $0.evictions += evicted }
         }
     }
 

@@ -34,6 +34,7 @@ enum EngineLoader {
         return .query(versionOnly(user)) { rows throws(StoreError) in
             guard let row = rows.first else { throw StoreError(.notFound, "no account '\(user)'") }
             if let entry = cache.peek(user, version: try row.int(0, "version")) {
+                cache.countHit()
                 slot.value = entry
                 return try next(false)
             }
@@ -60,6 +61,7 @@ enum EngineLoader {
             if override == nil,
                 let entry = peek ? cache.peek(user, version: version) : cache.take(user, version: version)
             {
+                cache.countHit()
                 slot.value = entry
                 // A writer given an engine that a reader rebuilt must rewrite the projection.
                 return try next(!peek && !entry.projected)
@@ -87,6 +89,7 @@ enum EngineLoader {
                     let receivedAt = try row.date(1, "received_at")
                     _ = try? engine.append(event, detectedAt: receivedAt)
                 }
+                cache.countReplay(events: results[0].count)
                 var planner: CelebrationPlanner
                 if let text = results[1].first?[0].string {
                     planner = try StoreJSON.decode(
