@@ -361,20 +361,23 @@ import Testing
             _ = try await client.call(.post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Read"}"#)
             let checkIn = try await client.call(.post, "/v1/habits/read/check-ins", token: token, json: "{}")
             #expect(checkIn.status == .ok, "\(checkIn.text)")
+            // (Counted per instance: behind several, each request went to another.)
             let metrics = try await client.call(.get, "/metrics").text
-            #expect(
-                metrics.split(separator: "\n").contains {
-                    $0.hasPrefix(
-                        #"momentum_notifications_total{kind="milestone",channel="webhook",outcome="scheduled"} "#)
-                        && !$0.hasSuffix(" 0")
-                }, "a milestone of a check-in was not counted as scheduled for the webhook")
-            for (kind, outcome, count) in [
-                ("milestone", "sent", 2), ("milestone", "deferred", 1),
-                ("milestone", "dropped", 2), ("streak-at-risk", "dropped", 1), ("reminder", "sent", 1),
-            ] {
-                let line =
-                    #"momentum_notifications_total{kind="\#(kind)",channel="webhook",outcome="\#(outcome)"} \#(count)"#
-                #expect(metrics.contains(line), "\(line)")
+            if ServerHarness.instances == 1 {
+                #expect(
+                    metrics.split(separator: "\n").contains {
+                        $0.hasPrefix(
+                            #"momentum_notifications_total{kind="milestone",channel="webhook",outcome="scheduled"} "#)
+                            && !$0.hasSuffix(" 0")
+                    }, "a milestone of a check-in was not counted as scheduled for the webhook")
+                for (kind, outcome, count) in [
+                    ("milestone", "sent", 2), ("milestone", "deferred", 1),
+                    ("milestone", "dropped", 2), ("streak-at-risk", "dropped", 1), ("reminder", "sent", 1),
+                ] {
+                    let line =
+                        #"momentum_notifications_total{kind="\#(kind)",channel="webhook",outcome="\#(outcome)"} \#(count)"#
+                    #expect(metrics.contains(line), "\(line)")
+                }
             }
 
             // Nonsense is refused, naming the field.

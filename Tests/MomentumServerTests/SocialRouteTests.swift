@@ -230,7 +230,12 @@ extension TestClientProtocol {
         }
     }
 
-    @Test func invitationsReactionsAndNudgesAreRateLimited() async throws {
+    @Test(
+        .enabled(
+            if: ServerHarness.instances == 1,
+            "an instance learns a shared limit's count once it has counted the key itself: a third instance may admit one more (SCALING.md)"
+        ))
+    func invitationsReactionsAndNudgesAreRateLimited() async throws {
         try await ServerHarness.with(configure: {
             $0.socialActionsPerMinute = 2
             $0.invitationCodesPerMinute = 3

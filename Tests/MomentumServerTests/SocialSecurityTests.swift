@@ -153,7 +153,12 @@ import Testing
         }
     }
 
-    @Test func reactionsAndNudgesAreRateLimited() async throws {
+    @Test(
+        .enabled(
+            if: ServerHarness.instances == 1,
+            "an instance learns a shared limit's count once it has counted the key itself: a third instance may admit one more (SCALING.md)"
+        ))
+    func reactionsAndNudgesAreRateLimited() async throws {
         try await ServerHarness.with(configure: { $0.socialActionsPerMinute = 2 }) { harness, client in
             let ada = try await client.person("ada")
             let bob = try await client.person("bob")

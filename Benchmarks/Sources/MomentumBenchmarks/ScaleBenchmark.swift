@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HummingbirdBcrypt
 import HummingbirdTesting
 import MomentumCore
@@ -6,12 +7,11 @@ import MomentumSQLite
 import MomentumStore
 import MomentumTestSupport
 import NIOCore
-import Synchronization
 
 /// Benchmark 13: many users on one machine (issue 29 §3).
 ///
 /// A SQLite database of `users` registered users, each with `habits` daily habits and
-/// `days` days of history (generated through the store, as the server writes it), is
+/// `days` days of history (``generate(path:shape:)``), is
 /// served by the real `momentum serve` process, started with an engine cache bounded in
 /// bytes. Then `active` of the users sign in and use the app, and the benchmark reads the
 /// server's resident memory from `/proc/<pid>/status` throughout:
@@ -40,7 +40,8 @@ enum ScaleBenchmark {
         var connections = 8
 
         var description: String {
-            "\(Format.grouped(users)) users × \(habits) habits × \(days) days, \(Format.grouped(active)) active"
+            "\(Format.grouped(users)) users × \(habits) habit\(habits == 1 ? "" : "s") × \(days) days, "
+                + "\(Format.grouped(active)) active"
         }
     }
 
@@ -52,7 +53,7 @@ enum ScaleBenchmark {
         }
         let users = number("USERS", settings.quick ? 300 : 100_000)
         return Shape(
-            users: users, active: min(users, number("ACTIVE", max(1, users / 10))), habits: number("HABITS", 3),
+            users: users, active: min(users, number("ACTIVE", max(1, users / 10))), habits: number("HABITS", 1),
             days: number("DAYS", settings.quick ? 60 : 365),
             cacheMegabytes: number("CACHE_MB", settings.quick ? 2 : 256),
             seconds: Double(number("SECONDS", settings.quick ? 2 : 20)))
@@ -87,7 +88,8 @@ enum ScaleBenchmark {
                 generated = try await generate(path: path, shape: shape)
                 try JSONEncoder().encode(generated).write(to: marker)
             }
-            return try await measure(path: path, shape: shape, generated: generated)
+            let calibration = try await calibrate(path: path, shape: shape)
+            return try await measure(path: path, shape: shape, generated: generated) + calibration
         } catch {
             print("  scale failed: \(error)")
             return [ResultRow(benchmark: "scale", metric: "failed", measured: "\(error)")]
@@ -101,23 +103,31 @@ enum ScaleBenchmark {
         var seconds: Double
     }
 
-    /// Writes the users and their histories through a SQLite store, four users at a time.
+    /// Distinct histories written through the store; the other users are copies of them.
+    static let templates = 200
+
+    /// Writes ``templates`` users and their histories through a SQLite store, as their phones
+    /// would have sent them: each day's events on that day (so a replay rewinds nothing,
+    /// as for a user who syncs daily). Then copies them, row by row in SQL with new ids and
+    /// emails, until there are `users` (writing 100,000 users through the store would take
+    /// hours here; a copy's log, projections and engine are its template's).
     static func generate(path: String, shape: Shape) async throws -> Generated {
         let store = try SQLiteStore(path: path, engineCacheCapacity: 64)
         try await store.migrate()
         let hash = Bcrypt.hash(password, cost: 4)
         let table = ZoneOffsetTable.named(zone)!
-        let today = DayClock().localDay(of: Date(), in: table)
+        let clock = DayClock()
+        let today = clock.localDay(of: Date(), in: table)
         let firstDay = today.advanced(by: -shape.days)
         let created = Date().addingTimeInterval(-Double(shape.days + 2) * 86_400)
         let start = Stopwatch.now()
         let workers = 4
-        let progress = Progress(total: shape.users, start: start)
+        let written = min(templates, shape.users)
         let events = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<workers {
                 group.addTask {
-                    var written = 0
-                    for index in stride(from: worker, to: shape.users, by: workers) {
+                    var count = 0
+                    for index in stride(from: worker, to: written, by: workers) {
                         let id = user(index)
                         try await store.createAccount(
                             Account(id: id, email: email(index), passwordHash: hash, createdAt: created),
@@ -130,47 +140,127 @@ enum ScaleBenchmark {
                         options.completionRate = 0.7
                         options.seed = 0x5CA1_E000_0000 &+ UInt64(index)
                         let log = LogGenerator(options).events()
-                        // As a phone sends them: a batch at a time, received just after its last event.
-                        for from in stride(from: 0, to: log.count, by: 200) {
-                            let batch = Array(log[from..<min(log.count, from + 200)])
+                        var from = 0
+                        while from < log.count {
+                            let day = clock.localDay(of: log[from].at, in: table)
+                            var to = from + 1
+                            while to < log.count, clock.localDay(of: log[to].at, in: table) == day { to += 1 }
+                            let batch = Array(log[from..<to])
                             let arrived = (batch.map(\.at).max() ?? created).addingTimeInterval(60)
                             _ = try await store.append(batch, for: id, receivedAt: arrived, device: nil)
+                            from = to
                         }
-                        written += log.count
-                        progress.step()
+                        count += log.count
                     }
-                    return written
+                    return count
                 }
             }
             return try await group.reduce(0, +)
         }
         await store.close()
-        let seconds = Double(Stopwatch.now() - start) / 1e9
         print(
-            "  generated \(shape.description): \(Format.grouped(events)) events in \(Format.fixed(seconds, 0)) s")
-        return Generated(users: shape.users, events: events, seconds: seconds)
+            "  \(written) distinct users written through the store in "
+                + "\(Format.fixed(Double(Stopwatch.now() - start) / 1e9, 0)) s")
+        let copies = try copy(path: path, templates: written, users: shape.users)
+        let seconds = Double(Stopwatch.now() - start) / 1e9
+        let total = events * (shape.users / written) + copies.partialEvents
+        print("  generated \(shape.description): \(Format.grouped(total)) events in \(Format.fixed(seconds, 0)) s")
+        return Generated(users: shape.users, events: total, seconds: seconds)
     }
 
-    /// Prints how far the generation is, every tenth.
-    final class Progress: Sendable {
-        let total: Int
-        let start: UInt64
-        let done = Mutex(0)
-
-        init(total: Int, start: UInt64) {
-            self.total = total
-            self.start = start
-        }
-
-        func step() {
-            let count = done.withLock { value in
-                value += 1
-                return value
+    /// Copies the first `templates` users' rows of every per-user table (every table with a
+    /// `user_id` column) until there are `users`: user `t + k × templates` is a copy of
+    /// user `t`, with its own id and email.
+    static func copy(path: String, templates: Int, users: Int) throws -> (copied: Int, partialEvents: Int) {
+        guard users > templates else { return (0, 0) }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let start = Stopwatch.now()
+        let result = try queue.writeWithoutTransaction { db -> (Int, Int) in
+            // A generation, not a measurement: no journal while copying.
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+            var copied: [(table: String, columns: [String])] = []
+            for table in tables {
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }
+                if columns.contains("user_id") { copied.append((table, columns)) }
             }
-            guard total >= 1_000, count % (total / 10) == 0 else { return }
-            let seconds = Double(Stopwatch.now() - start) / 1e9
-            print("    \(Format.grouped(count)) users in \(Format.fixed(seconds, 0)) s")
+            // The template's number, and the copy's.
+            let number = "CAST(substr(user_id, 8) AS INTEGER)"
+            var partialEvents = 0
+            for offset in stride(from: templates, to: users, by: templates) {
+                let count = min(templates, users - offset)
+                // The templates by key (every per-user key leads with the user id).
+                let sources = (0..<count).map { "'\(user($0))'" }.joined(separator: ", ")
+                try db.inTransaction {
+                    for (table, columns) in copied {
+                        let values = columns.map { column -> String in
+                            switch column {
+                            case "user_id": return "'u_scale' || (\(number) + \(offset))"
+                            case "email": return "'s' || (\(number) + \(offset)) || '@scale.local'"
+                            default: return column
+                            }
+                        }
+                        try db.execute(
+                            sql: """
+                                INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                                SELECT \(values.joined(separator: ", ")) FROM \(table)
+                                WHERE user_id IN (\(sources))
+                                """)
+                    }
+                    return .commit
+                }
+                if count < templates {
+                    partialEvents = try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM events WHERE user_id IN (\(sources))")
+                        ?? 0
+                }
+                if (offset / templates) % max(1, users / templates / 10) == 0 {
+                    print(
+                        "    \(Format.grouped(offset + count)) users in "
+                            + "\(Format.fixed(Double(Stopwatch.now() - start) / 1e9, 0)) s")
+                }
+            }
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            return (users - templates, partialEvents)
         }
+        return (result.0, result.1)
+    }
+
+    /// Loads users' engines into an unbounded cache in this process and compares the
+    /// heap they take (glibc's `mallinfo2`) with the cache's estimate of their bytes, by
+    /// which `--engine-cache-mb` bounds it.
+    static func calibrate(path: String, shape: Shape) async throws -> [ResultRow] {
+        guard Heap.snapshot() != nil else { return [] }
+        let count = min(shape.users, 1_000)
+        let store = try SQLiteStore(path: path, engineCacheCapacity: count + 1)
+        // A first load brings what every load shares (zone tables, the pack, caches).
+        _ = try await store.evaluate(user(0)) { engine, _ in engine.streaks.eventCount }
+        store.engines.removeAll()
+        let before = Heap.snapshot()!
+        var events = 0
+        for index in 0..<count {
+            events += try await store.evaluate(user(index)) { engine, _ in engine.streaks.eventCount }
+        }
+        let after = Heap.snapshot()!
+        let estimate = store.statistics.engineCache?.estimatedBytes ?? 0
+        let heap = after.total - before.total
+        await store.close()
+        let perUser = Double(heap) / Double(count)
+        let estimated = Double(estimate) / Double(count)
+        print(
+            "  calibration: \(count) engines of \(Format.fixed(Double(events) / Double(count), 0)) events each: "
+                + "heap \(Format.bytes(perUser)) per user, the cache's estimate \(Format.bytes(estimated))")
+        return [
+            ResultRow(
+                benchmark: "scale", metric: "cached engine: heap per user (\(count) users, in process)",
+                measured: Format.bytes(perUser), baseline: Format.bytes(estimated) + " (the cache's estimate)",
+                ratio: perUser > 0 ? Format.ratio(estimated / perUser) : "—", target: "estimate ≥ heap",
+                met: estimated >= perUser)
+        ]
     }
 
     /// The `momentum` executable built beside this one.

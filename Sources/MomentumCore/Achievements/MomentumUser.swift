@@ -19,11 +19,14 @@ public struct MomentumUser: Sendable {
     public var unlocks: [Unlock] { achievements.unlocks }
 
     /// An estimate of the memory the user's engines hold, in bytes, for caches bounded in
-    /// bytes: 360 bytes per event of the log (the memory benchmark measures 356 for a
-    /// five-year log of ten habits, BENCHMARKS.md §4), 200 per event the achievements keep,
-    /// 400 per unlock, and 4 KiB besides. Cheap: it counts, it does not walk the heap.
+    /// bytes: 680 bytes per event of the log, 200 per event the achievements keep, 400 per
+    /// unlock, 256 per day from the first event to the open day, and 8 KiB besides. Cheap:
+    /// it counts, it does not walk the heap. The scale benchmark (BENCHMARKS.md §13)
+    /// measures the heap of cached users of 1 to 10 habits and 60 to 730 days against it;
+    /// it errs on the large side.
     public var estimatedBytes: Int {
-        4_096 + streaks.log.count * 360 + achievements.events.count * 200 + achievements.unlocks.count * 400
+        8_192 + streaks.log.count * 680 + achievements.events.count * 200 + achievements.unlocks.count * 400
+            + streaks.historyDays * 256
     }
 
     /// Appends one event as it arrives and returns what it unlocked.

@@ -58,6 +58,14 @@ public struct UserEngine: Sendable {
     var indexByID: [String: Int32] = [:]
     /// The live events, sorted in application order.
     var entries: [Entry] = []
+
+    /// Days from the first event's to the open day (0 for an empty log): what the sweep's
+    /// per-day state grows with.
+    var historyDays: Int {
+        guard let first = entries.first?.day, let open = run.openDay, open >= first else { return 0 }
+        let (days, overflow) = open.subtractingReportingOverflow(first)
+        return overflow ? 0 : min(days, Int.max - 1) + 1
+    }
     var tombstones: Set<String> = []
     var habitMeta: [String: HabitMeta] = [:]
     var decisions: [FreezeOffer: Bool] = [:]
