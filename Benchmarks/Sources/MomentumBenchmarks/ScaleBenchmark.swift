@@ -182,7 +182,8 @@ enum ScaleBenchmark {
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
             let tables = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
             var copied: [(table: String, columns: [String])] = []
             for table in tables {
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }
@@ -214,8 +215,9 @@ enum ScaleBenchmark {
                     return .commit
                 }
                 if count < templates {
-                    partialEvents = try Int.fetchOne(
-                        db, sql: "SELECT count(*) FROM events WHERE user_id IN (\(sources))")
+                    partialEvents =
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM events WHERE user_id IN (\(sources))")
                         ?? 0
                 }
                 if (offset / templates) % max(1, users / templates / 10) == 0 {
