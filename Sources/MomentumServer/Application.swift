@@ -62,6 +62,13 @@ public func buildApplication(
                 name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
                 after: migrated, pass: { _ = try await server.deliveries.runDue() }))
     }
+    if server.configuration.memoryTrimInterval > .zero, MemoryTrim.available {
+        let trim = MemoryTrim()
+        app.addServices(
+            PeriodicService(
+                name: "memory trim", interval: server.configuration.memoryTrimInterval, logger: server.logger,
+                after: migrated, pass: { trim.afterEvictions(server.store.statistics.engineCache) }))
+    }
     let store = server.store
     let deadline = server.configuration.databaseStartTimeout
     app.beforeServerStarts {

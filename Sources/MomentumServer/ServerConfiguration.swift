@@ -112,6 +112,11 @@ public struct ServerConfiguration: Sendable {
     public var shareCopySide: Int = 1_080
     /// The log level.
     public var logLevel: Logger.Level = .info
+    /// How often the server gives the memory of evicted engines back to the system
+    /// (glibc's `malloc_trim`, on Linux), when the engine cache evicted any since the last
+    /// time; zero turns it off. Without it, what a churning cache frees stays resident in
+    /// the allocator's arenas (BENCHMARKS.md §13).
+    public var memoryTrimInterval: Duration = .seconds(5)
     /// How often the notification scheduler looks for users whose notifications are due;
     /// zero turns it off (another instance, or a test, runs it).
     public var notificationInterval: Duration = .seconds(15)

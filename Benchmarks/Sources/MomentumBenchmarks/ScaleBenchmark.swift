@@ -73,7 +73,7 @@ enum ScaleBenchmark {
             kept ?? FileManager.default.temporaryDirectory.appending(path: "momentum-scale-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if kept == nil { try? FileManager.default.removeItem(at: directory) } }
-        let name = "scale-\(shape.users)u-\(shape.habits)h-\(shape.days)d"
+        let name = "scale-\(shape.users)u-\(shape.habits)h-\(shape.days)d-\(templates)t"
         let path = directory.appending(path: name + ".sqlite").path
         let marker = directory.appending(path: name + ".done")
         do {
@@ -103,8 +103,12 @@ enum ScaleBenchmark {
         var seconds: Double
     }
 
-    /// Distinct histories written through the store; the other users are copies of them.
-    static let templates = 200
+    /// Distinct histories written through the store; the other users are copies of them
+    /// (`MOMENTUM_BENCH_SCALE_TEMPLATES`, 200 by default: fewer for long histories).
+    static let templates: Int = {
+        let text = ProcessInfo.processInfo.environment["MOMENTUM_BENCH_SCALE_TEMPLATES"] ?? ""
+        return min(max(Int(text) ?? 200, 1), 10_000)
+    }()
 
     /// Writes ``templates`` users and their histories through a SQLite store, as their phones
     /// would have sent them: each day's events on that day (so a replay rewinds nothing,

@@ -117,6 +117,8 @@ enum ServerLoadBenchmark {
         // check its password (the server's defaults refuse more than two at once per address).
         configuration.passwordChecksPerAddress = 1_000
         configuration.passwordQueue = 10_000
+        // The harness's own connection (the floor's sample answer) waits through every phase.
+        configuration.idleTimeoutSeconds = 0
         // The log handler `momentum serve` installs, at a level that writes nothing here.
         let logger = Logger(label: "momentum.bench") { MomentumLogHandler(label: $0, level: .error) }
         configuration.logLevel = .error
