@@ -553,18 +553,37 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
         # The history's own milestones (the 7-day card among them) wait in the queue: clear it.
         browser.dismiss_queued()
         browser.get("/today")
+        # Every phase the full-screen card passes through, recorded by the page as it happens
+        # (polling from here misses a short phase when the machine is busy).
+        browser.js("""
+            window.__phases = [];
+            const note = node => {
+              if (node?.classList?.contains('celebration') && node.classList.contains('fullscreen')
+                  && node.dataset.phase) window.__phases.push(node.dataset.phase);
+            };
+            new MutationObserver(records => {
+              for (const record of records) {
+                if (record.type === 'attributes') note(record.target);
+                for (const node of record.addedNodes) {
+                  note(node);
+                  node.querySelectorAll?.('.celebration.fullscreen').forEach(note);
+                }
+              }
+            }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                       attributeFilter: ['data-phase']});
+        """)
         browser.click("li.habit[data-habit='read'] button[data-action=check-in]")
         browser.wait_for("document.querySelector('.celebration.fullscreen[data-tier=\"3\"]') !== null",
                          message="the 30-day milestone showed no full-screen celebration")
-        phases = set()
+        shot = False
         deadline = time.time() + 10
-        while time.time() < deadline and "settle" not in phases:
+        while time.time() < deadline and "settle" not in browser.js("return window.__phases"):
             phase = browser.js("return document.querySelector('.celebration.fullscreen')?.dataset.phase")
-            if phase:
-                phases.add(phase)
-            if phase == "buildUp":
+            if phase == "buildUp" and not shot:
                 browser.shot("celebration-fullscreen-buildup")
+                shot = True
             time.sleep(0.05)
+        phases = set(browser.js("return window.__phases"))
         assert {"buildUp", "reveal", "settle"} <= phases, f"the sequence ran through {sorted(phases)}"
         assert browser.js("return document.querySelectorAll('.celebration.fullscreen .particle').length") > 0, \
             "no confetti in the full-screen sequence"
