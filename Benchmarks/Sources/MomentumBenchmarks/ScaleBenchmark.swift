@@ -276,27 +276,6 @@ enum ScaleBenchmark {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    /// A port nothing listens on now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerLoadBenchmark.LoadError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { throw ServerLoadBenchmark.LoadError("bind() failed") }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw ServerLoadBenchmark.LoadError("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// A process's resident memory now and at its peak (`VmRSS`, `VmHWM`), in bytes.
     static func residentMemory(of pid: Int32) -> (now: Int, peak: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -331,7 +310,7 @@ enum ScaleBenchmark {
         let databaseBytes = ["", "-wal"].reduce(0) { total, suffix in
             total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
         }
-        let port = try freePort()
+        let port = try PostgresTestCluster.freePort()
         let process = Process()
         process.executableURL = executable
         process.arguments = [

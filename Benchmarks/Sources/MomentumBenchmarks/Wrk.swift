@@ -32,12 +32,14 @@ enum Wrk {
         let tokenFile = directory.appending(path: "tokens")
         try (tokens.joined(separator: "\n") + "\n").write(to: tokenFile, atomically: true, encoding: .utf8)
         let script = directory.appending(path: "momentum.lua")
-        try lua(tokens: tokenFile.path, probe: probe).write(to: script, atomically: true, encoding: .utf8)
+        let threads = min(Self.threads, connections)
+        try lua(tokens: tokenFile.path, probe: probe, threads: threads).write(
+            to: script, atomically: true, encoding: .utf8)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "wrk", "-t\(min(threads, connections))", "-c\(connections)", "-d\(max(1, Int(seconds.rounded())))s",
+            "wrk", "-t\(threads)", "-c\(connections)", "-d\(max(1, Int(seconds.rounded())))s",
             "--timeout", "10s", "-s", script.path, "http://127.0.0.1:\(port)",
         ]
         let output = Pipe()
@@ -70,7 +72,7 @@ enum Wrk {
     }
 
     /// The script: tokens in turn per thread, and the figures in one line at the end.
-    static func lua(tokens: String, probe: ServerLoadBenchmark.Probe) -> String {
+    static func lua(tokens: String, probe: ServerLoadBenchmark.Probe, threads: Int) -> String {
         """
         local tokens = {}
         for line in io.lines("\(tokens)") do tokens[#tokens + 1] = line end

@@ -60,11 +60,12 @@ public struct UserEngine: Sendable {
     var entries: [Entry] = []
 
     /// Days from the first event's to the open day (0 for an empty log): what the sweep's
-    /// per-day state grows with.
+    /// per-day state grows with. At most 10,000,000 (27,000 years), so that estimates that
+    /// multiply it cannot overflow.
     var historyDays: Int {
         guard let first = entries.first?.day, let open = run.openDay, open >= first else { return 0 }
         let (days, overflow) = open.subtractingReportingOverflow(first)
-        return overflow ? 0 : min(days, Int.max - 1) + 1
+        return overflow ? 10_000_000 : min(days, 9_999_999) + 1
     }
     var tombstones: Set<String> = []
     var habitMeta: [String: HabitMeta] = [:]

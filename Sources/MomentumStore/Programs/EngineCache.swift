@@ -47,6 +47,8 @@ public final class EngineCache: Sendable {
         var entries: [String: (entry: EngineEntry, tick: UInt64, bytes: Int)] = [:]
         var tick: UInt64 = 0
         var bytes = 0
+        /// Engines forgotten to stay within the bounds, so far.
+        var evictions = 0
 
         mutating func remove(_ user: String) -> EngineEntry? {
             guard let removed = entries.removeValue(forKey: user) else { return nil }
@@ -57,7 +59,10 @@ public final class EngineCache: Sendable {
 
     private let state = Mutex(State())
     private let counters = Mutex(AppendCounts())
-    private let usage = Mutex(Usage())
+    /// Counted on every load, so without a lock.
+    private let hits = Atomic<Int>(0)
+    private let replays = Atomic<Int>(0)
+    private let replayedEvents = Atomic<Int>(0)
     /// The most users kept.
     public let capacity: Int
     /// The most bytes of engines kept, by their estimate; 0 for no bound but ``capacity``.
@@ -130,23 +135,25 @@ public final class EngineCache: Sendable {
 
     /// What the cache holds now and how it has served so far.
     public var statistics: Statistics {
-        let (users, bytes) = state.withLock { ($0.entries.count, $0.bytes) }
+        let (users, bytes, evictions) = state.withLock { ($0.entries.count, $0.bytes, $0.evictions) }
+        var usage = Usage()
+        usage.hits = hits.load(ordering: .relaxed)
+        usage.replays = replays.load(ordering: .relaxed)
+        usage.replayedEvents = replayedEvents.load(ordering: .relaxed)
+        usage.evictions = evictions
         return Statistics(
-            users: users, estimatedBytes: bytes, byteBudget: byteBudget, capacity: capacity,
-            usage: usage.withLock { $0 })
+            users: users, estimatedBytes: bytes, byteBudget: byteBudget, capacity: capacity, usage: usage)
     }
 
     /// Counts a load that found its engine cached.
     func countHit() {
-        usage.withLock { $0.hits += 1 }
+        hits.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// Counts a load that replayed `events` events of a log.
     func countReplay(events: Int) {
-        usage.withLock {
-            $0.replays += 1
-            $0.replayedEvents += events
-        }
+        replays.wrappingAdd(1, ordering: .relaxed)
+        replayedEvents.wrappingAdd(events, ordering: .relaxed)
     }
 
     /// Counts one append's way of writing.
@@ -246,7 +253,7 @@ public final class EngineCache: Sendable {
                 count -= 1
                 evicted += 1
             }
-            usage.withLock { $0.evictions += evicted }
+            state.evictions += evicted
         }
     }
 
