@@ -81,6 +81,19 @@ struct BoundStatement: PostgresPreparedStatement {
     static func run(
         _ statement: SQLStatement, on connection: PostgresConnection, logger: Logger
     ) async throws -> [PostgresRow]? {
+        guard let name = bindableName(statement) else { return nil }
+        return try await $current.withValue((name, statement.numberedSQL)) {
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.execute(BoundStatement(statement: statement), logger: logger) {
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
+    /// The name a statement runs bound under, or `nil` when it cannot run bound: an
+    /// argument is `NULL`, or the argument types differ from those its text first ran with.
+    static func bindableName(_ statement: SQLStatement) -> String? {
         guard !full.load(ordering: .relaxed) else { return nil }
         var argumentTypes: [PostgresDataType] = []
         argumentTypes.reserveCapacity(statement.arguments.count)
@@ -103,19 +116,54 @@ struct BoundStatement: PostgresPreparedStatement {
             types[name] = argumentTypes
             return true
         }
-        guard known else { return nil }
-        return try await $current.withValue((name, statement.numberedSQL)) {
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.execute(BoundStatement(statement: statement), logger: logger) {
-                rows.append(row)
-            }
-            return rows
-        }
+        return known ? name : nil
     }
 
     func makeBindings() throws -> PostgresBindings { PostgresStore.bindings(statement) }
 
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+extension BoundStatement {
+    /// A write's count of changed rows, run bound: an `INSERT`, `UPDATE` or `DELETE`
+    /// without `RETURNING` runs with `RETURNING 1` added, and the rows it answers are the
+    /// rows it changed (one per row inserted, updated or deleted, none for a conflict it
+    /// skipped). `nil` when it cannot run so (see ``countable(_:)`` and
+    /// ``bindableName(_:)``).
+    ///
+    /// PostgresNIO's form for a prepared statement that answers no rows (its command tag)
+    /// stops the process in the version used here: it reads the tag before the rows are
+    /// marked consumed. Counting returned rows avoids it.
+    static func count(
+        _ statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int? {
+        guard let counted = countable(statement) else { return nil }
+        return try await run(counted, on: connection, logger: logger)?.count
+    }
+
+    /// The statement with `RETURNING 1` added, or `nil` unless its text is an `INSERT`,
+    /// `UPDATE` or `DELETE` that answers no rows (no `RETURNING` in it, in any case, and no
+    /// trailing `;`).
+    static func countable(_ statement: SQLStatement) -> SQLStatement? {
+        let sql = statement.sql
+        let trimmed = sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        guard trimmed.hasPrefix("INSERT ") || trimmed.hasPrefix("UPDATE ") || trimmed.hasPrefix("DELETE "),
+            sql.utf8.last(where: { $0 != 0x20 && $0 != 0x0a && $0 != 0x09 }) != UInt8(ascii: ";")
+        else { return nil }
+        let word = Array("returning".utf8)
+        let bytes = Array(sql.utf8)
+        if bytes.count >= word.count {
+            for start in 0...(bytes.count - word.count) {
+                var matched = true
+                for offset in 0..<word.count where bytes[start + offset] | 0x20 != word[offset] {
+                    matched = false
+                    break
+                }
+                if matched { return nil }
+            }
+        }
+        return SQLStatement(sql + " RETURNING 1", statement.arguments)
+    }
 }
 
 /// One column of a batch as a one-dimensional PostgreSQL array in binary form (`NULL`

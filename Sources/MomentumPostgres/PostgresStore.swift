@@ -386,23 +386,19 @@ public final class PostgresStore: SQLBackend {
                 do {
                     let result = try await program.run(
                         lock: { name in
-                            _ = try await connection.query(
-                                "SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger
-                            ).get()
+                            _ = try await Self.rows(of: Self.lock(name), on: connection, logger: logger)
                         },
                         query: { statements in
                             var results: [[SQLRow]] = []
                             for statement in statements {
-                                let result = try await connection.query(Self.query(statement), logger: logger).get()
-                                results.append(result.rows.map(Self.row))
+                                results.append(try await Self.rows(of: statement, on: connection, logger: logger))
                             }
                             return results
                         },
                         execute: { statements in
                             var counts: [Int] = []
                             for statement in statements {
-                                let result = try await connection.query(Self.query(statement), logger: logger).get()
-                                counts.append(result.metadata.rows ?? result.rows.count)
+                                counts.append(try await Self.count(of: statement, on: connection, logger: logger))
                             }
                             return counts
                         })
@@ -472,6 +468,44 @@ public final class PostgresStore: SQLBackend {
         await pool.value
     }
 
+    /// Takes a user's transaction lock (`pg_advisory_xact_lock`), the lock every write of
+    /// the user holds.
+    static func lock(_ name: String) -> SQLStatement {
+        SQLStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(name)])
+    }
+
+    /// A statement's rows, run inside a transaction: bound as a prepared statement where it
+    /// can be (``BoundStatement``), so that PostgreSQL parses and plans its text once per
+    /// connection; otherwise as an unnamed one.
+    static func rows(
+        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+    ) async throws
+        -> [SQLRow]
+    {
+        if statement.arguments.count <= PreparedStatements.maximumArguments,
+            let rows = try await BoundStatement.run(statement, on: connection, logger: logger)
+        {
+            return rows.map(row)
+        }
+        return try await connection.query(query(statement), logger: logger).get().rows.map(row)
+    }
+
+    /// The count of rows a statement changed (or answered), run inside a transaction as
+    /// ``rows(of:on:logger:)`` runs it (``BoundStatement/count(_:on:logger:)``).
+    static func count(
+        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+    ) async throws
+        -> Int
+    {
+        if statement.arguments.count <= PreparedStatements.maximumArguments,
+            let count = try await BoundStatement.count(statement, on: connection, logger: logger)
+        {
+            return count
+        }
+        let result = try await connection.query(query(statement), logger: logger).get()
+        return result.metadata.rows ?? result.rows.count
+    }
+
     static func query(_ statement: SQLStatement) -> PostgresQuery {
         PostgresQuery(unsafeSQL: statement.numberedSQL, binds: bindings(statement))
     }
@@ -524,7 +558,9 @@ extension PostgresStore {
     public func notify(channel: String, payload: String) async throws(StoreError) {
         do {
             try await connection { connection in
-                _ = try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: self.logger)
+                _ = try await Self.rows(
+                    of: SQLStatement("SELECT pg_notify(?, ?)", [.text(channel), .text(payload)]), on: connection,
+                    logger: self.logger)
             }
         } catch {
             throw StoreError(.unavailable, "PostgreSQL refused the notification: \(error)")

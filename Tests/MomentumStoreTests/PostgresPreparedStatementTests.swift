@@ -1,7 +1,8 @@
 import Foundation
-import MomentumPostgres
 import MomentumStore
 import Testing
+
+@testable import MomentumPostgres
 
 /// PostgreSQL runs a statement outside a transaction as a prepared statement: bound in
 /// binary form when none of its arguments is `NULL` and their types are those its text
@@ -86,5 +87,65 @@ struct PostgresPreparedStatementTests {
                 #expect(text == [SQLRow([.real(7.25), .text("text")])], "round \(round)")
             }
         }
+    }
+
+    /// Inside a transaction, statements run bound too, and a write's count of changed rows
+    /// is what the program is told, whether the statement ran bound (`INSERT` without
+    /// `RETURNING`), unnamed (with a `NULL`, or a `RETURNING` clause) or as a query that
+    /// answers rows. A row-answering statement among the writes must not stop the process.
+    @Test func aTransactionsStatementsRunBoundWithTheirCounts() async throws {
+        try await StoreFixture.withStore(.postgres) { store in
+            _ = try await store.writeAlone(
+                SQLStatement("CREATE TABLE bound_probe (k text PRIMARY KEY, n bigint, note text)"))
+            let insert = "INSERT INTO bound_probe (k, n, note) VALUES (?, ?, ?) ON CONFLICT (k) DO NOTHING"
+            for round in 0..<3 {
+                let counts = try await store.run(
+                    StoreProgram(writes: true) { () throws(StoreError) in
+                        .lock("probe") { () throws(StoreError) in
+                            .execute(
+                                [
+                                    SQLStatement(insert, [.text("a\(round)"), .integer(1), .text("it's")]),
+                                    // The same row again: no row changed.
+                                    SQLStatement(insert, [.text("a\(round)"), .integer(2), .text("again")]),
+                                    // A NULL: the unnamed way.
+                                    SQLStatement(insert, [.text("b\(round)"), .integer(3), .null]),
+                                    SQLStatement(
+                                        "UPDATE bound_probe SET n = n + ? WHERE n < ?", [.integer(10), .integer(5)]),
+                                    SQLStatement(
+                                        "INSERT INTO bound_probe (k, n) VALUES (?, ?) RETURNING k",
+                                        [.text("c\(round)"), .integer(4)]),
+                                    SQLStatement("SELECT k FROM bound_probe WHERE k LIKE ?", [.text("%\(round)")]),
+                                    SQLStatement("DELETE FROM bound_probe WHERE k = ?", [.text("c\(round)")]),
+                                ]
+                            ) { counts throws(StoreError) in .done(counts) }
+                        }
+                    })
+                // Inserted; not again; inserted with NULL; the rows below 5 (this round's a
+                // and b: earlier rounds' were raised already); the RETURNING insert; the
+                // SELECT's rows (this round's a, b and c); the delete.
+                #expect(counts == [1, 0, 1, 2, 1, 3, 1], "round \(round)")
+                let rows = try await store.run(
+                    StoreProgram(writes: false) { () throws(StoreError) in
+                        .query([SQLStatement("SELECT k, n, note FROM bound_probe WHERE k = ?", [.text("a\(round)")])]) {
+                            rows throws(StoreError) in .done(rows[0])
+                        }
+                    })
+                #expect(rows == [SQLRow([.text("a\(round)"), .integer(11), .text("it's")])], "round \(round)")
+            }
+        }
+    }
+
+    @Test func onlyWritesWithoutReturningAreCountedByReturnedRows() {
+        func counted(_ sql: String) -> String? { BoundStatement.countable(SQLStatement(sql, [.integer(1)]))?.sql }
+        #expect(counted("INSERT INTO t (a) VALUES (?)") == "INSERT INTO t (a) VALUES (?) RETURNING 1")
+        #expect(counted("\n  UPDATE t SET a = ? WHERE b = ?") == "\n  UPDATE t SET a = ? WHERE b = ? RETURNING 1")
+        #expect(counted("DELETE FROM t WHERE a = ?") == "DELETE FROM t WHERE a = ? RETURNING 1")
+        #expect(counted("INSERT INTO t (a) VALUES (?) RETURNING a") == nil)
+        #expect(counted("DELETE FROM t WHERE a = ? returning *") == nil)
+        #expect(counted("UPDATE t SET a = 1 ReTuRnInG a") == nil)
+        #expect(counted("DELETE FROM t WHERE a = ?;\n") == nil)
+        #expect(counted("SELECT 1") == nil)
+        #expect(counted("WITH x AS (DELETE FROM t RETURNING 1) SELECT count(*) FROM x") == nil)
+        #expect(counted("") == nil)
     }
 }
