@@ -142,13 +142,14 @@ extension BoundStatement {
     }
 
     /// The statement with `RETURNING 1` added, or `nil` unless its text is an `INSERT`,
-    /// `UPDATE` or `DELETE` that answers no rows (no `RETURNING` in it, in any case, and no
-    /// trailing `;`).
+    /// `UPDATE` or `DELETE` that answers no rows (no `RETURNING` in it, in any case), with
+    /// nothing that would swallow or end the added clause (a `--` comment, a trailing `;`).
     static func countable(_ statement: SQLStatement) -> SQLStatement? {
         let sql = statement.sql
         let trimmed = sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard trimmed.hasPrefix("INSERT ") || trimmed.hasPrefix("UPDATE ") || trimmed.hasPrefix("DELETE "),
-            sql.utf8.last(where: { $0 != 0x20 && $0 != 0x0a && $0 != 0x09 }) != UInt8(ascii: ";")
+            sql.utf8.last(where: { $0 != 0x20 && $0 != 0x0a && $0 != 0x09 }) != UInt8(ascii: ";"),
+            !sql.contains("--")
         else { return nil }
         let word = Array("returning".utf8)
         let bytes = Array(sql.utf8)

@@ -144,6 +144,7 @@ struct PostgresPreparedStatementTests {
         #expect(counted("DELETE FROM t WHERE a = ? returning *") == nil)
         #expect(counted("UPDATE t SET a = 1 ReTuRnInG a") == nil)
         #expect(counted("DELETE FROM t WHERE a = ?;\n") == nil)
+        #expect(counted("DELETE FROM t WHERE a = ? -- the last one") == nil)
         #expect(counted("SELECT 1") == nil)
         #expect(counted("WITH x AS (DELETE FROM t RETURNING 1) SELECT count(*) FROM x") == nil)
         #expect(counted("") == nil)
