@@ -19,14 +19,21 @@ enum JSONIO {
         _ type: T.Type, from request: Request, limit: Int, userInfo: [CodingUserInfoKey: any Sendable] = [:],
         emptyIsObject: Bool = false
     ) async throws -> T {
+        let buffer = try await collect(request, limit: limit)
+        return try decodeBody(
+            type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject,
+            contract: { RequestContract.shared.body(method: request.method.rawValue, path: request.uri.path) })
+    }
+
+    /// A JSON request's body, whole.
+    ///
+    /// - Throws: 415 for a body that is not JSON, 413 when it exceeds `limit`.
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         if let contentType = request.headers[.contentType], !contentType.lowercased().contains("json") {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type", "send JSON with 'Content-Type: application/json'")
         }
-        let buffer = try await request.body.collect(upTo: limit)
-        return try decodeBody(
-            type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject,
-            contract: { RequestContract.shared.body(method: request.method.rawValue, path: request.uri.path) })
+        return try await request.body.collect(upTo: limit)
     }
 
     /// Decodes a request body as `T`, with the errors of

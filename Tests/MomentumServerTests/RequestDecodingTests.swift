@@ -211,4 +211,50 @@ struct RequestDecodingTests {
         #expect(pushed.events == events)
         #expect(Set(events.map(\.payload.type)).isSuperset(of: ["habit.created", "completion", "skip", "purchase"]))
     }
+
+    /// An empty body decodes to the same request every time for the same route (the
+    /// decoder is given nothing but the route), which is what lets the server remember it
+    /// per route (`EmptyBodies`); and a remembered one still makes a new event each time.
+    @Test func anEmptyBodyDecodesTheSameForItsRoute() throws {
+        for type in ["completion", "skip", "habit.archived"] {
+            let route = EventRequest.Route(type: type, path: ["habit": "walk"])
+            let first = try Self.decode(
+                EventRequest.self, "{}", "POST", "/v1/habits/walk/check-ins", userInfo: [EventRequest.routeKey: route])
+            let second = try Self.decode(
+                EventRequest.self, "{}", "POST", "/v1/habits/walk/check-ins", userInfo: [EventRequest.routeKey: route])
+            #expect(first == second, "\(type)")
+            #expect(first.eventId == nil && first.at == nil && first.timeZone == nil, "\(type)")
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let one = first.event(id: "e_1", now: now, zone: "UTC")
+            let two = first.event(id: "e_2", now: now.addingTimeInterval(60), zone: "Europe/Berlin")
+            #expect(one.id == "e_1" && two.id == "e_2" && one.at != two.at && two.timeZone == "Europe/Berlin")
+        }
+    }
+
+    /// Empty check-ins through the router: each is a new event, whether its route's body
+    /// was decoded or remembered; an empty body a route refuses is refused every time.
+    @Test func emptyCheckInsAreEachTheirOwnEvent() async throws {
+        try await ServerHarness.with { _, client in
+            let token = try await client.register("ema")
+            let created = try await client.call(
+                .post, "/v1/habits", token: token, json: #"{"habit": "walk", "name": "Walk"}"#)
+            #expect(created.status == .created, "\(created.text)")
+            for _ in 0..<3 {
+                let checkIn = try await client.call(.post, "/v1/habits/walk/check-ins", token: token)
+                #expect(checkIn.status == .ok, "\(checkIn.text)")
+            }
+            let today = try await client.call(.get, "/v1/habits/walk?days=1", token: token)
+            let calendar = try #require((today.json["habit"] as? [String: Any])?["calendar"] as? [[String: Any]])
+            let completions = try #require(calendar.last?["completions"] as? [[String: Any]])
+            #expect(Set(completions.compactMap { $0["event"] as? String }).count == 3)
+            let long = String(repeating: "x", count: 300)
+            var answers: [String] = []
+            for _ in 0..<2 {
+                let refused = try await client.call(.post, "/v1/habits/\(long)/check-ins", token: token)
+                #expect(refused.status.code >= 400 && refused.status.code < 500, "\(refused.text)")
+                answers.append("\(refused.status.code) \(refused.text)")
+            }
+            #expect(answers[0] == answers[1])
+        }
+    }
 }
