@@ -19,9 +19,20 @@ enum JSONIO {
         _ type: T.Type, from request: Request, limit: Int, userInfo: [CodingUserInfoKey: any Sendable] = [:],
         emptyIsObject: Bool = false
     ) async throws -> T {
-        let buffer = try await collect(request, limit: limit)
-        return try decodeBody(
-            type, from: Data(buffer: buffer), userInfo: userInfo, emptyIsObject: emptyIsObject,
+        try decode(
+            type, body: try await collect(request, limit: limit), of: request, userInfo: userInfo,
+            emptyIsObject: emptyIsObject)
+    }
+
+    /// Decodes a body already collected from `request` (``collect(_:limit:)``) as `T`, with
+    /// the errors of ``decode(_:from:limit:userInfo:emptyIsObject:)`` but the size and media
+    /// type.
+    static func decode<T: Decodable>(
+        _ type: T.Type, body: ByteBuffer, of request: Request, userInfo: [CodingUserInfoKey: any Sendable] = [:],
+        emptyIsObject: Bool = false
+    ) throws -> T {
+        try decodeBody(
+            type, from: Data(buffer: body), userInfo: userInfo, emptyIsObject: emptyIsObject,
             contract: { RequestContract.shared.body(method: request.method.rawValue, path: request.uri.path) })
     }
 

@@ -413,12 +413,18 @@ enum ServerLoadBenchmark {
         }
     }
 
+    /// Each connection's requests for the built-in generator: connection `i` serves the
+    /// users `i`, `i + connections`, … in turn, so no two requests of one user overlap.
+    static func perConnection(shape: Shape, tokens: [String], _ probe: Probe) -> [[ByteBuffer]] {
+        (0..<shape.connections).map { connection in
+            stride(from: connection, to: tokens.count, by: shape.connections).map { probe.encoded(tokens[$0]) }
+        }
+    }
+
     /// One request per user, not timed: the built-in generator with each request sent once.
     /// Fails if any answer is not 2xx, since the phase after it relies on every user's.
     static func primeCheckIns(port: Int, shape: Shape, tokens: [String], _ probe: Probe) async throws {
-        let requests = (0..<shape.connections).map { connection in
-            stride(from: connection, to: tokens.count, by: shape.connections).map { probe.encoded(tokens[$0]) }
-        }
+        let requests = perConnection(shape: shape, tokens: tokens, probe)
         let result = try await LoadGenerator.run(port: port, requests: requests, until: .max, limit: 1)
         guard result.errors == 0, result.latencies.count == tokens.count else {
             throw LoadError(
@@ -441,9 +447,7 @@ enum ServerLoadBenchmark {
                 rate: Double(result.requests) / result.seconds, p50: result.p50, p99: result.p99,
                 errors: result.errors, coreMicros: busy.map { $0 * 1e6 / Double(max(result.requests, 1)) })
         }
-        let requests = (0..<shape.connections).map { connection in
-            stride(from: connection, to: tokens.count, by: shape.connections).map { probe.encoded(tokens[$0]) }
-        }
+        let requests = perConnection(shape: shape, tokens: tokens, probe)
         let start = Stopwatch.now()
         let busyBefore = MachineTime.busySeconds()
         let result = try await LoadGenerator.run(

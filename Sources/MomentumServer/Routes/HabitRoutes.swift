@@ -87,10 +87,9 @@ extension Routes {
         let buffer = try await JSONIO.collect(request, limit: server.configuration.maxBodyBytes)
         let empty = emptyIsObject && buffer.readableBytes == 0
         if empty, let known = EmptyBodies.shared.request(for: route) { return known }
-        let decoded = try JSONIO.decodeBody(
-            EventRequest.self, from: Data(buffer: buffer), userInfo: [EventRequest.routeKey: route],
-            emptyIsObject: emptyIsObject,
-            contract: { RequestContract.shared.body(method: request.method.rawValue, path: request.uri.path) })
+        let decoded = try JSONIO.decode(
+            EventRequest.self, body: buffer, of: request, userInfo: [EventRequest.routeKey: route],
+            emptyIsObject: emptyIsObject)
         if empty { EmptyBodies.shared.remember(decoded, for: route) }
         return decoded
     }
