@@ -60,6 +60,8 @@ public final class PostgresStore: SQLBackend {
     private let prepared = PreparedStatements()
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
+    /// Warm readers' version checks, read together.
+    private let versions = VersionReads()
     /// Whether the store was closed (or its service ended), and how many operations hold
     /// or wait for a connection: a closed store refuses every operation at once, since its
     /// pool no longer runs and a connection asked of it would never come; closing waits
@@ -246,6 +248,9 @@ public final class PostgresStore: SQLBackend {
     /// statements, and how many batches failed.
     public var guardedWriteCounts: GuardedWriteCounts { guardedCounts.withLock { $0 } }
 
+    /// How many statements read warm readers' versions, and how many reads they answered.
+    var versionReadCounts: (statements: Int, reads: Int) { versions.statistics }
+
     /// The engine cache's counts and the guarded statements'.
     public var statistics: StoreStatistics {
         let guarded = guardedWriteCounts
@@ -353,8 +358,18 @@ public final class PostgresStore: SQLBackend {
             let logger = self.logger
             let rows: [SQLRow]
             do {
-                rows = try await self.connection { connection in
-                    try await self.prepared.run(statements[0], on: connection, logger: logger).map(Self.row)
+                if let user = EngineLoader.versionRead(by: statements[0]) {
+                    // Read together with other warm readers' (``VersionReads``).
+                    let version = try await versions.version(of: user) { users in
+                        try await self.connection { connection in
+                            try await VersionBatch.run(users, on: connection, logger: logger)
+                        }
+                    }
+                    rows = version.map { [SQLRow([.integer($0)])] } ?? []
+                } else {
+                    rows = try await self.connection { connection in
+                        try await self.prepared.run(statements[0], on: connection, logger: logger).map(Self.row)
+                    }
                 }
             } catch let error as PSQLError {
                 throw StoreError(

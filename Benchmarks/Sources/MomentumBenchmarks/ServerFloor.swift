@@ -30,6 +30,8 @@ enum ServerFloor {
         var eventBody: String
         var habitState: String
         var answer: ByteBuffer
+        /// The real server's answer to `GET /v1/today`, which the read floor answers with.
+        var today: ByteBuffer
     }
 
     /// A database: a SQLite file, or a PostgreSQL database's URL.
@@ -45,7 +47,7 @@ enum ServerFloor {
 
     /// The last event body and a habit row the real store wrote in `source`, with the real
     /// server's `answer` to a check-in.
-    static func samples(from source: Backend, answer: ByteBuffer) async throws -> Samples {
+    static func samples(from source: Backend, answer: ByteBuffer, today: ByteBuffer) async throws -> Samples {
         let (body, state): (String, String)
         switch source {
         case .sqlite(let path):
@@ -60,7 +62,7 @@ enum ServerFloor {
                 throw error
             }
         }
-        return Samples(eventBody: body, habitState: state, answer: answer)
+        return Samples(eventBody: body, habitState: state, answer: answer, today: today)
     }
 
     /// Creates the floor's database in `backend`, an empty one (Momentum's schema; one user, head and
@@ -78,7 +80,7 @@ enum ServerFloor {
             writer = try await PostgresFloorWriter(url: url, users: tokens.count, samples: samples)
         }
         do {
-            let result = try await serve(writer: writer, users: users, answer: samples.answer, body)
+            let result = try await serve(writer: writer, users: users, samples: samples, body)
             await writer.close()
             return result
         } catch {
@@ -88,17 +90,31 @@ enum ServerFloor {
     }
 
     private static func serve<T: Sendable>(
-        writer: any FloorWriter, users: [String: String], answer: ByteBuffer,
+        writer: any FloorWriter, users: [String: String], samples: Samples,
         _ body: @escaping @Sendable (Int) async throws -> T
     ) async throws -> T {
         let router = Router()
+        @Sendable func user(_ request: Request) -> String? {
+            guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
+            return users[String(header.dropFirst(7))]
+        }
         router.post("/v1/habits/:habit/check-ins") { request, context -> Response in
-            guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-                let user = users[String(header.dropFirst(7))]
-            else { return Response(status: .unauthorized) }
+            guard let user = user(request) else { return Response(status: .unauthorized) }
             try await writer.append(user: user)
             return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: answer))
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: samples.answer))
+        }
+        // The read floor: what any server must do to answer a dashboard that reflects
+        // every write acknowledged before it, whichever instance took the write: confirm
+        // with the database that the state it holds is current (one version read), then
+        // answer. The answer is the real dashboard's bytes, not computed.
+        router.get("/v1/today") { request, context -> Response in
+            guard let user = user(request) else { return Response(status: .unauthorized) }
+            guard try await writer.version(of: user) != nil else { return Response(status: .notFound) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: samples.today))
         }
         let application = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -110,9 +126,11 @@ enum ServerFloor {
     }
 }
 
-/// Writes one check-in durably; returns once it is committed.
+/// Writes one check-in durably; returns once it is committed. Reads a user's version.
 private protocol FloorWriter: Sendable {
     func append(user: String) async throws
+    /// The user's stored version, read from the database (`nil`: no such user).
+    func version(of user: String) async throws -> Int64?
     func close() async
 }
 
@@ -231,6 +249,13 @@ private final class SQLiteFloorWriter: FloorWriter {
         }
     }
 
+    func version(of user: String) async throws -> Int64? {
+        try await pool.read { db in
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT version FROM user_heads WHERE user_id = ?"), arguments: [user])
+        }
+    }
+
     func close() async { try? pool.close() }
 }
 
@@ -279,9 +304,29 @@ private final class PostgresFloorWriter: FloorWriter {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
+    /// A user's version, the read floor's one statement.
+    private struct Version: PostgresPreparedStatement {
+        typealias Row = Int64
+        static let sql = "SELECT version FROM user_heads WHERE user_id = $1"
+
+        var user: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(user)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+    }
+
     private let samples: ServerFloor.Samples
     private let state: Mutex<State>
     private let connections: [PostgresConnection]
+    /// Connections for reads, one per request in flight up to their number: no pool
+    /// between a read and its connection.
+    private let readers: Mutex<[PostgresConnection]>
+    private let allReaders: [PostgresConnection]
     private let logger = Logger(label: "momentum.bench.floor")
 
     init(url: String, users: Int, samples: ServerFloor.Samples) async throws {
@@ -319,6 +364,26 @@ private final class PostgresFloorWriter: FloorWriter {
         for _ in 0..<2 { connections.append(try await StorageBenchmark.connect(url)) }
         self.connections = connections
         state = Mutex(State(idle: connections))
+        var readers: [PostgresConnection] = []
+        for _ in 0..<Self.readers { readers.append(try await StorageBenchmark.connect(url)) }
+        allReaders = readers
+        self.readers = Mutex(readers)
+    }
+
+    /// Connections for reads: as many as the light load's connections, so that a read
+    /// never waits for one.
+    private static let readers = 8
+
+    func version(of user: String) async throws -> Int64? {
+        guard let connection = readers.withLock({ $0.popLast() }) else {
+            throw ServerLoadBenchmark.LoadError("more reads in flight than the read floor's connections")
+        }
+        defer { readers.withLock { $0.append(connection) } }
+        var found: Int64?
+        for try await version in try await connection.execute(Version(user: user), logger: logger) {
+            found = version
+        }
+        return found
     }
 
     func append(user: String) async throws {
@@ -352,6 +417,6 @@ private final class PostgresFloorWriter: FloorWriter {
     }
 
     func close() async {
-        for connection in connections { try? await connection.close() }
+        for connection in connections + allReaders { try? await connection.close() }
     }
 }

@@ -173,12 +173,19 @@ enum ServerLoadBenchmark {
             let trivialLight = try await run("light", light, healthz)
             let dashboardLight = try await run("light", light, today)
             var floor: Outcome?
+            var readFloor: Outcome?
             if phases.contains("floor") {
                 let samples = try await ServerFloor.samples(
-                    from: floorDatabases.source, answer: try await sampleAnswer(client: client, token: tokens[0]))
-                floor = try await ServerFloor.withServer(floorDatabases.target, tokens: tokens, samples: samples) {
-                    port in
-                    try await drive(port: port, shape: shape, tokens: tokens, checkIn)
+                    from: floorDatabases.source, answer: try await sampleAnswer(client: client, token: tokens[0]),
+                    today: try await sampleAnswer(client: client, token: tokens[0], today))
+                let withReads = phases.contains("light")
+                let light = light
+                (floor, readFloor) = try await ServerFloor.withServer(
+                    floorDatabases.target, tokens: tokens, samples: samples
+                ) { port in
+                    let writes = try await drive(port: port, shape: shape, tokens: tokens, checkIn)
+                    guard withReads else { return (writes, nil) }
+                    return (writes, try await drive(port: port, shape: light, tokens: tokens, today))
                 }
             }
             var result = rows(
@@ -189,7 +196,10 @@ enum ServerLoadBenchmark {
                 result.insert(
                     contentsOf: floorRows(
                         name: name, floor: floor, trivial: trivial, completions: completions, repeats: repeats,
-                        target: completionTarget),
+                        target: completionTarget)
+                        + readFloorRows(
+                            name: name, connections: light.connections, readFloor: readFloor,
+                            trivialLight: trivialLight, dashboardLight: dashboardLight),
                     at: result.count - 1)
             }
             return result
@@ -197,12 +207,15 @@ enum ServerLoadBenchmark {
     }
 
     /// The real server's answer to one more check-in, which the floor server answers with.
-    private static func sampleAnswer(client: some TestClientProtocol, token: String) async throws -> ByteBuffer {
+    private static func sampleAnswer(
+        client: some TestClientProtocol, token: String,
+        _ probe: Probe = Probe(method: "POST", path: "/v1/habits/walk/check-ins", signed: true)
+    ) async throws -> ByteBuffer {
         let response = try await client.execute(
-            uri: "/v1/habits/walk/check-ins", method: .post, headers: [.authorization: "Bearer \(token)"],
-            body: nil)
+            uri: probe.path, method: HTTPRequest.Method(probe.method) ?? .get,
+            headers: [.authorization: "Bearer \(token)"], body: nil)
         guard (200..<300).contains(response.status.code) else {
-            throw LoadError("the sample check-in answered \(response.status)")
+            throw LoadError("the sample \(probe.method) \(probe.path) answered \(response.status)")
         }
         return response.body
     }
@@ -256,6 +269,36 @@ enum ServerLoadBenchmark {
         }
         if floor.errors > 0 {
             rows.append(ResultRow(benchmark: name, metric: "floor errors (non-2xx)", measured: "\(floor.errors)"))
+        }
+        return rows
+    }
+
+    /// The read floor's rows: its p99 beside the trivial route's, and the dashboard's beside
+    /// it, under the light load.
+    private static func readFloorRows(
+        name: String, connections: Int, readFloor: Outcome?, trivialLight: Outcome?, dashboardLight: Outcome?
+    ) -> [ResultRow] {
+        guard let readFloor, let trivialLight else { return [] }
+        var rows = [
+            ResultRow(
+                benchmark: name,
+                metric:
+                    "read floor (token, one version read, fixed answer) p50 / p99, \(connections) connections "
+                    + "(\(Format.grouped(Int(readFloor.rate))) req/s)",
+                measured: "\(Format.duration(readFloor.p50)) / \(Format.duration(readFloor.p99))",
+                baseline: "\(Format.duration(trivialLight.p50)) / \(Format.duration(trivialLight.p99))",
+                ratio: Format.ratio(readFloor.p99 / trivialLight.p99))
+        ]
+        if let dashboardLight {
+            rows.append(
+                ResultRow(
+                    benchmark: name, metric: "GET /v1/today p99 ÷ read floor p99, \(connections) connections",
+                    measured: Format.duration(dashboardLight.p99), baseline: Format.duration(readFloor.p99),
+                    ratio: Format.ratio(dashboardLight.p99 / readFloor.p99)))
+        }
+        if readFloor.errors > 0 {
+            rows.append(
+                ResultRow(benchmark: name, metric: "read floor errors (non-2xx)", measured: "\(readFloor.errors)"))
         }
         return rows
     }

@@ -3,7 +3,7 @@ import MomentumCore
 
 /// Loads a user's engine inside a write transaction: from the cache when it is at the
 /// stored projection version, otherwise by replaying the user's log from the database.
-enum EngineLoader {
+package enum EngineLoader {
     static let headAndProfile = """
         SELECT h.version, h.head_seq, p.display_name, p.time_zone, p.day_start_hour, p.pack, p.preferences,
           p.updated_at, p.notifications, h.diamonds, h.freezes, p.language
@@ -44,7 +44,19 @@ enum EngineLoader {
 
     /// The statement that reads a user's stored projection version.
     static func versionOnly(_ user: String) -> SQLStatement {
-        SQLStatement("SELECT version FROM user_heads WHERE user_id = ?", [.text(user)])
+        SQLStatement(versionOnlySQL, [.text(user)])
+    }
+
+    private static let versionOnlySQL = "SELECT version FROM user_heads WHERE user_id = ?"
+
+    /// The user whose stored version `statement` reads, when it is ``versionOnly(_:)``'s
+    /// statement: a backend may read several users' versions in one statement (a single
+    /// column `version`, one row, none for an unknown user).
+    package static func versionRead(by statement: SQLStatement) -> String? {
+        guard statement.arguments.count == 1, case .text(let user) = statement.arguments[0],
+            statement.sql == versionOnlySQL
+        else { return nil }
+        return user
     }
 
     /// ``load(_:cache:into:profile:peek:_:)`` with the head and the profile read together.

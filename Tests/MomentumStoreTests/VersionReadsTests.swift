@@ -1,0 +1,204 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+import MomentumTestSupport
+import Synchronization
+import Testing
+
+@testable import MomentumPostgres
+
+/// Warm readers' version checks on PostgreSQL go together: a read that finds a slot free
+/// goes at once, the others wait and go in one statement. Each reader must get its own
+/// user's version, from a statement that started after it asked.
+struct VersionReadsTests {
+    /// A read function that answers `version(user)` for each user and waits, while
+    /// `held`, until `release()`; it records the users of each call.
+    final class Reader: Sendable {
+        private let calls = Mutex<[[String]]>([])
+        private let gate = Mutex<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((true, []))
+        let failing: Set<String>
+
+        init(held: Bool = true, failing: Set<String> = []) {
+            self.failing = failing
+            gate.withLock { $0.held = held }
+        }
+
+        var batches: [[String]] { calls.withLock { $0 } }
+        var blocked: Int { gate.withLock { $0.waiting.count } }
+
+        static func version(_ user: String) -> Int64? {
+            user.hasPrefix("ghost") ? nil : Int64(user.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xffff)
+        }
+
+        func release() {
+            let waiting = gate.withLock { gate in
+                gate.held = false
+                defer { gate.waiting = [] }
+                return gate.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+
+        func read(_ users: [String]) async throws -> [String: Int64] {
+            calls.withLock { $0.append(users) }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let held = gate.withLock { gate -> Bool in
+                    if gate.held { gate.waiting.append(continuation) }
+                    return gate.held
+                }
+                if !held { continuation.resume() }
+            }
+            if users.contains(where: failing.contains) { throw StoreError(.unavailable, "refused") }
+            var versions: [String: Int64] = [:]
+            for user in users { versions[user] = Self.version(user) }
+            return versions
+        }
+    }
+
+    /// Polls until `condition` holds (at most 10 s).
+    private func eventually(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the condition did not hold within 10 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    @Test func readsThatFindTheSlotsTakenGoInOneStatement() async throws {
+        let reads = VersionReads()
+        let reader = Reader()
+        let users = (0..<40).map { "user\($0)" } + ["user3", "user3", "ghost"]
+        try await withThrowingTaskGroup(of: (String, Int64?).self) { group in
+            // Two reads take the two slots and wait in the database.
+            for user in users.prefix(VersionReads.maximumInFlight) {
+                group.addTask { (user, try await reads.version(of: user, reader.read)) }
+            }
+            try await eventually { reader.blocked == VersionReads.maximumInFlight }
+            // The rest find no slot and wait.
+            for user in users.dropFirst(VersionReads.maximumInFlight) {
+                group.addTask { (user, try await reads.version(of: user, reader.read)) }
+            }
+            try await eventually { reads.waiting == users.count - VersionReads.maximumInFlight }
+            reader.release()
+            var answered = 0
+            for try await (user, version) in group {
+                #expect(version == Reader.version(user), "\(user)")
+                answered += 1
+            }
+            #expect(answered == users.count)
+        }
+        let batches = reader.batches
+        // The two alone, then everyone who waited in one statement, each user once.
+        #expect(batches.count == VersionReads.maximumInFlight + 1)
+        #expect(batches.prefix(VersionReads.maximumInFlight).allSatisfy { $0.count == 1 })
+        let together = try #require(batches.last)
+        #expect(together.count == Set(together).count)
+        #expect(Set(together) == Set(users.dropFirst(VersionReads.maximumInFlight)))
+        #expect(reads.statistics.statements == batches.count)
+        #expect(reads.statistics.reads == users.count)
+        #expect(reads.waiting == 0)
+    }
+
+    @Test func aReadAloneGoesAtOnceAndAnUnknownUserHasNoVersion() async throws {
+        let reads = VersionReads()
+        let reader = Reader(held: false)
+        #expect(try await reads.version(of: "ada", reader.read) == Reader.version("ada"))
+        #expect(try await reads.version(of: "ghost-1", reader.read) == nil)
+        #expect(reader.batches == [["ada"], ["ghost-1"]])
+    }
+
+    /// A statement that fails fails every read it carried, and only those: the slot goes
+    /// on to the next readers.
+    @Test func aFailedStatementFailsOnlyTheReadsItCarried() async throws {
+        let reads = VersionReads()
+        let reader = Reader(failing: ["bad"])
+        try await withThrowingTaskGroup(of: (String, Result<Int64?, StoreError>).self) { group in
+            @Sendable func read(_ user: String) async -> (String, Result<Int64?, StoreError>) {
+                do {
+                    return (user, .success(try await reads.version(of: user, reader.read)))
+                } catch let error as StoreError {
+                    return (user, .failure(error))
+                } catch {
+                    return (user, .failure(StoreError(.unavailable, "\(error)")))
+                }
+            }
+            group.addTask { await read("bad") }
+            group.addTask { await read("good0") }
+            try await eventually { reader.blocked == 2 }
+            for user in ["good1", "good2"] { group.addTask { await read(user) } }
+            try await eventually { reads.waiting == 2 }
+            reader.release()
+            var results: [String: Result<Int64?, StoreError>] = [:]
+            for try await (user, result) in group { results[user] = result }
+            #expect(results.count == 4)
+            guard case .failure(let error) = results["bad"] else {
+                Issue.record("the failing read answered \(String(describing: results["bad"]))")
+                return
+            }
+            #expect(error.code == .unavailable)
+            for user in ["good0", "good1", "good2"] {
+                #expect((try? results[user]?.get()) == Reader.version(user), "\(user)")
+            }
+        }
+        // The slots were handed on and given back: a later read goes at once.
+        #expect(try await reads.version(of: "later", reader.read) == Reader.version("later"))
+        #expect(reads.waiting == 0)
+    }
+
+    /// Against PostgreSQL, with a second store writing behind the first's back (another
+    /// instance): many warm reads at once each see their own user's latest state.
+    @Test func concurrentWarmReadsSeeEachUsersLatestState() async throws {
+        try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_versions") { url in
+            let reader = try PostgresStore(url: url)
+            let writer = try PostgresStore(url: url)
+            do {
+                try await reader.migrate()
+                let users = (0..<24).map { "reader\($0)" }
+                for (index, user) in users.enumerated() {
+                    try await reader.createAccount(Fixtures.account(user), profile: Fixtures.profile())
+                    var events = [try Fixtures.createHabit()]
+                    for day in 0..<(index % 5) { events.append(try Fixtures.completion("c\(day)", day: day + 1)) }
+                    _ = try await reader.append(
+                        events, for: user, receivedAt: Fixtures.day(6), device: nil)
+                }
+                @Sendable func count(_ user: String) async throws -> Int {
+                    try await reader.evaluate(user) { engine, _ in engine.streaks.events.count }
+                }
+                // Warm: every engine is cached in the reader.
+                for user in users { _ = try await count(user) }
+                // Another instance checks in for every other user.
+                for user in users.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
+                    _ = try await writer.append(
+                        [try Fixtures.completion("late", day: 6)], for: user, receivedAt: Fixtures.day(6, hour: 21),
+                        device: nil)
+                }
+                let before = reader.versionReadCounts
+                let counts = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+                    for _ in 0..<5 {
+                        for user in users { group.addTask { (user, try await count(user)) } }
+                    }
+                    var counts: [String: [Int]] = [:]
+                    for try await (user, count) in group { counts[user, default: []].append(count) }
+                    return counts
+                }
+                for (index, user) in users.enumerated() {
+                    let expected = 1 + index % 5 + (index.isMultiple(of: 2) ? 1 : 0)
+                    #expect(counts[user] == Array(repeating: expected, count: 5), "\(user)")
+                }
+                let after = reader.versionReadCounts
+                #expect(after.reads - before.reads == 5 * users.count)
+                #expect(after.statements - before.statements <= after.reads - before.reads)
+                await #expect(throws: StoreError.self) { try await count("nobody") }
+                await reader.close()
+                await writer.close()
+            } catch {
+                await reader.close()
+                await writer.close()
+                throw error
+            }
+        }
+    }
+}
