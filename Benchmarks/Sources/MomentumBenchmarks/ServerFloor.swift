@@ -68,7 +68,8 @@ enum ServerFloor {
     /// Creates the floor's database in `backend`, an empty one (Momentum's schema; one user, head and
     /// habit row per token), serves the route on a free port and runs `body` with that port.
     static func withServer<T: Sendable>(
-        _ backend: Backend, tokens: [String], samples: Samples, _ body: @escaping @Sendable (Int) async throws -> T
+        _ backend: Backend, tokens: [String], samples: Samples, readers: Int,
+        _ body: @escaping @Sendable (Int) async throws -> T
     ) async throws -> T {
         var users: [String: String] = [:]
         for (index, token) in tokens.enumerated() { users[token] = "floor\(index)" }
@@ -77,7 +78,8 @@ enum ServerFloor {
         case .sqlite(let path):
             writer = try await SQLiteFloorWriter(path: path, users: tokens.count, samples: samples)
         case .postgres(let url):
-            writer = try await PostgresFloorWriter(url: url, users: tokens.count, samples: samples)
+            writer = try await PostgresFloorWriter(
+                url: url, users: tokens.count, samples: samples, readers: readers)
         }
         do {
             let result = try await serve(writer: writer, users: users, samples: samples, body)
@@ -329,7 +331,9 @@ private final class PostgresFloorWriter: FloorWriter {
     private let allReaders: [PostgresConnection]
     private let logger = Logger(label: "momentum.bench.floor")
 
-    init(url: String, users: Int, samples: ServerFloor.Samples) async throws {
+    /// - Parameter readers: Connections for reads: as many as the reads' load has
+    ///   connections, so that a read never waits for one.
+    init(url: String, users: Int, samples: ServerFloor.Samples, readers: Int) async throws {
         let store = try PostgresStore(url: url)
         try await store.migrate()
         await store.close()
@@ -364,15 +368,11 @@ private final class PostgresFloorWriter: FloorWriter {
         for _ in 0..<2 { connections.append(try await StorageBenchmark.connect(url)) }
         self.connections = connections
         state = Mutex(State(idle: connections))
-        var readers: [PostgresConnection] = []
-        for _ in 0..<Self.readers { readers.append(try await StorageBenchmark.connect(url)) }
-        allReaders = readers
-        self.readers = Mutex(readers)
+        var forReads: [PostgresConnection] = []
+        for _ in 0..<max(1, readers) { forReads.append(try await StorageBenchmark.connect(url)) }
+        allReaders = forReads
+        self.readers = Mutex(forReads)
     }
-
-    /// Connections for reads: as many as the light load's connections, so that a read
-    /// never waits for one.
-    private static let readers = 8
 
     func version(of user: String) async throws -> Int64? {
         guard let connection = readers.withLock({ $0.popLast() }) else {

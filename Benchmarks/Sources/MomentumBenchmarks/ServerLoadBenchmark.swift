@@ -181,11 +181,11 @@ enum ServerLoadBenchmark {
                 let withReads = phases.contains("light")
                 let light = light
                 (floor, readFloor) = try await ServerFloor.withServer(
-                    floorDatabases.target, tokens: tokens, samples: samples
+                    floorDatabases.target, tokens: tokens, samples: samples, readers: light.connections
                 ) { port in
-                    let writes = try await drive(port: port, shape: shape, tokens: tokens, checkIn)
-                    guard withReads else { return (writes, nil) }
-                    return (writes, try await drive(port: port, shape: light, tokens: tokens, today))
+                    // The reads first, so that the writes' checkpoints do not fall in them.
+                    let reads = withReads ? try await drive(port: port, shape: light, tokens: tokens, today) : nil
+                    return (try await drive(port: port, shape: shape, tokens: tokens, checkIn), reads)
                 }
             }
             var result = rows(
