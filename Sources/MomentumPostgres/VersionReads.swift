@@ -50,7 +50,7 @@ final class VersionReads: Sendable {
     /// The stored version of `user`'s projection, `nil` when there is no such user; `read`
     /// reads the versions of a set of users in one statement.
     func version(
-        of user: String, _ read: @Sendable ([String]) async throws -> [String: Int64]
+        of user: String, _ read: @escaping @Sendable ([String]) async throws -> [String: Int64]
     ) async throws -> Int64? {
         let alone = state.withLock { state -> Bool in
             guard state.inFlight < Self.maximumInFlight else { return false }
@@ -82,16 +82,22 @@ final class VersionReads: Sendable {
     /// Reads the versions of `user` and `others` in one statement, answers the others,
     /// then hands the slot to those who waited meanwhile (or frees it).
     private func lead(
-        _ user: String, others: [Waiting], _ read: @Sendable ([String]) async throws -> [String: Int64]
+        _ user: String, others: [Waiting], _ read: @escaping @Sendable ([String]) async throws -> [String: Int64]
     ) async -> Result<Int64?, any Error> {
         var users = [user]
         var seen: Set<String> = [user]
         for waiting in others where seen.insert(waiting.user).inserted { users.append(waiting.user) }
         let result: Result<[String: Int64], any Error>
-        do {
-            result = .success(try await read(users))
-        } catch {
-            result = .failure(error)
+        if others.isEmpty {
+            do {
+                result = .success(try await read(users))
+            } catch {
+                result = .failure(error)
+            }
+        } else {
+            // Others wait on this statement: the leader's cancellation (its client gone)
+            // must not fail their reads, so the statement runs in a task of its own.
+            result = await Task { try await read(users) }.result
         }
         counts.withLock {
             $0.statements += 1

@@ -48,6 +48,7 @@ struct VersionReadsTests {
                 }
                 if !held { continuation.resume() }
             }
+            try Task.checkCancellation()
             if users.contains(where: failing.contains) { throw StoreError(.unavailable, "refused") }
             var versions: [String: Int64] = [:]
             for user in users { versions[user] = Self.version(user) }
@@ -146,6 +147,33 @@ struct VersionReadsTests {
         // The slots were handed on and given back: a later read goes at once.
         #expect(try await reads.version(of: "later", reader.read) == Reader.version("later"))
         #expect(reads.waiting == 0)
+    }
+
+    /// A reader whose request is cancelled while it reads for others (its client went
+    /// away) fails nobody else's read.
+    @Test func aCancelledLeaderFailsNoOtherRead() async throws {
+        let reads = VersionReads()
+        let reader = Reader()
+        try await withThrowingTaskGroup(of: (String, Int64?).self) { group in
+            for user in ["first", "second"] {
+                group.addTask { (user, try await reads.version(of: user, reader.read)) }
+            }
+            try await eventually { reader.blocked == 2 }
+            // The first to wait leads the next statement; it is cancelled before it runs.
+            let leader = Task { try await reads.version(of: "leader", reader.read) }
+            try await eventually { reads.waiting == 1 }
+            for user in ["third", "fourth"] {
+                group.addTask { (user, try await reads.version(of: user, reader.read)) }
+            }
+            try await eventually { reads.waiting == 3 }
+            leader.cancel()
+            reader.release()
+            for try await (user, version) in group {
+                #expect(version == Reader.version(user), "\(user)")
+            }
+            #expect(try await leader.value == Reader.version("leader"))
+        }
+        #expect(reader.batches.last.map(Set.init) == ["leader", "third", "fourth"])
     }
 
     /// Against PostgreSQL, with a second store writing behind the first's back (another
