@@ -6,8 +6,9 @@ import Synchronization
 import Testing
 
 @testable import MomentumPostgres
+@testable import MomentumSQLite
 
-/// Warm readers' version checks on PostgreSQL go together: a read that finds a slot free
+/// Warm readers' version checks go together (PostgreSQL and SQLite): a read that finds a slot free
 /// goes at once, the others wait and go in one statement. Each reader must get its own
 /// user's version, from a statement that started after it asked.
 struct VersionReadsTests {
@@ -184,42 +185,7 @@ struct VersionReadsTests {
             let writer = try PostgresStore(url: url)
             do {
                 try await reader.migrate()
-                let users = (0..<24).map { "reader\($0)" }
-                for (index, user) in users.enumerated() {
-                    try await reader.createAccount(Fixtures.account(user), profile: Fixtures.profile())
-                    var events = [try Fixtures.createHabit()]
-                    for day in 0..<(index % 5) { events.append(try Fixtures.completion("c\(day)", day: day + 1)) }
-                    _ = try await reader.append(
-                        events, for: user, receivedAt: Fixtures.day(6), device: nil)
-                }
-                @Sendable func count(_ user: String) async throws -> Int {
-                    try await reader.evaluate(user) { engine, _ in engine.streaks.events.count }
-                }
-                // Warm: every engine is cached in the reader.
-                for user in users { _ = try await count(user) }
-                // Another instance checks in for every other user.
-                for user in users.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
-                    _ = try await writer.append(
-                        [try Fixtures.completion("late", day: 6)], for: user, receivedAt: Fixtures.day(6, hour: 21),
-                        device: nil)
-                }
-                let before = reader.versionReadCounts
-                let counts = try await withThrowingTaskGroup(of: (String, Int).self) { group in
-                    for _ in 0..<5 {
-                        for user in users { group.addTask { (user, try await count(user)) } }
-                    }
-                    var counts: [String: [Int]] = [:]
-                    for try await (user, count) in group { counts[user, default: []].append(count) }
-                    return counts
-                }
-                for (index, user) in users.enumerated() {
-                    let expected = 1 + index % 5 + (index.isMultiple(of: 2) ? 1 : 0)
-                    #expect(counts[user] == Array(repeating: expected, count: 5), "\(user)")
-                }
-                let after = reader.versionReadCounts
-                #expect(after.reads - before.reads == 5 * users.count)
-                #expect(after.statements - before.statements <= after.reads - before.reads)
-                await #expect(throws: StoreError.self) { try await count("nobody") }
+                try await warmReadsSeeLatestState(reader: reader, writer: writer) { reader.versionReadCounts }
                 await reader.close()
                 await writer.close()
             } catch {
@@ -228,5 +194,70 @@ struct VersionReadsTests {
                 throw error
             }
         }
+    }
+
+    /// The same on SQLite, with a second store on the same file writing behind the first's
+    /// back (another process).
+    @Test func concurrentWarmReadsOnSQLiteSeeEachUsersLatestState() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "momentum-versions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "store.sqlite").path
+        let reader = try SQLiteStore(path: path)
+        try await reader.migrate()
+        let writer = try SQLiteStore(path: path)
+        do {
+            try await warmReadsSeeLatestState(reader: reader, writer: writer) { reader.versionReadCounts }
+            await reader.close()
+            await writer.close()
+        } catch {
+            await reader.close()
+            await writer.close()
+            throw error
+        }
+    }
+
+    /// 24 users with 0 to 4 check-ins, warm in `reader`; `writer` checks in for every
+    /// other one; then 5 reads of each user at once must each see the user's latest state,
+    /// and go through the batched version reads (`counts`).
+    private func warmReadsSeeLatestState(
+        reader: some MomentumStore, writer: some MomentumStore,
+        counts: @Sendable () -> (statements: Int, reads: Int)
+    ) async throws {
+        let users = (0..<24).map { "reader\($0)" }
+        for (index, user) in users.enumerated() {
+            try await reader.createAccount(Fixtures.account(user), profile: Fixtures.profile())
+            var events = [try Fixtures.createHabit()]
+            for day in 0..<(index % 5) { events.append(try Fixtures.completion("c\(day)", day: day + 1)) }
+            _ = try await reader.append(events, for: user, receivedAt: Fixtures.day(6), device: nil)
+        }
+        @Sendable func count(_ user: String) async throws -> Int {
+            try await reader.evaluate(user) { engine, _ in engine.streaks.events.count }
+        }
+        // Warm: every engine is cached in the reader.
+        for user in users { _ = try await count(user) }
+        // Another instance checks in for every other user.
+        for user in users.enumerated().filter({ $0.offset.isMultiple(of: 2) }).map(\.element) {
+            _ = try await writer.append(
+                [try Fixtures.completion("late", day: 6)], for: user, receivedAt: Fixtures.day(6, hour: 21),
+                device: nil)
+        }
+        let before = counts()
+        let seen = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+            for _ in 0..<5 {
+                for user in users { group.addTask { (user, try await count(user)) } }
+            }
+            var seen: [String: [Int]] = [:]
+            for try await (user, count) in group { seen[user, default: []].append(count) }
+            return seen
+        }
+        for (index, user) in users.enumerated() {
+            let expected = 1 + index % 5 + (index.isMultiple(of: 2) ? 1 : 0)
+            #expect(seen[user] == Array(repeating: expected, count: 5), "\(user)")
+        }
+        let after = counts()
+        #expect(after.reads - before.reads == 5 * users.count)
+        #expect(after.statements - before.statements <= after.reads - before.reads)
+        await #expect(throws: StoreError.self) { try await count("nobody") }
     }
 }

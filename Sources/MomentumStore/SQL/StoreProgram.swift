@@ -56,7 +56,26 @@ public struct StoreProgram<Result: Sendable>: Sendable {
         query: ([SQLStatement]) throws -> [[SQLRow]],
         execute: ([SQLStatement]) throws -> [Int]
     ) throws(StoreError) -> Result {
-        var step = try start()
+        try run(from: try start(), lock: lock, query: query, execute: execute)
+    }
+
+    /// Runs the program with synchronous database calls (SQLite) from `step`, a step it
+    /// has already reached (its first, or one after reads a backend ran its own way).
+    ///
+    /// - Parameters:
+    ///   - step: Where to go on.
+    ///   - lock: Takes a lock by name.
+    ///   - query: Runs queries.
+    ///   - execute: Runs statements and reports the rows each changed.
+    /// - Returns: The program's result.
+    /// - Throws: Whatever the program or the database throws, as ``StoreError``.
+    public func run(
+        from step: StoreStep<Result>,
+        lock: (String) throws -> Void,
+        query: ([SQLStatement]) throws -> [[SQLRow]],
+        execute: ([SQLStatement]) throws -> [Int]
+    ) throws(StoreError) -> Result {
+        var step = step
         while true {
             do {
                 switch step {

@@ -1,22 +1,21 @@
-import MomentumStore
-import PostgresNIO
 import Synchronization
 
 /// The stored projection versions that warm readers check, read together: a read that
 /// finds a slot free reads at once, alone, in its own task; the others wait, and when a
-/// read ends, everything that waited meanwhile goes in the next statement
-/// (`user_id = ANY($1)`), read by the first of those waiting.
+/// read ends, everything that waited meanwhile goes in the next statement, read by the
+/// first of those waiting.
 ///
-/// A warm dashboard costs one version read and otherwise only the engine cache, so on
-/// PostgreSQL the read's round trip (a backend woken, a statement run, the answer decoded)
-/// was most of its cost. Under load one statement now answers many readers. Each reader
-/// still sees a snapshot taken after it asked: the statement that answers it starts after
-/// it was queued.
-final class VersionReads: Sendable {
+/// A warm dashboard costs one version read and otherwise only the engine cache, so the
+/// read's trip to the database was most of its cost: on PostgreSQL a round trip (a backend
+/// woken, a statement run, the answer decoded), on SQLite a hop to a reader's queue and
+/// back. Under load one statement now answers many readers. Each reader still sees a
+/// snapshot taken after it asked: the statement that answers it starts after it was
+/// queued.
+package final class VersionReads: Sendable {
     /// The most statements in flight at once.
-    static let maximumInFlight = 2
+    package static let maximumInFlight = 2
     /// The most users in one statement.
-    static let maximumBatch = 256
+    package static let maximumBatch = 256
 
     /// One reader's turn: its version (`nil` when the user has none), or the reads of
     /// those who waited, for it to run.
@@ -41,15 +40,18 @@ final class VersionReads: Sendable {
     /// How many statements were run, and how many reads they answered.
     private let counts = Mutex((statements: 0, reads: 0))
 
+    /// Reads with nothing in flight.
+    package init() {}
+
     /// Statements run, and reads answered, so far.
-    var statistics: (statements: Int, reads: Int) { counts.withLock { $0 } }
+    package var statistics: (statements: Int, reads: Int) { counts.withLock { $0 } }
 
     /// Reads waiting for a statement.
-    var waiting: Int { state.withLock { $0.queue.count } }
+    package var waiting: Int { state.withLock { $0.queue.count } }
 
     /// The stored version of `user`'s projection, `nil` when there is no such user; `read`
     /// reads the versions of a set of users in one statement.
-    func version(
+    package func version(
         of user: String, _ read: @escaping @Sendable ([String]) async throws -> [String: Int64]
     ) async throws -> Int64? {
         let alone = state.withLock { state -> Bool in
@@ -115,36 +117,5 @@ final class VersionReads: Sendable {
         if let first = next.first { first.turn.resume(returning: .lead(Array(next.dropFirst()))) }
         for waiting in others { waiting.turn.resume(returning: .answered(result.map { $0[waiting.user] })) }
         return result.map { $0[user] }
-    }
-}
-
-/// The versions of a set of users' projections, in one prepared statement whose argument
-/// is the users as a text array.
-struct VersionBatch: PostgresPreparedStatement {
-    typealias Row = (String, Int64)
-
-    static let name = "momentum_versions_of_users"
-    static let sql = "SELECT user_id, version FROM user_heads WHERE user_id = ANY($1)"
-
-    let users: [String]
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(users)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> (String, Int64) { try row.decode((String, Int64).self) }
-
-    /// Reads the versions on `connection`.
-    static func run(
-        _ users: [String], on connection: PostgresConnection, logger: Logger
-    ) async throws -> [String: Int64] {
-        var versions: [String: Int64] = [:]
-        versions.reserveCapacity(users.count)
-        for try await (user, version) in try await connection.execute(VersionBatch(users: users), logger: logger) {
-            versions[user] = version
-        }
-        return versions
     }
 }
