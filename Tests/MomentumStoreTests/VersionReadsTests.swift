@@ -183,15 +183,8 @@ struct VersionReadsTests {
         try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_versions") { url in
             let reader = try PostgresStore(url: url)
             let writer = try PostgresStore(url: url)
-            do {
-                try await reader.migrate()
-                try await warmReadsSeeLatestState(reader: reader, writer: writer) { reader.versionReadCounts }
-                await reader.close()
-                await writer.close()
-            } catch {
-                await reader.close()
-                await writer.close()
-                throw error
+            try await warmReadsSeeLatestState(reader: reader, writer: writer, migrate: true) {
+                reader.versionReadCounts
             }
         }
     }
@@ -206,21 +199,29 @@ struct VersionReadsTests {
         let reader = try SQLiteStore(path: path)
         try await reader.migrate()
         let writer = try SQLiteStore(path: path)
+        try await warmReadsSeeLatestState(reader: reader, writer: writer, migrate: false) { reader.versionReadCounts }
+    }
+
+    /// 24 users with 0 to 4 check-ins, warm in `reader`; `writer` checks in for every
+    /// other one; then 5 reads of each user at once must each see the user's latest state,
+    /// and go through the batched version reads (`counts`). Closes both stores.
+    private func warmReadsSeeLatestState(
+        reader: some MomentumStore, writer: some MomentumStore, migrate: Bool,
+        counts: @Sendable () -> (statements: Int, reads: Int)
+    ) async throws {
         do {
-            try await warmReadsSeeLatestState(reader: reader, writer: writer) { reader.versionReadCounts }
-            await reader.close()
-            await writer.close()
+            if migrate { try await reader.migrate() }
+            try await checkWarmReads(reader: reader, writer: writer, counts: counts)
         } catch {
             await reader.close()
             await writer.close()
             throw error
         }
+        await reader.close()
+        await writer.close()
     }
 
-    /// 24 users with 0 to 4 check-ins, warm in `reader`; `writer` checks in for every
-    /// other one; then 5 reads of each user at once must each see the user's latest state,
-    /// and go through the batched version reads (`counts`).
-    private func warmReadsSeeLatestState(
+    private func checkWarmReads(
         reader: some MomentumStore, writer: some MomentumStore,
         counts: @Sendable () -> (statements: Int, reads: Int)
     ) async throws {
