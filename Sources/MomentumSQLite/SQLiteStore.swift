@@ -165,7 +165,7 @@ public final class SQLiteStore: SQLBackend {
         versions.reserveCapacity(users.count)
         if users.count == 1 {
             if let version = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT version FROM user_heads WHERE user_id = ?"), arguments: [users[0]])
+                db.cachedStatement(sql: EngineLoader.versionOnly(users[0]).sql), arguments: [users[0]])
             {
                 versions[users[0]] = version
             }

@@ -43,7 +43,7 @@ package enum EngineLoader {
     }
 
     /// The statement that reads a user's stored projection version.
-    static func versionOnly(_ user: String) -> SQLStatement {
+    package static func versionOnly(_ user: String) -> SQLStatement {
         SQLStatement(versionOnlySQL, [.text(user)])
     }
 
