@@ -1434,6 +1434,82 @@ def savings_celebrations_differ_by_category(args):
     finally:
         browser.quit()
 
+def a_goal_reached_celebrates_the_trip_first(args):
+    """Issue 45 and seed 002's "Vacation goal at 100%: confetti burst appears": the
+    contribution that completes a trip goal (also its first contribution) shows the trip's
+    full-screen confetti and "Bon voyage!" within 5 s, with the first contribution as a line
+    in it and no toast before it; so does signing in after a contribution pushed elsewhere."""
+    browser = Browser(args, "goal-moment")
+    other = None
+    # Every celebration the page adds, in order, recorded as it happens.
+    record = """
+        window.__celebrations = [];
+        new MutationObserver(records => {
+          for (const r of records) for (const node of r.addedNodes) {
+            if (node.classList?.contains('celebration')) window.__celebrations.push(node.className);
+          }
+        }).observe(document.getElementById('celebration-root'), {childList: true});"""
+    trip = """(() => { const c = document.querySelector('.celebration.fullscreen[data-tier="3"]');
+        return c !== null && c.querySelector('.particles[data-particles=confetti] .particle') !== null
+            && c.querySelector('h2').textContent.includes('Bon voyage!') })()"""
+    try:
+        sign_up(browser, "bali-saver", packs=["savings"])
+        browser.dismiss_celebrations()
+        browser.get("/packs/savings")
+        log_form(browser, "savings-goal", {"name": "Bali", "category": "vacation", "target": "500"})
+        browser.wait_for("document.querySelector('.goal') !== null", message="the new goal did not appear")
+        browser.settle()
+        browser.js(record)
+        started = time.time()
+        log_form(browser, "savings-contribution", {"amount": "500"})
+        browser.wait_for(trip, timeout=5, message="no trip confetti and 'Bon voyage!' within 5 s of the contribution")
+        waited = time.time() - started
+        browser.shot("celebration-goal-moment")
+        lines = browser.js("return [...document.querySelectorAll('.celebration.fullscreen .folded li')]"
+                           ".map(li => li.textContent.trim())")
+        assert lines == ["🪙 First contribution to Bali! 💰"], lines
+        shown = browser.js("return window.__celebrations")
+        assert len(shown) == 1 and "fullscreen" in shown[0], f"celebrations shown: {shown}"
+        browser.wait_for("(() => { const b = document.querySelector('.celebration .done'); "
+                         "return b !== null && b.offsetParent !== null })()", timeout=12,
+                         message="the trip celebration offered no Done")
+        browser.click(".celebration .done")
+        browser.wait_for("document.querySelector('.celebration') === null")
+        _, queue = browser.api("GET", "/v1/celebrations/next")
+        assert queue["waiting"] == 0, f"the moment left {queue['waiting']} celebrations behind"
+        print(f"     the trip's confetti {waited:.1f} s after the contribution")
+
+        # A goal reached by a contribution pushed from another device, then a sign-in.
+        email = sign_up(browser, "lisbon-saver", packs=["savings"])
+        browser.dismiss_celebrations()
+        now = datetime.datetime.now(datetime.timezone.utc)
+        stamp = lambda seconds: (now - datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        status, body = browser.api("POST", "/v1/events", {"events": [
+            {"id": "goal-lisbon", "type": "goal", "at": stamp(2), "tz": "UTC", "goal": "lisbon", "name": "Lisbon",
+             "category": "vacation", "target": 300},
+            {"id": "save-lisbon", "type": "contribution", "at": stamp(1), "tz": "UTC", "goal": "lisbon",
+             "amount": 300}]})
+        assert status == 200 and [r["status"] for r in body["results"]] == ["applied", "applied"], body
+        other = Browser(args, "goal-moment-sign-in")
+        other.get("/signin")
+        other.css("input[name=email]").send_keys(email)
+        other.css("input[name=password]").send_keys("correct horse battery")
+        other.css("form button[type=submit]").click()
+        other.wait_for("location.pathname === '/today'", message="signing in did not reach /today")
+        other.wait_for(trip, timeout=5, message="no trip confetti and 'Bon voyage!' within 5 s of signing in")
+        lines = other.js("return [...document.querySelectorAll('.celebration.fullscreen .folded li')]"
+                         ".map(li => li.textContent.trim())")
+        assert lines == ["🪙 First contribution to Lisbon! 💰"], lines
+        # One celebration at a time: had the toast come first, the trip would not be showing.
+        shown = other.js("return [...document.querySelectorAll('.celebration')].map(c => c.className)")
+        assert len(shown) == 1, f"celebrations shown at sign-in: {shown}"
+        other.shot("celebration-goal-moment-sign-in")
+    finally:
+        browser.quit()
+        if other is not None:
+            other.quit()
+
+
 def log_form(browser, form, fields=None, submit=True):
     """Fills a pack form's fields ({name: value}; a select by its option's value) and submits it,
     once the page has stopped re-rendering (a refresh would replace the form being filled)."""
@@ -1957,6 +2033,7 @@ SCENARIOS = [
     groups_order_and_unarchive,
     two_windows_stay_in_sync,
     savings_celebrations_differ_by_category,
+    a_goal_reached_celebrates_the_trip_first,
     puppy_journal_from_its_forms_on_a_phone_in_dark,
     savings_and_growth_from_their_forms,
     every_form_of_every_pack,

@@ -695,6 +695,10 @@ extension Components {
         public struct Celebration: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Celebration/config`.
             public var config: Components.Schemas.CelebrationConfig
+            /// The lesser unlocks of the same moment (the contribution that completes a goal is also its first), most significant first, shown as lines inside this celebration; they leave the queue with it. Empty for an inline acknowledgment, which the rest of its moment follows instead.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Celebration/folded`.
+            public var folded: [Components.Schemas.FoldedCelebration]
             /// - Remark: Generated from `#/components/schemas/Celebration/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Celebration/originalTier`.
@@ -709,6 +713,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - config:
+            ///   - folded: The lesser unlocks of the same moment (the contribution that completes a goal is also its first), most significant first, shown as lines inside this celebration; they leave the queue with it. Empty for an inline acknowledgment, which the rest of its moment follows instead.
             ///   - id:
             ///   - originalTier:
             ///   - presentedTier:
@@ -716,6 +721,7 @@ extension Components {
             ///   - unlock:
             public init(
                 config: Components.Schemas.CelebrationConfig,
+                folded: [Components.Schemas.FoldedCelebration],
                 id: Swift.String,
                 originalTier: Swift.Int,
                 presentedTier: Swift.Int,
@@ -723,6 +729,7 @@ extension Components {
                 unlock: Components.Schemas.Unlock
             ) {
                 self.config = config
+                self.folded = folded
                 self.id = id
                 self.originalTier = originalTier
                 self.presentedTier = presentedTier
@@ -731,6 +738,7 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case config
+                case folded
                 case id
                 case originalTier
                 case presentedTier
@@ -742,6 +750,10 @@ extension Components {
                 self.config = try container.decode(
                     Components.Schemas.CelebrationConfig.self,
                     forKey: .config
+                )
+                self.folded = try container.decode(
+                    [Components.Schemas.FoldedCelebration].self,
+                    forKey: .folded
                 )
                 self.id = try container.decode(
                     Swift.String.self,
@@ -765,6 +777,7 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "config",
+                    "folded",
                     "id",
                     "originalTier",
                     "presentedTier",
@@ -902,6 +915,77 @@ extension Components {
             public var icon: Components.Schemas.CelebrationConfig.IconPayload
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/message`.
             public var message: Swift.String
+            /// The particles to draw (seed 002's themes and milestone coins); absent at tier 1, in minimal mode and with Reduce Motion.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles`.
+            public struct ParticlesPayload: Codable, Hashable, Sendable {
+                /// #RRGGBB, already resolved for contrast
+                ///
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/colors`.
+                public var colors: [Swift.String]
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity`.
+                @frozen public enum IntensityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case light = "light"
+                    case medium = "medium"
+                    case epic = "epic"
+                }
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity`.
+                public var intensity: Components.Schemas.CelebrationConfig.ParticlesPayload.IntensityPayload
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case confetti = "confetti"
+                    case sparkle = "sparkle"
+                    case coins = "coins"
+                    case hearts = "hearts"
+                    case stars = "stars"
+                }
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type`.
+                public var _type: Components.Schemas.CelebrationConfig.ParticlesPayload._TypePayload
+                /// Creates a new `ParticlesPayload`.
+                ///
+                /// - Parameters:
+                ///   - colors: #RRGGBB, already resolved for contrast
+                ///   - intensity:
+                ///   - _type:
+                public init(
+                    colors: [Swift.String],
+                    intensity: Components.Schemas.CelebrationConfig.ParticlesPayload.IntensityPayload,
+                    _type: Components.Schemas.CelebrationConfig.ParticlesPayload._TypePayload
+                ) {
+                    self.colors = colors
+                    self.intensity = intensity
+                    self._type = _type
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case colors
+                    case intensity
+                    case _type = "type"
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.colors = try container.decode(
+                        [Swift.String].self,
+                        forKey: .colors
+                    )
+                    self.intensity = try container.decode(
+                        Components.Schemas.CelebrationConfig.ParticlesPayload.IntensityPayload.self,
+                        forKey: .intensity
+                    )
+                    self._type = try container.decode(
+                        Components.Schemas.CelebrationConfig.ParticlesPayload._TypePayload.self,
+                        forKey: ._type
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "colors",
+                        "intensity",
+                        "type"
+                    ])
+                }
+            }
+            /// The particles to draw (seed 002's themes and milestone coins); absent at tier 1, in minimal mode and with Reduce Motion.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles`.
+            public var particles: Components.Schemas.CelebrationConfig.ParticlesPayload?
             /// A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
             ///
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound`.
@@ -954,6 +1038,7 @@ extension Components {
             ///   - haptic:
             ///   - icon:
             ///   - message:
+            ///   - particles: The particles to draw (seed 002's themes and milestone coins); absent at tier 1, in minimal mode and with Reduce Motion.
             ///   - sound: A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
             ///   - tier:
             ///   - timeline:
@@ -966,6 +1051,7 @@ extension Components {
                 haptic: Swift.String,
                 icon: Components.Schemas.CelebrationConfig.IconPayload,
                 message: Swift.String,
+                particles: Components.Schemas.CelebrationConfig.ParticlesPayload? = nil,
                 sound: Components.Schemas.CelebrationConfig.SoundPayload? = nil,
                 tier: Swift.Int,
                 timeline: Components.Schemas.CelebrationConfig.TimelinePayload,
@@ -978,6 +1064,7 @@ extension Components {
                 self.haptic = haptic
                 self.icon = icon
                 self.message = message
+                self.particles = particles
                 self.sound = sound
                 self.tier = tier
                 self.timeline = timeline
@@ -991,6 +1078,7 @@ extension Components {
                 case haptic
                 case icon
                 case message
+                case particles
                 case sound
                 case tier
                 case timeline
@@ -1026,6 +1114,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .message
                 )
+                self.particles = try container.decodeIfPresent(
+                    Components.Schemas.CelebrationConfig.ParticlesPayload.self,
+                    forKey: .particles
+                )
                 self.sound = try container.decodeIfPresent(
                     Components.Schemas.CelebrationConfig.SoundPayload.self,
                     forKey: .sound
@@ -1050,6 +1142,7 @@ extension Components {
                     "haptic",
                     "icon",
                     "message",
+                    "particles",
                     "sound",
                     "tier",
                     "timeline",
@@ -2367,6 +2460,79 @@ extension Components {
                     "mine",
                     "post",
                     "reactions"
+                ])
+            }
+        }
+        /// A lesser unlock of a moment, shown as a line inside the moment's main celebration.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FoldedCelebration`.
+        public struct FoldedCelebration: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FoldedCelebration/badge`.
+            public var badge: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FoldedCelebration/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FoldedCelebration/message`.
+            public var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FoldedCelebration/originalTier`.
+            public var originalTier: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/FoldedCelebration/title`.
+            public var title: Swift.String
+            /// Creates a new `FoldedCelebration`.
+            ///
+            /// - Parameters:
+            ///   - badge:
+            ///   - id:
+            ///   - message:
+            ///   - originalTier:
+            ///   - title:
+            public init(
+                badge: Swift.String? = nil,
+                id: Swift.String,
+                message: Swift.String,
+                originalTier: Swift.Int,
+                title: Swift.String
+            ) {
+                self.badge = badge
+                self.id = id
+                self.message = message
+                self.originalTier = originalTier
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case badge
+                case id
+                case message
+                case originalTier
+                case title
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.badge = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .badge
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.message = try container.decode(
+                    Swift.String.self,
+                    forKey: .message
+                )
+                self.originalTier = try container.decode(
+                    Swift.Int.self,
+                    forKey: .originalTier
+                )
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "badge",
+                    "id",
+                    "message",
+                    "originalTier",
+                    "title"
                 ])
             }
         }

@@ -8,8 +8,23 @@ import Foundation
 /// on the server, which persists the planner per user (it is `Codable`).
 ///
 /// Unlocks are queued first in, first out; within one ``enqueue(_:messages:at:)`` they are
-/// ordered by the instant they were achieved. ``next(at:catalog:)`` returns the first queued
-/// celebration that may be shown now:
+/// ordered by the instant they were achieved.
+///
+/// **Moments.** One input often unlocks several things at once: the contribution that
+/// completes a goal is also its first contribution and may cross an amount milestone. Such
+/// unlocks (queued together, achieved at the same instant, by the same event or by none)
+/// are one moment, and the moment's most significant celebration comes first: the highest
+/// presented tier, then the highest tier earned, then the one whose category has a theme of
+/// its own (the trip's confetti and "Bon voyage! 🏖️" before the savings milestone), then
+/// queue order. When it is a card or a full-screen celebration, the rest of the moment
+/// folds into it (``PlannedCelebration/folded``, lines in the card) and leaves the queue
+/// with it, counting against no limit; when it is an inline acknowledgment, the rest follow
+/// it, one acknowledgment each. While the moment's main celebration is held (Do Not
+/// Disturb, a limit, a burst), the rest of the moment is not: what is due shows on its own,
+/// so a held goal still gets its acknowledgment.
+///
+/// ``next(at:catalog:)`` returns, of the first moment with one that may be shown now, that
+/// celebration:
 /// - An inline acknowledgment (presented tier 1) is always due: it is not an interruption,
 ///   so it is not limited, not held during an active logging burst, and not held by Do Not
 ///   Disturb.

@@ -20,11 +20,14 @@ public struct DeliveredCelebration: Hashable, Sendable, Codable {
     public var shownDay: LocalDay?
     /// When it was dismissed, if it was.
     public var dismissedAt: Date?
+    /// The unlock whose celebration it was shown in, as a line, when it was folded into
+    /// another of its moment; such an entry counts against no limit.
+    public var foldedInto: String?
 
     /// Creates a history entry.
     public init(
         unlockID: String, originalTier: CelebrationTier, presentedTier: CelebrationTier?, retroactive: Bool,
-        sessionID: String?, shownAt: Date?, shownDay: LocalDay?, dismissedAt: Date?
+        sessionID: String?, shownAt: Date?, shownDay: LocalDay?, dismissedAt: Date?, foldedInto: String? = nil
     ) {
         self.unlockID = unlockID
         self.originalTier = originalTier
@@ -34,6 +37,7 @@ public struct DeliveredCelebration: Hashable, Sendable, Codable {
         self.shownAt = shownAt
         self.shownDay = shownDay
         self.dismissedAt = dismissedAt
+        self.foldedInto = foldedInto
     }
 
     /// Whether it was shown (rather than dismissed from the queue unseen).

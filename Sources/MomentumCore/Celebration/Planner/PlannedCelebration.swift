@@ -14,11 +14,15 @@ public struct PlannedCelebration: Hashable, Sendable, Codable {
     /// Whether the milestone was reached in the past (a backfill or an import), so the message
     /// should say so ("Looks like Ollie hit a 7-day streak last week!").
     public var retroactive: Bool
+    /// The lesser unlocks of the same moment, most significant first, shown as lines inside
+    /// this celebration; they leave the queue with it (``CelebrationPlanner/markShown(id:at:catalog:)``).
+    /// Empty for an inline acknowledgment, which the rest of its moment follows instead.
+    public var folded: [FoldedCelebration]
 
     /// Creates a planned celebration.
     public init(
         id: String, unlock: Unlock, originalTier: CelebrationTier, presentedTier: CelebrationTier,
-        config: CelebrationConfig, retroactive: Bool
+        config: CelebrationConfig, retroactive: Bool, folded: [FoldedCelebration] = []
     ) {
         self.id = id
         self.unlock = unlock
@@ -26,6 +30,24 @@ public struct PlannedCelebration: Hashable, Sendable, Codable {
         self.presentedTier = presentedTier
         self.config = config
         self.retroactive = retroactive
+        self.folded = folded
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, unlock, originalTier, presentedTier, config, retroactive, folded
+    }
+
+    /// Decodes a planned celebration; one written before moments were folded has no lines.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            unlock: try container.decode(Unlock.self, forKey: .unlock),
+            originalTier: try container.decode(CelebrationTier.self, forKey: .originalTier),
+            presentedTier: try container.decode(CelebrationTier.self, forKey: .presentedTier),
+            config: try container.decode(CelebrationConfig.self, forKey: .config),
+            retroactive: try container.decode(Bool.self, forKey: .retroactive),
+            folded: try container.decodeIfPresent([FoldedCelebration].self, forKey: .folded) ?? [])
     }
 
     /// Whether it interrupts the user: a card or a full-screen celebration, not an inline

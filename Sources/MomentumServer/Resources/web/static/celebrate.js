@@ -159,6 +159,26 @@ function subtitle(element, title, message) {
   element.hidden = same;
 }
 
+// The lesser unlocks of the same moment (the goal's first contribution, a savings
+// milestone the same contribution crossed), as lines under the message; none, no list.
+function foldedLines(element, celebration) {
+  const folded = celebration.folded ?? [];
+  if (!folded.length) return;
+  const list = document.createElement('ul');
+  list.className = 'folded';
+  for (const line of folded) {
+    const item = document.createElement('li');
+    item.dataset.unlock = line.id;
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    badge.setAttribute('aria-hidden', 'true');
+    badge.textContent = line.badge ?? '✨';
+    item.append(badge, ` ${line.message}`);
+    list.append(item);
+  }
+  element.after(list);
+}
+
 function inline(celebration) {
   const config = celebration.config;
   const root = document.getElementById('celebration-root');
@@ -198,6 +218,7 @@ function card(celebration) {
   dialog.querySelector('.icon').textContent = config.icon?.emoji ?? celebration.unlock.badge ?? '🎉';
   dialog.querySelector('h2').textContent = config.message;
   subtitle(dialog.querySelector('.when'), celebration.unlock.title, config.message);
+  foldedLines(dialog.querySelector('.when'), celebration);
   dialog.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
   offerPost(dialog.querySelector('.post'), celebration, dialog.querySelector('.error'));
   root.append(dialog);
@@ -307,6 +328,7 @@ function fullScreen(celebration) {
   overlay.querySelector('.icon').textContent = config.icon?.emoji ?? '🏆';
   overlay.querySelector('h2').textContent = config.message;
   subtitle(overlay.querySelector('.when'), celebration.unlock.title, config.message);
+  foldedLines(overlay.querySelector('.when'), celebration);
   overlay.querySelector('.share').href = `/memories/${encodeURIComponent(memoryID(celebration))}/share`;
   offerPost(overlay.querySelector('.post'), celebration, overlay.querySelector('.photo-prompt .error'));
   root.append(overlay);
