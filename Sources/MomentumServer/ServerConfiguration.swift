@@ -39,8 +39,14 @@ public struct ServerConfiguration: Sendable {
         /// `Forwarded: for=client, for=proxy1` (RFC 7239).
         case forwarded
     }
-    /// Failed sign-ins an email may have before each further attempt waits (1 s, 2 s, 4 s, …).
+    /// Failed sign-ins an email may have from one client (an address, or a device that
+    /// signed in before) before that client's further attempts for it wait (1 s, 2 s, 4 s, …).
     public var signInFreeFailuresPerAccount: Int = 5
+    /// Failed sign-ins an email may have from all the clients that never signed in to it
+    /// together, once they came from three addresses or more, before attempts from such
+    /// clients wait: guesses spread over many addresses. One address alone never makes
+    /// another wait; clients that signed in to the account before are not held by it.
+    public var signInFreeFailuresAcrossAddresses: Int = 20
     /// Failed sign-ins a client address may have before each further attempt waits.
     public var signInFreeFailuresPerAddress: Int = 20
     /// The longest wait after failed sign-ins, in seconds.
@@ -158,6 +164,11 @@ public struct ServerConfiguration: Sendable {
     /// instance's rate limits (several instances count wall-clock minutes, by ``clock``);
     /// tests replace it.
     public var rateLimitClock: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// Seconds on a clock that only moves forward, for the sign-in throttle's waits; tests
+    /// replace it to move past a wait without sleeping.
+    @_spi(Testing) public var signInClock: @Sendable () -> Double = {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
     /// Names the JSON answers give to some fields in place of the contract's (which are
     /// MomentumCore's): for the tests that show the API's names and the store's are
     /// independent. A real rename of an answer's field is a change of `openapi.json`.

@@ -167,6 +167,7 @@ public final class ServerState: Sendable {
         milestones = CustomMilestones(store: store, ingest: ingest, now: configuration.clock)
         accounts = Accounts(
             store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
+            devices: SignInDevices(store: store),
             decoyHash: decoyHash, sessions: sessions, changes: changes, notifications: notifications)
         let uploads = PhotoUploads(
             store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder)

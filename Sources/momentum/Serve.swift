@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
             MOMENTUM_ADMIN_TOKEN, MOMENTUM_LOG_LEVEL, MOMENTUM_BCRYPT_COST, MOMENTUM_SECURE_COOKIES=1, \
             MOMENTUM_USER_REQUESTS_PER_MINUTE, MOMENTUM_ADDRESS_REQUESTS_PER_MINUTE, MOMENTUM_TRUSTED_PROXIES, MOMENTUM_FORWARDED_HEADER \
             (comma-separated), MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ACCOUNT, \
-            MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
+            MOMENTUM_SIGN_IN_FREE_FAILURES_ACROSS_ADDRESSES, MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS, MOMENTUM_SIGN_IN_MAX_BACKOFF, MOMENTUM_PASSWORD_THREADS, \
             MOMENTUM_PASSWORD_QUEUE, MOMENTUM_PASSWORD_CHECKS_PER_ADDRESS, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
             MOMENTUM_MAX_PHOTO_SIDE, MOMENTUM_MAX_PHOTO_MEGAPIXELS, MOMENTUM_RASTERIZER_TIMEOUT, \
             MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES, MOMENTUM_NOTIFICATION_INTERVAL, \
@@ -63,8 +63,17 @@ struct Serve: AsyncParsableCommand {
     @Option(
         help: "The header trusted proxies name the client in: x-forwarded-for or forwarded (default x-forwarded-for).")
     var forwardedHeader: String?
-    @Option(help: "Failed sign-ins per email before each attempt waits 1 s, 2 s, 4 s, … (default 5).")
+    @Option(
+        help:
+            "Failed sign-ins per email from one address or signed-in device before its attempts wait 1 s, 2 s, 4 s, … (default 5)."
+    )
     var signInFreeFailuresPerAccount: Int?
+    @Option(
+        help: """
+            Failed sign-ins per email from all the addresses that never signed in to it, once from three \
+            addresses or more, before attempts from such addresses wait (default 20).
+            """)
+    var signInFreeFailuresAcrossAddresses: Int?
     @Option(help: "Failed sign-ins per client address before each attempt waits (default 20).")
     var signInFreeFailuresPerAddress: Int?
     @Option(help: "The longest wait after failed sign-ins, in seconds (default 300).") var signInMaxBackoff: Int?
@@ -230,6 +239,12 @@ struct Serve: AsyncParsableCommand {
             "sign-in-free-failures-per-account", 1...1_000)
         {
             configuration.signInFreeFailuresPerAccount = value
+        }
+        if let value = try number(
+            signInFreeFailuresAcrossAddresses, "MOMENTUM_SIGN_IN_FREE_FAILURES_ACROSS_ADDRESSES",
+            "sign-in-free-failures-across-addresses", 1...100_000)
+        {
+            configuration.signInFreeFailuresAcrossAddresses = value
         }
         if let value = try number(
             signInFreeFailuresPerAddress, "MOMENTUM_SIGN_IN_FREE_FAILURES_PER_ADDRESS",

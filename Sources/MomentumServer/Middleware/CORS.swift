@@ -28,14 +28,16 @@ struct CORS: RouterMiddleware {
                 headers: [
                     .accessControlAllowOrigin: allowed, .vary: "Origin",
                     .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-                    .accessControlAllowHeaders: "Authorization, Content-Type, Idempotency-Key, X-Request-ID",
+                    .accessControlAllowHeaders:
+                        "Authorization, Content-Type, Idempotency-Key, Momentum-Device-Key, X-Request-ID",
                     .accessControlMaxAge: "600",
                 ])
         }
         var response = try await next(request, context)
         response.headers[.accessControlAllowOrigin] = allowed
         response.headers[.vary] = "Origin"
-        response.headers[.accessControlExposeHeaders] = "X-Request-ID, Idempotent-Replayed, Retry-After"
+        response.headers[.accessControlExposeHeaders] =
+            "X-Request-ID, Idempotent-Replayed, Retry-After, Momentum-Device-Key"
         return response
     }
 }

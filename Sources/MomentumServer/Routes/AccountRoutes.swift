@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MomentumAPI
 import MomentumCore
@@ -81,8 +82,9 @@ extension Routes {
             if body.language == nil {
                 body.language = Translation.bestMatch(for: WebStrings.preferred(request.headers[.acceptLanguage]))
             }
-            return try JSONIO.response(
-                try await accounts.register(body, address: context.addressKey), status: .created)
+            let session = try await accounts.register(body, address: context.addressKey)
+            return await Self.withDeviceKey(
+                try JSONIO.response(session, status: .created), accounts: accounts, session: session, shown: nil)
         }
         group.get("languages") { _, _ in
             try JSONIO.response(
@@ -91,7 +93,10 @@ extension Routes {
         }
         group.post("sessions") { request, context in
             let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
-            return try JSONIO.response(try await accounts.signIn(body, address: context.addressKey), status: .created)
+            let shown = request.headers[.momentumDeviceKey]
+            let session = try await accounts.signIn(body, address: context.addressKey, deviceKey: shown)
+            return await Self.withDeviceKey(
+                try JSONIO.response(session, status: .created), accounts: accounts, session: session, shown: shown)
         }
         authenticated.delete("sessions/current") { _, context in
             let caller = try context.requireCaller()
@@ -174,4 +179,25 @@ extension ProfilePatch {
         if let language { changed.language = language }
         return changed
     }
+}
+
+extension Routes {
+    /// A new session's answer with the device key its client shows when it signs in to
+    /// the account again (`Momentum-Device-Key`, ``SignInDevices``), so that guesses at
+    /// its password from elsewhere do not keep it out.
+    static func withDeviceKey(
+        _ response: Response, accounts: Accounts, session: SessionResponse, shown: String?
+    ) async -> Response {
+        var response = response
+        if let key = await accounts.deviceKey(for: session.email, showing: shown) {
+            response.headers[.momentumDeviceKey] = key
+        }
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    /// `Momentum-Device-Key`: the key a client got with its last sign-in, shown with the
+    /// next one (``SignInDevices``).
+    static let momentumDeviceKey = HTTPField.Name("Momentum-Device-Key")!
 }

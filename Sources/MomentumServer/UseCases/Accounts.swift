@@ -14,6 +14,9 @@ struct Accounts: Sendable {
     /// bcrypt's own pool, with a bounded queue.
     let passwords: PasswordHasher
     let throttle: SignInThrottle
+    /// The keys of devices that signed in before, which the account's lockout of unknown
+    /// clients lets through.
+    let devices: SignInDevices
     /// A bcrypt hash of nothing in particular, checked when an email has no account so
     /// that signing in takes as long either way.
     let decoyHash: String
@@ -77,19 +80,27 @@ struct Accounts: Sendable {
         let hash = try await passwords.hash(body.password, cost: configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
         try await store.createAccount(account, profile: profile)
+        throttle.remember(address, signedInTo: email, now: uptime())
         try await notifications.touch(account.id)
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
     /// Checks an email and password and starts a device session.
     ///
-    /// Failed attempts are throttled per email and per address (``SignInThrottle``): a
+    /// Failed attempts are throttled per email from this client, per address, and per
+    /// email across the clients that never signed in to it (``SignInThrottle``): a
     /// throttled attempt gets 429 before any password work, with the same answer whether
     /// or not the email has an account.
-    func signIn(_ body: SignInRequest, address: String) async throws -> SessionResponse {
+    ///
+    /// - Parameters:
+    ///   - address: The client's address.
+    ///   - deviceKey: The key this client was given when it last signed in to an account
+    ///     (``SignInDevices``), if it shows one: for this email, the client is known.
+    func signIn(_ body: SignInRequest, address: String, deviceKey: String? = nil) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
         var account: Account?
-        let valid = try await throttledPasswordCheck(email: email, address: address) {
+        let device = await devices.device(showing: deviceKey, for: email)
+        let valid = try await throttledPasswordCheck(email: email, client: .init(address: address, device: device)) {
             // An address with a control character (NUL, which PostgreSQL cannot even hold in
             // text) has no account: it is not looked up, and costs the same bcrypt work.
             account = Self.hasControlCharacters(email) ? nil : try await store.account(email: body.email)
@@ -107,8 +118,9 @@ struct Accounts: Sendable {
     /// Changes the caller's password after checking the current one, and signs out every
     /// other device when asked (the one that changed it stays signed in).
     ///
-    /// A wrong current password counts as a failed sign-in for the account and the address
-    /// (``SignInThrottle``), so a stolen session cannot guess it at leisure.
+    /// A wrong current password counts as a failed sign-in for the account from this
+    /// address and for the address (``SignInThrottle``), so a stolen session cannot guess
+    /// it at leisure.
     ///
     /// - Returns: How many devices were signed out.
     /// - Throws: 422 naming the new password when it is too short or too long, 403 when the
@@ -125,7 +137,10 @@ struct Accounts: Sendable {
                 ])
         }
         guard let account = try await store.account(id: caller.user) else { throw APIError.notFound("account") }
-        let valid = try await throttledPasswordCheck(email: account.email, address: address) {
+        // The caller holds a live session of the account: a known client.
+        let valid = try await throttledPasswordCheck(
+            email: account.email, client: .init(address: address, signedIn: true)
+        ) {
             try await passwords.verify(body.currentPassword, hash: account.passwordHash)
         }
         guard valid else {
@@ -285,40 +300,80 @@ struct Accounts: Sendable {
         return nil
     }
 
-    /// Runs a password check under the sign-in throttle, per email and per address: a
-    /// check that `verify` answers wrong counts as a failure of both, a right one resets the
-    /// email's failures. Only a password that was checked counts: a check that never ran
-    /// (bcrypt busy, the store failed: `verify` threw) is not held against the user.
+    /// Who checks a password, as the sign-in throttle tells clients apart.
+    struct Client {
+        /// The client's address.
+        var address: String
+        /// The id of the device key it showed for this email (``SignInDevices``).
+        var device: String?
+        /// Whether it holds a live session of the account (a password change).
+        var signedIn = false
+    }
+
+    /// The addresses an email's failures from unknown clients must come from before they
+    /// hold such clients back: one guessing address (and the owner's own typos from
+    /// another) never does.
+    static let guessingAddresses = 3
+
+    /// Runs a password check under the sign-in throttle: a check that `verify` answers
+    /// wrong counts as a failure of the email from this client (its device key, else its
+    /// address), of the address, and, when the client is not known to the account (no
+    /// device key, no session, not an address that signed in to it lately), of the email
+    /// across such clients, which holds them back once its failures came from
+    /// ``guessingAddresses`` addresses. A right one resets the email's failures from this
+    /// client and makes its address known. Only a password that was checked counts: a
+    /// check that never ran (bcrypt busy, the store failed: `verify` threw) is not held
+    /// against the user.
     ///
-    /// - Throws: 429 before `verify` runs when the email or the address is throttled.
+    /// - Throws: 429 before `verify` runs when a key of the attempt is throttled.
     private func throttledPasswordCheck(
-        email: String, address: String, verify: () async throws -> Bool
+        email: String, client: Client, verify: () async throws -> Bool
     ) async throws -> Bool {
-        let emailKey = "email:" + email
-        let attempt = try await throttle.begin(
-            [
-                (emailKey, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1)),
-                addressKey(address),
-            ], now: uptime())
+        let now = uptime()
+        let own = client.device.map { "device:\($0) " } ?? "from:\(client.address) "
+        let ownKey = SignInThrottle.Key(
+            own + email, .init(free: configuration.signInFreeFailuresPerAccount, concurrent: 1))
+        var keys = [ownKey, addressKey(client.address)]
+        if client.device == nil, !client.signedIn, !throttle.knows(client.address, signedInTo: email, now: now) {
+            keys.append(
+                .init(
+                    "email:" + email,
+                    .init(
+                        free: configuration.signInFreeFailuresAcrossAddresses, concurrent: 2,
+                        sources: Self.guessingAddresses),
+                    source: client.address))
+        }
+        let attempt = try await throttle.begin(keys, now: now)
         var succeeded: Bool?
-        defer { throttle.end(attempt, succeeded: succeeded, resetting: emailKey, now: uptime()) }
+        defer {
+            throttle.end(attempt, succeeded: succeeded, resetting: ownKey.name, now: uptime())
+            if succeeded == true { throttle.remember(client.address, signedInTo: email, now: uptime()) }
+        }
         let valid = try await verify()
         succeeded = valid
         return valid
     }
 
-    /// The sign-in throttle's key and policy of a client address.
-    private func addressKey(_ address: String) -> (key: String, policy: SignInThrottle.Policy) {
-        (
+    /// The key a client that signed in to the account of `email` shows next time: the one
+    /// it showed, when that is a key for this email, else a new one (`nil` when the store
+    /// cannot give the secret now: the client signs in without one next time).
+    func deviceKey(for email: String, showing shown: String?) async -> String? {
+        let email = Account.normalize(email: email)
+        if let shown, await devices.device(showing: shown, for: email) != nil { return shown }
+        return try? await devices.issue(for: email)
+    }
+
+    /// The sign-in throttle's key of a client address.
+    private func addressKey(_ address: String) -> SignInThrottle.Key {
+        .init(
             "address:" + address,
             .init(
                 free: configuration.signInFreeFailuresPerAddress,
-                concurrent: max(1, configuration.passwordChecksPerAddress))
-        )
+                concurrent: max(1, configuration.passwordChecksPerAddress)))
     }
 
     /// Seconds on a monotonic clock, for the sign-in throttle.
-    private func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private func uptime() -> Double { configuration.signInClock() }
 
     private func startSession(
         _ account: Account, profile: Profile, deviceName: String?

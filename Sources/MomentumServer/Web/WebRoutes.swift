@@ -55,12 +55,13 @@ extension Routes {
         router.post("signin") { request, context in
             let form = try await webForm(request, context)
             do {
+                let shown = request.cookies[Self.deviceCookie]?.value
                 let session = try await server.accounts.signIn(
                     SignInRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         email: form["email"] ?? "", password: form["password"] ?? ""),
-                    address: context.addressKey)
-                return signedIn(session.token, request, next: Self.next(form["next"]))
+                    address: context.addressKey, deviceKey: shown)
+                return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: shown)
             } catch let error as APIError {
                 return Self.inBrowserLanguage(request) {
                     var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
@@ -81,7 +82,7 @@ extension Routes {
                         packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
-                return signedIn(session.token, request, next: Self.next(form["next"]))
+                return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: nil)
             } catch let error as APIError {
                 // Built in the browser's language: the title and the packs' hints are words.
                 return Self.inBrowserLanguage(request) {
@@ -274,15 +275,28 @@ extension Routes {
         return value
     }
 
-    private func signedIn(_ token: String, _ request: Request, next: String? = nil) -> Response {
+    private func signedIn(
+        _ session: SessionResponse, _ request: Request, next: String? = nil, shownDeviceKey: String?
+    ) async -> Response {
         var response = Response.redirect(to: next ?? "/today", type: .normal)
         response.setCookie(
             Cookie(
-                name: WebSession.cookieName, value: token,
+                name: WebSession.cookieName, value: session.token,
                 maxAge: Int(server.configuration.sessionLifetime.components.seconds), path: "/",
                 secure: secure(request), httpOnly: true, sameSite: .strict))
+        // The browser's device key, shown with its next sign-in (only to the sign-in form),
+        // so that guesses at the password from elsewhere do not keep it out.
+        if let key = await server.accounts.deviceKey(for: session.email, showing: shownDeviceKey) {
+            response.setCookie(
+                Cookie(
+                    name: Self.deviceCookie, value: key, maxAge: 400 * 86_400, path: "/signin",
+                    secure: secure(request), httpOnly: true, sameSite: .strict))
+        }
         return response
     }
+
+    /// The cookie that holds the browser's device key (``SignInDevices``).
+    static let deviceCookie = "momentum_device"
 
     /// Whether the session cookie must be `Secure`: always when configured so, and for a
     /// request a TLS-terminating proxy forwarded from HTTPS. (A client that fakes the
