@@ -436,6 +436,42 @@ extension MomentumClient {
         }
     }
 
+    /// The open invitations to a subject's family, each with who made it: every one for
+    /// its owner, their own for a co-owner.
+    ///
+    /// - Throws: ``ClientError`` (`not_found` for anyone who does not manage the family), or
+    ///   ``ClientError/offline``.
+    public func familyInvitations(owner: String, subject: String) async throws -> [Components.Schemas.Invitation] {
+        let output: Operations.ListFamilyInvitations.Output
+        do { output = try await api.listFamilyInvitations(path: .init(owner: owner, subject: subject)) } catch {
+            throw Self.unreachable(error)
+        }
+        switch output {
+        case .ok(let r): return try r.body.json.invitations
+        case .unauthorized(let e), .notFound(let e): throw Self.refusal(e)
+        case .tooManyRequests(let e): throw Self.busy(e)
+        case .undocumented(let status, _): throw ClientError.server("listing a family's invitations answered \(status)")
+        }
+    }
+
+    /// Withdraws an open invitation to a subject's family: its owner any, a co-owner their own.
+    ///
+    /// - Throws: ``ClientError`` (`not_found` for a code the user may not withdraw), or
+    ///   ``ClientError/offline``.
+    public func revokeFamilyInvitation(code: String, owner: String, subject: String) async throws {
+        let output: Operations.RevokeFamilyInvitation.Output
+        do {
+            output = try await api.revokeFamilyInvitation(path: .init(owner: owner, subject: subject, code: code))
+        } catch { throw Self.unreachable(error) }
+        switch output {
+        case .noContent: return
+        case .unauthorized(let e), .notFound(let e): throw Self.refusal(e)
+        case .tooManyRequests(let e): throw Self.busy(e)
+        case .undocumented(let status, _):
+            throw ClientError.server("withdrawing a family invitation answered \(status)")
+        }
+    }
+
     /// Changes a member's role (the owner and co-owners).
     ///
     /// - Throws: ``ClientError`` (`not_found` for anything the user may not see), or

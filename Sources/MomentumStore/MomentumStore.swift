@@ -200,11 +200,24 @@ public protocol MomentumStore: Sendable, Service {
     /// Withdraws an open invitation of the user's; `false` when they have none open with that code.
     func revokeInvitation(code: String, of user: String, at: Date) async throws(StoreError) -> Bool
 
+    /// The open invitations to a subject's family that can still be accepted as far as
+    /// their makers go: the owner's and those of its current co-owners, newest first.
+    func familyInvitations(
+        of subject: String, owner: String, at: Date, limit: Int
+    ) async throws(StoreError) -> [Invitation]
+
+    /// Withdraws an open invitation to a subject's family, whoever made it; `false` when
+    /// that family has none open with that code.
+    func revokeFamilyInvitation(
+        code: String, subject: String, owner: String, at: Date
+    ) async throws(StoreError) -> Bool
+
     /// Answers an open invitation, in one transaction: marks it accepted or declined and,
     /// when accepted, makes the two friends (each one's 20 most recent posts reach the
     /// other's feed) or the invitee a member of the subject's family. An invitation that
-    /// is unknown, not open, the user's own, or between two people one of whom blocked the
-    /// other is ``InvitationOutcome/unavailable``, all alike.
+    /// is unknown, not open, the user's own, between two people one of whom blocked the
+    /// other, or to a family its maker no longer manages (neither its owner nor a
+    /// co-owner now) is ``InvitationOutcome/unavailable``, all alike.
     func answerInvitation(
         code: String, by user: String, accept: Bool, at: Date
     ) async throws(StoreError)
@@ -219,8 +232,10 @@ public protocol MomentumStore: Sendable, Service {
     /// Ends a friendship on both sides and takes each one's posts off the other's feed.
     func removeFriend(_ other: String, of user: String) async throws(StoreError) -> Bool
 
-    /// Blocks `other` for `user` (again: nothing changes): ends their friendship and takes
-    /// each one's reactions off the other's posts.
+    /// Blocks `other` for `user` (again: nothing changes): ends their friendship, takes
+    /// each one's reactions off the other's posts, ends each one's membership in the
+    /// families of the other's subjects and withdraws the open invitations each made to
+    /// the other's families.
     func block(_ other: String, by user: String, at: Date) async throws(StoreError)
 
     /// Lifts a block; `false` when there was none.
@@ -279,14 +294,19 @@ public protocol MomentumStore: Sendable, Service {
     /// A member's role in a subject's family, or `nil` when they are not a member.
     func familyRole(of member: String, subject: String, owner: String) async throws(StoreError) -> FamilyRole?
 
-    /// Changes a member's role; `false` when they are not a member.
+    /// Changes a member's role; `false` when they are not a member. A member who is no
+    /// longer a co-owner loses the open invitations they made to the family: they are
+    /// withdrawn at `at`, in the same transaction.
     func setFamilyRole(
-        _ role: FamilyRole, of member: String, subject: String, owner: String
+        _ role: FamilyRole, of member: String, subject: String, owner: String, at: Date
     )
         async throws(StoreError) -> Bool
 
-    /// Removes a member from a subject's family (what they logged stays in the subject's log).
-    func removeFamilyMember(_ member: String, subject: String, owner: String) async throws(StoreError) -> Bool
+    /// Removes a member from a subject's family (what they logged stays in the subject's
+    /// log) and withdraws, at `at`, the open invitations they made to it.
+    func removeFamilyMember(
+        _ member: String, subject: String, owner: String, at: Date
+    ) async throws(StoreError) -> Bool
 
     // MARK: Notifications
 

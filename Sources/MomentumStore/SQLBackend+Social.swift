@@ -50,6 +50,44 @@ extension SQLBackend {
                 """, [.date(StoreJSON.canonical(at)), .text(code), .text(user)])) > 0
     }
 
+    /// Implements ``MomentumStore`` `familyInvitations`; see the protocol for its contract.
+    public func familyInvitations(
+        of subject: String, owner: String, at: Date, limit: Int
+    ) async throws(StoreError) -> [Invitation] {
+        // Led by the makers who may still invite (the owner, the current co-owners), so the
+        // lookup goes through the inviters' index, not every invitation of the server.
+        try await read(
+            SQLStatement(
+                """
+                SELECT \(Self.invitationColumns) FROM invitations
+                WHERE (user_id = ? OR user_id IN (
+                    SELECT member_id FROM subject_members WHERE user_id = ? AND subject_id = ? AND role = ?
+                  ))
+                  AND kind = 'family' AND subject_owner = ? AND subject_id = ?
+                  AND answer IS NULL AND revoked_at IS NULL AND expires_at > ?
+                ORDER BY created_at DESC, code DESC LIMIT ?
+                """,
+                [
+                    .text(owner), .text(owner), .text(subject), .text(FamilyRole.coOwner.rawValue), .text(owner),
+                    .text(subject), .date(at), .int(min(max(limit, 1), 1_000)),
+                ])
+        ).map { row throws(StoreError) in try Self.invitation(row) }
+    }
+
+    /// Implements ``MomentumStore`` `revokeFamilyInvitation`; see the protocol for its contract.
+    public func revokeFamilyInvitation(
+        code: String, subject: String, owner: String, at: Date
+    ) async throws(StoreError) -> Bool {
+        try await write(
+            owner,
+            SQLStatement(
+                """
+                UPDATE invitations SET revoked_at = ?
+                WHERE code = ? AND kind = 'family' AND subject_owner = ? AND subject_id = ?
+                  AND revoked_at IS NULL AND answer IS NULL
+                """, [.date(StoreJSON.canonical(at)), .text(code), .text(owner), .text(subject)])) > 0
+    }
+
     /// Implements ``MomentumStore`` `answerInvitation`; see the protocol for its contract.
     public func answerInvitation(
         code: String, by user: String, accept: Bool, at: Date
@@ -72,6 +110,10 @@ extension SQLBackend {
                             SQLStatement(
                                 "SELECT 1 FROM subjects WHERE user_id = ? AND subject_id = ?",
                                 [.text(owner), .text(subject)]))
+                        // An invitation carries its maker's authority only while they hold it:
+                        // the owner always, a co-owner while they still are one.
+                        checks.append(
+                            Self.managesFamily(invitation.inviter, subject: subject, owner: owner))
                         checks.append(
                             SQLStatement(
                                 "SELECT 1 FROM subject_members WHERE user_id = ? AND subject_id = ? AND member_id = ?",
@@ -85,7 +127,7 @@ extension SQLBackend {
                     return .query(checks) { found throws(StoreError) in
                         guard found[0].isEmpty else { return .done(.unavailable) }
                         if invitation.kind == .family {
-                            guard found[1].isEmpty, !found[2].isEmpty, owner != user else {
+                            guard found[1].isEmpty, !found[2].isEmpty, !found[3].isEmpty, owner != user else {
                                 return .done(.unavailable)
                             }
                         }
@@ -159,15 +201,18 @@ extension SQLBackend {
         let block = SQLStatement(
             "INSERT INTO blocks (user_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(user), .text(other), .date(StoreJSON.canonical(at))])
-        // Blocking ends the friendship, takes each one's reactions off the other's posts and
-        // withdraws the open invitations between them.
+        // Blocking ends the friendship, takes each one's reactions off the other's posts,
+        // ends each one's place in the other's families and withdraws the invitations each
+        // made to the other's families. (Any other open invitation of one is refused to
+        // the other when answered: a code names no invitee.)
         let statements =
             [block] + Self.unfriend(user, other) + [
                 SQLStatement(
                     "DELETE FROM reactions WHERE user_id = ? AND reactor_id = ?", [.text(user), .text(other)]),
                 SQLStatement(
                     "DELETE FROM reactions WHERE user_id = ? AND reactor_id = ?", [.text(other), .text(user)]),
-            ]
+            ] + Self.leaveFamilies(of: user, member: other, at: at)
+            + Self.leaveFamilies(of: other, member: user, at: at)
         _ = try await run(
             StoreProgram(writes: true, user: user) { () throws(StoreError) in
                 .execute(statements) { _ throws(StoreError) in .done(true) }
@@ -513,9 +558,10 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `setFamilyRole`; see the protocol for its contract.
     public func setFamilyRole(
-        _ role: FamilyRole, of member: String, subject: String, owner: String
+        _ role: FamilyRole, of member: String, subject: String, owner: String, at: Date
     ) async throws(StoreError) -> Bool {
-        try await run(
+        let withdraw = Self.withdrawFamilyInvitations(by: member, subject: subject, owner: owner, at: at)
+        return try await run(
             StoreProgram(writes: true, user: owner) { () throws(StoreError) in
                 .execute([
                     SQLStatement(
@@ -524,13 +570,17 @@ extension SQLBackend {
                     SQLStatement(
                         "UPDATE memberships SET role = ? WHERE user_id = ? AND owner_id = ? AND subject_id = ?",
                         [.text(role.rawValue), .text(member), .text(owner), .text(subject)]),
-                ]) { counts throws(StoreError) in .done(counts[0] > 0) }
+                ]) { counts throws(StoreError) in
+                    guard counts[0] > 0 else { return .done(false) }
+                    guard !role.manages else { return .done(true) }
+                    return .execute([withdraw]) { _ throws(StoreError) in .done(true) }
+                }
             })
     }
 
     /// Implements ``MomentumStore`` `removeFamilyMember`; see the protocol for its contract.
     public func removeFamilyMember(
-        _ member: String, subject: String, owner: String
+        _ member: String, subject: String, owner: String, at: Date
     ) async throws(StoreError) -> Bool {
         try await run(
             StoreProgram(writes: true, user: owner) { () throws(StoreError) in
@@ -541,6 +591,7 @@ extension SQLBackend {
                     SQLStatement(
                         "DELETE FROM memberships WHERE user_id = ? AND owner_id = ? AND subject_id = ?",
                         [.text(member), .text(owner), .text(subject)]),
+                    Self.withdrawFamilyInvitations(by: member, subject: subject, owner: owner, at: at),
                 ]) { counts throws(StoreError) in .done(counts[0] > 0) }
             })
     }
@@ -581,6 +632,42 @@ extension SQLBackend {
         post.createdAt = try row.date(2, "created_at")
         post.held = try row.int(3, "held") != 0
         return post
+    }
+
+    /// A row when `user` manages a subject's family: its owner, or one of its co-owners.
+    static func managesFamily(_ user: String, subject: String, owner: String) -> SQLStatement {
+        user == owner
+            ? SQLStatement(
+                "SELECT 1 FROM subjects WHERE user_id = ? AND subject_id = ?", [.text(owner), .text(subject)])
+            : SQLStatement(
+                """
+                SELECT 1 FROM subject_members WHERE user_id = ? AND subject_id = ? AND member_id = ? AND role = ?
+                """, [.text(owner), .text(subject), .text(user), .text(FamilyRole.coOwner.rawValue)])
+    }
+
+    /// The statement that withdraws the open invitations `maker` made to a subject's
+    /// family (`subject` `nil`: to every subject of `owner`'s).
+    static func withdrawFamilyInvitations(
+        by maker: String, subject: String?, owner: String, at: Date
+    ) -> SQLStatement {
+        SQLStatement(
+            """
+            UPDATE invitations SET revoked_at = ?
+            WHERE user_id = ? AND kind = 'family' AND subject_owner = ?\(subject == nil ? "" : " AND subject_id = ?")
+              AND revoked_at IS NULL AND answer IS NULL
+            """,
+            [.date(StoreJSON.canonical(at)), .text(maker), .text(owner)] + (subject.map { [.text($0)] } ?? []))
+    }
+
+    /// The statements that take `member` out of every family of `owner`'s subjects and
+    /// withdraw the invitations they made to them.
+    static func leaveFamilies(of owner: String, member: String, at: Date) -> [SQLStatement] {
+        [
+            SQLStatement(
+                "DELETE FROM subject_members WHERE user_id = ? AND member_id = ?", [.text(owner), .text(member)]),
+            SQLStatement("DELETE FROM memberships WHERE user_id = ? AND owner_id = ?", [.text(member), .text(owner)]),
+            withdrawFamilyInvitations(by: member, subject: nil, owner: owner, at: at),
+        ]
     }
 
     static func blockedEitherWay(_ user: String, _ other: String) -> SQLStatement {

@@ -2013,6 +2013,40 @@ def friends_invite_post_react_and_block(args):
         ben.quit()
 
 
+def family_invitations_listed_and_withdrawn(args):
+    """A puppy's owner invites a caregiver from the family page (linked from the pack page):
+    the new code shows, the card lists it among the open invitations with its role and who
+    made it, and withdrawing it there takes it off the list; the code then opens nothing."""
+    browser = Browser(args, "family-owner", width=1100)
+    try:
+        sign_up(browser, "owner", packs=["ollie"])
+        browser.dismiss_celebrations()
+        status, _ = browser.api("POST", "/v1/subjects", {"subject": "biscuit", "name": "Biscuit", "kind": "puppy"})
+        assert status in (200, 201), status
+        browser.get("/packs/ollie")
+        browser.click("a[href$='/biscuit']")
+        browser.wait_for("location.pathname.endsWith('/biscuit')", message="the pack page does not link the family")
+        browser.wait_for("document.querySelector('.family form[data-action=invite-member]') !== null",
+                         message="the owner's family card has no invitation form")
+        browser.js("document.querySelector('.family select[name=role]').value = 'caregiver'")
+        browser.click(".family form[data-action=invite-member] button[type=submit]")
+        browser.wait_for("document.querySelector('.family [data-invitation] code')?.textContent.length === 14",
+                         message="the new invitation's code was not shown")
+        code = browser.js("return document.querySelector('.family [data-invitation] code').textContent")
+        listed = f"[...document.querySelectorAll('.family .invitations li')].find(li => li.querySelector('code').textContent === {json.dumps(code)})"
+        browser.wait_for(f"{listed} !== undefined", message="the open invitation is not listed on the card")
+        line = browser.js(f"return {listed}.textContent")
+        assert "caregiver" in line and "you" in line, line
+        browser.shot("family-open-invitations")
+        browser.click(f".family [data-action=revoke-family-invitation][data-code='{code}']")
+        browser.wait_for(f"{listed} === undefined", message="the withdrawn invitation is still listed")
+        status, _ = browser.api("GET", f"/v1/invitations/{code}")
+        assert status == 404, status
+        browser.shot("family-invitation-withdrawn")
+    finally:
+        browser.quit()
+
+
 SCENARIOS = [
     sign_up_create_check_in_streak_shows,
     everything_by_keyboard,
@@ -2040,6 +2074,7 @@ SCENARIOS = [
     notifications_bell_inbox_and_preferences,
     web_push_shows_a_notification_and_opens_its_page,
     friends_invite_post_react_and_block,
+    family_invitations_listed_and_withdrawn,
     every_screen_on_a_phone_and_in_dark,
 ]
 

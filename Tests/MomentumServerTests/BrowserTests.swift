@@ -17,9 +17,9 @@ import Testing
 /// both counters; a check-in whose answer was lost, pressed again and stored once; two
 /// windows staying in sync; the puppy journal, savings and growth from their forms (every
 /// form of every pack, on a phone and on the desktop, light and dark), the puppy's photo
-/// and a removed entry; the app in Brazilian Portuguese. The scenarios run in two shards at
-/// once against the one server. Screenshots of every screen are saved in
-/// `artifacts/screenshots`.
+/// and a removed entry; a family's open invitation withdrawn from its page; the app in
+/// Brazilian Portuguese. The scenarios run in two shards at once against the one server.
+/// Screenshots of every screen are saved in `artifacts/screenshots`.
 ///
 /// Nothing here is skipped: without Chromium, chromedriver or Selenium the test fails and
 /// says what to install (`.ci/run` installs them).

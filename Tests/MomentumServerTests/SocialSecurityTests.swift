@@ -94,13 +94,19 @@ import Testing
                     method: .post, path: "/v1/families/\(ada.id)/ollie/invitations",
                     missing: "/v1/families/\(ada.id)/nobody/invitations", json: #"{"role": "caregiver"}"#),
                 Probe(
+                    method: .get, path: "/v1/families/\(ada.id)/ollie/invitations",
+                    missing: "/v1/families/\(ada.id)/nobody/invitations"),
+                Probe(
+                    method: .delete, path: "/v1/families/\(ada.id)/ollie/invitations/\(familyCode)",
+                    missing: "/v1/families/\(ada.id)/nobody/invitations/\(familyCode)"),
+                Probe(
                     method: .patch, path: "/v1/families/\(ada.id)/ollie/members/\(viewer.id)",
                     missing: "/v1/families/\(ada.id)/nobody/members/\(viewer.id)", json: #"{"role": "caregiver"}"#),
                 Probe(
                     method: .delete, path: "/v1/families/\(ada.id)/ollie/members/\(viewer.id)",
                     missing: "/v1/families/\(ada.id)/nobody/members/\(viewer.id)"),
             ]
-            let ids = [ada.id, ghost, postID, missingPost, "ollie", "nobody", viewer.id]
+            let ids = [ada.id, ghost, postID, missingPost, "ollie", "nobody", viewer.id, familyCode]
             for (who, person) in [
                 ("a stranger", stranger), ("a removed friend", removed), ("a blocked person", blocked),
             ] {
@@ -129,9 +135,11 @@ import Testing
                     }
                 }
             }
-            // A viewer reads the family but every write is the answer of no family.
+            // A viewer reads the family but every write, and its list of invitations, is the
+            // answer of no family.
             #expect(try await client.call(.get, "/v1/families/\(ada.id)/ollie", token: viewer.token).status == .ok)
-            for probe in readers where probe.path.contains("/families/") && probe.method != .get {
+            for probe in readers
+            where probe.path.contains("/families/") && (probe.method != .get || probe.path.hasSuffix("/invitations")) {
                 var path = probe.path
                 var missing = probe.missing
                 if probe.path.hasSuffix(viewer.id) {

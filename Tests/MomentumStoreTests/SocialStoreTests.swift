@@ -240,9 +240,12 @@ struct SocialStoreTests {
             #expect(try await store.familyRole(of: "bob", subject: "ollie", owner: "ada") == .caregiver)
             #expect(try await store.familyMembers(of: "ollie", owner: "ada").map(\.displayName) == ["Bob"])
             #expect(try await store.memberships(of: "bob").map(\.ownerName) == ["Ada"])
-            #expect(try await store.setFamilyRole(.coOwner, of: "bob", subject: "ollie", owner: "ada"))
+            #expect(
+                try await store.setFamilyRole(.coOwner, of: "bob", subject: "ollie", owner: "ada", at: Fixtures.day(2)))
             #expect(try await store.memberships(of: "bob").first?.role == .coOwner)
-            #expect(try await store.setFamilyRole(.viewer, of: "cy", subject: "ollie", owner: "ada") == false)
+            #expect(
+                try await store.setFamilyRole(.viewer, of: "cy", subject: "ollie", owner: "ada", at: Fixtures.day(2))
+                    == false)
             // Friends with Cy, then Cy's account goes: nothing of Cy's is left in Ada's rows.
             try await store.createInvitation(invitation("C1", by: "cy"))
             _ = try await store.answerInvitation(code: "C1", by: "ada", accept: true, at: Fixtures.day(2))
@@ -256,9 +259,10 @@ struct SocialStoreTests {
             #expect(try await store.feed(of: "ada", before: nil, limit: 10).map(\.post.id) == ["p_1"])
             #expect(try await store.blocks(of: "bob").isEmpty)
             // Bob leaves Ada's family; so does Ada's whole account later.
-            #expect(try await store.removeFamilyMember("bob", subject: "ollie", owner: "ada"))
+            #expect(try await store.removeFamilyMember("bob", subject: "ollie", owner: "ada", at: Fixtures.day(4)))
             #expect(try await store.memberships(of: "bob").isEmpty)
-            #expect(try await store.removeFamilyMember("bob", subject: "ollie", owner: "ada") == false)
+            #expect(
+                try await store.removeFamilyMember("bob", subject: "ollie", owner: "ada", at: Fixtures.day(4)) == false)
         }
     }
 }

@@ -4390,6 +4390,14 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Invitation/expiresAt`.
             public var expiresAt: Foundation.Date
+            /// In a family's list of its open invitations: the user who made it
+            ///
+            /// - Remark: Generated from `#/components/schemas/Invitation/inviter`.
+            public var inviter: Swift.String?
+            /// In a family's list of its open invitations: the name of the user who made it
+            ///
+            /// - Remark: Generated from `#/components/schemas/Invitation/inviterName`.
+            public var inviterName: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Invitation/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case friend = "friend"
@@ -4430,6 +4438,8 @@ extension Components {
             ///   - code: The code to type in (XXXX-XXXX-XXXX)
             ///   - createdAt:
             ///   - expiresAt:
+            ///   - inviter: In a family's list of its open invitations: the user who made it
+            ///   - inviterName: In a family's list of its open invitations: the name of the user who made it
             ///   - kind:
             ///   - link: The web app's page that accepts it
             ///   - role:
@@ -4440,6 +4450,8 @@ extension Components {
                 code: Swift.String,
                 createdAt: Foundation.Date,
                 expiresAt: Foundation.Date,
+                inviter: Swift.String? = nil,
+                inviterName: Swift.String? = nil,
                 kind: Components.Schemas.Invitation.KindPayload,
                 link: Swift.String,
                 role: Components.Schemas.Invitation.RolePayload? = nil,
@@ -4450,6 +4462,8 @@ extension Components {
                 self.code = code
                 self.createdAt = createdAt
                 self.expiresAt = expiresAt
+                self.inviter = inviter
+                self.inviterName = inviterName
                 self.kind = kind
                 self.link = link
                 self.role = role
@@ -4461,6 +4475,8 @@ extension Components {
                 case code
                 case createdAt
                 case expiresAt
+                case inviter
+                case inviterName
                 case kind
                 case link
                 case role
@@ -4484,6 +4500,14 @@ extension Components {
                 self.expiresAt = try container.decode(
                     Foundation.Date.self,
                     forKey: .expiresAt
+                )
+                self.inviter = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .inviter
+                )
+                self.inviterName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .inviterName
                 )
                 self.kind = try container.decode(
                     Components.Schemas.Invitation.KindPayload.self,
@@ -4510,6 +4534,8 @@ extension Components {
                     "code",
                     "createdAt",
                     "expiresAt",
+                    "inviter",
+                    "inviterName",
                     "kind",
                     "link",
                     "role",

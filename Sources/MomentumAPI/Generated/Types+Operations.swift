@@ -7409,6 +7409,212 @@ public enum Operations {
             }
         }
     }
+    /// The open invitations to a subject's family, each with who made it: every one for the owner, their own for a co-owner; anyone else gets the 404 of a family that does not exist
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}/invitations`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)`.
+    public enum ListFamilyInvitations {
+        public static let id: Swift.String = "listFamilyInvitations"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The subject's owner
+                ///
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/path/owner`.
+                public var owner: Swift.String
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/path/subject`.
+                public var subject: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - owner: The subject's owner
+                ///   - subject:
+                public init(
+                    owner: Swift.String,
+                    subject: Swift.String
+                ) {
+                    self.owner = owner
+                    self.subject = subject
+                }
+            }
+            public var path: Operations.ListFamilyInvitations.Input.Path
+            /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFamilyInvitations.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFamilyInvitations.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListFamilyInvitations.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ListFamilyInvitations.Input.Path,
+                headers: Operations.ListFamilyInvitations.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.InvitationList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.InvitationList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListFamilyInvitations.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListFamilyInvitations.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// OK
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListFamilyInvitations.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListFamilyInvitations.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Invite someone to a subject's family as co-owner, caregiver or viewer (owner and co-owners)
     ///
     /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/invitations`.
@@ -7720,6 +7926,203 @@ public enum Operations {
             /// An error: its code, a message for people, and every field at fault.
             ///
             /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/post(inviteToFamily)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Withdraw an open invitation to a subject's family: the owner any, a co-owner their own
+    ///
+    /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)`.
+    public enum RevokeFamilyInvitation {
+        public static let id: Swift.String = "revokeFamilyInvitation"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/{code}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The subject's owner
+                ///
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/{code}/DELETE/path/owner`.
+                public var owner: Swift.String
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/{code}/DELETE/path/subject`.
+                public var subject: Swift.String
+                /// The invitation's code, with or without its dashes
+                ///
+                /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/{code}/DELETE/path/code`.
+                public var code: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - owner: The subject's owner
+                ///   - subject:
+                ///   - code: The invitation's code, with or without its dashes
+                public init(
+                    owner: Swift.String,
+                    subject: Swift.String,
+                    code: Swift.String
+                ) {
+                    self.owner = owner
+                    self.subject = subject
+                    self.code = code
+                }
+            }
+            public var path: Operations.RevokeFamilyInvitation.Input.Path
+            /// - Remark: Generated from `#/paths/v1/families/{owner}/{subject}/invitations/{code}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeFamilyInvitation.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeFamilyInvitation.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RevokeFamilyInvitation.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.RevokeFamilyInvitation.Input.Path,
+                headers: Operations.RevokeFamilyInvitation.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Withdrawn
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RevokeFamilyInvitation.Output.NoContent)
+            /// Withdrawn
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.RevokeFamilyInvitation.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
             case tooManyRequests(Components.Responses.APIError)

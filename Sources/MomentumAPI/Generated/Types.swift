@@ -211,11 +211,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/events`.
     /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/events/post(logForFamily)`.
     func logForFamily(_ input: Operations.LogForFamily.Input) async throws -> Operations.LogForFamily.Output
+    /// The open invitations to a subject's family, each with who made it: every one for the owner, their own for a co-owner; anyone else gets the 404 of a family that does not exist
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}/invitations`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)`.
+    func listFamilyInvitations(_ input: Operations.ListFamilyInvitations.Input) async throws -> Operations.ListFamilyInvitations.Output
     /// Invite someone to a subject's family as co-owner, caregiver or viewer (owner and co-owners)
     ///
     /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/invitations`.
     /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/post(inviteToFamily)`.
     func inviteToFamily(_ input: Operations.InviteToFamily.Input) async throws -> Operations.InviteToFamily.Output
+    /// Withdraw an open invitation to a subject's family: the owner any, a co-owner their own
+    ///
+    /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)`.
+    func revokeFamilyInvitation(_ input: Operations.RevokeFamilyInvitation.Input) async throws -> Operations.RevokeFamilyInvitation.Output
     /// Change a member's role (owner and co-owners)
     ///
     /// - Remark: HTTP `PATCH /v1/families/{owner}/{subject}/members/{member}`.
@@ -923,6 +933,19 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// The open invitations to a subject's family, each with who made it: every one for the owner, their own for a co-owner; anyone else gets the 404 of a family that does not exist
+    ///
+    /// - Remark: HTTP `GET /v1/families/{owner}/{subject}/invitations`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/get(listFamilyInvitations)`.
+    public func listFamilyInvitations(
+        path: Operations.ListFamilyInvitations.Input.Path,
+        headers: Operations.ListFamilyInvitations.Input.Headers = .init()
+    ) async throws -> Operations.ListFamilyInvitations.Output {
+        try await listFamilyInvitations(Operations.ListFamilyInvitations.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Invite someone to a subject's family as co-owner, caregiver or viewer (owner and co-owners)
     ///
     /// - Remark: HTTP `POST /v1/families/{owner}/{subject}/invitations`.
@@ -936,6 +959,19 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Withdraw an open invitation to a subject's family: the owner any, a co-owner their own
+    ///
+    /// - Remark: HTTP `DELETE /v1/families/{owner}/{subject}/invitations/{code}`.
+    /// - Remark: Generated from `#/paths//v1/families/{owner}/{subject}/invitations/{code}/delete(revokeFamilyInvitation)`.
+    public func revokeFamilyInvitation(
+        path: Operations.RevokeFamilyInvitation.Input.Path,
+        headers: Operations.RevokeFamilyInvitation.Input.Headers = .init()
+    ) async throws -> Operations.RevokeFamilyInvitation.Output {
+        try await revokeFamilyInvitation(Operations.RevokeFamilyInvitation.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Change a member's role (owner and co-owners)

@@ -171,6 +171,20 @@ extension Routes {
                 caller: caller)
             return try JSONIO.response(invitation, status: .created)
         }
+        group.get("families/:owner/:subject/invitations") { _, context in
+            let caller = try context.requireCaller()
+            let invitations = try await families.invitations(
+                owner: try context.parameters.require("owner"), subject: try context.parameters.require("subject"),
+                caller: caller)
+            return try JSONIO.response(["invitations": invitations])
+        }
+        group.delete("families/:owner/:subject/invitations/:code") { _, context in
+            let caller = try context.requireCaller()
+            try await families.revokeInvitation(
+                code: try context.parameters.require("code"), owner: try context.parameters.require("owner"),
+                subject: try context.parameters.require("subject"), caller: caller)
+            return Response(status: .noContent)
+        }
         group.patch("families/:owner/:subject/members/:member") { request, context in
             let caller = try context.requireCaller()
             let body = try await JSONIO.decode(FamilyRoleRequest.self, from: request, limit: 4_096)

@@ -151,14 +151,47 @@ struct Families: Sendable {
         return try await social.invite(caller: caller, expiresInDays: expiresInDays, family: (owner, subject, role))
     }
 
-    /// Changes a member's role (the owner and co-owners).
+    /// The open invitations to a subject's family: every one for its owner, the caller's
+    /// own for a co-owner. An invitation carries its maker's authority only while they hold
+    /// it, so the owner sees (and can withdraw) all that could still admit someone.
+    ///
+    /// - Throws: 404 for anyone who does not manage the family.
+    func invitations(owner: String, subject: String, caller: Caller) async throws -> [InvitationView] {
+        let role = try await role(of: caller, owner: owner, subject: subject)
+        guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
+        let now = now()
+        let open = try await store.familyInvitations(of: subject, owner: owner, at: now, limit: 1_000)
+            .filter { role == "owner" || $0.inviter == caller.user }
+        var names = [owner: try await store.profile(of: owner)?.displayName ?? ""]
+        for member in try await store.familyMembers(of: subject, owner: owner) {
+            names[member.user] = member.displayName
+        }
+        return open.map { InvitationView($0, now: now, inviterName: names[$0.inviter] ?? "") }
+    }
+
+    /// Withdraws an open invitation to a subject's family: the owner any, a co-owner their own.
+    ///
+    /// - Throws: 404 for anyone who does not manage the family, and for a code that is not
+    ///   an open invitation to it the caller may withdraw.
+    func revokeInvitation(code: String, owner: String, subject: String, caller: Caller) async throws {
+        let role = try await role(of: caller, owner: owner, subject: subject)
+        guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
+        guard let normalized = InvitationCode.normalize(code),
+            let invitation = try await store.invitation(code: normalized),
+            role == "owner" || invitation.inviter == caller.user,
+            try await store.revokeFamilyInvitation(code: normalized, subject: subject, owner: owner, at: now())
+        else { throw Social.noInvitation(code) }
+    }
+
+    /// Changes a member's role (the owner and co-owners); a co-owner who becomes a
+    /// caregiver or viewer loses the open invitations they made.
     func changeRole(
         owner: String, subject: String, member: String, to role: FamilyRole, caller: Caller
     ) async throws -> FamilyMemberView {
         guard Self.manages(try await self.role(of: caller, owner: owner, subject: subject)) else {
             throw Self.noFamily(owner, subject)
         }
-        guard try await store.setFamilyRole(role, of: member, subject: subject, owner: owner),
+        guard try await store.setFamilyRole(role, of: member, subject: subject, owner: owner, at: now()),
             let changed = try await store.familyMembers(of: subject, owner: owner).first(where: { $0.user == member })
         else { throw APIError.notFound("member '\(member.prefix(64))'") }
         changes.publish(Change(kind: "families", at: now()), to: member)
@@ -167,17 +200,18 @@ struct Families: Sendable {
     }
 
     /// Removes a member (the owner and co-owners), or the caller leaves (any member).
-    /// What they logged stays in the subject's log.
+    /// What they logged stays in the subject's log; the open invitations they made are
+    /// withdrawn.
     func remove(owner: String, subject: String, member: String, caller: Caller) async throws {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) || member == caller.user else { throw Self.noFamily(owner, subject) }
         guard member != owner else {
             throw APIError.invalid("the owner cannot leave their own subject's family", field: "member")
         }
-        guard try await store.removeFamilyMember(member, subject: subject, owner: owner) else {
+        let now = now()
+        guard try await store.removeFamilyMember(member, subject: subject, owner: owner, at: now) else {
             throw APIError.notFound("member '\(member.prefix(64))'")
         }
-        let now = now()
         changes.publish(Change(kind: "families", at: now), to: member)
         changes.publish(Change(kind: "families", at: now), to: owner)
     }

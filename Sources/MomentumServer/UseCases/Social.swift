@@ -77,6 +77,14 @@ struct Social: Sendable {
         let inviter = try await store.profile(of: invitation.inviter)?.displayName ?? ""
         var subjectName: String?
         if let owner = invitation.subjectOwner, let subject = invitation.subject {
+            // What accepting would refuse, the preview does not show: a family whose owner
+            // and the caller blocked one another, or a maker who no longer manages it.
+            if try await store.isBlocked(between: owner, and: caller.user) { throw Self.noInvitation(code) }
+            if invitation.inviter != owner,
+                try await store.familyRole(of: invitation.inviter, subject: subject, owner: owner)?.manages != true
+            {
+                throw Self.noInvitation(code)
+            }
             subjectName = try await store.evaluate(owner) { engine, _ in engine.achievements.subjects[subject]?.name }
         }
         return InvitationPreview(
@@ -166,7 +174,8 @@ struct Social: Sendable {
     }
 
     /// A friend's profile: their shared habits with the server's current streaks, their
-    /// achievements in the categories they share, and their posts.
+    /// achievements in the categories they share (one about a habit only when that habit is
+    /// shared too), and their posts.
     ///
     /// - Throws: 404 unless the two are friends.
     func profile(of friendID: String, caller: Caller) async throws -> FriendProfile {
@@ -180,7 +189,7 @@ struct Social: Sendable {
             return (
                 state.habits.filter { shared.contains($0.definition.id) && $0.archivedDay == nil }.map(
                     SharedHabit.init),
-                engine.unlocks.filter { categories.contains($0.category) }
+                engine.unlocks.filter { Self.shows($0, categories: categories, habits: shared) }
                     .sorted { ($0.achievedAt, $0.id) > ($1.achievedAt, $1.id) }.prefix(50).map { $0 }
             )
         }
@@ -188,6 +197,15 @@ struct Social: Sendable {
         return FriendProfile(
             user: friend.user, displayName: friend.displayName, since: friend.since, habits: habits,
             achievements: unlocks, posts: posts)
+    }
+
+    /// Whether friends see an achievement on its owner's profile: its category is shared
+    /// and, when it is about a habit, so is that habit (a shared category does not reveal a
+    /// private habit's name or id).
+    static func shows(_ unlock: Unlock, categories: Set<String>, habits: Set<String>) -> Bool {
+        guard categories.contains(unlock.category) else { return false }
+        guard let habit = unlock.habit else { return true }
+        return habits.contains(habit)
     }
 
     /// Ends a friendship.
@@ -257,7 +275,10 @@ struct Social: Sendable {
 
     // MARK: Blocks
 
-    /// Blocks someone; the answer is the same whether or not the id is an account.
+    /// Blocks someone; the answer is the same whether or not the id is an account. It also
+    /// ends each one's membership in the families of the other's subjects: a block is not
+    /// compatible with looking after someone's subject, logging into their history, or
+    /// letting them log into one's own.
     func block(_ other: String, caller: Caller) async throws {
         guard other != caller.user else { throw APIError.invalid("you cannot block yourself", field: "user") }
         guard other.utf8.count <= 128 else { throw APIError.invalid("is not a user id", field: "user") }
@@ -266,8 +287,10 @@ struct Social: Sendable {
         }
         let now = now()
         try await store.block(other, by: caller.user, at: now)
-        changes.publish(Change(kind: "friends", at: now), to: caller.user)
-        changes.publish(Change(kind: "friends", at: now), to: other)
+        for kind in ["friends", "families"] {
+            changes.publish(Change(kind: kind, at: now), to: caller.user)
+            changes.publish(Change(kind: kind, at: now), to: other)
+        }
     }
 
     /// Lifts a block.

@@ -17,8 +17,11 @@ struct InvitationView: Encodable, Sendable {
     var answeredAt: Date?
     var subject: String?
     var role: String?
+    /// In a family's list of its invitations: who made it.
+    var inviter: String?
+    var inviterName: String?
 
-    init(_ invitation: Invitation, now: Date) {
+    init(_ invitation: Invitation, now: Date, inviterName: String? = nil) {
         code = InvitationCode.display(invitation.code)
         link = "/invitations/\(code)"
         kind = invitation.kind.rawValue
@@ -28,6 +31,10 @@ struct InvitationView: Encodable, Sendable {
         answeredAt = invitation.answeredAt
         subject = invitation.subject
         role = invitation.role?.rawValue
+        if let inviterName {
+            inviter = invitation.inviter
+            self.inviterName = inviterName
+        }
     }
 }
 

@@ -151,7 +151,10 @@ extension WebViews {
             return nil
         }
         var page = try await chrome(caller, "friends", title: detail.subject.name)
-        page["family"] = familyCard(detail, caller: caller)
+        let invitations =
+            Families.manages(detail.role)
+            ? try await server.families.invitations(owner: owner, subject: subject, caller: caller) : []
+        page["family"] = familyCard(detail, caller: caller, invitations: invitations)
         page["logTitle"] = L("social.family.logFor", ["name": detail.subject.name])
         page["achievements"] = detail.achievements.prefix(30).map {
             ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
@@ -183,10 +186,25 @@ extension WebViews {
     }
 
     /// The family card of a subject (its members, with invite and remove for those who
-    /// manage it), as the family page and the subject's pack page show it.
-    func familyCard(_ detail: FamilyDetail, caller: Caller) -> [String: Any] {
+    /// manage it, and the open `invitations` they may withdraw), as the family page and the
+    /// subject's pack page show it.
+    func familyCard(
+        _ detail: FamilyDetail, caller: Caller, invitations open: [InvitationView] = []
+    ) -> [String: Any] {
         let manages = Families.manages(detail.role)
+        let now = server.now()
         return [
+            "invitations": open.map { invitation -> [String: Any] in
+                let by = invitation.inviter == caller.user ? L("social.family.byYou") : invitation.inviterName ?? ""
+                return [
+                    "code": invitation.code, "link": invitation.link,
+                    "line": L(
+                        "social.family.invitationLine",
+                        ["role": Self.roleLabel(invitation.role ?? ""), "by": by]),
+                    "expires": L("social.expires", ["when": Self.relative(invitation.expiresAt, now: now)]),
+                ]
+            },
+            "hasInvitations": !open.isEmpty,
             "owner": detail.owner, "subject": detail.subject.id, "name": detail.subject.name,
             "role": detail.role, "manages": manages, "isOwner": detail.owner == caller.user,
             "heading": L("social.family.heading", ["name": detail.subject.name]),

@@ -36,6 +36,13 @@ export function socialActions(refresh) {
       announce(t('social.invitationWithdrawn'));
       await refresh();
     },
+    async 'revoke-family-invitation'(button) {
+      const family = button.closest('[data-subject]');
+      await api('DELETE',
+        `/v1/families/${path(family.dataset.owner)}/${path(family.dataset.subject)}/invitations/${path(button.dataset.code)}`);
+      announce(t('social.invitationWithdrawn'));
+      await refresh();
+    },
     async 'accept-invitation'(button) {
       button.disabled = true;
       const accepted = await api('POST', `/v1/invitations/${path(button.dataset.code)}/accept`);
@@ -145,7 +152,11 @@ export function socialForms(refresh) {
       const invitation = await api('POST',
         `/v1/families/${path(family.dataset.owner)}/${path(family.dataset.subject)}/invitations`,
         { role: new FormData(form).get('role') });
-      showInvitation(family.querySelector('[data-invitation]'), invitation);
+      await refresh();
+      // The page was drawn again: the card to show the new code in is the new one.
+      const card = document.querySelector(
+        `.family[data-owner="${CSS.escape(family.dataset.owner)}"][data-subject="${CSS.escape(family.dataset.subject)}"]`);
+      showInvitation((card ?? family).querySelector('[data-invitation]'), invitation);
       announce(t('social.invitationMade', { code: invitation.code }));
     },
   };
