@@ -101,6 +101,54 @@ struct DayClockTests {
         }
     }
 
+    /// A day start strictly inside a fall-back of more than an hour is read twice; the day
+    /// begins at the first reading (issue 45, item 6).
+    @Test(arguments: [
+        // Casey went from +11 to +08 at 2021-03-13T13:00Z: 21:00–24:00 on the 13th twice.
+        ("Antarctica/Casey", 22, LocalDay(year: 2021, month: 3, day: 13)!, "2021-03-13T22:00:00+11:00"),
+        // Vostok went from +07 to +05 at 2023-12-17T19:00Z: 00:00–02:00 on the 18th twice.
+        ("Antarctica/Vostok", 1, LocalDay(year: 2023, month: 12, day: 18)!, "2023-12-18T01:00:00+07:00"),
+    ])
+    func aDayStartReadTwiceInALongFallBackIsItsFirstReading(
+        zone: String, hour: Int, day: LocalDay, first: String
+    ) throws {
+        let table = try #require(ZoneOffsetTable.named(zone))
+        let clock = DayClock(dayStartHour: hour)
+        let start = Int64(try #require(RFC3339.parse(first)).timeIntervalSince1970)
+        #expect(clock.start(of: day, in: table) == start)
+        #expect(clock.localDay(ofSecond: start, in: table) == day)
+        #expect(clock.localDay(ofSecond: start - 1, in: table) == day.advanced(by: -1))
+        // The day before ends there, and so lasts 24 hours rather than 27 or 26.
+        #expect(start - clock.start(of: day.advanced(by: -1), in: table) == 86_400)
+    }
+
+    /// Before 1900 and after 2100 the table defers to Foundation, and so does the start of a
+    /// day: still its first instant.
+    @Test func startOfDayOutsideTheTableIsStillTheFirstInstantOfTheDay() {
+        let ranges = [
+            LocalDay(year: 1880, month: 1, day: 1)!...LocalDay(year: 1880, month: 1, day: 10)!,
+            LocalDay(year: 2101, month: 3, day: 1)!...LocalDay(year: 2101, month: 4, day: 15)!,
+            LocalDay(year: 2150, month: 9, day: 20)!...LocalDay(year: 2150, month: 11, day: 10)!,
+        ]
+        var checked = 0
+        for name in ["America/New_York", "Europe/London", "Australia/Sydney", "Australia/Lord_Howe", "Asia/Kolkata"] {
+            let table = ZoneOffsetTable.named(name)!
+            for hour in [0, 1, 2, 3, 23] {
+                let clock = DayClock(dayStartHour: hour)
+                for range in ranges {
+                    for number in range.lowerBound.number...range.upperBound.number {
+                        let day = LocalDay(number: number)
+                        let start = clock.start(of: day, in: table)
+                        checked += 1
+                        #expect(clock.localDay(ofSecond: start, in: table) == day, "\(name) h\(hour) \(day)")
+                        #expect(clock.localDay(ofSecond: start - 1, in: table) < day, "\(name) h\(hour) \(day)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 2_000)
+    }
+
     @Test func namesTheTZDatabaseDoesNotDefineAreRefused() {
         #expect(ZoneOffsetTable.named("Mars/Olympus_Mons") == nil)
         // Not a tz name (the database spells five hours ahead `Etc/GMT-5`); `GMT+0` is one.

@@ -123,6 +123,97 @@ private let onlyAtRisk = NotificationPreferences(reminders: false, streakBroken:
         #expect(late == reference("Europe/Berlin", 2026, 3, 11, 1))
     }
 
+    /// A reminder whose time the clocks skip, where moving it forward by the gap would carry
+    /// it past the end of its day (the day ends inside the gap), moves back by the gap: it
+    /// goes as long before the day's end as the user asked (issue 45, item 5).
+    @Test(arguments: [
+        // zone, day-start hour, day, reminder minute, when it goes, when the day ends
+        // London skips 01:00–02:00 on 2024-03-31; the day that starts at 02:00 ends at 01:00Z.
+        (
+            "Europe/London", 2, LocalDay(year: 2024, month: 3, day: 30)!, 90, "2024-03-31T00:30:00+00:00",
+            "2024-03-31T02:00:00+01:00"
+        ),
+        // Nuuk skips 23:00–24:00 on Saturday 2024-03-30; the day that starts at 00:00 ends at 01:00Z.
+        (
+            "America/Nuuk", 0, LocalDay(year: 2024, month: 3, day: 30)!, 23 * 60 + 30, "2024-03-30T22:30:00-02:00",
+            "2024-03-31T00:00:00-01:00"
+        ),
+        (
+            "America/Nuuk", 0, LocalDay(year: 2024, month: 3, day: 30)!, 23 * 60, "2024-03-30T22:00:00-02:00",
+            "2024-03-31T00:00:00-01:00"
+        ),
+        // New York skips 02:00–03:00 on 2024-03-10, Berlin on 2024-03-31: a 03:00 day start.
+        (
+            "America/New_York", 3, LocalDay(year: 2024, month: 3, day: 9)!, 150, "2024-03-10T01:30:00-05:00",
+            "2024-03-10T03:00:00-04:00"
+        ),
+        (
+            "Europe/Berlin", 3, LocalDay(year: 2024, month: 3, day: 30)!, 179, "2024-03-31T01:59:00+01:00",
+            "2024-03-31T03:00:00+02:00"
+        ),
+        // Where the gap's forward move stays within the day, it is kept: 02:30 goes at 03:30.
+        (
+            "Europe/Berlin", 0, LocalDay(year: 2024, month: 3, day: 31)!, 150, "2024-03-31T03:30:00+02:00",
+            "2024-04-01T00:00:00+02:00"
+        ),
+    ])
+    func aReminderTheGapWouldPushPastItsDaysEndGoesBeforeTheDayEnds(
+        zone: String, hour: Int, day: LocalDay, minute: Int, expected: String, dayEnd: String
+    ) throws {
+        let preferences = NotificationPreferences(reminderTimes: ["read": minute], streakAtRisk: false)
+        let plan = planner(zone, dayStartHour: hour, preferences)
+        let at = try #require(RFC3339.parse(expected))
+        let end = try #require(RFC3339.parse(dayEnd))
+        #expect(plan.wallClock(day, minute: minute) == at)
+        // A run over the whole day delivers it, before the day ends.
+        let table = try #require(ZoneOffsetTable.named(zone))
+        let start = Date(timeIntervalSince1970: Double(DayClock(dayStartHour: hour).start(of: day, in: table)))
+        let run = plan.run(
+            .init(today: day, habits: [reading()]), after: start.addingTimeInterval(-1),
+            now: end.addingTimeInterval(-1))
+        let reminder = try #require(run.due.first { $0.kind == .reminder })
+        #expect(reminder.key == "reminder:\(day):read")
+        #expect(reminder.at == at && reminder.expires == end)
+        #expect(run.dropped.isEmpty)
+    }
+
+    /// The weekly progress follows the same rule as reminders.
+    @Test(arguments: [
+        ("Europe/London", 2, LocalDay(year: 2024, month: 3, day: 30)!, 1, "2024-03-31T00:00:00+00:00"),
+        ("America/Nuuk", 0, LocalDay(year: 2024, month: 3, day: 30)!, 23, "2024-03-30T22:00:00-02:00"),
+        ("America/New_York", 3, LocalDay(year: 2024, month: 3, day: 9)!, 2, "2024-03-10T01:00:00-05:00"),
+    ])
+    func aWeeklyProgressTheGapWouldPushPastItsDaysEndGoesBeforeTheDayEnds(
+        zone: String, hour: Int, day: LocalDay, weeklyHour: Int, expected: String
+    ) throws {
+        let preferences = NotificationPreferences(
+            reminders: false, streakAtRisk: false, weeklySummary: true, weeklyDay: day.weekday,
+            weeklyHour: weeklyHour)
+        let plan = planner(zone, dayStartHour: hour, preferences)
+        let table = try #require(ZoneOffsetTable.named(zone))
+        let clock = DayClock(dayStartHour: hour)
+        let start = Date(timeIntervalSince1970: Double(clock.start(of: day, in: table)))
+        let end = Date(timeIntervalSince1970: Double(clock.start(of: day.advanced(by: 1), in: table)))
+        let run = plan.run(
+            .init(today: day, habits: [reading(open: false)]), after: start.addingTimeInterval(-1),
+            now: end.addingTimeInterval(-1))
+        #expect(run.due.map(\.key) == ["weekly-progress:\(day)"])
+        #expect(run.due.first?.at == RFC3339.parse(expected))
+    }
+
+    /// Casey went from +11 to +08 at 2021-03-13T13:00Z, reading 21:00–24:00 twice; with a
+    /// 22:00 day start the 12th ends at the first 22:00, 11:00Z, and its warning goes at
+    /// 09:00Z (issue 45, item 6).
+    @Test func theAtRiskWarningOfADayEndingInALongFallBackGoesBeforeItsFirstEnd() throws {
+        let plan = planner("Antarctica/Casey", dayStartHour: 22, onlyAtRisk)
+        let day = LocalDay(year: 2021, month: 3, day: 12)!
+        let fire = try #require(RFC3339.parse("2021-03-13T09:00:00Z"))
+        let run = plan.run(
+            .init(today: day, habits: [reading()]), after: fire.addingTimeInterval(-60), now: fire)
+        #expect(run.due.map(\.key) == ["streak-at-risk:2021-03-12"])
+        #expect(run.due.first?.expires == RFC3339.parse("2021-03-13T11:00:00Z"))
+    }
+
     @Test func afterADowntimeWhatStillMakesSenseGoesLateAndTheRestIsDropped() {
         let today = LocalDay(year: 2026, month: 3, day: 11)!
         let yesterday = today.advanced(by: -1)

@@ -124,10 +124,7 @@ extension ZoneOffsetTable {
     /// happens twice is the first.
     public func instant(calendarDate: Int, minute: Int) -> Date {
         let local = Int64(calendarDate) * 86_400 + Int64(min(max(minute, 0), 1439)) * 60
-        let before = local - Int64(offset(atSecond: local - 86_400))
-        let after = local - Int64(offset(atSecond: local + 86_400))
-        let valid = [before, after].filter { $0 + Int64(offset(atSecond: $0)) == local }
-        return Date(timeIntervalSince1970: TimeInterval(valid.min() ?? max(before, after)))
+        return Date(timeIntervalSince1970: TimeInterval(instants(reading: local).later))
     }
 }
 

@@ -12,7 +12,7 @@ import Foundation
 /// Times are the user's: the at-risk warning goes two real hours before the day ends (the
 /// next day's start at the day-start hour, in the zone), so also on a day that daylight
 /// saving makes 23 or 25 hours long; a reminder at 02:30 on the night the clocks skip that
-/// hour goes at 03:30.
+/// hour goes at 03:30, unless that is past the end of its day (see ``wallClock(_:minute:)``).
 public struct NotificationPlanner: Sendable {
     /// What the user wants.
     public var preferences: NotificationPreferences
@@ -223,8 +223,12 @@ public struct NotificationPlanner: Sendable {
     /// Every time-based notification of a local day, each with whether its condition holds.
     private func candidates(on day: LocalDay, _ situation: Situation) -> [Candidate] {
         let clock = DayClock(dayStartHour: dayStartHour)
-        let end = seconds(clock.start(of: day.advanced(by: 1), in: zone))
-        let start = seconds(clock.start(of: day, in: zone))
+        let endSecond = clock.start(of: day.advanced(by: 1), in: zone)
+        let startSecond = clock.start(of: day, in: zone)
+        let end = seconds(endSecond)
+        let start = seconds(startSecond)
+        // A date the zone skipped by crossing the date line has no instant for a time of day.
+        let lasts = startSecond < endSecond
         let isToday = day == situation.today
         let isPast = day < situation.today
         var found: [Candidate] = []
@@ -269,8 +273,8 @@ public struct NotificationPlanner: Sendable {
             let minute =
                 preferences.reminderTimes[habit.id] ?? preferences.reminderHour.map(Self.minute(ofHour:))
                 ?? habit.suggestedMinute
-            let at = wallClock(day, minute: minute)
-            if preferences.reminders {
+            let at = seconds(wallClock(day, minute: minute, start: startSecond, end: endSecond))
+            if preferences.reminders, lasts {
                 let open = isToday ? habit.open : isPast && [.missed, .frozen, .grace].contains(habit.days[day])
                 found.append(
                     Candidate(at: at, holds: open && (isToday || isPast)) {
@@ -286,13 +290,12 @@ public struct NotificationPlanner: Sendable {
                             expires: end)
                     })
             }
-            if preferences.streakBroken, let recovery = habit.recovery, recovery.brokenOn.advanced(by: 1) == day,
-                recovery.brokenStreak >= 2, day <= situation.today
+            if preferences.streakBroken, lasts, let recovery = habit.recovery,
+                recovery.brokenOn.advanced(by: 1) == day, recovery.brokenStreak >= 2, day <= situation.today
             {
                 let done = isToday && !habit.open && habit.days[day] == .completed
-                let restartAt = max(at, start)
                 found.append(
-                    Candidate(at: restartAt, holds: !done) {
+                    Candidate(at: at, holds: !done) {
                         PlannedNotification(
                             key: "streak-broken:\(day):\(habit.id)", kind: .streakBroken,
                             title: translation.text(NotificationText.brokenTitle, ["habit": habit.name]),
@@ -303,7 +306,7 @@ public struct NotificationPlanner: Sendable {
                                     "best": translation.count(recovery.targetToBeat, habit.unit),
                                 ]),
                             url: "/habits/\(Self.pathComponent(habit.id))", day: day, habit: habit.id,
-                            at: restartAt, expires: end)
+                            at: at, expires: end)
                     })
             }
             if preferences.freezes, habit.days[day.advanced(by: -1)] == .frozen, day <= situation.today {
@@ -323,11 +326,12 @@ public struct NotificationPlanner: Sendable {
                     })
             }
         }
-        if preferences.weeklySummary, day.weekday == preferences.weeklyDay {
+        if preferences.weeklySummary, lasts, day.weekday == preferences.weeklyDay {
             let long = habits.filter { $0.current >= Self.longStreak($0.unit) }.sorted {
                 ($0.current, $1.name) > ($1.current, $0.name)
             }
-            let at = wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour))
+            let at = seconds(
+                wallClock(day, minute: Self.minute(ofHour: preferences.weeklyHour), start: startSecond, end: endSecond))
             found.append(
                 Candidate(at: at, holds: !long.isEmpty && day <= situation.today) {
                     let lines = long.prefix(3).map {
@@ -366,14 +370,38 @@ public struct NotificationPlanner: Sendable {
 
     // MARK: Time
 
-    /// The instant a local wall-clock time of a user's day happens. The user's day begins
-    /// at the day-start hour, so a time before that hour is on the next calendar date (a
-    /// 01:00 reminder of a day that starts at 04:00 comes in its last hours). A time the
-    /// clocks skip is moved forward by the gap; a time that happens twice is the first.
+    /// The instant a local wall-clock time of a user's day happens, always within that day.
+    ///
+    /// The user's day begins at the day-start hour, so a time before that hour is on the
+    /// next calendar date (a 01:00 reminder of a day that starts at 04:00 comes in its last
+    /// hours). A time that happens twice is the first. A time the clocks skip is moved
+    /// forward by the gap (02:30 goes at 03:30), unless that would carry it to or past the
+    /// day's end, which happens when the day ends inside the gap: then it is moved back by
+    /// the gap. With a 02:00 day start in London, 01:30 on the night the clocks skip from
+    /// 01:00 to 02:00 goes at 00:30 GMT, half an hour before the day ends, as on any night.
+    /// Only on a date the zone skipped entirely by crossing the date line is there no such
+    /// instant; the day's start, which is also its end, is returned.
+    ///
+    /// - Parameters:
+    ///   - day: The user's local day.
+    ///   - minute: Minutes after local midnight, bounded to 0–1439.
+    /// - Returns: The instant, within `day` for this user.
     public func wallClock(_ day: LocalDay, minute: Int) -> Date {
+        let clock = DayClock(dayStartHour: dayStartHour)
+        return seconds(
+            wallClock(
+                day, minute: minute, start: clock.start(of: day, in: zone),
+                end: clock.start(of: day.advanced(by: 1), in: zone)))
+    }
+
+    /// ``wallClock(_:minute:)`` for a day whose start and end (seconds since 1970) are known.
+    private func wallClock(_ day: LocalDay, minute: Int, start: Int64, end: Int64) -> Int64 {
         let minute = min(max(minute, 0), 1439)
         let date = minute < dayStartHour * 60 ? day.advanced(by: 1) : day
-        return zone.instant(calendarDate: date.number, minute: minute)
+        let local = Int64(date.number) * 86_400 + Int64(minute) * 60
+        let (earlier, later) = zone.instants(reading: local)
+        // A time that exists is read within its day; only a skipped one can leave it.
+        return later < end ? later : max(earlier, start)
     }
 
     private func seconds(_ value: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(value)) }

@@ -48,23 +48,19 @@ public struct DayClock: Sendable, Hashable {
     /// The first instant (in seconds since 1970) of a local day in a zone.
     ///
     /// Where the day's start falls into a daylight-saving gap, the first instant that
-    /// belongs to the day is returned.
+    /// belongs to the day is returned. Where the clocks go back across the day's start, so
+    /// that its wall-clock time is read twice, the first reading is the start: the day
+    /// before ends there, though the clock then reads some of its last hours again.
     ///
     /// - Parameters:
     ///   - day: The local day.
     ///   - table: The zone's offset table.
     /// - Returns: Seconds since 1970 at which `day` begins for this user.
     public func start(of day: LocalDay, in table: ZoneOffsetTable) -> Int64 {
-        // Offsets stay within ±26 hours, so the start lies within two days of the wall-clock
-        // midnight; local days only move forward with time except inside an overlap that
-        // straddles the day boundary, where the first crossing is the start.
-        var low = Int64(day.number) * 86_400 + Int64(dayStartHour) * 3600 - 2 * 86_400
-        var high = low + 4 * 86_400
-        while low < high {
-            let mid = low + (high - low) / 2
-            if localDay(ofSecond: mid, in: table) >= day { high = mid } else { low = mid + 1 }
-        }
-        return low
+        // An instant's local day is at least `day` exactly when its wall clock reads at
+        // least the day's start. A search for any instant on either side of that line would
+        // find the second crossing of an overlap as readily as the first.
+        table.firstInstant(reading: Int64(day.number) * 86_400 + Int64(dayStartHour) * 3600)
     }
 
     /// The local days a zone skipped by moving its clocks forward across the date line

@@ -114,6 +114,60 @@ public final class ZoneOffsetTable: Sendable {
         }
     }
 
+    /// The first instant at which the zone's wall clock reads a local time or later.
+    ///
+    /// Local time counts wall-clock seconds since 1970-01-01T00:00:00. Where the clock reads
+    /// `local`, this is the first time it does: in an overlap, before the clocks go back.
+    /// Where the clocks skip it, this is the instant they jump past it.
+    ///
+    /// - Parameter local: The wall-clock reading, in local seconds since 1970.
+    /// - Returns: Seconds since 1970.
+    public func firstInstant(reading local: Int64) -> Int64 {
+        // Bounded to ±35 million years: a reading far off must not overflow.
+        let local = min(max(local, -1 << 50), 1 << 50)
+        // Offsets stay within ±26 hours, so two days before `local` the clock reads less and
+        // two days after it reads more. Within one offset's period the clock runs with time,
+        // so the first period that reaches `local` holds the answer.
+        var cursor = local - 2 * 86_400
+        let limit = local + 2 * 86_400
+        while cursor < limit {
+            let offset = Int64(offset(atSecond: cursor))
+            let end = min(nextChange(after: cursor), limit)
+            if end - 1 + offset >= local { return max(cursor, local - offset) }
+            cursor = end
+        }
+        return limit
+    }
+
+    /// When a wall-clock reading happens. Where the clock reads it, `earlier` and `later`
+    /// are both the first instant that does. Where the clocks skip it, `later` is the instant
+    /// it would have had on the offset before the jump (the reading moved forward by the
+    /// gap) and `earlier` the one on the offset after it (moved back by the gap).
+    ///
+    /// - Parameter local: The wall-clock reading, in local seconds since 1970.
+    /// - Returns: The two instants, in seconds since 1970, `earlier <= later`.
+    func instants(reading local: Int64) -> (earlier: Int64, later: Int64) {
+        let first = firstInstant(reading: local)
+        let after = Int64(offset(atSecond: first))
+        guard first + after != local else { return (first, first) }
+        let before = Int64(offset(atSecond: first - 1))
+        return (min(local - after, first), max(local - before, first))
+    }
+
+    /// The first instant after `seconds` at which the offset may change: the next
+    /// transition in the table, its bounds, or Foundation's next transition outside them.
+    func nextChange(after seconds: Int64) -> Int64 {
+        guard seconds >= Self.lowerBound, seconds < Self.upperBound else {
+            let next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(seconds)))
+            let change = next.map { Int64(min(max($0.timeIntervalSince1970.rounded(.up), -1e15), 1e15)) } ?? .max
+            let bound = seconds < Self.lowerBound ? Self.lowerBound : Int64.max
+            return max(min(change, bound), seconds + 1)
+        }
+        var index = Int(buckets[Int((seconds - Self.lowerBound) >> Self.bucketShift)])
+        while index + 1 < starts.count, starts[index + 1] <= seconds { index += 1 }
+        return index + 1 < starts.count ? starts[index + 1] : Self.upperBound
+    }
+
     /// The number of distinct offsets periods in the table (for diagnostics and tests).
     public var transitionCount: Int { starts.count - 1 }
 }
