@@ -598,4 +598,43 @@ cmi_status cmi_encode(
     return CMI_OK;
 }
 
+cmi_status cmi_png_rgba(
+    const unsigned char *data, size_t length, uint64_t max_pixels, uint32_t *width, uint32_t *height,
+    unsigned char **pixels, char *message) {
+    *pixels = NULL;
+    *width = 0;
+    *height = 0;
+    message[0] = 0;
+    // libpng's simplified API catches its own longjmps: every failure is a return value.
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, data, length)) {
+        snprintf(message, 200, "%s", image.message);
+        return CMI_MALFORMED;
+    }
+    *width = image.width;
+    *height = image.height;
+    if ((uint64_t)image.width * image.height > max_pixels) {
+        png_image_free(&image);
+        snprintf(message, 200, "%ux%u is over the limit", image.width, image.height);
+        return CMI_TOO_LARGE;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    unsigned char *buffer = malloc(PNG_IMAGE_SIZE(image));
+    if (buffer == NULL) {
+        png_image_free(&image);
+        snprintf(message, 200, "out of memory");
+        return CMI_NO_MEMORY;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
+        snprintf(message, 200, "%s", image.message);
+        free(buffer);
+        png_image_free(&image);
+        return CMI_MALFORMED;
+    }
+    *pixels = buffer;
+    return CMI_OK;
+}
+
 void cmi_free(void *pointer) { free(pointer); }

@@ -422,6 +422,14 @@ def demo_screens_and_memory_photo(args):
 
         browser.get("/memories")
         browser.wait_for("document.querySelectorAll('article.memory').length > 10")
+        # Memories without a photo show their illustration (a puppy, a flame, a piggy bank or
+        # a sprout with the achievement's prop), not a camera icon (issue 45).
+        assert "📷" not in browser.js("return document.querySelector('main').textContent")
+        assert browser.js("return document.querySelectorAll('.scrapbook article.memory img.illustration').length") > 10, \
+            "the memories without a photo show no illustration"
+        browser.wait_for("[...document.querySelectorAll('.scrapbook article.memory img.illustration')].slice(0, 3)"
+                         ".every(i => i.complete && i.naturalWidth === 200)",
+                         message="the first memories' illustrations did not load")
         browser.shot("memories")
         categories = browser.all(".filters a")
         assert len(categories) > 2, "no category filters"
@@ -451,6 +459,8 @@ def demo_screens_and_memory_photo(args):
             == "Saved.", "saving a note showed no Saved"
         browser.get("/memories")
         assert browser.css(f"article.memory[data-memory='{memory}'] textarea").get_attribute("value") == "Muddy paws, happy dog"
+        assert browser.js(f"return document.querySelector('article.memory[data-memory=\"{memory}\"] img.illustration')") is None, \
+            "the memory with a photo still shows its illustration"
         browser.shot("memories-photo")
 
         # Share cards: the preview, and downloads with the right pixel size.
@@ -532,10 +542,15 @@ def seven_day_milestone_card_and_reduced_motion(args):
                 assert icon and icon != "✅", f"the card's emblem is {icon!r}"
                 subtitle = browser.js("return document.querySelector('.celebration[data-tier=\"2\"] .when').textContent")
                 assert subtitle.strip().lower() != title.strip().lower(), f"the title {title!r} is repeated"
+                # Without a photo, the card shows the milestone's illustration.
+                browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img.illustration')"
+                                 "?.naturalWidth === 200", message="the card shows no illustration")
                 # "Add photo" on the card puts the photo in the milestone's memory and on the card.
                 browser.css(".celebration[data-tier=\"2\"] .upload input[type=file]").send_keys(tiny_png_file("stretch.png"))
-                browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img') !== null",
+                browser.wait_for("document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img:not(.illustration)') !== null",
                                  message="the card's Add photo did not show the photo")
+                assert browser.js("return document.querySelector('.celebration[data-tier=\"2\"] .photo-slot img.illustration')") is None, \
+                    "the card shows the illustration beside the photo"
                 browser.shot("celebration-card-photo")
             browser.css(".celebration .done").send_keys(Keys.ENTER)  # by keyboard
             browser.wait_for("document.querySelector('.celebration') === null", message="Done did not close the card")
@@ -589,6 +604,9 @@ def thirty_day_milestone_full_screen_with_photo_prompt(args):
             "no confetti in the full-screen sequence"
         browser.wait_for("!document.querySelector('.celebration.fullscreen .photo-prompt').hidden",
                          message="the photo prompt did not appear")
+        # The full-screen moment shows the milestone's illustration: a flame beside a trophy.
+        browser.wait_for("document.querySelector('.celebration.fullscreen .icon img.illustration')?.naturalWidth === 200",
+                         message="the full-screen celebration shows no illustration")
         browser.shot("celebration-fullscreen")
         browser.css(".celebration.fullscreen .photo-prompt input[type=file]").send_keys(tiny_png_file("finish.png"))
         browser.wait_for("document.querySelector('.celebration.fullscreen .photo-prompt p').textContent === 'Saved to your memories.'",

@@ -195,6 +195,36 @@ import Testing
         }
     }
 
+    // MARK: - Fonts
+
+    /// Issue 45, item 2: the text's font list names no emoji font (a renderer may take one
+    /// for digits, which are emoji characters by Unicode's property); emoji are drawn in
+    /// `tspan`s of their own with the emoji fonts, digits and letters never are.
+    @Test func emojiAreDrawnInTheirOwnSpansAndTheTextFontsNameNoEmojiFont() throws {
+        #expect(!ShareCardRenderer.fontFamily.contains("Emoji"))
+        #expect(ShareCardRenderer.emojiFontFamily.contains("'Noto Color Emoji'"))
+        var content = Self.ollie()
+        content.title = "100 DAYS 🔥 #1"
+        content.badge = "🏔️"
+        content.achievementText = "Keycap 1️⃣ and 👨‍👩‍👧"
+        let svg = ShareCardRenderer.svg(ShareCardLayout(content: content, format: .story))
+        let emoji =
+            #"<tspan font-family="&apos;Apple Color Emoji&apos;, &apos;Segoe UI Emoji&apos;, "#
+            + #"&apos;Noto Color Emoji&apos;, sans-serif">"#
+        #expect(svg.contains(#">100 DAYS \#(emoji)🔥</tspan> #1</text>"#), "\(svg)")
+        #expect(svg.contains(#">\#(emoji)🏔️</tspan></text>"#))
+        #expect(svg.contains(#">Keycap \#(emoji)1️⃣</tspan> and \#(emoji)👨‍👩‍👧</tspan></text>"#))
+        let root = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<svg ") })
+        #expect(!root.contains("Emoji"))
+        #expect(Self.isWellFormedXML(svg))
+        // A card without emoji has no spans at all.
+        #expect(!ShareCardRenderer.svg(ShareCardLayout(content: Self.ollie(), format: .story)).contains("<tspan"))
+        #expect(ShareCardTextMetrics.isEmoji("🔥") && ShareCardTextMetrics.isEmoji("1️⃣"))
+        #expect(
+            !ShareCardTextMetrics.isEmoji("1") && !ShareCardTextMetrics.isEmoji("#")
+                && !ShareCardTextMetrics.isEmoji("©"))
+    }
+
     // MARK: - Photo and placeholder
 
     @Test(arguments: ShareCardFormat.allCases)

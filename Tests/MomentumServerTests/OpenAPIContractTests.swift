@@ -37,7 +37,8 @@ import Testing
             "get /", "get /static/{file}", "get /signin", "post /signin", "get /signup", "post /signup",
             "post /signout", "get /today", "get /journey", "get /profile", "get /memories", "get /habits/{habit}",
             "get /packs/{pack}", "get /notifications",
-            "get /memories/{memory}/share", "get /friends", "get /feed", "get /friends/{friend}",
+            "get /memories/{memory}/share", "get /memories/{memory}/illustration.svg", "get /friends", "get /feed",
+            "get /friends/{friend}",
             "get /invitations/{code}", "get /families/{owner}/{subject}",
         ]
         #expect(webPages.subtracting(allRoutes).sorted() == [], "web pages listed here that are not routes")

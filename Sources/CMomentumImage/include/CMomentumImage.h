@@ -94,6 +94,13 @@ cmi_status cmi_encode(
     cmi_format format, uint32_t width, uint32_t height, int channels, int jpeg_quality, cmi_row_source source,
     void *context, unsigned char **output, size_t *output_length, char *message);
 
+/// Decodes a PNG of at most `max_pixels` pixels into 8-bit RGBA, 4 bytes a pixel, row after
+/// row (the way tests look at what a renderer drew). `*pixels` is allocated with malloc;
+/// free it with `cmi_free`. `message` receives at least 200 bytes.
+cmi_status cmi_png_rgba(
+    const unsigned char *data, size_t length, uint64_t max_pixels, uint32_t *width, uint32_t *height,
+    unsigned char **pixels, char *message);
+
 /// Frees memory this library allocated.
 void cmi_free(void *pointer);
 

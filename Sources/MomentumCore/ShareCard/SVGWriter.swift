@@ -25,6 +25,15 @@ struct SVGWriter {
         line("<\(name)\(Self.attributes(attributes))>\(Self.escaped(text))</\(name)>")
     }
 
+    /// A `text` element on one line whose runs are plain text or, where a run has
+    /// attributes of its own, a `tspan` with them.
+    mutating func mixedText(_ attributes: [(String, String)], runs: [(String, [(String, String)])]) {
+        let content = runs.map { text, own in
+            own.isEmpty ? Self.escaped(text) : "<tspan\(Self.attributes(own))>\(Self.escaped(text))</tspan>"
+        }
+        line("<text\(Self.attributes(attributes))>\(content.joined())</text>")
+    }
+
     /// Text safe in XML content and in double- or single-quoted attributes.
     ///
     /// The five special characters become entities; characters XML 1.0 cannot carry
@@ -52,16 +61,28 @@ struct SVGWriter {
     }
 
     /// A number with at most two decimals and no trailing zeros, independent of any locale.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let hundredths = Int((value * 100).rounded())
-        let sign = hundredths < 0 ? "-" : ""
-        let magnitude = abs(hundredths)
-        let whole = magnitude / 100
-        let fraction = magnitude % 100
+    static func number(_ value: Double) -> String { number(value, decimals: 2) }
+
+    /// A number with at most `decimals` decimals (0 through 6) and no trailing zeros,
+    /// independent of any locale; `0` for a value that is not finite or not below 10¹².
+    static func number(_ value: Double, decimals: Int) -> String {
+        let places = min(6, max(0, decimals))
+        var unit = 1
+        for _ in 0..<places { unit *= 10 }
+        guard value.isFinite, abs(value) < 1e12 else { return "0" }
+        let scaled = Int((value * Double(unit)).rounded())
+        let sign = scaled < 0 ? "-" : ""
+        let magnitude = abs(scaled)
+        let whole = magnitude / unit
+        var fraction = magnitude % unit
         if fraction == 0 { return sign + String(whole) }
-        if fraction % 10 == 0 { return "\(sign)\(whole).\(fraction / 10)" }
-        return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+        var digits = places
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = String(fraction)
+        return "\(sign)\(whole)." + String(repeating: "0", count: digits - text.count) + text
     }
 
     private static func attributes(_ pairs: [(String, String)]) -> String {

@@ -42,6 +42,8 @@ public struct ShareCardContent: Hashable, Sendable {
     public var photo: String?
     /// The small brand mark in the bottom corner.
     public var branding: String
+    /// The picture drawn when there is no photo, or `nil` for the paw-print placeholder.
+    public var illustration: Illustration?
 
     /// Creates the content of a share card.
     ///
@@ -55,10 +57,12 @@ public struct ShareCardContent: Hashable, Sendable {
     ///   - categoryColor: The achievement category's colour.
     ///   - photo: A `data:image/…` URI or a relative path, or `nil` for the placeholder.
     ///   - branding: The brand mark; ``defaultBranding`` unless given.
+    ///   - illustration: The picture drawn when there is no photo, or `nil` for the
+    ///     paw-print placeholder.
     public init(
         title: String, achievementText: String, badge: String, date: LocalDay, subjectName: String? = nil,
         ageText: String? = nil, categoryColor: ShareCardColor, photo: String? = nil,
-        branding: String = ShareCardContent.defaultBranding
+        branding: String = ShareCardContent.defaultBranding, illustration: Illustration? = nil
     ) {
         self.title = title
         self.achievementText = achievementText
@@ -69,6 +73,7 @@ public struct ShareCardContent: Hashable, Sendable {
         self.categoryColor = categoryColor
         self.photo = photo
         self.branding = branding
+        self.illustration = illustration
     }
 
     /// The date in English, whatever the device's locale: `"February 27, 2026"`.
@@ -131,10 +136,11 @@ public struct ShareCardContent: Hashable, Sendable {
 
 extension ShareCardContent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case title, achievementText, badge, date, subjectName, ageText, categoryColor, photo, branding
+        case title, achievementText, badge, date, subjectName, ageText, categoryColor, photo, branding, illustration
     }
 
-    /// Decodes content from JSON; a missing `branding` means ``defaultBranding``.
+    /// Decodes content from JSON; a missing `branding` means ``defaultBranding``, a missing
+    /// `illustration` none.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -146,7 +152,8 @@ extension ShareCardContent: Codable {
             ageText: try c.decodeIfPresent(String.self, forKey: .ageText),
             categoryColor: try c.decode(ShareCardColor.self, forKey: .categoryColor),
             photo: try c.decodeIfPresent(String.self, forKey: .photo),
-            branding: try c.decodeIfPresent(String.self, forKey: .branding) ?? Self.defaultBranding)
+            branding: try c.decodeIfPresent(String.self, forKey: .branding) ?? Self.defaultBranding,
+            illustration: try c.decodeIfPresent(Illustration.self, forKey: .illustration))
     }
 
     /// Encodes content as JSON, leaving out absent optional fields.
@@ -161,5 +168,6 @@ extension ShareCardContent: Codable {
         try c.encode(categoryColor, forKey: .categoryColor)
         try c.encodeIfPresent(photo, forKey: .photo)
         try c.encode(branding, forKey: .branding)
+        try c.encodeIfPresent(illustration, forKey: .illustration)
     }
 }

@@ -18,7 +18,7 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
     public let accessibilityLabel: String
     /// The background gradient and its decorative circles.
     public let background: ShareCardBackground
-    /// The photo frame, holding the photo or the placeholder.
+    /// The photo frame, holding the photo, the illustration or the placeholder.
     public let photo: ShareCardPhotoFrame
     /// The achievement badge.
     public let badge: ShareCardBadge
@@ -118,6 +118,8 @@ public struct ShareCardLayout: Hashable, Sendable, Codable {
         let photoContent: ShareCardPhotoFrame.Content
         if let href = content.acceptedPhoto {
             photoContent = .photo(href: href)
+        } else if let illustration = content.illustration {
+            photoContent = .illustration(illustration)
         } else {
             photoContent = .placeholder(
                 ShareCardPhotoFrame.Placeholder(

@@ -1,4 +1,4 @@
-/// The rounded frame that holds the photo, or a placeholder when there is none.
+/// The rounded frame that holds the photo, or an illustration or a placeholder when there is none.
 ///
 /// The frame is a rounded rectangle with a light border; the picture fills ``imageRect``
 /// (cropped to fill it, keeping its aspect ratio) with its own, slightly smaller corner radius.
@@ -9,9 +9,15 @@ public struct ShareCardPhotoFrame: Hashable, Sendable, Codable {
         case photo(href: String)
         /// No photo: a soft circle in the category colour with a paw print drawn in it.
         case placeholder(Placeholder)
+        /// No photo: the achievement's illustration, filling the picture's area.
+        case illustration(Illustration)
 
         private enum PlaceholderCodingKeys: String, CodingKey {
             case _0 = "style"
+        }
+
+        private enum IllustrationCodingKeys: String, CodingKey {
+            case _0 = "picture"
         }
     }
 
@@ -60,7 +66,7 @@ public struct ShareCardPhotoFrame: Hashable, Sendable, Codable {
     public var imageRect: ShareCardRect
     /// The corner radius of ``imageRect``.
     public var imageCornerRadius: Double
-    /// The photo, or the placeholder.
+    /// The photo, the illustration or the placeholder.
     public var content: Content
 
     /// Creates a photo frame.
@@ -83,9 +89,9 @@ public struct ShareCardPhotoFrame: Hashable, Sendable, Codable {
         self.content = content
     }
 
-    /// Whether the frame shows the placeholder rather than a photo.
+    /// Whether the frame shows something else than a photo: the placeholder or an illustration.
     public var isPlaceholder: Bool {
-        if case .placeholder = content { return true }
-        return false
+        if case .photo = content { return false }
+        return true
     }
 }

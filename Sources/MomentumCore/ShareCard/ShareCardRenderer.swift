@@ -8,11 +8,20 @@
 /// A photo reference that ``ShareCardContent/isAcceptedPhotoReference(_:)`` refuses, which
 /// only a hand-made or decoded layout can carry, is not drawn.
 public enum ShareCardRenderer {
-    /// The font stack of every text on the card: system UI fonts first, DejaVu Sans for bare
-    /// Linux renderers, colour emoji fonts for badges, and the generic `sans-serif` last.
+    /// The font stack of the card's text: system UI fonts first, DejaVu Sans for bare Linux
+    /// renderers, and the generic `sans-serif` last.
+    ///
+    /// It names no emoji font: a renderer that finds one in the list may draw digits with it
+    /// (digits are emoji characters by Unicode's property), and librsvg with Noto Color Emoji
+    /// does, spreading "100" over twice its width. Emoji are drawn in their own `tspan`s,
+    /// with ``emojiFontFamily``.
     public static let fontFamily =
-        "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'DejaVu Sans', "
-        + "'Apple Color Emoji', 'Segoe UI Emoji', 'Noto Color Emoji', sans-serif"
+        "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif"
+
+    /// The font stack of the emoji on the card (those ``ShareCardTextMetrics/isEmoji(_:)``
+    /// finds), each run of them in a `tspan` of its own: the colour emoji fonts of Apple,
+    /// Windows and Linux, then the generic `sans-serif`.
+    public static let emojiFontFamily = "'Apple Color Emoji', 'Segoe UI Emoji', 'Noto Color Emoji', sans-serif"
 
     /// The SVG document of a card.
     ///
@@ -102,6 +111,8 @@ public enum ShareCardRenderer {
         case .photo:
             // A decoded layout may carry any reference; one a card would not accept is not drawn.
             svg.empty("rect", rectAttributes(photo.imageRect, radius: photo.imageCornerRadius) + [("fill", "#FFFFFF")])
+        case .illustration(let illustration):
+            IllustrationRenderer.draw(illustration, in: photo.imageRect, clipID: clipID, into: &svg)
         case .placeholder(let placeholder):
             svg.empty(
                 "rect",
@@ -166,8 +177,29 @@ public enum ShareCardRenderer {
             ]
             if block.opacity < 1 { attributes.append(("fill-opacity", SVGWriter.number(block.opacity))) }
             attributes.append(("text-anchor", anchor))
-            svg.element("text", attributes, text: line.text)
+            let runs = emojiRuns(line.text)
+            if runs.count == 1, !runs[0].isEmoji {
+                svg.element("text", attributes, text: line.text)
+            } else {
+                svg.mixedText(
+                    attributes,
+                    runs: runs.map { ($0.text, $0.isEmoji ? [("font-family", emojiFontFamily)] : []) })
+            }
         }
+    }
+
+    /// A line cut into runs of emoji and of other text, in order.
+    static func emojiRuns(_ text: String) -> [(text: String, isEmoji: Bool)] {
+        var runs: [(text: String, isEmoji: Bool)] = []
+        for character in text {
+            let isEmoji = ShareCardTextMetrics.isEmoji(character)
+            if let last = runs.last, last.isEmoji == isEmoji {
+                runs[runs.count - 1].text.append(character)
+            } else {
+                runs.append((String(character), isEmoji))
+            }
+        }
+        return runs.isEmpty ? [("", false)] : runs
     }
 
     private static func rectAttributes(_ rect: ShareCardRect, radius: Double?) -> [(String, String)] {

@@ -180,13 +180,25 @@ public enum ShareCardTextMetrics {
         case scalable(Double)
     }
 
+    /// Whether a character is drawn as an emoji: its first scalar has emoji presentation
+    /// (`🎉`), or it is a cluster with U+FE0F or a zero-width joiner (`🏔️`, `1️⃣`, `🧑‍🦽`).
+    ///
+    /// Digits, `#` and `*` are emoji characters too, by Unicode's property, but only in a
+    /// keycap sequence are they drawn as emoji: a bare `7` is text.
+    ///
+    /// - Parameter character: The character (grapheme cluster).
+    /// - Returns: `true` when the character needs an emoji font.
+    public static func isEmoji(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return false }
+        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D }) { return true }
+        return first.properties.isEmojiPresentation
+    }
+
     private static func baseAdvance(of character: Character) -> Advance {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return .fixed(0) }
-        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D }) {
-            return .fixed(1.25)
-        }
-        if first.properties.isEmojiPresentation { return .fixed(1.25) }
+        if isEmoji(character) { return .fixed(1.25) }
         let value = first.value
         if value < 0x80 { return .scalable(asciiAdvance(UInt8(value))) }
         if value == 0x00B7 { return .scalable(0.34) }

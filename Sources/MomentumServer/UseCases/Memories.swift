@@ -116,22 +116,32 @@ struct Memories: Sendable {
         return photo
     }
 
-    /// A memory's share card, as SVG: its title, caption, badge, date, subject and photo.
+    /// The illustration of one of the user's memories (``Illustration/init(memory:packs:)``),
+    /// which pages show where it has no photo.
+    ///
+    /// - Throws: 404 when the user has no memory of that id.
+    func illustration(of id: String, user: String) async throws -> Illustration {
+        guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
+            throw APIError.notFound("memory '\(id)'")
+        }
+        return Illustration(memory: memory, packs: try await store.profile(of: user)?.packs ?? [])
+    }
+
+    /// A memory's share card, as SVG: its title, caption, badge, date, subject and photo,
+    /// or its illustration when it has no photo, in its category's colour.
     func shareCardSVG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, String) {
         let memory = try await memory(id, of: user)
-        let (badge, subject, translation) = try await store.evaluate(user) { engine, profile in
+        let (badge, subject, translation, packs) = try await store.evaluate(user) { engine, profile in
             (
                 engine.unlocks.first { $0.id == memory.unlockID }?.badge,
-                memory.subjectID.flatMap { engine.achievements.subjects[$0] }, profile.translation
+                memory.subjectID.flatMap { engine.achievements.subjects[$0] }, profile.translation, profile.packs
             )
         }
         let photo = try await shareCardPhoto(memory.photo, user: user)
-        let accent = CelebrationCatalog.standard.theme(for: CelebrationCategory(memory.category)).accentColor
+        let illustration = Illustration(memory: memory, packs: packs)
         let content = ShareCardContent(
             title: memory.title, achievementText: memory.caption, badge: badge ?? "🏆", date: memory.day,
-            subjectName: subject?.name,
-            categoryColor: ShareCardColor(hex: accent.hex) ?? ShareCardColor(red: 0, green: 122, blue: 255),
-            photo: photo)
+            subjectName: subject?.name, categoryColor: illustration.color, photo: photo, illustration: illustration)
         return (
             memory, ShareCardRenderer.svg(ShareCardLayout(content: content, format: format, translation: translation))
         )

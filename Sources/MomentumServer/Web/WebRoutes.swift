@@ -201,6 +201,23 @@ extension Routes {
                 return try await render(caller, "share", page)
             }
         }
+        // A memory's illustration, for the memories page and the celebrations of a memory
+        // without a photo: light and dark in one document, as the reader's scheme asks.
+        router.get("memories/:memory/illustration.svg") { request, context in
+            guard let caller = try await webCaller(request) else {
+                throw APIError.unauthorized
+            }
+            let illustration = try await server.memories.illustration(
+                of: try context.parameter("memory"), user: caller.user)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/svg+xml; charset=utf-8", .cacheControl: "private, max-age=3600",
+                    HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'",
+                ],
+                body: .init(
+                    byteBuffer: ByteBuffer(string: IllustrationRenderer.svg(illustration, appearance: .adaptive))))
+        }
     }
 
     /// The signed-in browser's caller, or `nil` without a valid session cookie.

@@ -26,9 +26,12 @@ extension WebViews {
     }
 
     func memoryCard(_ memory: Memory) -> [String: Any] {
-        [
+        let escapedID = memory.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? memory.id
+        return [
             "id": memory.id,
-            "escapedID": memory.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? memory.id,
+            "escapedID": escapedID,
+            // Without a photo, the memory shows its illustration (issue 45).
+            "illustration": "/memories/\(escapedID)/illustration.svg",
             "title": memory.title, "caption": memory.caption, "category": memory.category,
             "categoryName": Self.categoryName(memory.category)?.lowercased(with: WebStrings.current.locale)
                 ?? memory.category,

@@ -289,6 +289,7 @@ function offerPost(button, celebration, error) {
   });
 }
 
+// The milestone's photo, or, while its memory has none, the memory's illustration.
 async function loadPhoto(celebration, slot) {
   try {
     const { memories } = await api('GET', '/v1/memories');
@@ -298,10 +299,22 @@ async function loadPhoto(celebration, slot) {
       img.src = `/v1/photos/${memory.photo.original}`;
       img.alt = t('celebrate.photoFor', { title: memory.title });
       slot.append(img);
+    } else if (memory) {
+      slot.append(illustration(celebration));
     }
   } catch {
     /* the card works without its photo */
   }
+}
+
+// The memory's illustration (a picture of the achievement, light or dark as the page),
+// decorative: the title says what it shows.
+function illustration(celebration) {
+  const img = document.createElement('img');
+  img.className = 'illustration';
+  img.alt = '';
+  img.src = `/memories/${encodeURIComponent(memoryID(celebration))}/illustration.svg`;
+  return img;
 }
 
 function fullScreen(celebration) {
@@ -325,7 +338,11 @@ function fullScreen(celebration) {
         </div>
       </form>
     </div>`;
-  overlay.querySelector('.icon').textContent = config.icon?.emoji ?? '🏆';
+  // The emoji until the milestone's illustration has loaded, then the illustration.
+  const icon = overlay.querySelector('.icon');
+  icon.textContent = config.icon?.emoji ?? '🏆';
+  const picture = illustration(celebration);
+  picture.addEventListener('load', () => icon.replaceChildren(picture));
   overlay.querySelector('h2').textContent = config.message;
   subtitle(overlay.querySelector('.when'), celebration.unlock.title, config.message);
   foldedLines(overlay.querySelector('.when'), celebration);
