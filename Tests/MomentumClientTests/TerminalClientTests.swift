@@ -57,6 +57,35 @@ import Testing
         }
     }
 
+    /// The first check-in of a habit, offline, celebrates "1 day" (not "1 days", issue 45),
+    /// waits on the device, and is sent once when the server is back.
+    @Test func aFirstCheckInOfflineCelebratesOneDayInTheSingular() async throws {
+        try await LiveServer.with(.sqlite, clock: TestClock(real: true)) { server in
+            let files = try ClientFiles()
+            let data = files.path("terminal")
+            var answer = try Terminal.run([
+                "register", "--server", server.url.absoluteString, "--data", data, "--email", "una@example.com",
+                "--display-name", "Una", "--time-zone", "Europe/Berlin",
+            ])
+            #expect(answer.status == 0, "\(answer.output)")
+            answer = try Terminal.run(["add-habit", "read", "--name", "Read", "--data", data])
+            #expect(answer.status == 0 && answer.output.contains("Synced."), "\(answer.output)")
+
+            await server.stop()
+            answer = try Terminal.run(["check-in", "read", "--data", data])
+            #expect(answer.output.contains("✓ Read — 🔥 1"), "\(answer.output)")
+            #expect(answer.output.contains("🎉 1 day of Read in a row! 🏆"), "\(answer.output)")
+            #expect(answer.output.range(of: #"\b1 days\b"#, options: .regularExpression) == nil, "\(answer.output)")
+            #expect(answer.output.contains("1 event waiting to sync"), "\(answer.output)")
+
+            try await server.start()
+            answer = try Terminal.run(["sync", "--data", data])
+            #expect(answer.output.contains("Synced: 1 sent"), "\(answer.output)")
+            answer = try Terminal.run(["sync", "--data", data])
+            #expect(answer.output.contains("Synced: 0 sent"), "\(answer.output)")
+        }
+    }
+
     /// Bad input gets a clear error and changes nothing.
     @Test func mistakesAreNamedAndChangeNothing() async throws {
         let files = try ClientFiles()

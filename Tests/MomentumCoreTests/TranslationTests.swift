@@ -46,8 +46,10 @@ import Testing
     /// no source defines has a typo or a leftover.
     @Test func everyLanguageHasEveryKeyAndNoOther() {
         for language in Self.languages {
-            let missing = Set(Translation.keys.keys).subtracting(language.texts.keys).sorted()
-            let unknown = Set(language.texts.keys).subtracting(Translation.keys.keys).sorted()
+            // A plural group needs one text per category of the language's own rules.
+            let keys = Translation.keys(for: language)
+            let missing = Set(keys.keys).subtracting(language.texts.keys).sorted()
+            let unknown = Set(language.texts.keys).subtracting(keys.keys).sorted()
             #expect(missing.isEmpty, "\(language.language) lacks \(missing.count): \(missing.joined(separator: ", "))")
             #expect(unknown.isEmpty, "\(language.language) has unknown keys: \(unknown.joined(separator: ", "))")
         }
@@ -55,7 +57,7 @@ import Testing
 
     @Test func translationsKeepTheirPlaceholders() {
         for language in Self.languages {
-            for (key, english) in Translation.keys.sorted(by: { $0.key < $1.key }) {
+            for (key, english) in Translation.keys(for: language).sorted(by: { $0.key < $1.key }) {
                 guard let text = language.texts[key] else { continue }
                 let own = Self.placeholders(english)
                 let used = Self.placeholders(text)
@@ -71,7 +73,8 @@ import Testing
 
     @Test func emojiStayAsTheyAre() {
         for language in Self.languages {
-            for (key, english) in Translation.keys where key.hasPrefix("message.") || key.hasPrefix("celebration.") {
+            for (key, english) in Translation.keys(for: language)
+            where key.hasPrefix("message.") || key.hasPrefix("celebration.") {
                 let emoji = { (text: String) in
                     text.filter { $0.unicodeScalars.contains(where: \.properties.isEmojiPresentation) }
                 }
@@ -165,8 +168,18 @@ import Testing
         #expect(translated.templates.map(\.id) == english.templates.map(\.id))
         for (mine, theirs) in zip(translated.templates, english.templates) {
             #expect(mine.placeholders == theirs.placeholders, "\(mine.id)")
-            // None fell back to English for a placeholder mismatch.
-            #expect(mine.text == portuguese.texts["message.\(mine.id)"], "\(mine.id)")
+            // None fell back to English for a placeholder mismatch; a counting template has
+            // every form of Portuguese's plural categories.
+            guard !theirs.forms.isEmpty else {
+                #expect(mine.text == portuguese.texts["message.\(mine.id)"], "\(mine.id)")
+                continue
+            }
+            #expect(mine.text == portuguese.texts["message.\(mine.id).other"], "\(mine.id)")
+            #expect(Set(mine.forms.keys) == [.one, .many], "\(mine.id)")
+            for (category, form) in mine.forms {
+                #expect(form == portuguese.texts["message.\(mine.id).\(category.rawValue)"], "\(mine.id)")
+                #expect(MessageTemplate.placeholders(in: form) == theirs.placeholders, "\(mine.id) \(category)")
+            }
         }
         let affirmations = AffirmationCatalog.standard.translated(portuguese)
         for (mine, theirs) in zip(affirmations.templates, AffirmationCatalog.standard.templates) {

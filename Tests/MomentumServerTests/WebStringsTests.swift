@@ -38,18 +38,100 @@ struct WebStringsTests {
         #expect(english.count > 10)
         for tag in WebStrings.languages where tag != "en" {
             let raw = try Self.rawTexts(tag)
-            let missing = Set(english.keys).subtracting(raw.keys).sorted()
-            let unknown = Set(raw.keys).subtracting(english.keys).sorted()
+            // A plural group has the forms of the language's own categories (see below).
+            let expected = Self.expectedKeys(tag)
+            let missing = expected.subtracting(raw.keys).sorted()
+            let unknown = Set(raw.keys).subtracting(expected).sorted()
             #expect(missing.isEmpty, "\(tag) lacks \(missing.count) strings: \(missing.prefix(40))")
             #expect(unknown.isEmpty, "\(tag) has strings English does not: \(unknown.prefix(40))")
             for (key, text) in raw {
-                guard let source = english[key] else { continue }
+                guard let source = english[key] ?? english[Self.otherForm(of: key)] else { continue }
                 #expect(
                     try Self.placeholders(text) == Self.placeholders(source),
                     "\(tag) \(key): placeholders differ from English")
                 #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty, "\(tag) \(key) is blank")
             }
         }
+    }
+
+    /// The plural groups of the web app: the keys whose English strings have a `one` and an
+    /// `other` form (`journey.units.day`).
+    static var pluralGroups: Set<String> {
+        let keys = WebStrings.english.texts.keys
+        return Set(
+            keys.filter { $0.hasSuffix(".one") }.map { String($0.dropLast(".one".count)) }
+                .filter { keys.contains("\($0).other") })
+    }
+
+    /// The `other` form of a plural form's key (`….many` → `….other`), or the key itself.
+    static func otherForm(of key: String) -> String {
+        guard let dot = key.lastIndex(of: "."), pluralGroups.contains(String(key[..<dot])) else { return key }
+        return String(key[..<dot]) + ".other"
+    }
+
+    /// The keys a language needs: English's, each plural group with the categories of the
+    /// language's rules.
+    static func expectedKeys(_ tag: String) -> Set<String> {
+        let categories = WebStrings.all[tag]?.plurals.categories ?? PluralRules.english.categories
+        var keys = Set(WebStrings.english.texts.keys)
+        for group in pluralGroups {
+            keys.subtract(PluralCategory.allCases.map { "\(group).\($0.rawValue)" })
+            keys.formUnion(categories.map { "\(group).\($0.rawValue)" })
+        }
+        return keys
+    }
+
+    /// The scan: in every language, a string that shows `{count}` is a form of a plural group,
+    /// every group has a form for each category of the language's CLDR rules (`one` and
+    /// `other` in English; `one`, `many` and `other` in Brazilian Portuguese), and a `one`
+    /// form never says the plural noun of its `other` form ("1 days", issue 45).
+    @Test func everyCountedStringHasThePluralFormsOfItsLanguage() throws {
+        #expect(Self.pluralGroups.count > 50)
+        for tag in WebStrings.languages {
+            let raw = try Self.rawTexts(tag)
+            let strings = try #require(WebStrings.all[tag])
+            #expect(strings.plurals == Translation.named(tag)?.plurals, "\(tag): the engine's rules")
+            for (key, text) in raw where text.contains("{count}") {
+                let group = key.split(separator: ".").dropLast().joined(separator: ".")
+                #expect(Self.pluralGroups.contains(group), "\(tag) \(key) shows a count without plural forms")
+            }
+            for group in Self.pluralGroups {
+                for category in strings.plurals.categories {
+                    #expect(raw["\(group).\(category.rawValue)"] != nil, "\(tag) lacks \(group).\(category.rawValue)")
+                }
+                guard let one = raw["\(group).one"], let other = raw["\(group).other"] else { continue }
+                for noun in try Self.matches(#"\{count\} (\p{L}+s)\b"#, in: other) {
+                    #expect(!one.contains("{count} \(noun)"), "\(tag) \(group).one: \(one)")
+                }
+            }
+        }
+    }
+
+    @Test func countsTakeTheirLanguagesForm() throws {
+        let english = WebStrings.english
+        let portuguese = try #require(WebStrings.all["pt-BR"])
+        // Each group in turn: 1 and 2 in English, 0, 1, 2 and a million in Portuguese.
+        for group in Self.pluralGroups {
+            #expect(english.form(group, 1) == "\(group).one")
+            #expect(english.form(group, 2) == "\(group).other")
+            #expect(english.form(group, 0) == "\(group).other")
+            #expect(portuguese.form(group, 0) == "\(group).one")
+            #expect(portuguese.form(group, 1) == "\(group).one")
+            #expect(portuguese.form(group, 2) == "\(group).other")
+            #expect(portuguese.form(group, 1_000_000) == "\(group).many")
+        }
+        #expect(english.count("journey.units.day", 1) == "1 day")
+        #expect(english.count("journey.units.day", 2) == "2 days")
+        #expect(english.count("journey.rule.streak", 1, ["what": "Walk", "broken": ""]) == "1 day in a row of Walk")
+        #expect(english.count("js.app.store.freezes", 1) == "1 freeze")
+        #expect(portuguese.count("journey.units.day", 0) == "0 dia")
+        #expect(portuguese.count("journey.units.day", 1) == "1 dia")
+        #expect(portuguese.count("journey.units.day", 2) == "2 dias")
+        #expect(portuguese.count("journey.units.day", 1_000_000) == "1.000.000 de dias")
+        #expect(english.count("push.reaction.title", 1, ["name": "Ana"]) == "Ana cheered you on")
+        #expect(portuguese.count("push.reaction.body", 3, ["who": "Ana, Bia e mais 1 pessoa"]).contains("reagiram"))
+        // A language without a form for a category reads its `other` form.
+        #expect(english.form("no.such.group", 1) == "no.such.group.other")
     }
 
     /// A language's own strings, before English fills its gaps.

@@ -14,7 +14,7 @@ extension AchievementEngine {
     ) -> [String: String] {
         guard translation != .english else { return context }
         var values = context
-        if let unit = context["unit"] { values["unit"] = translation.titleUnit(unit) }
+        if let unit = context["unit"] { values["unit"] = translation.titleUnit(unit, count: value) }
         if let value {
             if context["value"] != nil { values["value"] = number(value, translation: translation) }
             if milestoneType == "amount" { values["amount"] = translation.money(value) }

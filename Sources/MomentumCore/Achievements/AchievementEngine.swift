@@ -649,7 +649,7 @@ public struct AchievementEngine: Sendable {
                 title: custom
                     ? rule.title
                     : Self.fill(
-                        rule.title,
+                        rule.title(for: value, plurals: translation.plurals),
                         Self.titleValues(
                             context, value: value, milestoneType: type, rule: rule, translation: translation)),
                 category: category ?? rule.category,

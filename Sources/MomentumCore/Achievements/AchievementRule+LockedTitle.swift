@@ -20,7 +20,8 @@ extension AchievementRule {
         var values: [String: String] = [
             "name": subjectName ?? translation.text(AchievementText.companion),
             "habit": translation.text(AchievementText.aHabit), "goal": translation.text(AchievementText.aGoal),
-            "stage": translation.text(AchievementText.aNewStage), "unit": translation.titleUnit("day"),
+            "stage": translation.text(AchievementText.aNewStage),
+            "unit": translation.titleUnit("day", count: at?.min() ?? every),
         ]
         if let first = at?.min() ?? every {
             values["value"] = AchievementEngine.number(first, translation: translation)
@@ -29,10 +30,10 @@ extension AchievementRule {
                 values["age"] = AchievementEngine.ageText(Int(first), unit, translation: translation)
             }
         }
-        var text = title
+        var text = title(for: at?.min() ?? every, plurals: translation.plurals)
         // A placeholder nothing can fill before the achievement fires, at the end after a
         // colon, goes with its colon.
-        let names = TemplateText.segments(of: title) { _ in true }.compactMap(\.placeholder).map(String.init)
+        let names = TemplateText.segments(of: text) { _ in true }.compactMap(\.placeholder).map(String.init)
         for name in names where values[name] == nil {
             for ending in [": {\(name)}", " {\(name)}"] where text.hasSuffix(ending) {
                 text.removeLast(ending.count)

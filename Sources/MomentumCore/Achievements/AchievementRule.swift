@@ -101,8 +101,12 @@ public struct AchievementRule: Hashable, Sendable, Codable {
     public var id: String
     /// The kind.
     public var kind: Kind
-    /// The title, with placeholders.
+    /// The title, with placeholders; for a title that shows `{value}`, its `other` form.
     public var title: String
+    /// For a title that shows `{value}`, its forms for the other plural categories of the
+    /// pack's language (`{"one": "Sustained hard habit: {value} {unit} of {habit}"}`); see
+    /// ``title(for:plurals:)``.
+    public var titleForms: [PluralCategory: String]?
     /// The achievement category.
     public var category: String
     /// The celebration tier.
@@ -160,11 +164,13 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         minimum: Double? = nil, maximum: Double? = nil, items: [String]? = nil, source: Source? = nil,
         habit: String? = nil, require: [String]? = nil, days: Int? = nil, subject: String? = nil, date: String? = nil,
         unit: Unit? = nil, includePast: Bool? = nil, coverage: Coverage? = nil, method: String? = nil,
-        stage: String? = nil, goalCategory: String? = nil, difficulty: Difficulty? = nil
+        stage: String? = nil, goalCategory: String? = nil, difficulty: Difficulty? = nil,
+        titleForms: [PluralCategory: String]? = nil
     ) {
         self.id = id
         self.kind = kind
         self.title = title
+        self.titleForms = titleForms
         self.category = category
         self.tier = tier
         self.badge = badge
@@ -250,5 +256,19 @@ extension AchievementRule.Match {
                 ? activity.kind != "contribution" : (type == "contribution") == (activity.kind == "contribution"))
             && (item == nil || item == activity.item) && (group == nil || group == activity.group)
             && (subject == nil || subject == activity.subject)
+    }
+}
+
+extension AchievementRule {
+    /// The title in the form of a value: its form for the value's plural category, else
+    /// ``title``.
+    ///
+    /// - Parameters:
+    ///   - value: The unlock's number, if it has one.
+    ///   - plurals: The plural rules of the pack's language.
+    /// - Returns: The title, its placeholders unfilled.
+    public func title(for value: Double?, plurals: PluralRules) -> String {
+        guard let forms = titleForms, let value else { return title }
+        return forms[plurals.category(for: value)] ?? title
     }
 }

@@ -135,7 +135,7 @@ extension Coaching {
             : translation.text(pick([CoachingText.rebuild1, .rebuild2, .rebuild3], id, series.today), values)
         values["length"] = translation.count(peak, unit)
         values["unit"] = translation.unitName(unit)
-        let stillCounts = translation.text(peak == 1 ? CoachingText.stillCountsOne : .stillCountsOther, values)
+        let stillCounts = translation.text(CoachingText.stillCounts, count: Double(peak), values)
 
         var guidance: [Guidance] = []
         if recentBreaks >= 2 {

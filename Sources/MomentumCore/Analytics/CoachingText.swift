@@ -13,8 +13,7 @@ enum CoachingText: String, EngineText {
     case rebuild1 = "coaching.rebuild.1"
     case rebuild2 = "coaching.rebuild.2"
     case rebuild3 = "coaching.rebuild.3"
-    case stillCountsOne = "coaching.stillCounts.one"
-    case stillCountsOther = "coaching.stillCounts.other"
+    case stillCounts = "coaching.stillCounts"
     case habitStacking = "coaching.habitStacking"
     case smallerAmount = "coaching.easierTarget.amount"
     case fewerDays = "coaching.easierTarget.days"
@@ -35,9 +34,7 @@ enum CoachingText: String, EngineText {
         case .rebuild1: "{length} back in on {habit}. {toGo} more to beat your best of {best}."
         case .rebuild2: "You're rebuilding: {current} down on {habit}, {toGo} to go to set a new record of {record}."
         case .rebuild3: "Back on track with {habit}: {current} so far. Your best, {best}, is within reach."
-        case .stillCountsOne:
-            "Your {streak} streak still counts: that {unit} happened, and your best of {best} stays on your record."
-        case .stillCountsOther:
+        case .stillCounts:
             "Your {streak} streak still counts: those {length} happened, and your best of {best} stays on your record."
         case .habitStacking:
             "Try habit stacking: do {habit} right after something you already do every day, like your morning "
@@ -47,6 +44,15 @@ enum CoachingText: String, EngineText {
         case .fewerDays: "Make it easier for a while: aim for {habit} 4 times a week instead of every day."
         case .smallerVersion: "Make it easier for a while: a smaller version of {habit} still counts as showing up."
         case .reminder: "Want a reminder for {habit} tomorrow at {time}?"
+        }
+    }
+
+    /// The `one` form of the reminder that a past streak counts (by the streak's length).
+    var englishOne: String? {
+        switch self {
+        case .stillCounts:
+            "Your {streak} streak still counts: that {unit} happened, and your best of {best} stays on your record."
+        default: nil
         }
     }
 }

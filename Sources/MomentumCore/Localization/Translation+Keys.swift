@@ -10,6 +10,40 @@ extension Translation {
     static let keys: [String: String] = Dictionary(
         entries.map { ($0.key, $0.english) }, uniquingKeysWith: { first, _ in first })
 
+    /// The keys of every plural group the engine uses (see ``Translation``, "Counts"): a
+    /// language has `<key>.<category>` for each category of its rules, where English has
+    /// `<key>.one` and `<key>.other`.
+    static let pluralKeys: Set<String> = {
+        var keys = Set(
+            wordPluralKeys + MessageText.pluralKeys + ProgressionText.pluralKeys + AchievementText.pluralKeys
+                + CoachingText.pluralKeys + NotificationText.pluralKeys + CaptionText.pluralKeys
+                + MessageCatalog.standard.pluralKeys)
+        for name in RulePack.bundledOrder {
+            for rule in RulePack.bundled[name]?.achievements ?? [] where rule.titleForms != nil {
+                keys.insert("pack.\(name).rule.\(rule.id).title")
+            }
+        }
+        return keys
+    }()
+
+    /// Every key a language needs, with the English text it translates: ``keys``, each plural
+    /// group with one key per category of the language's rules (a category English lacks,
+    /// such as `many`, translates English's `other`).
+    ///
+    /// - Parameter translation: The language.
+    /// - Returns: The English text of each key.
+    static func keys(for translation: Translation) -> [String: String] {
+        var keys = self.keys
+        for group in pluralKeys {
+            let english = keys.removeValue(forKey: "\(group).other") ?? ""
+            let one = keys.removeValue(forKey: "\(group).one")
+            for category in translation.plurals.categories {
+                keys["\(group).\(category.rawValue)"] = category == .one ? one ?? english : english
+            }
+        }
+        return keys
+    }
+
     /// The keys whose translation must have exactly the placeholders of the English text,
     /// because the choice of a template depends on them: message and affirmation templates.
     static let exactPlaceholderKeys: Set<String> = {
@@ -19,6 +53,10 @@ extension Translation {
             return text
         }
         for template in AffirmationCatalog.standard.templates { keys.insert("affirmation.\(template.id)") }
+        // Every form of a counting template, in any language's categories.
+        for group in MessageCatalog.standard.pluralKeys {
+            for category in PluralCategory.allCases { keys.insert("\(group).\(category.rawValue)") }
+        }
         return keys
     }()
 

@@ -29,8 +29,10 @@ extension Translation {
     }
 
     /// A language file decoded, or `nil` when it is not one: it must be a JSON object with a
-    /// `texts` object of strings; `meta` may name the language and its separators, which
-    /// default to the tag and English's. Blank texts count as missing.
+    /// `texts` object of strings; `meta` may name the language, its separators and its plural
+    /// rules (`plurals`, CLDR's condition for each category but `other`), which default to
+    /// the tag and English's. Blank texts count as missing; rules that cannot be read make
+    /// the file not a language.
     ///
     /// - Parameters:
     ///   - language: The language's tag.
@@ -38,11 +40,16 @@ extension Translation {
     init?(language: String, json: Data) {
         guard let file = try? JSONDecoder().decode(LanguageFile.self, from: json) else { return nil }
         let meta = file.meta
+        var plurals = PluralRules.english
+        if let written = meta?.plurals {
+            guard let rules = PluralRules(written) else { return nil }
+            plurals = rules
+        }
         self.init(
             language: language, name: Self.nonBlank(meta?.name) ?? language,
             groupingSeparator: meta?.groupingSeparator ?? Self.english.groupingSeparator,
             decimalSeparator: Self.nonBlank(meta?.decimalSeparator) ?? Self.english.decimalSeparator,
-            texts: file.texts.filter { Self.nonBlank($0.value) != nil })
+            texts: file.texts.filter { Self.nonBlank($0.value) != nil }, plurals: plurals)
     }
 
     /// Whether a file name is a BCP 47 tag as Momentum writes them: a primary language of 2
@@ -69,6 +76,7 @@ extension Translation {
             var name: String?
             var groupingSeparator: String?
             var decimalSeparator: String?
+            var plurals: [PluralCategory: String]?
         }
 
         var meta: Meta?

@@ -4,25 +4,24 @@ extension Translation {
     /// The units a streak counts (``Coaching/unit(_:)``) and an age is told in.
     static let units = ["day", "week", "month", "year", "period"]
 
-    /// An amount of a unit: "1 day", "12 days" (`count.<unit>.one` / `.other`).
+    /// An amount of a unit: "1 day", "12 days" (the plural group `count.<unit>`).
     ///
     /// A unit without texts of its own reads as English adds an "s", so any unit a caller
     /// names is written.
     func count(_ count: Int, _ unit: String) -> String {
-        self.count(String(count), unit, one: count == 1)
+        self.count(String(count), value: Double(count), unit)
     }
 
-    /// An amount already written as text ("1,000"), singular or not as `one` says.
-    func count(_ count: String, _ unit: String, one: Bool) -> String {
-        let key = "count.\(unit).\(one ? "one" : "other")"
-        return Self.fill(text(key, default: Self.englishCount(unit, one: one)), ["count": count])
+    /// An amount already written as text ("1,000"), in the form of `value`.
+    func count(_ written: String, value: Double, _ unit: String) -> String {
+        Self.fill(text("count.\(unit)", count: value, english: Self.englishCount(unit)), ["count": written])
     }
 
     /// The length of a streak, as it qualifies the streak: "12-day" in "your 12-day streak"
-    /// (`streak.<unit>.one` / `.other`).
+    /// (the plural group `streak.<unit>`).
     func streakLength(_ count: Int, _ unit: String) -> String {
-        let key = "streak.\(unit).\(count == 1 ? "one" : "other")"
-        return Self.fill(text(key, default: "{count}-\(unit)"), ["count": String(count)])
+        let english: [PluralCategory: String] = [.one: "{count}-\(unit)", .other: "{count}-\(unit)"]
+        return Self.fill(text("streak.\(unit)", count: Double(count), english: english), ["count": String(count)])
     }
 
     /// The name of a unit on its own ("day" in "that day"; `unit.<unit>`).
@@ -30,11 +29,12 @@ extension Translation {
         text("unit.\(unit)", default: unit)
     }
 
-    /// The word that fills `{unit}` in achievement titles (`pack.unit.<unit>`). English
-    /// titles write "7-{unit} streak" and "{value} {unit}s", so English's word is the bare
-    /// singular; a language writes whatever form its titles need.
-    func titleUnit(_ unit: String) -> String {
-        text("pack.unit.\(unit)", default: unit)
+    /// The word that fills `{unit}` in achievement titles, for the title's `{value}` (the
+    /// plural group `pack.unit.<unit>`). English titles write "7-{unit} streak" and
+    /// "{value} {unit}s", so English's word is the bare singular in every form; a language
+    /// writes whatever form its titles need ("dia", "dias").
+    func titleUnit(_ unit: String, count: Double?) -> String {
+        text("pack.unit.\(unit)", count: count ?? .nan, english: [.one: unit, .other: unit])
     }
 
     /// An ordinal number: "1st", "22nd", "50th" in English (`ordinal.one`, `.two`, `.few`,
@@ -110,23 +110,28 @@ extension Translation {
     ]
     static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-    private static func englishCount(_ unit: String, one: Bool) -> String {
-        one ? "{count} \(unit)" : "{count} \(unit)s"
+    private static func englishCount(_ unit: String) -> [PluralCategory: String] {
+        [.one: "{count} \(unit)", .other: "{count} \(unit)s"]
     }
 
     private static let englishOrdinals = [
         "one": "{count}st", "two": "{count}nd", "few": "{count}rd", "other": "{count}th",
     ]
 
+    /// The plural groups among the texts above: a unit's amount, a streak's length and a
+    /// title's unit word. (Ordinals are not: their forms follow English's ordinal rule.)
+    static var wordPluralKeys: [String] {
+        units.flatMap { ["count.\($0)", "streak.\($0)", "pack.unit.\($0)"] }
+    }
+
     /// Every key of the texts above, with its English text.
     static var wordEntries: [(key: String, english: String)] {
         var entries: [(key: String, english: String)] = []
         for unit in units {
             entries += [
-                ("count.\(unit).one", englishCount(unit, one: true)),
-                ("count.\(unit).other", englishCount(unit, one: false)),
+                ("count.\(unit).one", "{count} \(unit)"), ("count.\(unit).other", "{count} \(unit)s"),
                 ("streak.\(unit).one", "{count}-\(unit)"), ("streak.\(unit).other", "{count}-\(unit)"),
-                ("unit.\(unit)", unit), ("pack.unit.\(unit)", unit),
+                ("unit.\(unit)", unit), ("pack.unit.\(unit).one", unit), ("pack.unit.\(unit).other", unit),
             ]
         }
         entries += englishOrdinals.sorted { $0.key < $1.key }.map { ("ordinal.\($0.key)", $0.value) }

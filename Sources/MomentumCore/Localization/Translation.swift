@@ -9,13 +9,21 @@ import Foundation
 /// `Resources/Languages/<tag>.json`:
 ///
 /// ```json
-/// {"meta": {"name": "Português (Brasil)", "groupingSeparator": ".", "decimalSeparator": ","},
-///  "texts": {"relative.yesterday": "ontem", "message.generic.1.2": "Mandou bem! 👍"}}
+/// {"meta": {"name": "Português (Brasil)", "groupingSeparator": ".", "decimalSeparator": ",",
+///           "plurals": {"one": "i = 0..1", "many": "e = 0 and i != 0 and i % 1000000 = 0 and v = 0 or e != 0..5"}},
+///  "texts": {"relative.yesterday": "ontem", "count.day.one": "{count} dia", "count.day.other": "{count} dias"}}
 /// ```
 ///
 /// Adding a language is adding its file. A text the file lacks (or leaves blank) is written
 /// in English; `TranslationTests` fails until every language has every key the engine uses,
 /// and no other. Placeholders (`{name}`, `{value}`) stay in braces, untranslated.
+///
+/// **Counts.** A text that shows a count (`{count}`, or a milestone's `{value}`) is a plural
+/// group: one text per plural category of the language, under the group's key and the
+/// category (`count.day.one`, `count.day.many`, `count.day.other`). The language's rules
+/// (`meta.plurals`, CLDR's conditions, read by ``PluralRules``) pick the category of the
+/// number as the language writes it; a language needs every category its rules name, and
+/// English has `one` and `other`.
 ///
 /// Everything that writes a text takes a translation, English by default: the catalogs'
 /// `translated(_:)` (``MessageCatalog/translated(_:)``, ``RulePack/translated(_:)``,
@@ -36,18 +44,35 @@ public struct Translation: Hashable, Sendable {
     let decimalSeparator: String
     /// The translated texts by key; never blank.
     let texts: [String: String]
+    /// The language's plural rules, which pick the form of a counted text.
+    public let plurals: PluralRules
 
-    init(language: String, name: String, groupingSeparator: String, decimalSeparator: String, texts: [String: String]) {
+    init(
+        language: String, name: String, groupingSeparator: String, decimalSeparator: String, texts: [String: String],
+        plurals: PluralRules = .english
+    ) {
         self.language = language
         self.name = name
         self.groupingSeparator = groupingSeparator
         self.decimalSeparator = decimalSeparator
         self.texts = texts
+        self.plurals = plurals
     }
 
     /// English, the language of the source: every lookup returns its default.
     public static let english = Translation(
         language: "en", name: "English", groupingSeparator: ",", decimalSeparator: ".", texts: [:])
+
+    /// The plural category of a number as this language writes it (see ``number(_:fractionDigits:)``):
+    /// `one` for 1 in English, for 0 and 1 in Brazilian Portuguese.
+    ///
+    /// - Parameters:
+    ///   - value: The number.
+    ///   - fractionDigits: The most decimals it is written with, 0 to 6.
+    /// - Returns: The category.
+    public func pluralCategory(for value: Double, fractionDigits: Int = 2) -> PluralCategory {
+        plurals.category(for: value, fractionDigits: fractionDigits)
+    }
 
     /// The languages with a translation: "en" first, then every `Resources/Languages/<tag>.json`, sorted.
     public static let availableLanguages: [String] = ["en"] + bundled.keys.sorted()
@@ -140,6 +165,7 @@ public struct Translation: Hashable, Sendable {
     public static func == (lhs: Translation, rhs: Translation) -> Bool {
         lhs.language == rhs.language && lhs.groupingSeparator == rhs.groupingSeparator
             && lhs.decimalSeparator == rhs.decimalSeparator && lhs.name == rhs.name && lhs.texts == rhs.texts
+            && lhs.plurals == rhs.plurals
     }
 
     /// Hashes the language's tag (equal translations share it; hashing every text would be slow).

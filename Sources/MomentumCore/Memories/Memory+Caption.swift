@@ -35,7 +35,7 @@ extension Memory {
         let words = { (text: String) in text.replacingOccurrences(of: "_", with: " ") }
         let title = nonBlank(title) ?? capitalized("\(words(category)) \(words(milestoneType))")
         let number = value.map { translation.number($0) }
-        let days = value.map { translation.count(translation.number($0), "day", one: $0 == 1) }
+        let days = value.map { translation.count(translation.number($0), value: $0, "day") }
         var values = ["activity": nouns.single, "run": nouns.run, "title": title]
         values["name"] = name
         values["days"] = days

@@ -18,10 +18,10 @@ extension MessageCatalog {
         templates: [
             .init(
                 id: "potty.streak.1", category: "potty", tiers: low, milestoneTypes: ["streak"],
-                text: "🔥 {value} days in a row!"),
+                text: "🔥 {value} days in a row!", one: "🔥 {value} day in a row!"),
             .init(
                 id: "potty.streak.2", category: "potty", tiers: low, milestoneTypes: ["streak"],
-                text: "{value} outdoor days in a row! 🌿"),
+                text: "{value} outdoor days in a row! 🌿", one: "{value} outdoor day in a row! 🌿"),
             .init(id: "potty.ack.1", category: "potty", tiers: low, text: "Another win outside! 🌿"),
             .init(
                 id: "potty.first.1", category: "potty", tiers: high, milestoneTypes: ["first"],
@@ -31,19 +31,23 @@ extension MessageCatalog {
                 text: "First outdoor potty! 🌿"),
             .init(
                 id: "potty.streak.3", category: "potty", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{value} days of outdoor potty in a row! 🎉"),
+                text: "{value} days of outdoor potty in a row! 🎉", one: "{value} day of outdoor potty in a row! 🎉"),
             .init(
                 id: "potty.streak.4", category: "potty", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{name} is {value} days into outdoor potty success! 🐾"),
+                text: "{name} is {value} days into outdoor potty success! 🐾",
+                one: "{name} is {value} day into outdoor potty success! 🐾"),
             .init(
                 id: "potty.record.1", category: "potty", tiers: high, milestoneTypes: ["streak_record"],
-                text: "New record: {value} days! {name}'s longest streak yet. 🏆"),
+                text: "New record: {value} days! {name}'s longest streak yet. 🏆",
+                one: "New record: {value} day! {name}'s longest streak yet. 🏆"),
             .init(
                 id: "potty.streak.5", category: "potty", tiers: major, milestoneTypes: ["streak", "streak_record"],
-                text: "You did it! {value} days of outdoor success. 🎓"),
+                text: "You did it! {value} days of outdoor success. 🎓",
+                one: "You did it! {value} day of outdoor success. 🎓"),
             .init(
                 id: "potty.streak.6", category: "potty", tiers: major, milestoneTypes: ["streak"],
-                text: "Potty trained! {name} nailed {value} days outside. 🎓"),
+                text: "Potty trained! {name} nailed {value} days outside. 🎓",
+                one: "Potty trained! {name} nailed {value} day outside. 🎓"),
             .init(
                 id: "potty.recovery.1", category: "potty", milestoneTypes: ["recovery"],
                 text: "Back on track after the accident! 💪"),
@@ -55,7 +59,7 @@ extension MessageCatalog {
 
             .init(
                 id: "commands.count.1", category: "commands", tiers: low, milestoneTypes: ["count"],
-                text: "{value} commands and counting! 🐾"),
+                text: "{value} commands and counting! 🐾", one: "{value} command and counting! 🐾"),
             .init(id: "commands.ack.1", category: "commands", tiers: low, text: "Good practice! 🎯"),
             .init(
                 id: "commands.first.1", category: "commands", tiers: high, milestoneTypes: ["first"],
@@ -65,17 +69,18 @@ extension MessageCatalog {
                 text: "First command learned! 🎓"),
             .init(
                 id: "commands.count.2", category: "commands", tiers: high, milestoneTypes: ["count"],
-                text: "{value} commands mastered! ⭐"),
+                text: "{value} commands mastered! ⭐", one: "{value} command mastered! ⭐"),
             .init(
                 id: "commands.count.3", category: "commands", tiers: high, milestoneTypes: ["count"],
-                text: "Star pupil! {name} knows {value} commands. ⭐"),
+                text: "Star pupil! {name} knows {value} commands. ⭐", one: "Star pupil! {name} knows {value} command. ⭐"
+            ),
             .init(id: "commands.any.1", category: "commands", tiers: high, text: "New command for {name}: {item}! 🐶"),
             .init(id: "commands.any.2", category: "commands", tiers: high, text: "New command: {item}! 🎉"),
             .init(id: "commands.any.3", category: "commands", tiers: high, text: "Training milestone: {title}! 🎓"),
 
             .init(
                 id: "socialization.count.1", category: "socialization", tiers: low, milestoneTypes: ["count"],
-                text: "{value} new friends and counting! 🐾"),
+                text: "{value} new friends and counting! 🐾", one: "{value} new friend and counting! 🐾"),
             .init(id: "socialization.ack.1", category: "socialization", tiers: low, text: "Another new experience! 🌍"),
             .init(
                 id: "socialization.first.1", category: "socialization", tiers: high, milestoneTypes: ["first"],
@@ -85,10 +90,11 @@ extension MessageCatalog {
                 text: "First dog met! 🐕"),
             .init(
                 id: "socialization.count.2", category: "socialization", tiers: high, milestoneTypes: ["count"],
-                text: "{value} dogs met! {name} is a social butterfly. 🦋"),
+                text: "{value} dogs met! {name} is a social butterfly. 🦋",
+                one: "{value} dog met! {name} is a social butterfly. 🦋"),
             .init(
                 id: "socialization.count.3", category: "socialization", tiers: high, milestoneTypes: ["count"],
-                text: "{value} new friends! 🐾"),
+                text: "{value} new friends! 🐾", one: "{value} new friend! 🐾"),
             .init(
                 id: "socialization.set.1", category: "socialization", tiers: high, milestoneTypes: ["set_completed"],
                 text: "All {item} experienced! 🌍"),
@@ -118,7 +124,7 @@ extension MessageCatalog {
 
             .init(
                 id: "lifestyle.count.1", category: "lifestyle", tiers: low, milestoneTypes: ["count"],
-                text: "{value} adventures and counting! 🐾"),
+                text: "{value} adventures and counting! 🐾", one: "{value} adventure and counting! 🐾"),
             .init(id: "lifestyle.ack.1", category: "lifestyle", tiers: low, text: "Out and about! 🌳"),
             .init(
                 id: "lifestyle.first.1", category: "lifestyle", tiers: high, milestoneTypes: ["first"],
@@ -128,10 +134,11 @@ extension MessageCatalog {
                 text: "A first adventure: {title}! 🌳"),
             .init(
                 id: "lifestyle.count.2", category: "lifestyle", tiers: high, milestoneTypes: ["count"],
-                text: "{value} adventures logged! 🐾"),
+                text: "{value} adventures logged! 🐾", one: "{value} adventure logged! 🐾"),
             .init(
                 id: "lifestyle.count.3", category: "lifestyle", tiers: high, milestoneTypes: ["count"],
-                text: "{name} has {value} adventures under the collar! 🦮"),
+                text: "{name} has {value} adventures under the collar! 🦮",
+                one: "{name} has {value} adventure under the collar! 🦮"),
             .init(id: "lifestyle.any.1", category: "lifestyle", tiers: high, text: "{title}! 🌳"),
 
             .init(id: "time.age.1", category: "time", milestoneTypes: ["age"], text: "{name} is {duration} old! 🎂"),
@@ -146,25 +153,26 @@ extension MessageCatalog {
 
             .init(
                 id: "streaks.streak.1", category: "streaks", tiers: low, milestoneTypes: ["streak"],
-                text: "🔥 {value} days in a row!"),
+                text: "🔥 {value} days in a row!", one: "🔥 {value} day in a row!"),
             .init(
                 id: "streaks.streak.2", category: "streaks", tiers: low, milestoneTypes: ["streak"],
-                text: "{value}-day streak! Keep it going. 🔥"),
+                text: "{value}-day streak! Keep it going. 🔥", one: "{value}-day streak! Keep it going. 🔥"),
             .init(
                 id: "streaks.streak.3", category: "streaks", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{value}-day {habit} streak! 🔥"),
+                text: "{value}-day {habit} streak! 🔥", one: "{value}-day {habit} streak! 🔥"),
             .init(
                 id: "streaks.streak.4", category: "streaks", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{value} days of {habit} in a row! 🏆"),
+                text: "{value} days of {habit} in a row! 🏆", one: "{value} day of {habit} in a row! 🏆"),
             .init(
                 id: "streaks.streak.5", category: "streaks", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "A {value}-day streak! Consistency is your superpower. 💪"),
+                text: "A {value}-day streak! Consistency is your superpower. 💪",
+                one: "A {value}-day streak! Consistency is your superpower. 💪"),
             .init(
                 id: "streaks.streak.6", category: "streaks", tiers: high, milestoneTypes: ["streak"],
-                text: "{value} days strong! 🔥"),
+                text: "{value} days strong! 🔥", one: "{value} day strong! 🔥"),
             .init(
                 id: "streaks.record.1", category: "streaks", tiers: high, milestoneTypes: ["streak_record"],
-                text: "New personal best: {value} days! 🏆"),
+                text: "New personal best: {value} days! 🏆", one: "New personal best: {value} day! 🏆"),
             .init(
                 id: "streaks.recovery.1", category: "streaks", milestoneTypes: ["recovery"],
                 text: "Back on track with {habit}! 🌱"),
@@ -173,7 +181,7 @@ extension MessageCatalog {
                 text: "It still counts. Welcome back! 💪"),
             .init(
                 id: "streaks.consistency.1", category: "streaks", tiers: high, milestoneTypes: ["consistency"],
-                text: "{value} days with every habit done! 🌟"),
+                text: "{value} days with every habit done! 🌟", one: "{value} day with every habit done! 🌟"),
             .init(id: "streaks.any.1", category: "streaks", tiers: high, text: "{title}! 🔥"),
 
             .init(
@@ -189,11 +197,12 @@ extension MessageCatalog {
                 id: "savings.amount.epic", category: "savings", milestoneTypes: ["amount"], amountTier: .epic,
                 text: "Incredible savings! 🏆"),
             .init(
-                id: "savings.amount.1", category: "savings", milestoneTypes: ["amount"], text: "You've saved {value}! 💰"
+                id: "savings.amount.1", category: "savings", milestoneTypes: ["amount"],
+                text: "You've saved {value}! 💰", one: "You've saved {value}! 💰"
             ),
             .init(
                 id: "savings.amount.2", category: "savings", milestoneTypes: ["amount"],
-                text: "{value} saved and counting! 🪙"),
+                text: "{value} saved and counting! 🪙", one: "{value} saved and counting! 🪙"),
             .init(id: "savings.any.1", category: "savings", text: "{title}! 💰"),
 
             .init(
@@ -259,24 +268,24 @@ extension MessageCatalog {
                 text: "Stage unlocked: {stage}! ⭐"),
             .init(
                 id: "growth.streak.1", category: "growth", milestoneTypes: ["streak"],
-                text: "{value} days of practice in a row! 🌱"),
+                text: "{value} days of practice in a row! 🌱", one: "{value} day of practice in a row! 🌱"),
             .init(id: "growth.any.1", category: "growth", text: "Growth milestone: {title}! 🌱"),
 
             .init(
                 id: "generic.streak.1", category: "generic", tiers: low, milestoneTypes: ["streak"],
-                text: "🔥 {value} days in a row!"),
+                text: "🔥 {value} days in a row!", one: "🔥 {value} day in a row!"),
             .init(
                 id: "generic.streak.2", category: "generic", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{value}-day streak! 🔥"),
+                text: "{value}-day streak! 🔥", one: "{value}-day streak! 🔥"),
             .init(
                 id: "generic.streak.3", category: "generic", tiers: high, milestoneTypes: ["streak", "streak_record"],
-                text: "{name} hit a {value}-day streak! 🔥"),
+                text: "{name} hit a {value}-day streak! 🔥", one: "{name} hit a {value}-day streak! 🔥"),
             .init(
                 id: "generic.first.1", category: "generic", tiers: high, milestoneTypes: ["first"],
                 text: "A first: {title}! 🌟"),
             .init(
                 id: "generic.count.1", category: "generic", tiers: high, milestoneTypes: ["count"],
-                text: "{value} and counting: {title}! 🎯"),
+                text: "{value} and counting: {title}! 🎯", one: "{value} and counting: {title}! 🎯"),
             .init(id: "generic.1.1", category: "generic", tiers: low, text: "Nice! ✨"),
             .init(id: "generic.1.2", category: "generic", tiers: low, text: "Well done! 👍"),
             .init(id: "generic.1.3", category: "generic", tiers: low, text: "Keep it up! 💪"),
@@ -294,7 +303,8 @@ extension MessageCatalog {
             .init(id: "generic.3.5", category: "generic", tiers: major, text: "Huge milestone unlocked: {title}! 🥳"),
             .init(
                 id: "retro.streak.1", category: "generic", milestoneTypes: ["streak", "streak_record"],
-                retroactive: true, text: "Looks like {name} hit a {value}-day streak {when}! 🎉"),
+                retroactive: true, text: "Looks like {name} hit a {value}-day streak {when}! 🎉",
+                one: "Looks like {name} hit a {value}-day streak {when}! 🎉"),
             .init(
                 id: "retro.any.1", category: "generic", retroactive: true,
                 text: "Looks like {name} earned {title} {when}! 🎉"),

@@ -1,7 +1,8 @@
 /// The messages that celebrate unlocks, and how one is chosen (DESIGN §2 "Celebrations").
 ///
 /// Choosing is deterministic, so the phone and the server pick the same message:
-/// 1. **Values.** The unlock provides `{title}`, `{value}` (its number, `1,000`) and its
+/// 1. **Values.** The unlock provides `{title}`, `{value}` (its number, `1,000`, which picks
+///    the template's plural form: "1 day", "2 days") and its
 ///    context's `{habit}`, `{item}`, `{goal}`, `{stage}` and `{duration}`; `{name}` is the
 ///    subject's name, else the context's `name`; a retroactive unlock adds `{when}`, the
 ///    ``relativePhrase(for:today:translation:)`` of its achievement day ("last week"). Blank values
@@ -109,6 +110,8 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
                 && (!template.countsDays || countsInDays)
         }
         let recent = recentTemplateIDs.suffix(max(0, recentLimit))
+        // A counted `{value}` takes its plural form in the catalog's language.
+        let form = unlock.value.map { translation.pluralCategory(for: $0) } ?? .other
         func level(_ template: MessageTemplate) -> Int {
             (template.category == MessageTemplate.genericCategory ? 2 : 0) + (template.milestoneTypes == nil ? 1 : 0)
         }
@@ -116,13 +119,13 @@ public struct MessageCatalog: Hashable, Sendable, Codable {
             let allowed = candidates.filter { level($0) == rank && !recent.contains($0.id) }
             guard !allowed.isEmpty else { continue }
             let chosen = allowed[Int(AffirmationCatalog.stableHash(unlock.id) % UInt64(allowed.count))]
-            return message(chosen.id, chosen.render(values), title: unlock.title)
+            return message(chosen.id, chosen.render(values, form: form), title: unlock.title)
         }
         if let chosen = candidates.min(by: {
             (recentTemplateIDs.lastIndex(of: $0.id) ?? -1) < (recentTemplateIDs.lastIndex(of: $1.id) ?? -1)
         }) {
             // Every candidate is in `recent`; the one whose last use is earliest was seen longest ago.
-            return message(chosen.id, chosen.render(values), title: unlock.title)
+            return message(chosen.id, chosen.render(values, form: form), title: unlock.title)
         }
         let text =
             values["when"].map { translation.text(MessageText.titleWhen, ["title": unlock.title, "when": $0]) }

@@ -7,9 +7,14 @@
 /// only used when every placeholder it contains has a value. Braces around anything else are
 /// plain text and left as written.
 ///
+/// A template that shows `{value}` counts it: ``text`` is its plural `other` form and
+/// ``forms`` holds the others (English's `one`: "{value} day of {habit} in a row! 🏆"); the
+/// unlock's number picks the form by the catalog's language (``Translation``, "Counts").
+///
 /// JSON: `{"id": "potty.streak.1", "category": "potty", "tiers": [2, 3], "milestoneTypes":
-/// ["streak"], "text": "{value} days of outdoor potty in a row! 🎉"}`. `tiers` defaults to
-/// all three, `retroactive` to `false`; `milestoneTypes` and `amountTier` are optional.
+/// ["streak"], "text": "{value} days of outdoor potty in a row! 🎉", "forms": {"one": "{value}
+/// day of outdoor potty in a row! 🎉"}}`. `tiers` defaults to all three, `retroactive` to
+/// `false`; `milestoneTypes`, `amountTier` and `forms` are optional.
 public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     /// The category of the fallback templates, used when no template of the unlock's own
     /// category fits.
@@ -29,8 +34,11 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     public var amountTier: MilestoneTier?
     /// Whether it is for retroactive unlocks ("Looks like …"), which use only these.
     public var retroactive: Bool
-    /// The text with placeholders.
+    /// The text with placeholders; for a template that counts `{value}`, its `other` form.
     public var text: String
+    /// For a template that counts `{value}`, its forms for the other plural categories of
+    /// the catalog's language, with the placeholders of ``text``; empty otherwise.
+    public var forms: [PluralCategory: String]
 
     /// Creates a template.
     ///
@@ -42,13 +50,36 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     ///   - amountTier: For amount milestones, the savings tier it suits; `nil` for any.
     ///   - retroactive: Whether it is for retroactive unlocks.
     ///   - text: The text with placeholders.
+    ///   - one: For a template that counts `{value}`, its `one` form.
     ///   - countsDays: Whether the text counts `{value}` in days; by default, whether it says
     ///     so (`{value} days`, `{value}-day`).
     public init(
         id: String, category: String, tiers: [CelebrationTier] = CelebrationTier.allCases,
         milestoneTypes: [String]? = nil, amountTier: MilestoneTier? = nil, retroactive: Bool = false, text: String,
-        countsDays: Bool? = nil
+        one: String? = nil, countsDays: Bool? = nil
     ) {
+        self.init(
+            id: id, category: category, tiers: tiers, milestoneTypes: milestoneTypes, amountTier: amountTier,
+            retroactive: retroactive, text: text, forms: one.map { [.one: $0] } ?? [:], countsDays: countsDays)
+    }
+
+    /// Creates a template with its plural forms.
+    ///
+    /// - Parameters:
+    ///   - id: The template's id, unique within its catalog.
+    ///   - category: The achievement category, or ``genericCategory``.
+    ///   - tiers: The celebration tiers it suits.
+    ///   - milestoneTypes: The milestone types it is written for; `nil` for any.
+    ///   - amountTier: For amount milestones, the savings tier it suits; `nil` for any.
+    ///   - retroactive: Whether it is for retroactive unlocks.
+    ///   - text: The text with placeholders (the `other` form of a counting template).
+    ///   - forms: The forms for the other plural categories.
+    ///   - countsDays: Whether the text counts `{value}` in days; by default, whether it says so.
+    public init(
+        id: String, category: String, tiers: [CelebrationTier], milestoneTypes: [String]?, amountTier: MilestoneTier?,
+        retroactive: Bool, text: String, forms: [PluralCategory: String], countsDays: Bool? = nil
+    ) {
+        self.forms = forms.filter { $0.key != .other }
         self.id = id
         self.category = category
         self.tiers = tiers
@@ -83,12 +114,15 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
         Set(segments(of: text).compactMap { $0.placeholder.map(String.init) })
     }
 
-    /// The text with each placeholder that has a value replaced by it.
+    /// The text in a plural form with each placeholder that has a value replaced by it.
     ///
-    /// - Parameter values: Values by placeholder name (`["name": "Ollie"]`).
+    /// - Parameters:
+    ///   - values: Values by placeholder name (`["name": "Ollie"]`).
+    ///   - form: The plural category of the counted `{value}`; a form the template lacks is
+    ///     its ``text``.
     /// - Returns: The text; placeholders without a value are left as written.
-    public func render(_ values: [String: String]) -> String {
-        TemplateText.render(text, values) { Self.placeholderNames.contains(String($0)) }
+    public func render(_ values: [String: String], form: PluralCategory = .other) -> String {
+        TemplateText.render(forms[form] ?? text, values) { Self.placeholderNames.contains(String($0)) }
     }
 
     /// Whether it is written for a category: the same, or a subcategory of it.
@@ -102,7 +136,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, category, tiers, milestoneTypes, amountTier, retroactive, text, countsDays
+        case id, category, tiers, milestoneTypes, amountTier, retroactive, text, forms, countsDays
     }
 
     /// Decodes a template; `tiers` defaults to all three and `retroactive` to `false`.
@@ -116,6 +150,7 @@ public struct MessageTemplate: Hashable, Sendable, Codable, Identifiable {
             amountTier: try container.decodeIfPresent(MilestoneTier.self, forKey: .amountTier),
             retroactive: try container.decodeIfPresent(Bool.self, forKey: .retroactive) ?? false,
             text: try container.decode(String.self, forKey: .text),
+            forms: try container.decodeIfPresent([PluralCategory: String].self, forKey: .forms) ?? [:],
             countsDays: try container.decodeIfPresent(Bool.self, forKey: .countsDays))
     }
 }

@@ -22,4 +22,11 @@ enum MessageText: String, EngineText {
         case .titleWhen: "{title}, {when}"
         }
     }
+
+    var englishOne: String? {
+        switch self {
+        case .weeksAgo: "{count} week ago"
+        default: nil
+        }
+    }
 }

@@ -45,4 +45,13 @@ enum NotificationText: String, EngineText {
         case .milestoneRetroactive: "{message} (Reached on {day}.)"
         }
     }
+
+    /// The counted texts' `one` forms (the count of other habits still open, or of more lines).
+    var englishOne: String? {
+        switch self {
+        case .atRiskOthersBody: "Check in to keep it, and {count} more still open: {habits}."
+        case .weeklyMoreBody: "{lines} and {count} more. Keep it up!"
+        default: nil
+        }
+    }
 }

@@ -33,7 +33,7 @@ extension RulePack {
                 }
             }
             unlock.title = AchievementEngine.fill(
-                rule.title,
+                rule.title(for: unlock.value, plurals: translation.plurals),
                 AchievementEngine.titleValues(
                     unlock.context, value: unlock.value, milestoneType: unlock.milestoneType, rule: rule,
                     translation: translation))

@@ -34,6 +34,16 @@ extension RulePack {
         var pack = english.mapTexts({ translation.text($0, default: $1) }) { number in
             number.replacingOccurrences(of: ".", with: translation.decimalSeparator)
         }
+        // A counted title takes a form for each plural category of the language.
+        for index in pack.achievements.indices {
+            let rule = english.achievements[index]
+            guard let forms = rule.titleForms else { continue }
+            var englishForms = forms
+            englishForms[.other] = rule.title
+            var translated = translation.forms(of: "pack.\(name).rule.\(rule.id).title", english: englishForms)
+            pack.achievements[index].title = translated.removeValue(forKey: .other) ?? rule.title
+            pack.achievements[index].titleForms = translated
+        }
         pack.translation = translation
         pack.englishSource = translation == .english ? [] : [english]
         return pack
@@ -52,7 +62,17 @@ extension RulePack {
         pack.title = transform("\(prefix).title", title)
         for index in pack.achievements.indices {
             let rule = pack.achievements[index]
-            pack.achievements[index].title = transform("\(prefix).rule.\(rule.id).title", rule.title)
+            let key = "\(prefix).rule.\(rule.id).title"
+            guard let forms = rule.titleForms else {
+                pack.achievements[index].title = transform(key, rule.title)
+                continue
+            }
+            // A counted title is a plural group: each form under its category.
+            pack.achievements[index].title = transform("\(key).other", rule.title)
+            pack.achievements[index].titleForms = Dictionary(
+                uniqueKeysWithValues: forms.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                    ($0.key, transform("\(key).\($0.key.rawValue)", $0.value))
+                })
         }
         for index in pack.forms.indices {
             pack.forms[index] = Self.mapTexts(of: pack.forms[index], "\(prefix).form", transform, number: number)

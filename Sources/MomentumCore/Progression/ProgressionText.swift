@@ -22,4 +22,11 @@ enum ProgressionText: String, EngineText {
         case .reachedFinal: "Reached {stage}, the final stage of {method}, {when}."
         }
     }
+
+    var englishOne: String? {
+        switch self {
+        case .daysAgo: "{count} day ago"
+        default: nil
+        }
+    }
 }

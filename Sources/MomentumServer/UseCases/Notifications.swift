@@ -205,13 +205,9 @@ struct Notifications: Sendable {
             ? strings.count("push.reaction.others", others, ["names": names.joined(separator: ", ")])
             : names.count == 2
                 ? strings("push.reaction.two", ["first": names[0], "second": names[1]]) : names.first ?? ""
-        let title =
-            reactions.count == 1
-            ? strings("push.reaction.title.one", ["name": reactions[0].displayName])
-            : strings("push.reaction.title.many")
-        let body =
-            reactions.count == 1
-            ? strings("push.reaction.body.one", ["who": who]) : strings("push.reaction.body.many", ["who": who])
+        // One reaction names its friend; several are "friends", in the language's plural.
+        let title = strings.count("push.reaction.title", reactions.count, ["name": reactions.first?.displayName ?? ""])
+        let body = strings.count("push.reaction.body", reactions.count, ["who": who])
         return (title, body)
     }
 

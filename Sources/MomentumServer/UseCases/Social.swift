@@ -262,9 +262,9 @@ struct Social: Sendable {
             ]
             let body =
                 switch unit {
-                case "week": strings("push.nudge.body.week", values)
-                case "month": strings("push.nudge.body.month", values)
-                default: strings("push.nudge.body.day", values)
+                case "week": strings.count("push.nudge.body.week", habit.current, values)
+                case "month": strings.count("push.nudge.body.month", habit.current, values)
+                default: strings.count("push.nudge.body.day", habit.current, values)
                 }
             return (strings("push.nudge.title", values), body)
         }

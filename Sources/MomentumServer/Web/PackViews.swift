@@ -505,7 +505,7 @@ extension WebViews {
 
     /// "stage 2 of 5".
     static func stageOf(_ number: Int, _ count: Int) -> String {
-        L("packs.method.stageOf", ["number": integer(number), "count": integer(count)])
+        L("packs.method.stageOf", ["number": integer(number), "total": integer(count)])
     }
 
     /// How a record moved along a method: "start", "advance", "regression".

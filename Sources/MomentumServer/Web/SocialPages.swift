@@ -347,8 +347,8 @@ extension WebViews {
         let text: String
         switch span {
         case ..<60: return L("social.relative.justNow")
-        case ..<3_600: text = L("social.relative.minutes", ["count": String(span / 60)])
-        case ..<86_400: text = L("social.relative.hours", ["count": String(span / 3_600)])
+        case ..<3_600: text = WebStrings.current.count("social.relative.minutes", span / 60)
+        case ..<86_400: text = WebStrings.current.count("social.relative.hours", span / 3_600)
         default: text = WebStrings.current.count("social.relative.days", span / 86_400)
         }
         return seconds > 0 ? L("social.relative.ahead", ["time": text]) : L("social.relative.ago", ["time": text])

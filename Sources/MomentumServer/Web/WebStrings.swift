@@ -10,7 +10,10 @@ import Synchronization
 /// is found by its area and path, `today.title`; templates write `{{t.today.title}}`, Swift
 /// views `L("today.title")`, the browser's script `t("…")` on the `js` area, which every
 /// page carries as JSON. Values go in braces: `L("push.family.body", ["name": name])` fills
-/// `{name}`. A count picks `<key>.one` or `<key>.other` and fills `{count}`.
+/// `{name}`. A count picks the form of its plural category in the language (`<key>.one`,
+/// `<key>.many`, `<key>.other`; CLDR's rules, which the language's file under MomentumCore's
+/// `Resources/Languages` names) and fills `{count}`; every form a language's rules name is
+/// there (`WebStringsTests`), and a missing one reads as `<key>.other`.
 ///
 /// English (`en`) is complete by definition; another language falls back to English for a
 /// string it lacks, and `WebStringsTests` fails until every language has every string.
@@ -31,8 +34,9 @@ final class WebStrings: @unchecked Sendable {
     let locale: Locale
     /// The currency code of a savings amount written in this language.
     let currency: String
-    /// Whether a count of zero takes the singular (Portuguese: "0 dia").
-    let zeroIsSingular: Bool
+    /// The language's plural rules (the engine's, from the same language's file): "1 day",
+    /// "0 dia", "1.000.000 de dias".
+    let plurals: PluralRules
     /// Every string, by its dotted key (`today.title`), English filling the gaps.
     let texts: [String: String]
     /// The same strings as nested dictionaries, for templates (`t.today.title`).
@@ -68,7 +72,7 @@ final class WebStrings: @unchecked Sendable {
         name = meta["name"] as? String ?? language
         locale = Locale(identifier: meta["locale"] as? String ?? language.replacingOccurrences(of: "-", with: "_"))
         currency = meta["currency"] as? String ?? "USD"
-        zeroIsSingular = meta["zeroIsSingular"] as? Bool ?? false
+        plurals = Translation.named(language)?.plurals ?? .english
         datePatterns = meta["dates"] as? [String: String] ?? [:]
         self.texts = texts
         self.tree = tree
@@ -83,12 +87,19 @@ final class WebStrings: @unchecked Sendable {
         Self.fill(texts[key] ?? key, values)
     }
 
-    /// `<key>.one` or `<key>.other` for a count, with `{count}` written in this language.
+    /// The form of `<key>` for a count's plural category in this language, with `{count}`
+    /// written in this language.
     func count(_ key: String, _ count: Int, _ values: [String: String] = [:]) -> String {
-        let singular = count == 1 || (count == 0 && zeroIsSingular)
         var values = values
         values["count"] = number(Double(count))
-        return self(key + (singular ? ".one" : ".other"), values)
+        return self(form(key, Double(count)), values)
+    }
+
+    /// The key of a plural group's form for a number: `<key>.<category>`, or `<key>.other`
+    /// when the language has no text for that category.
+    func form(_ key: String, _ count: Double) -> String {
+        let exact = "\(key).\(plurals.category(for: count).rawValue)"
+        return texts[exact] != nil ? exact : "\(key).other"
     }
 
     static func fill(_ text: String, _ values: [String: String]) -> String {

@@ -507,7 +507,7 @@ function updateStore() {
   const confirm = document.querySelector('[data-action=confirm-purchase]');
   const error = document.getElementById('store-error');
   confirm.disabled = !body || total > balance;
-  error.textContent = problem ?? (total > balance ? t('app.store.needMore', { count: number(total - balance) }) : '');
+  error.textContent = problem ?? (total > balance ? tn('app.store.needMore', total - balance) : '');
 }
 
 // MARK: actions

@@ -1,7 +1,8 @@
 // The page's words for scripts: the server renders the `js` strings of the page's language
 // into <script type="application/json" id="strings">; `t` looks one up and fills its
-// {placeholders}, `tn` picks the `.one` or `.other` form for a count by the language's
-// plural rules, and `number` writes a number the language's way.
+// {placeholders}, `tn` picks the form of a count's plural category in the language (CLDR's,
+// as `Intl.PluralRules` knows them: `.one`, `.many`, `.other`; `.other` when the language has
+// no text for that category), and `number` writes a number the language's way.
 
 const element = document.getElementById('strings');
 let strings = {};
@@ -29,8 +30,8 @@ export function t(key, values = {}) {
 const plurals = new Intl.PluralRules(lang);
 
 export function tn(key, count, values = {}) {
-  const form = plurals.select(count) === 'one' ? 'one' : 'other';
-  return t(`${key}.${form}`, { ...values, count: number(count) });
+  const form = `${key}.${plurals.select(count)}`;
+  return t(has(form) ? form : `${key}.other`, { ...values, count: number(count) });
 }
 
 export function number(value, options = {}) {
