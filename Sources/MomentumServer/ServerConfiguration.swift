@@ -144,6 +144,14 @@ public struct ServerConfiguration: Sendable {
     public var deliveryRetrySeconds: TimeInterval = 30
     /// Failures in a row that disable a webhook until the admin enables it again.
     public var webhookFailureLimit: Int = 20
+    /// Addresses and CIDR ranges webhooks may be posted to although they are loopback,
+    /// private, link-local or otherwise of the server's own networks (a receiver on the
+    /// same host or network, for a self-hosted server): `127.0.0.1`, `10.0.0.0/8`, `::1`.
+    /// Empty: webhooks go to public addresses only.
+    public var webhookAllowedNetworks: [String] = []
+    /// How webhook hosts are resolved; `nil`: the system's resolver. Tests give names
+    /// addresses of their choosing.
+    @_spi(Testing) public var webhookResolver: (@Sendable (String) async throws -> [String])?
     /// The hosts whose Web Push endpoints browsers may register (`*.` covers subdomains):
     /// the push services of Chrome, Firefox, Safari and Edge. The server posts to these
     /// addresses, so no other is accepted.

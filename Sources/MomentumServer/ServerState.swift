@@ -137,12 +137,15 @@ public final class ServerState: Sendable {
             store: store, now: configuration.clock, changes: changes, metrics: metrics.notifications, logger: logger,
             lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
         vapid = VAPIDKeys(store: store, subject: configuration.vapidSubject)
+        let webhookAddresses = WebhookAddresses(
+            allowed: configuration.webhookAllowedNetworks, resolver: configuration.webhookResolver)
         pushTargets = PushTargets(
             store: store, now: configuration.clock, vapid: vapid, pushHosts: configuration.pushHosts,
-            apns: configuration.apns != nil)
+            apns: configuration.apns != nil, webhookAddresses: webhookAddresses)
         var transports: [NotificationChannel: any DeliveryTransport] = [:]
         if let client = try? DeliveryHTTP.client(extraRootsPEM: configuration.deliveryTrustRootsPEM) {
-            transports[.webhook] = WebhookSender(client: client)
+            transports[.webhook] = WebhookSender(
+                extraRootsPEM: configuration.deliveryTrustRootsPEM, addresses: webhookAddresses)
             transports[.webPush] = WebPushSender(client: client, keys: vapid)
             if let apns = configuration.apns {
                 transports[.apns] = APNsSender(client: client, configuration: apns, tokens: APNsTokens(apns))

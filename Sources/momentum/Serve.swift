@@ -20,7 +20,7 @@ struct Serve: AsyncParsableCommand {
             MOMENTUM_PASSWORD_QUEUE, MOMENTUM_PASSWORD_CHECKS_PER_ADDRESS, MOMENTUM_IDLE_TIMEOUT, MOMENTUM_MAX_STREAMS_PER_USER, \
             MOMENTUM_MAX_PHOTO_SIDE, MOMENTUM_MAX_PHOTO_MEGAPIXELS, MOMENTUM_RASTERIZER_TIMEOUT, \
             MOMENTUM_RASTERIZER_CONCURRENCY, MOMENTUM_SHARE_CARD_CACHE_MEGABYTES, MOMENTUM_NOTIFICATION_INTERVAL, \
-            MOMENTUM_DELIVERY_INTERVAL, MOMENTUM_WEBHOOK_FAILURE_LIMIT, MOMENTUM_PUSH_HOSTS, MOMENTUM_VAPID_SUBJECT, \
+            MOMENTUM_DELIVERY_INTERVAL, MOMENTUM_WEBHOOK_FAILURE_LIMIT, MOMENTUM_WEBHOOK_ALLOWED_NETWORKS, MOMENTUM_PUSH_HOSTS, MOMENTUM_VAPID_SUBJECT, \
             MOMENTUM_APNS_KEY_FILE, MOMENTUM_APNS_KEY_ID, MOMENTUM_APNS_TEAM_ID, MOMENTUM_APNS_TOPIC, MOMENTUM_APNS_URL, \
             MOMENTUM_APNS_SANDBOX_URL, MOMENTUM_DELIVERY_CA_FILE. \
             A request forwarded with X-Forwarded-Proto: https always gets a Secure cookie. \
@@ -106,6 +106,12 @@ struct Serve: AsyncParsableCommand {
     var deliveryInterval: Int?
     @Option(help: "Failures in a row that disable a webhook until it is enabled again (default 20).")
     var webhookFailureLimit: Int?
+    @Option(
+        help: """
+            Addresses or CIDR ranges webhooks may reach although loopback, private or link-local, \
+            comma-separated, such as 127.0.0.1,10.0.0.0/8 for a receiver beside the server (default none).
+            """)
+    var webhookAllowedNetworks: String?
     @Option(
         help: """
             Hosts whose Web Push endpoints browsers may register, comma-separated; *.example.com covers \
@@ -339,6 +345,11 @@ struct Serve: AsyncParsableCommand {
             webhookFailureLimit, "MOMENTUM_WEBHOOK_FAILURE_LIMIT", "webhook-failure-limit", 1...10_000)
         {
             configuration.webhookFailureLimit = value
+        }
+        if let text = webhookAllowedNetworks ?? environment["MOMENTUM_WEBHOOK_ALLOWED_NETWORKS"] {
+            configuration.webhookAllowedNetworks = text.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
         }
         if let text = pushHosts ?? environment["MOMENTUM_PUSH_HOSTS"] {
             configuration.pushHosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -66,6 +66,8 @@ import Testing
             configuration.notificationBatch = 100
             configuration.notificationLease = 120
             configuration.clock = { clock.withLock { $0 } }
+            // The webhook's receiver is on loopback, which webhooks reach only when allowed.
+            configuration.webhookAllowedNetworks = ["127.0.0.0/8", "::1"]
             var quiet = Logger(label: "momentum.scheduler-test")
             quiet.logLevel = .critical
             let stores = try (0..<3).map { _ in try PostgresStore(url: url) }

@@ -38,20 +38,60 @@ enum DeliveryHTTP {
         try clients.withLock { clients in
             let key = extraRootsPEM ?? ""
             if let client = clients[key] { return client }
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if let extraRootsPEM {
-                tls.additionalTrustRoots = [
-                    .certificates(try NIOSSLCertificate.fromPEMBytes(Array(extraRootsPEM.utf8)))
-                ]
-            }
-            var configuration = HTTPClient.Configuration(
-                tlsConfiguration: tls, redirectConfiguration: .disallow,
-                timeout: .init(connect: .seconds(5), read: .seconds(10)))
-            configuration.httpVersion = .automatic
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [:])
             clients[key] = client
             return client
         }
+    }
+
+    /// The clients that connect to one checked address for one host name, by
+    /// `<roots>\0<host>\0<address>`, the least recently made first.
+    private static let pinned = Mutex<(clients: [String: HTTPClient], order: [String])>(([:], []))
+
+    /// The most such clients kept; the oldest is shut down when one more is made.
+    static let maximumPinned = 64
+
+    /// A client that connects to `address` whatever `host` resolves to when it connects,
+    /// while it still sends `host` as the request's host and TLS server name and checks the
+    /// certificate against it: a webhook's post goes to the address
+    /// ``WebhookAddresses`` checked, not to one a second resolution might give.
+    static func client(extraRootsPEM: String?, connecting host: String, to address: String) throws -> HTTPClient {
+        let key = "\(extraRootsPEM ?? "")\u{0}\(host)\u{0}\(address)"
+        let (client, evicted) = try pinned.withLock { pinned -> (HTTPClient, HTTPClient?) in
+            if let client = pinned.clients[key] { return (client, nil) }
+            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [host: address])
+            var evicted: HTTPClient?
+            if pinned.order.count >= maximumPinned {
+                let oldest = pinned.order.removeFirst()
+                evicted = pinned.clients.removeValue(forKey: oldest)
+            }
+            pinned.clients[key] = client
+            pinned.order.append(key)
+            return (client, evicted)
+        }
+        if let evicted {
+            // After the longest a send may take (``deadline``), so no post of it is cut short.
+            Task {
+                try? await Task.sleep(for: .seconds(20))
+                try? await evicted.shutdown()
+            }
+        }
+        return client
+    }
+
+    private static func make(extraRootsPEM: String?, dnsOverride: [String: String]) throws -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let extraRootsPEM {
+            tls.additionalTrustRoots = [
+                .certificates(try NIOSSLCertificate.fromPEMBytes(Array(extraRootsPEM.utf8)))
+            ]
+        }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.httpVersion = .automatic
+        configuration.dnsOverride = dnsOverride
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// The longest a send may take in all.
@@ -75,6 +115,21 @@ enum DeliveryHTTP {
         } catch {
             return (nil, "", String(describing: error).prefix(300).description)
         }
+    }
+
+    /// What a failed send met, in a few words ("connection refused", "timed out"): what a
+    /// webhook's status shows, never an error's full text.
+    static func status(of error: String) -> String {
+        let text = error.lowercased()
+        if text.contains("refused") || text.contains("errno: 111") { return "connection refused" }
+        if text.contains("timeout") || text.contains("timed out") || text.contains("deadline") { return "timed out" }
+        if text.contains("ssl") || text.contains("tls") || text.contains("certificate") || text.contains("handshake") {
+            return "TLS failed"
+        }
+        if text.contains("unreachable") { return "unreachable" }
+        if text.contains("reset") || text.contains("closed") || text.contains("eof") { return "connection closed" }
+        if text.contains("dns") || text.contains("resolve") || text.contains("lookup") { return "does not resolve" }
+        return "could not connect"
     }
 
     /// A payload as JSON: dates in ISO 8601, keys sorted (the same bytes for the same

@@ -12,8 +12,16 @@ import NIOCore
 /// HMAC-SHA256 with the webhook's secret over `"<t>.<body>"`. A receiver recomputes it,
 /// compares in constant time and refuses a timestamp more than a few minutes old. Any
 /// answer other than 2xx is a failure, tried again with backoff.
+///
+/// Before each post the URL's host is checked again (``WebhookAddresses``: not into the
+/// server's own networks) and the post connects to the address checked. A failure is
+/// recorded as a status ("HTTP 500", "connection refused", "timed out", "refused: …"),
+/// never as what the receiver answered: the admin's list of webhooks must not echo what
+/// some other service said.
 struct WebhookSender: DeliveryTransport {
-    let client: HTTPClient
+    /// The roots trusted beside the system's (``ServerConfiguration/deliveryTrustRootsPEM``).
+    let extraRootsPEM: String?
+    let addresses: WebhookAddresses
 
     /// What a webhook receives.
     struct Payload: Codable, Equatable {
@@ -54,6 +62,21 @@ struct WebhookSender: DeliveryTransport {
         guard let body = try? DeliveryHTTP.json(payload) else {
             return .rejected("the notification could not be encoded")
         }
+        guard let url = URL(string: webhook.url) else { return .rejected("the URL is not valid") }
+        let client: HTTPClient
+        switch await addresses.vet(url, fresh: false) {
+        case .failure(let refusal):
+            return .retry("refused: \(refusal.reason)", after: nil)
+        case .success(let destination):
+            do {
+                client =
+                    try destination.address.map {
+                        try DeliveryHTTP.client(extraRootsPEM: extraRootsPEM, connecting: destination.host, to: $0)
+                    } ?? DeliveryHTTP.client(extraRootsPEM: extraRootsPEM)
+            } catch {
+                return .retry("could not connect", after: nil)
+            }
+        }
         let timestamp = Int64(now.timeIntervalSince1970.rounded(.down))
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST
@@ -64,11 +87,10 @@ struct WebhookSender: DeliveryTransport {
         request.headers.add(
             name: "Momentum-Signature", value: Self.signature(body: Array(body), secret: webhook.secret, at: timestamp))
         request.body = .bytes(ByteBuffer(bytes: body))
-        let (response, answer, error) = await DeliveryHTTP.execute(request, client: client)
-        guard let response else { return .retry(error ?? "no answer", after: nil) }
+        let (response, _, error) = await DeliveryHTTP.execute(request, client: client)
+        guard let response else { return .retry(DeliveryHTTP.status(of: error ?? ""), after: nil) }
         if (200..<300).contains(response.status.code) { return .delivered }
-        let reason = "HTTP \(response.status.code)" + (answer.isEmpty ? "" : ": \(answer)")
-        return .retry(reason, after: DeliveryHTTP.retryAfter(response))
+        return .retry("HTTP \(response.status.code)", after: DeliveryHTTP.retryAfter(response))
     }
 
     /// `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`.

@@ -13,6 +13,8 @@ struct PushTargets: Sendable {
     let pushHosts: [String]
     /// Whether APNs is configured.
     let apns: Bool
+    /// Where webhooks may be posted.
+    let webhookAddresses: WebhookAddresses
 
     /// The most devices one user may register; the oldest goes when one more comes.
     static let maximumPerUser = 20
@@ -88,12 +90,26 @@ struct PushTargets: Sendable {
     // MARK: Webhooks
 
     /// Adds a webhook with a fresh secret.
+    ///
+    /// - Throws: 422 `invalid_input` naming the field at fault (a URL that is not http or
+    ///   https, a host that does not resolve, no kinds), 422 `webhook_address_refused` when
+    ///   the host is, or resolves to, an address of the server's own networks
+    ///   (``WebhookAddresses``) that no allowed network holds.
     func createWebhook(url: String, kinds: [NotificationKind]?) async throws -> Webhook {
         guard url.utf8.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
             parsed.host?.isEmpty == false
         else { throw APIError.invalid("must be an http or https URL of at most 2048 bytes", field: "url") }
         if let kinds, kinds.isEmpty {
             throw APIError.invalid("must name at least one kind, or be left out", field: "kinds")
+        }
+        if case .failure(let refusal) = await webhookAddresses.vet(parsed, fresh: true) {
+            guard refusal.forbidden else { throw APIError.invalid(refusal.reason, field: "url") }
+            let message =
+                "\(refusal.reason): webhooks are not posted to loopback, private, link-local or metadata "
+                + "addresses unless --webhook-allowed-networks holds them"
+            throw APIError(
+                .unprocessableContent, "webhook_address_refused", message,
+                details: [.init(field: "url", issue: refusal.reason)])
         }
         let webhook = Webhook(
             id: Tokens.id("wh_"), url: url,
