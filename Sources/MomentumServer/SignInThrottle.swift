@@ -18,9 +18,10 @@ import Synchronization
 ///   a device key) is not held by the shared key at all.
 /// - One email has at most two password checks running at a time from unknown clients
 ///   (so one guessing address, one at a time on its own key, always leaves the owner a
-///   slot), one email from one client one, one address at most two; more concurrent
-///   attempts are refused at once. So a burst of guesses never queues
-///   more than a few bcrypt runs, whatever its size.
+///   slot), one once its failures came from several addresses (so guesses spread over
+///   them take one bcrypt thread at most), one email from one client one, one address at
+///   most two; more concurrent attempts are refused at once. So a burst of guesses never
+///   queues more than a few bcrypt runs, whatever its size.
 ///
 /// A refused attempt gets 429 with `Retry-After` and the same message whether or not the
 /// email has an account. It holds no check slot and costs no password work, but it is
@@ -42,6 +43,8 @@ final class SignInThrottle: Sendable {
         /// key makes attempts wait (its checks running at once are limited from the start):
         /// 0 for a key of one client.
         var sources = 0
+        /// Checks that may run at once when its failures came from those sources, if fewer.
+        var concurrentFromSources: Int?
     }
 
     /// One key an attempt is counted under.
@@ -131,10 +134,12 @@ final class SignInThrottle: Sendable {
                 }
                 state.entries[key.name] = entry
                 // A key whose failures came from too few sources makes no attempt wait yet.
+                let sourced = entry.sources.count >= key.policy.sources
                 var remaining =
-                    entry.sources.count >= key.policy.sources
-                    ? entry.lastFailure + backoff(failures: entry.failures, free: key.policy.free) - now : 0
-                if entry.running >= key.policy.concurrent { remaining = max(remaining, 1) }
+                    sourced ? entry.lastFailure + backoff(failures: entry.failures, free: key.policy.free) - now : 0
+                let concurrent =
+                    sourced ? key.policy.concurrentFromSources ?? key.policy.concurrent : key.policy.concurrent
+                if entry.running >= concurrent { remaining = max(remaining, 1) }
                 if remaining > 0 { limiting.append(key.name) }
                 wait = max(wait, remaining)
                 if now < entry.retryAt { early = true }

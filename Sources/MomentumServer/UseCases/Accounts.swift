@@ -340,7 +340,7 @@ struct Accounts: Sendable {
                     "email:" + email,
                     .init(
                         free: configuration.signInFreeFailuresAcrossAddresses, concurrent: 2,
-                        sources: Self.guessingAddresses),
+                        sources: Self.guessingAddresses, concurrentFromSources: 1),
                     source: client.address))
         }
         let attempt = try await throttle.begin(keys, now: now)
