@@ -5,10 +5,13 @@ import Synchronization
 
 /// The trust boundary for the instants clients send: an event may not be dated before its
 /// account existed, nor further back than the pack's offline window
-/// (``RulePack/offlineDays``, at least the week of offline use the sync promises).
+/// (``RulePack/offlineDays``, at least the week of offline use the sync promises); nor may
+/// a habit it creates start (`start`) before the day of the earliest such instant.
 ///
 /// Without it, one push of backdated completions could mint a streak's rewards (100 daily
-/// completions dated before sign-up earned 300 💎 and 3 ❄️). A retry of an event already
+/// completions dated before sign-up earned 300 💎 and 3 ❄️), and habits created today that
+/// start in 1970 made every later read of the account walk half a century of days. A
+/// habit's history from before the account comes only from an import. A retry of an event already
 /// stored is still answered `duplicate`, however old it has become. Trusted paths (the demo
 /// account, an archive import) store through ``MomentumStore`` directly and are not checked.
 final class ArrivalGate: Sendable {
@@ -37,6 +40,27 @@ final class ArrivalGate: Sendable {
     ///   - offlineDays: The pack's offline window.
     static func earliest(now: Date, accountCreatedAt: Date, offlineDays: Int) -> Date {
         max(accountCreatedAt.addingTimeInterval(-accountSkew), now.addingTimeInterval(-Double(offlineDays) * 86_400))
+    }
+
+    /// The day a habit an event creates starts on, when the event gives one.
+    static func habitStart(of event: Event) -> LocalDay? {
+        guard case .habitCreated(let definition) = event.payload else { return nil }
+        return definition.startDay
+    }
+
+    /// The error for a habit whose `start` is before `earliestDay`, the local day of the
+    /// earliest instant an arriving event may carry.
+    static func startRefusal(
+        _ start: LocalDay, earliestDay: LocalDay, beforeAccount: Bool, offlineDays: Int
+    ) -> MomentumError {
+        let reason =
+            beforeAccount
+            ? "is before this account was created (\(earliestDay) is its first day)"
+            : "is more than \(offlineDays) days ago (\(earliestDay) is the earliest start a device may send)"
+        return MomentumError(
+            .pastTimestamp,
+            "start \(start) \(reason); a habit's history from before the account comes in by an import",
+            field: "start")
     }
 
     /// The error for an event dated before `earliest`.

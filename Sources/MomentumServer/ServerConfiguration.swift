@@ -110,6 +110,16 @@ public struct ServerConfiguration: Sendable {
     public var rasterizerQueueWait: Duration = .seconds(2)
     /// The bytes of drawn PNG share cards kept in memory (0: none).
     public var shareCardCacheBytes: Int = 32 << 20
+    /// How many reads of more than 25,000 habit-days (analytics of long histories,
+    /// calendars of years) may be computed at once: one fewer than the cores (at least
+    /// one), so that accounts with long histories leave a core to everyone else's reads.
+    public var largeReadConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// How long such a read waits for a place before it is answered 429 `read_busy` with
+    /// `Retry-After`.
+    public var largeReadQueueWait: Duration = .seconds(5)
+    /// The bytes of computed analytics (and their JSON) kept in memory, each for its
+    /// user's projection version and day (0: none kept).
+    public var analyticsCacheBytes: Int = 32 << 20
     /// The most pixels a photo may have on either side (checked by decoding it).
     public var maxPhotoSide: Int = 8_000
     /// The most pixels a photo may have in all (40 megapixels).

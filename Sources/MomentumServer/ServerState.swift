@@ -131,7 +131,7 @@ public final class ServerState: Sendable {
         decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)
         rasterizer = Rasterizer(configuration: configuration, factory: metrics.factory)
         photoDecoder = PhotoDecoder(configuration: configuration)
-        dashboard = Dashboard(store: store, now: configuration.clock)
+        dashboard = Dashboard(store: store, configuration: configuration, factory: metrics.factory)
         changes = ChangePublisher(hub: hub, relay: relay, instance: instance, logger: logger)
         notifications = Notifications(
             store: store, now: configuration.clock, changes: changes, metrics: metrics.notifications, logger: logger,

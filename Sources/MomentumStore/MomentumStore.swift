@@ -157,6 +157,14 @@ public protocol MomentumStore: Sendable, Service {
         _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result
 
+    /// Like ``evaluate(_:_:)``, with the projection version the engine is at: what `body`
+    /// computes from the engine and the profile stays the same for as long as the stored
+    /// version does (an append or a profile change bumps it), so a reader may keep it by
+    /// version.
+    func evaluateWithVersion<Result: Sendable>(
+        _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile, Int64) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result
+
     /// Like ``evaluate(_:_:)``, for the state an append just produced: when the engine
     /// cache still holds the user's engine at `version` (``AppendResult/version``), `body`
     /// runs on it without reading the database; otherwise this is ``evaluate(_:_:)``.

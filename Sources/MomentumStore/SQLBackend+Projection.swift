@@ -142,6 +142,13 @@ extension SQLBackend {
     public func evaluate<Result: Sendable>(
         _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result {
+        try await evaluateWithVersion(user) { engine, profile, _ throws(StoreError) in try body(&engine, profile) }
+    }
+
+    /// Implements ``MomentumStore`` `evaluateWithVersion`; see the protocol for its contract.
+    public func evaluateWithVersion<Result: Sendable>(
+        _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile, Int64) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
         let cache = engines
         return try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
@@ -154,7 +161,7 @@ extension SQLBackend {
                         cache.offer(user, offered)
                     }
                     var engine = entry.user
-                    return .done(try body(&engine, entry.profile))
+                    return .done(try body(&engine, entry.profile, entry.version))
                 }
             })
     }

@@ -90,6 +90,54 @@ struct EventLimitsTests {
         #expect(engine.state(at: Self.now).habits.count == 101)
     }
 
+    @Test func analyticsOfHabitsStartedDecadesBackReadAtMostTheBudget() throws {
+        // Given 12 habits started in 1970 (about 246,000 habit-days by 2026), each done on
+        // the last five days,
+        var engine = UserEngine()
+        for n in 0..<12 { try engine.append(try Self.decode(Self.habit("h\(n)", start: "1970-01-01")), now: Self.now) }
+        for back in 1...5 {
+            for n in 0..<12 {
+                let at = RFC3339.format(Self.now.addingTimeInterval(-Double(back) * 86_400))
+                try engine.append(
+                    try Self.decode(
+                        #"{"id":"c\#(n)-\#(back)","type":"completion","at":"\#(at)","tz":"UTC","habit":"h\#(n)"}"#),
+                    now: Self.now)
+            }
+        }
+        let today = engine.today(at: Self.now)
+        let window = engine.analyticsWindow
+        #expect(window == EventLimits.analyticsBudget / 12)
+        // when analytics read them, each habit's series is its last `window` days,
+        let series = engine.series(at: Self.now)
+        #expect(series.count == 12)
+        for habit in series {
+            #expect(habit.startDay == LocalDay(year: 1970, month: 1, day: 1))
+            #expect(habit.firstDay == today.advanced(by: 1 - window))
+            #expect(habit.states.count == window)
+        }
+        let analysed = series.reduce(0) { $0 + $1.states.count }
+        #expect(analysed <= EventLimits.analyticsBudget)
+        #expect(engine.analysedDays(today: today) == analysed)
+        // the days as the calendar shows them,
+        let calendar = engine.state(at: Self.now, calendarDays: window).habits[0].calendar
+        #expect(calendar.map(\.state) == series[0].states)
+        #expect(series[0].states.suffix(6) == [.completed, .completed, .completed, .completed, .completed, .pending])
+        // and the weeks and months of the analytics go back no further.
+        let analytics = engine.analytics(at: Self.now)
+        for habit in analytics.habits {
+            #expect(habit.weeks.count <= window / 7 + 2)
+            #expect(habit.months.count <= window / 28 + 2)
+            #expect(habit.totalDaysCompleted == 5)
+            #expect(habit.score.streak == 5)
+        }
+        // A young account's habits are analysed whole.
+        var young = UserEngine()
+        try young.append(try Self.decode(Self.habit("new", start: "2026-01-01")), now: Self.now)
+        let whole = young.series(at: Self.now)
+        #expect(whole.first?.firstDay == LocalDay(year: 2026, month: 1, day: 1))
+        #expect(young.analysedDays(today: young.today(at: Self.now)) == whole.first?.states.count)
+    }
+
     @Test func backdatedHabitsAppendedOneByOneEqualLoadingTheLog() throws {
         // Given a month of two habits, a rest day and a purchase,
         var log = Log()

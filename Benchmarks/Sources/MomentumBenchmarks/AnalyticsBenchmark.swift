@@ -66,8 +66,50 @@ enum AnalyticsBenchmark {
                 measured:
                     Format.duration(perUser) + " / user",
                 baseline: Format.duration(naivePerUser) + " (naive)", ratio: Format.ratio(naivePerUser / perUser),
-                target: "< 1 ms / user", met: perUser < 1e6 && agreeing == engines.count)
+                target: "< 1 ms / user", met: perUser < 1e6 && agreeing == engines.count),
+            decadesOldAccount(settings, normal: engines[0], now: nows[0], checksum: &checksum),
         ]
+    }
+
+    /// A read of an account holding 91 daily habits that started on 1970-01-01 (issue 45:
+    /// 1.87 million habit-days), computed and encoded as `GET /v1/analytics` does on a cache
+    /// miss, against the same read of a user of 10 habits × 5 years in the same run.
+    /// ``EventLimits/analyticsBudget`` bounds what the first reads to 200,000 habit-days.
+    static func decadesOldAccount(
+        _ settings: Settings, normal: UserEngine, now: Date, checksum: inout UInt64
+    ) -> ResultRow {
+        var old = UserEngine(pack: .habits)
+        let at = RFC3339.format(now.addingTimeInterval(-3_600))
+        for n in 0..<91 {
+            let json =
+                #"{"id":"c\#(n)","type":"habit.created","at":"\#(at)","tz":"UTC","habit":"h\#(n)","name":"Old \#(n)","start":"1970-01-01"}"#
+            do {
+                try old.append(try MomentumJSON.decoder().decode(Event.self, from: Data(json.utf8)))
+            } catch {
+                fatalError("the decades-old account failed to load: \(error)")
+            }
+        }
+        var engines = [old, normal]
+        let rounds = max(1, settings.engineRounds / 3)
+        func read(_ index: Int) -> UInt64 {
+            let analytics = engines[index].analytics(at: now)
+            let bytes = (try? MomentumJSON.encodeBytes(analytics)) ?? []
+            return digest(analytics) &+ UInt64(bytes.count)
+        }
+        let oldRead = Rounds.measure(count: rounds, checksum: &checksum) { read(0) }
+        let normalRead = Rounds.measure(count: rounds, checksum: &checksum) { read(1) }
+        let days = engines[0].analysedDays(today: engines[0].today(at: now))
+        let json = (try? MomentumJSON.encodeBytes(engines[0].analytics(at: now)))?.count ?? 0
+        print(
+            "  decades-old account (91 habits since 1970): \(days) habit-days analysed, \(json / 1024) KiB of JSON, "
+                + "median \(Format.duration(oldRead.median)) / read (\(rounds) rounds)")
+        print("  10 habits × 5 years: median \(Format.duration(normalRead.median)) / read")
+        return ResultRow(
+            benchmark: "analytics", metric: "a read of 91 habits since 1970, with its JSON",
+            measured: Format.duration(oldRead.median) + " / read",
+            baseline: Format.duration(normalRead.median) + " (10 habits × 5 y)",
+            ratio: Format.ratio(oldRead.median / normalRead.median),
+            target: "≤ 200,000 habit-days", met: days <= EventLimits.analyticsBudget)
     }
 
     /// Folds the figures an app would read into a number.

@@ -7,7 +7,7 @@ import Foundation
 /// outside its bound is refused with an error naming the field ("value must be a number
 /// from 0 to 1000000"). Inside these bounds every computation the engine, the analytics,
 /// the achievements and the share cards make is exact and cannot overflow, and the work
-/// one request causes is bounded (``maximumHabits``, ``evaluationBudget``).
+/// one request causes is bounded (``maximumHabits``, ``evaluationBudget``, ``analyticsBudget``).
 public enum EventLimits {
     /// The largest completion `value`, and the largest `atLeast` / `atMost` target amount
     /// (one million: glasses, minutes, steps, pages).
@@ -85,6 +85,15 @@ public enum EventLimits {
     /// budget are refused with ``MomentumError/Code-swift.struct/limitExceeded`` and can be
     /// sent again in a later request; events for the open day cost nothing. About 0.4 s.
     public static let requestEvaluationBudget = 4 * evaluationBudget
+
+    /// The most habit-days the analytics of one account read (`GET /v1/analytics`, the
+    /// profile's statistics, a habit's detail, the Journey), shared among its habits: each
+    /// habit's analytics cover at most its last `analyticsBudget / habits` days
+    /// (``UserEngine/analyticsWindow``; at least 1,000 days with ``maximumHabits`` habits),
+    /// so that what one read costs is bounded for the whole account however far back its
+    /// habits began (an import of decades of history). Streaks, bests, rewards and
+    /// achievements still count the whole history.
+    public static let analyticsBudget = 200_000
 
     /// The message for a number outside `range`, naming the field: "value must be a number
     /// from 0 to 1000000".

@@ -54,7 +54,7 @@ extension Routes {
             return try JSONIO.response(HabitDetailResponse(habit: detail.habit, analytics: detail.analytics))
         }
         group.get("analytics") { _, context in
-            try JSONIO.response(try await dashboard.analytics(try context.requireCaller().user))
+            JSONIO.response(json: try await dashboard.analyticsJSON(try context.requireCaller().user))
         }
         group.get("stats") { _, context in
             try JSONIO.response(try await dashboard.stats(try context.requireCaller().user))

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import MomentumAPI
 import MomentumCore
@@ -9,9 +10,38 @@ import MomentumStore
 /// The JSON routes and the web pages both read here, so a page and the API never compute
 /// the same thing two ways. Every read is at the clock's current instant and in the
 /// user's current zone (the latest event's, else the profile's).
+///
+/// Analytics (`GET /v1/analytics`, statistics, a habit's detail, the Journey) are computed
+/// once per projection version and day (``AnalyticsCache``), and what one computation reads
+/// is bounded by ``EventLimits/analyticsBudget``. A read of more than ``smallReadDays``
+/// habit-days (analytics, or calendars of years) waits for one of a few places
+/// (``largeReads``), so that accounts with long histories cannot take every core from
+/// everyone else's reads.
 struct Dashboard: Sendable {
     let store: any MomentumStore
     let now: @Sendable () -> Date
+    /// Analytics computed, by user.
+    let analyticsCache: AnalyticsCache
+    /// The places for reads of more than ``smallReadDays`` habit-days.
+    let largeReads: WorkSlots
+    /// How long such a read waits for a place before it is refused.
+    let largeReadWait: Duration
+    /// Reads refused for want of a place.
+    private let largeReadsRefused: CoreMetrics.Counter
+
+    /// The most habit-days a read computes at once, without a place: analytics of 10 habits
+    /// over seven years (about a millisecond), or 90 days of calendar for 200 habits.
+    static let smallReadDays = 25_000
+
+    /// A dashboard with the bounds `configuration` sets.
+    init(store: any MomentumStore, configuration: ServerConfiguration, factory: any MetricsFactory) {
+        self.store = store
+        now = configuration.clock
+        analyticsCache = AnalyticsCache(capacity: configuration.analyticsCacheBytes, factory: factory)
+        largeReads = WorkSlots(count: configuration.largeReadConcurrency)
+        largeReadWait = configuration.largeReadQueueWait
+        largeReadsRefused = Counter(label: "momentum_large_reads_refused_total", factory: factory)
+    }
 
     /// Today's dashboard, as `GET /v1/today` answers it.
     func today(_ user: String) async throws -> TodayReport {
@@ -30,7 +60,7 @@ struct Dashboard: Sendable {
     ///   - version: A projection version the state must include (a write's own).
     func state(_ user: String, calendarDays: Int, after version: Int64 = -1) async throws -> (UserState, Profile) {
         let now = now()
-        return try await store.evaluate(user, after: version) { engine, profile in
+        return try await evaluate(user, calendarDays: calendarDays, after: version) { engine, profile in
             (engine.state(now: now, profile: profile, days: calendarDays), profile)
         }
     }
@@ -57,15 +87,12 @@ struct Dashboard: Sendable {
     /// One habit in detail: its state, analytics, unlocks and the zone they are in; `nil`
     /// when the user has no such habit.
     func habitDetail(_ id: String, of user: String, calendarDays: Int) async throws -> HabitDetail? {
+        let analytics = try await analytics(user).habits.first { $0.habit == id }
         let now = now()
-        return try await store.evaluate(user) { engine, profile -> HabitDetail? in
+        return try await evaluate(user, calendarDays: calendarDays) { engine, profile -> HabitDetail? in
             let zone = engine.streaks.latestZone ?? profile.timeZone
             let full = engine.state(at: now, zone: zone, calendarDays: calendarDays)
             guard let state = full.habits.first(where: { $0.definition.id == id }) else { return nil }
-            var streaks = engine.streaks
-            let analytics = streaks.analytics(at: now, zone: zone, translation: profile.translation).habits.first {
-                $0.habit == id
-            }
             return HabitDetail(
                 habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone,
                 today: full.today, groups: Array(Set(full.habits.compactMap(\.definition.group))).sorted(),
@@ -75,24 +102,23 @@ struct Dashboard: Sendable {
 
     /// Analytics across the user's habits.
     func analytics(_ user: String) async throws -> UserAnalytics {
-        let now = now()
-        return try await store.evaluate(user) { engine, profile in
-            var streaks = engine.streaks
-            return streaks.analytics(
-                at: now, zone: streaks.latestZone ?? profile.timeZone, translation: profile.translation)
-        }
+        try await analyticsEntry(user, json: false).analytics
+    }
+
+    /// ``analytics(_:)`` as the JSON `GET /v1/analytics` answers, encoded once per version
+    /// and day.
+    func analyticsJSON(_ user: String) async throws -> [UInt8] {
+        let entry = try await analyticsEntry(user, json: true)
+        return try entry.json ?? MomentumJSON.encodeBytes(entry.analytics, renaming: AnswerForm.renames)
     }
 
     /// Profile statistics.
     func stats(_ user: String) async throws -> ProfileStatsResponse {
-        let now = now()
-        return try await store.evaluate(user) { engine, profile in
-            var streaks = engine.streaks
-            let analytics = streaks.analytics(
-                at: now, zone: streaks.latestZone ?? profile.timeZone, translation: profile.translation)
-            return ProfileStatsResponse(
+        let analytics = try await analytics(user)
+        return try await store.evaluate(user) { engine, _ in
+            ProfileStatsResponse(
                 statistics: analytics.profile, consistency: analytics.consistency,
-                achievements: engine.unlocks.count, events: engine.streaks.events.count)
+                achievements: engine.unlocks.count, events: engine.streaks.eventCount)
         }
     }
 
@@ -154,17 +180,118 @@ struct Dashboard: Sendable {
     /// Progression through the pack's methods, with the unlocks and analytics the Journey
     /// page shows beside it.
     func journey(_ user: String) async throws -> Journey {
+        let analytics = try await analytics(user)
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             let zone = engine.streaks.latestZone ?? profile.timeZone
-            var streaks = engine.streaks
             return Journey(
                 progression: engine.summary(
                     at: now, preferences: profile.preferences, zone: zone, translation: profile.translation
                 ).progression,
-                unlocks: engine.unlocks,
-                analytics: streaks.analytics(at: now, zone: zone, translation: profile.translation), zone: zone)
+                unlocks: engine.unlocks, analytics: analytics, zone: zone)
         }
+    }
+}
+
+/// What a read found it could do at once: its result, or nothing yet, because it reads
+/// more than ``Dashboard/smallReadDays`` habit-days.
+private enum Attempt<Value: Sendable>: Sendable {
+    case done(Value)
+    case large
+}
+
+extension Dashboard {
+    /// Runs `body` on the user's engine (as ``MomentumStore/evaluate(_:after:_:)`` does),
+    /// holding one of ``largeReads`` when the calendars of `calendarDays` it reads hold
+    /// more than ``smallReadDays`` habit-days.
+    ///
+    /// - Throws: 429 `read_busy` when no place came free in time.
+    private func evaluate<Result: Sendable>(
+        _ user: String, calendarDays: Int, after version: Int64 = -1,
+        _ body: @escaping @Sendable (inout MomentumUser, Profile) -> Result
+    ) async throws -> Result {
+        let now = now()
+        let attempt = try await store.evaluate(user, after: version) { engine, profile -> Attempt<Result> in
+            let today = engine.streaks.today(at: now, zone: engine.streaks.latestZone ?? profile.timeZone)
+            guard engine.streaks.calendarHabitDays(calendarDays, today: today) <= Self.smallReadDays else {
+                return .large
+            }
+            return .done(body(&engine, profile))
+        }
+        if case .done(let result) = attempt { return result }
+        return try await withLargeReadPlace(reading: "calendars") {
+            try await store.evaluate(user, after: version) { engine, profile in body(&engine, profile) }
+        }
+    }
+
+    /// Runs `body` holding one of ``largeReads``.
+    ///
+    /// - Parameter what: What the read computes, for the refusal's message.
+    /// - Throws: 429 `read_busy` (with `Retry-After`) when no place came free within
+    ///   ``largeReadWait``.
+    private func withLargeReadPlace<Result: Sendable>(
+        reading what: String, _ body: () async throws -> Result
+    ) async throws -> Result {
+        guard await largeReads.acquire(waitingAtMost: largeReadWait) else {
+            largeReadsRefused.increment()
+            analyticsCache.countBusy()
+            let retry = max(1, Int(largeReadWait.components.seconds))
+            throw APIError(
+                .tooManyRequests, "read_busy",
+                "the server is computing as many large \(what) as it may at once; try again in \(retry) s",
+                headers: [.retryAfter: String(retry)])
+        }
+        defer { largeReads.release() }
+        return try await body()
+    }
+
+    /// The user's analytics now, from the cache or computed (with their JSON when `json`):
+    /// a computation or an encoding of more than ``smallReadDays`` habit-days holds one of
+    /// ``largeReads``.
+    ///
+    /// - Throws: 429 `read_busy` (with `Retry-After`) when no place came free in time.
+    private func analyticsEntry(_ user: String, json: Bool) async throws -> AnalyticsCache.Entry {
+        let now = now()
+        if case .done(let entry) = try await lookUp(user, now: now, computingLarge: false) {
+            guard json, entry.json == nil else { return entry }
+            if entry.analysedDays <= Self.smallReadDays { return try encoded(entry, of: user) }
+        }
+        return try await withLargeReadPlace(reading: "analytics") {
+            // Another read may have computed them while this one waited.
+            guard case .done(let entry) = try await lookUp(user, now: now, computingLarge: true) else {
+                throw APIError(.internalServerError, "internal_error", "analytics could not be computed")
+            }
+            return json && entry.json == nil ? try encoded(entry, of: user) : entry
+        }
+    }
+
+    /// The user's entry for their version and day, computed and kept when missing, unless
+    /// it would read more than ``smallReadDays`` habit-days and `computingLarge` is false.
+    private func lookUp(
+        _ user: String, now: Date, computingLarge: Bool
+    ) async throws -> Attempt<AnalyticsCache.Entry> {
+        let cache = analyticsCache
+        return try await store.evaluateWithVersion(user) { engine, profile, version -> Attempt<AnalyticsCache.Entry> in
+            let zone = engine.streaks.latestZone ?? profile.timeZone
+            let key = AnalyticsCache.Key(version: version, today: engine.streaks.today(at: now, zone: zone))
+            if let entry = cache.entry(of: user, at: key) { return .done(entry) }
+            let days = engine.streaks.analysedDays(today: key.today)
+            guard computingLarge || days <= Self.smallReadDays else { return .large }
+            var streaks = engine.streaks
+            let analytics = streaks.analytics(at: now, zone: zone, translation: profile.translation)
+            return .done(
+                cache.keep(
+                    computed: AnalyticsCache.Entry(key: key, analytics: analytics, analysedDays: days), for: user))
+        }
+    }
+
+    /// The entry with its JSON, which the cache keeps beside it.
+    private func encoded(_ entry: AnalyticsCache.Entry, of user: String) throws -> AnalyticsCache.Entry {
+        var encoded = entry
+        let json = try MomentumJSON.encodeBytes(entry.analytics, renaming: AnswerForm.renames)
+        encoded.json = json
+        analyticsCache.keep(json: json, for: user, at: entry.key)
+        return encoded
     }
 }
 

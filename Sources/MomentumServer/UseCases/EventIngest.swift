@@ -247,11 +247,13 @@ struct EventIngest: Sendable {
     }
 
     /// The positions of `events` that must be refused for their instant, each with its
-    /// error: those dated before the earliest instant a client may send, unless an event
-    /// with the same id is already stored (a retry, answered `duplicate` by the store).
+    /// error: those dated before the earliest instant a client may send, and those creating
+    /// a habit that starts before that instant's day (in the event's zone, by the user's
+    /// day start), unless an event with the same id is already stored (a retry, answered
+    /// `duplicate` by the store).
     ///
     /// Costs one cached lookup per request; the engine is read only when an event is
-    /// older than a week or than the account.
+    /// older than a week or than the account, or names a start day near or before them.
     func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
         let user = caller.user
         guard
@@ -259,17 +261,40 @@ struct EventIngest: Sendable {
                 of: user, load: { try await store.account(id: user)?.createdAt })
         else { return [:] }
         let quick = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: RulePack.minimumOfflineDays)
-        let suspects = events.indices.filter { events[$0].at < quick }
+        // The day after the UTC day of `quick`: no zone puts that instant on a later local
+        // day, so a habit starting on it or later starts in time.
+        let quickDay = LocalDay(number: Int((quick.timeIntervalSince1970 / 86_400).rounded(.down)) + 1)
+        let suspects = events.indices.filter { index in
+            guard events[index].at >= quick else { return true }
+            guard let start = ArrivalGate.habitStart(of: events[index]) else { return false }
+            return start < quickDay
+        }
         guard !suspects.isEmpty else { return [:] }
         let ids = suspects.map { events[$0].id }
-        let (offlineDays, stored) = try await store.evaluate(user) { engine, _ in
-            (engine.streaks.pack.offlineDays, Set(ids.filter { engine.streaks.event(id: $0) != nil }))
+        let (offlineDays, clock, stored) = try await store.evaluate(user) { engine, _ in
+            (
+                engine.streaks.pack.offlineDays, engine.streaks.clock,
+                Set(ids.filter { engine.streaks.event(id: $0) != nil })
+            )
         }
         let earliest = ArrivalGate.earliest(now: now, accountCreatedAt: created, offlineDays: offlineDays)
+        let beforeAccount = created.addingTimeInterval(-ArrivalGate.accountSkew) >= earliest
         var refused: [Int: MomentumError] = [:]
-        for index in suspects where events[index].at < earliest && !stored.contains(events[index].id) {
-            refused[index] = ArrivalGate.refusal(
-                events[index], earliest: earliest, accountCreatedAt: created, offlineDays: offlineDays)
+        for index in suspects where !stored.contains(events[index].id) {
+            let event = events[index]
+            if event.at < earliest {
+                refused[index] = ArrivalGate.refusal(
+                    event, earliest: earliest, accountCreatedAt: created, offlineDays: offlineDays)
+                continue
+            }
+            // An unknown zone is the engine's to refuse.
+            guard let start = ArrivalGate.habitStart(of: event), let zone = ZoneOffsetTable.named(event.timeZone)
+            else { continue }
+            let earliestDay = clock.localDay(of: earliest, in: zone)
+            if start < earliestDay {
+                refused[index] = ArrivalGate.startRefusal(
+                    start, earliestDay: earliestDay, beforeAccount: beforeAccount, offlineDays: offlineDays)
+            }
         }
         return refused
     }
