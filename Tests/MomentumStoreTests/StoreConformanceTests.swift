@@ -77,6 +77,34 @@ struct StoreConformanceTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func upgradingDropsTheReceiverAnswersThatWebhookErrorsOnceQuoted(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend, migrate: false) { store in
+            // Given a webhook whose last error quoted its receiver's answer (before version 10), …
+            try await store.migrate(upTo: 9)
+            _ = try await store.run(
+                StoreProgram(writes: true) { () throws(StoreError) in
+                    .execute([
+                        SQLStatement(
+                            """
+                            INSERT INTO webhooks (webhook_id, url, secret, kinds, created_at, consecutive_failures,
+                              last_error, last_failure_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)
+                            """,
+                            [
+                                .text("wh_1"), .text("https://hooks.example.com/in"), .text("s3cret"), .real(0),
+                                .integer(2), .text("HTTP 500: {\"internal\": \"metadata\"}"), .real(60),
+                            ])
+                    ]) { _ in .done(true) }
+                })
+            // … the upgrade keeps the webhook and its failures, not the quote.
+            try await store.migrate()
+            let webhook = try #require(try await store.webhooks().first { $0.id == "wh_1" })
+            #expect(webhook.lastError == nil)
+            #expect(webhook.consecutiveFailures == 2)
+            #expect(webhook.lastFailureAt == Date(timeIntervalSince1970: 60))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func accountsAreUniqueByIdAndCaseInsensitiveEmail(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in
             try await store.createAccount(

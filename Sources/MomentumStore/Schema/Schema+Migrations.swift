@@ -664,6 +664,15 @@ extension Schema {
             sqlite: ["ALTER TABLE profiles ADD COLUMN language TEXT"],
             postgres: ["ALTER TABLE profiles ADD COLUMN language TEXT"]
         ),
+        // A webhook's last error once quoted the first 500 bytes of its receiver's answer,
+        // which echoed whatever an internal address answered to an operator; it is now a
+        // status ("HTTP 500", "timed out"). Errors recorded before are dropped rather than
+        // kept as quotes: the failure count and time stay.
+        Migration(
+            version: 10, name: "webhook_errors_without_answers",
+            sqlite: ["UPDATE webhooks SET last_error = NULL WHERE last_error IS NOT NULL"],
+            postgres: ["UPDATE webhooks SET last_error = NULL WHERE last_error IS NOT NULL"]
+        ),
     ]
 
     /// Version 8: invitations, friends, blocks, sharing, posts, feeds, reactions and
