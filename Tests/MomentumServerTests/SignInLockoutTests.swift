@@ -135,6 +135,70 @@ import Testing
         }
     }
 
+    /// A device key is good for one password and a bounded time: whoever once knew the
+    /// password and collected keys with it loses them all when the owner changes it, and a
+    /// key past its lifetime is no key (a review of item 10's fix).
+    @Test func aDeviceKeyDiesWithThePasswordItWasMadeUnderAndWithAge() async throws {
+        let clock = Clock()
+        let today = Mutex(Date(timeIntervalSince1970: 1_790_000_000))
+        try await LiveServer.with { configuration in
+            Self.configure(clock)(&configuration)
+            configuration.clock = { today.withLock { $0 } }
+            configuration.signInFreeFailuresPerAccount = 2
+            configuration.signInFreeFailuresAcrossAddresses = 6
+        } _: { port in
+            try await LiveServer.register(port: port, "owner")
+            // Someone who knew the password collects a key; the owner's phone has its own.
+            let collected = try await Self.signIn(port: port, "owner", from: "203.0.113.200")
+            let stolen = try #require(Self.header("Momentum-Device-Key", of: collected))
+            let phone = try await Self.signIn(port: port, "owner", from: "198.51.100.20")
+            let phoneKey = try #require(Self.header("Momentum-Device-Key", of: phone))
+            let token = try #require(
+                phone.body.firstMatch(of: /"token":"([^"]+)"/).map { String($0.1) }, "\(phone.raw)")
+            // The owner changes the password.
+            let changed = try await RawHTTP.send(
+                port: port, "POST", "/v1/account/password",
+                headers: ["Authorization": "Bearer \(token)", "X-Forwarded-For": "198.51.100.20"],
+                json: #"{"currentPassword": "correct horse", "newPassword": "battery staple"}"#)
+            #expect(changed.status == 200, "\(changed.raw)")
+            // Guesses from three addresses spend the account's budget for unknown clients.
+            for address in 1...3 {
+                for _ in 1...2 {
+                    _ = try await Self.signIn(port: port, "owner", password: "a guess", from: "203.0.113.\(address)")
+                }
+            }
+            // The collected key no longer lets its holder past the account's wait, nor
+            // does the phone's key made under the old password.
+            let withStolen = try await Self.signIn(
+                port: port, "owner", password: "battery staple", from: "192.0.2.70", key: stolen)
+            #expect(withStolen.status == 429, "\(withStolen.raw)")
+            let withOld = try await Self.signIn(
+                port: port, "owner", password: "battery staple", from: "192.0.2.71", key: phoneKey)
+            #expect(withOld.status == 429, "\(withOld.raw)")
+            // From home the owner gets in, with a key for the new password that works from
+            // anywhere while it is young …
+            let home = try await Self.signIn(port: port, "owner", password: "battery staple", from: "198.51.100.20")
+            #expect(home.status == 201, "\(home.raw)")
+            let fresh = try #require(Self.header("Momentum-Device-Key", of: home))
+            #expect(fresh != phoneKey)
+            let away = try await Self.signIn(
+                port: port, "owner", password: "battery staple", from: "192.0.2.72", key: fresh)
+            #expect(away.status == 201, "\(away.raw)")
+            // … and a sign-in with a key older than the renewal age gets a new one …
+            today.withLock { $0 += 31 * 86_400 }
+            let renewed = try await Self.signIn(
+                port: port, "owner", password: "battery staple", from: "192.0.2.73", key: fresh)
+            #expect(renewed.status == 201, "\(renewed.raw)")
+            #expect(Self.header("Momentum-Device-Key", of: renewed) != fresh)
+            // … while a key past its lifetime is no key at all.
+            today.withLock { $0 += 400 * 86_400 }
+            _ = try await Self.signIn(port: port, "owner", password: "a guess", from: "203.0.113.9")
+            let expired = try await Self.signIn(
+                port: port, "owner", password: "battery staple", from: "192.0.2.74", key: fresh)
+            #expect(expired.status == 429, "\(expired.raw)")
+        }
+    }
+
     /// The web app keeps its device key in a cookie only the sign-in form gets, and shows it
     /// when it signs in again.
     @Test func theWebAppsDeviceCookieLetsItsBrowserIn() async throws {

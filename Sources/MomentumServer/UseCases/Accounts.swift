@@ -79,8 +79,10 @@ struct Accounts: Sendable {
         defer { throttle.end(attempt, succeeded: true, now: uptime()) }
         let hash = try await passwords.hash(body.password, cost: configuration.bcryptCost)
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: hash, createdAt: now)
+        // The new account's address is not remembered as one that signed in to it: mass
+        // registrations would otherwise crowd real owners' addresses out of that memory.
+        // Its client has the device key from the answer.
         try await store.createAccount(account, profile: profile)
-        throttle.remember(address, signedInTo: email, now: uptime())
         try await notifications.touch(account.id)
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
@@ -99,7 +101,13 @@ struct Accounts: Sendable {
     func signIn(_ body: SignInRequest, address: String, deviceKey: String? = nil) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
         var account: Account?
-        let device = await devices.device(showing: deviceKey, for: email)
+        // A key is checked against the account's password hash (a key made before the
+        // password changed is no key): only a client that shows one costs this read.
+        var device: String?
+        if deviceKey != nil, !Self.hasControlCharacters(email), let owner = try await store.account(email: body.email) {
+            device = await devices.device(showing: deviceKey, for: email, passwordHash: owner.passwordHash, now: now())?
+                .id
+        }
         let valid = try await throttledPasswordCheck(email: email, client: .init(address: address, device: device)) {
             // An address with a control character (NUL, which PostgreSQL cannot even hold in
             // text) has no account: it is not looked up, and costs the same bcrypt work.
@@ -355,12 +363,19 @@ struct Accounts: Sendable {
     }
 
     /// The key a client that signed in to the account of `email` shows next time: the one
-    /// it showed, when that is a key for this email, else a new one (`nil` when the store
-    /// cannot give the secret now: the client signs in without one next time).
+    /// it showed, when that is a live key for this email and its password issued less than
+    /// ``SignInDevices/renewal`` ago, else a new one (`nil` when the store cannot give the
+    /// account or the secret now: the client signs in without one next time).
     func deviceKey(for email: String, showing shown: String?) async -> String? {
         let email = Account.normalize(email: email)
-        if let shown, await devices.device(showing: shown, for: email) != nil { return shown }
-        return try? await devices.issue(for: email)
+        let now = now()
+        guard let account = try? await store.account(email: email) else { return nil }
+        if let device = await devices.device(showing: shown, for: email, passwordHash: account.passwordHash, now: now),
+            Double(SignInDevices.seconds(now) - device.issued) < SignInDevices.renewal
+        {
+            return shown
+        }
+        return try? await devices.issue(for: email, passwordHash: account.passwordHash, now: now)
     }
 
     /// The sign-in throttle's key of a client address.
