@@ -164,25 +164,67 @@ struct HabitImportRouteTests {
 }
 
 extension HabitImportRouteTests {
-    /// Years of history for many habits, into an account without later events, are
-    /// evaluated day by day: the whole import costs less engine work than one request may.
-    @Test func aLargeImportIntoAnEmptyAccountCostsNoRewinds() throws {
-        let now = Date(timeIntervalSince1970: 1_781_524_800)
-        let today = DayClock().localDay(of: now, in: ZoneOffsetTable.named("UTC")!)
+    /// A Loop export of `habits` habits, each marked done on `days` days from 1970-01-01.
+    static func farBackLoopFiles(habits: Int, days: Int) -> [String: String] {
+        let start = LocalDay(year: 1970, month: 1, day: 1)!
         var files = [
-            "Habits.csv": "Position,Name\n" + (1...40).map { "\(String(format: "%03d", $0)),Habit \($0)\n" }.joined()
+            "Habits.csv": "Position,Name\n"
+                + (1...habits).map { "\(String(format: "%03d", $0)),Old \($0)\n" }.joined()
         ]
-        for n in 1...40 {
-            let days = (1...1_460).filter { ($0 + n) % 3 != 0 }.map { "\(today.advanced(by: -$0)),YES_MANUAL\n" }
-            files[String(format: "%03d", n) + " Habit \(n)/Checkmarks.csv"] = "Date,Value\n" + days.joined()
+        let marks = (0..<days).map { "\(start.advanced(by: $0)),YES_MANUAL\n" }.joined()
+        for n in 1...habits { files[String(format: "%03d", n) + " Old \(n)/Checkmarks.csv"] = "Date,Value\n" + marks }
+        return files
+    }
+
+    /// History from 1970 costs the store far more than the same events in a fresh engine
+    /// (the store moves the clock to now as it applies them, so each far-back event
+    /// rewinds decades): the import plans its requests by the store's own measure, so
+    /// every request it sends fits, nothing is half stored, and sending it again stores
+    /// nothing twice.
+    @Test(arguments: ServerHarness.Backend.allCases)
+    func historyFrom1970IsStoredWholeInRequestsTheStoreTakes(_ backend: ServerHarness.Backend) async throws {
+        try await ServerHarness.with(backend: backend) { harness, client in
+            let token = try await harness.register("old", daysAgo: 1, client: client)
+            // The smallest history over one request's budget: 222 events each rewinding
+            // about 2 × 20,700 habit-days.
+            let files = Self.farBackLoopFiles(habits: 2, days: 110)
+            let imported = try await client.call(.post, "/v1/imports", token: token, json: try Self.body("loop", files))
+            #expect(imported.status == .ok, "\(imported.text)")
+            // 2 creations, 220 check-ins, the order.
+            #expect(imported.json["stored"] as? Int == 223)
+            let today = try await client.call(.get, "/v1/today", token: token)
+            #expect(Self.habits(today).count == 2)
+
+            let again = try await client.call(.post, "/v1/imports", token: token, json: try Self.body("loop", files))
+            #expect(again.status == .ok, "\(again.text)")
+            #expect(again.json["stored"] as? Int == 0)
+            // The order is not sent again: no habit is new.
+            #expect(again.json["alreadyImported"] as? Int == 222)
         }
-        let parsed = try HabitImport.loop(files: files)
+    }
+
+    /// The plan prices each event as the store will (its clock moved to now as it goes),
+    /// cuts the import into requests that each fit the store's budget, and refuses an
+    /// import over the whole import's budget before anything is stored.
+    @Test func theImportPlanUsesTheStoresMeasure() throws {
+        let now = Date(timeIntervalSince1970: 1_781_524_800)
+        let parsed = try HabitImport.loop(files: Self.farBackLoopFiles(habits: 2, days: 110))
         let plan = HabitImports.plan(
-            parsed, engine: UserEngine(), zone: "UTC", dayStartHour: 0, now: now,
-            budget: EventLimits.requestEvaluationBudget)
+            parsed, user: MomentumUser(), zone: "UTC", dayStartHour: 0, now: now,
+            budget: HabitImports.evaluationBudget, maxEventsPerRequest: 1_000)
         #expect(plan.problems.isEmpty, "\(plan.problems.prefix(3))")
-        #expect(plan.new.count > 38_000)
-        #expect(plan.new.reduce(0) { $0 + $1.cost } < EventLimits.requestEvaluationBudget)
+        #expect(plan.new.count == 223)
+        #expect(plan.chunks.count > 1)
+        #expect(plan.chunks.flatMap { $0.map(\.event.id) } == plan.new.map(\.event.id))
+        for chunk in plan.chunks {
+            #expect(chunk.reduce(0) { $0 + $1.cost } <= EventLimits.requestEvaluationBudget)
+        }
+
+        let over = HabitImports.plan(
+            parsed, user: MomentumUser(), zone: "UTC", dayStartHour: 0, now: now,
+            budget: EventLimits.requestEvaluationBudget, maxEventsPerRequest: 1_000)
+        #expect(over.chunks.isEmpty)
+        #expect(over.problems.first?.reason.contains("nothing was stored") == true)
     }
 }
 

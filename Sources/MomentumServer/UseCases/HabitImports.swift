@@ -61,13 +61,16 @@ struct HabitImports: Sendable {
         let budget = Self.evaluationBudget
         // Against the account as it is: each habit's id (the one an earlier import gave it,
         // or a free one), then every event tried on a copy of the engine.
+        let maxEvents = maxEventsPerRequest
         let plan = try await store.evaluate(user) { user, _ in
-            Self.plan(parsed, engine: user.streaks, zone: zone, dayStartHour: dayStartHour, now: now, budget: budget)
+            Self.plan(
+                parsed, user: user, zone: zone, dayStartHour: dayStartHour, now: now, budget: budget,
+                maxEventsPerRequest: maxEvents)
         }
         if !plan.problems.isEmpty { throw Self.invalid(plan.problems) }
         let dryRun = request.dryRun ?? false
         if !dryRun {
-            for chunk in chunks(plan.new) {
+            for chunk in plan.chunks {
                 let stored = try await ingest.importHistory(chunk.map(\.event), for: user)
                 let refused = zip(chunk, stored.results).filter {
                     $0.1.status == "invalid" || $0.1.status == "rejected"
@@ -96,15 +99,30 @@ struct HabitImports: Sendable {
         }
 
         var new: [Item] = []
+        /// `new` in the requests the store takes, each within the request's size and
+        /// evaluation budget as the store counts it (see ``plan(_:user:zone:dayStartHour:now:budget:maxEventsPerRequest:)``).
+        var chunks: [[Item]] = []
         var already = 0
         var future = 0
         var habits: [ImportedHabit] = []
         var problems: [HabitImportError.Problem] = []
     }
 
+    /// Plans an import against the account as it is: every event tried, in order, on a copy
+    /// of the account's engine exactly as the store will apply it (each appended as
+    /// detected `now`, the clock moved to `now` after each request), and cut into the
+    /// requests the store takes. Each event's cost is the store's own measure
+    /// (``UserEngine/evaluationCost(of:)`` at the point the store will meet it, including
+    /// the rewind a request's closing advance causes for the next request's far-back
+    /// events), so a planned request always fits the store's per-request budget, and an
+    /// import whose requests together exceed `budget` is refused here, before anything is
+    /// stored. Events an earlier import stored cost nothing: sending a partly stored export
+    /// again stores the rest.
     static func plan(
-        _ parsed: HabitImport, engine: UserEngine, zone: String, dayStartHour: Int, now: Date, budget: Int
+        _ parsed: HabitImport, user: MomentumUser, zone: String, dayStartHour: Int, now: Date, budget: Int,
+        maxEventsPerRequest: Int
     ) -> Plan {
+        let engine = user.streaks
         var plan = Plan()
         var ids: [String: String] = [:]
         var taken = Set<String>()
@@ -139,28 +157,51 @@ struct HabitImports: Sendable {
                     id: "import:\(parsed.source.rawValue):order:\(first.key)", at: now, timeZone: zone,
                     payload: .order(habits: order)))
         }
-        var trial = engine
+        var trial = user
         var spent = 0
+        // The request being planned: its events and the engine work they cost as the store
+        // counts it (``EventLimits/requestEvaluationBudget``).
+        var chunk: [Plan.Item] = []
+        var chunkSpent = 0
+        let perRequest = EventLimits.requestEvaluationBudget
+        let size = max(1, maxEventsPerRequest)
         let names = Dictionary(parsed.habits.map { (ids[$0.key] ?? $0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
         for event in events {
-            if trial.event(id: event.id) != nil {
+            if trial.streaks.event(id: event.id) != nil {
                 // Stored by an earlier import (today's check-in may carry another time).
                 plan.already += 1
                 continue
             }
-            let cost = trial.evaluationCost(of: event)
+            var cost = trial.streaks.evaluationCost(of: event)
+            if !chunk.isEmpty, chunk.count >= size || cost > perRequest - chunkSpent {
+                // The store closes each request by moving the clock to now: the next
+                // request's far-back events rewind from there.
+                plan.chunks.append(chunk)
+                chunk = []
+                chunkSpent = 0
+                _ = trial.advance(to: now)
+                cost = trial.streaks.evaluationCost(of: event)
+            }
             spent = spent > budget - cost ? budget + 1 : spent + cost
-            guard spent <= budget else {
+            guard spent <= budget, cost <= perRequest else {
                 plan.problems.append(
                     .init(
                         file: "files", line: nil,
-                        reason: "this import would evaluate more than \(budget) habit-days of history again "
-                            + "(the account has later check-ins); import fewer habits at a time"))
+                        reason: "this import would make the server evaluate more than "
+                            + "\(cost > perRequest ? perRequest : budget) habit-days of history "
+                            + "(\(parsed.habits.count) habits, the earliest day "
+                            + "\(parsed.habits.compactMap { $0.days.first?.day }.min()?.description ?? "?"), "
+                            + "with the account's habits and later check-ins); nothing was stored: "
+                            + "export fewer habits or a shorter history and import each part in turn"))
+                plan.chunks = []
                 return plan
             }
-            do {
-                switch try trial.append(event, now: now) {
-                case .applied: plan.new.append(.init(event: event, cost: cost))
+            chunkSpent += cost
+            do throws(MomentumError) {
+                switch try trial.append(event, now: now, detectedAt: now).0 {
+                case .applied:
+                    plan.new.append(.init(event: event, cost: cost))
+                    chunk.append(.init(event: event, cost: cost))
                 case .duplicate: plan.already += 1
                 case .rejected(let error): plan.problems.append(problem(event, error, names: names))
                 }
@@ -169,6 +210,7 @@ struct HabitImports: Sendable {
             }
             if plan.problems.count >= 100 { break }
         }
+        if !chunk.isEmpty { plan.chunks.append(chunk) }
         // What each habit brings, days after today (left out) not counted.
         let today = ZoneOffsetTable.named(zone).map { DayClock(dayStartHour: dayStartHour).localDay(of: now, in: $0) }
         plan.habits = parsed.habits.map { original in
@@ -193,27 +235,6 @@ struct HabitImports: Sendable {
             default: ""
             }
         return .init(file: habit, line: nil, reason: "\(habit)\(day): \(error.message)")
-    }
-
-    /// The events in requests the store takes: each within the request's size and
-    /// evaluation budget, in order.
-    private func chunks(_ items: [Plan.Item]) -> [[Plan.Item]] {
-        var chunks: [[Plan.Item]] = []
-        var current: [Plan.Item] = []
-        var spent = 0
-        for item in items {
-            if !current.isEmpty,
-                current.count >= maxEventsPerRequest || spent + item.cost > EventLimits.requestEvaluationBudget
-            {
-                chunks.append(current)
-                current = []
-                spent = 0
-            }
-            current.append(item)
-            spent += item.cost
-        }
-        if !current.isEmpty { chunks.append(current) }
-        return chunks
     }
 
     /// The 422 for an export that cannot be imported.
