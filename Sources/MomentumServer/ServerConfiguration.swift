@@ -162,6 +162,9 @@ public struct ServerConfiguration: Sendable {
     /// How webhook hosts are resolved; `nil`: the system's resolver. Tests give names
     /// addresses of their choosing.
     @_spi(Testing) public var webhookResolver: (@Sendable (String) async throws -> [String])?
+    /// The longest a webhook's check waits for its host's lookup (the post is retried later,
+    /// a webhook being made is refused, `webhook_dns_timeout`).
+    @_spi(Testing) public var webhookLookupTimeout: Duration = .seconds(5)
     /// The hosts whose Web Push endpoints browsers may register (`*.` covers subdomains):
     /// the push services of Chrome, Firefox, Safari and Edge. The server posts to these
     /// addresses, so no other is accepted.

@@ -138,7 +138,8 @@ public final class ServerState: Sendable {
             lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
         vapid = VAPIDKeys(store: store, subject: configuration.vapidSubject)
         let webhookAddresses = WebhookAddresses(
-            allowed: configuration.webhookAllowedNetworks, resolver: configuration.webhookResolver)
+            allowed: configuration.webhookAllowedNetworks, resolver: configuration.webhookResolver,
+            timeout: configuration.webhookLookupTimeout)
         pushTargets = PushTargets(
             store: store, now: configuration.clock, vapid: vapid, pushHosts: configuration.pushHosts,
             apns: configuration.apns != nil, webhookAddresses: webhookAddresses)

@@ -177,4 +177,145 @@ import Testing
         #expect(DeliveryHTTP.status(of: "handshakeFailed(NIOSSL.BoringSSLError.sslError([...]))") == "TLS failed")
         #expect(DeliveryHTTP.status(of: "something else entirely") == "could not connect")
     }
+
+    /// Counts a resolver's calls.
+    final class Calls: Sendable {
+        let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    /// A lookup that hangs (a name whose servers do not answer) is given up after the
+    /// timeout: the post is retried as `DNS timed out`, a webhook being made is refused with
+    /// 422 `webhook_dns_timeout`. Before, the check waited for the lookup however long it took.
+    @Test func aLookupThatHangsIsGivenUpAfterTheTimeout() async throws {
+        let hanging: WebhookAddresses.Resolver = { _ in
+            try await Task.sleep(for: .seconds(600))
+            return ["93.184.216.34"]
+        }
+        let addresses = WebhookAddresses(allowed: [], resolver: hanging, timeout: .milliseconds(200))
+        let url = try #require(URL(string: "https://hooks.hanging.test/in"))
+        for fresh in [false, true] {
+            guard case .failure(let refusal) = await addresses.vet(url, fresh: fresh) else {
+                Issue.record("a hanging lookup was waited for (fresh: \(fresh))")
+                continue
+            }
+            #expect(refusal.timedOut && !refusal.forbidden, "\(refusal)")
+            #expect(refusal.reason == "hooks.hanging.test: the DNS lookup timed out")
+        }
+
+        // Through the server: the admin's POST answers 422 webhook_dns_timeout, a post is retried as "DNS timed out".
+        let hangs = Mutex(true)
+        try await ServerHarness.with(
+            configure: {
+                $0.webhookResolver = { host in
+                    if hangs.withLock({ $0 }) { return try await hanging(host) }
+                    return ["93.184.216.34"]
+                }
+                $0.webhookLookupTimeout = .milliseconds(200)
+            }
+        ) { harness, client in
+            let hung = try await Self.create(client, "https://hooks.hanging.test/in")
+            #expect(hung.status == .unprocessableContent && hung.errorCode == "webhook_dns_timeout", "\(hung.text)")
+            hangs.withLock { $0 = false }
+            // (Another name: the hanging lookup of the first is still under way, and shared.)
+            let created = try await Self.create(client, "https://hooks.later.test/in")
+            let id = try #require(created.json["id"] as? String, "\(created.text)")
+            hangs.withLock { $0 = true }
+            _ = try await client.register("ada")
+            _ = try await DeliveryTests().notify(harness, "ada@example.com", key: "milestone:first")
+            #expect(try await harness.state.runDueDeliveries().retried == 1)
+            #expect(try await Self.webhooks(client)[id]?["lastError"] as? String == "DNS timed out")
+        }
+    }
+
+    /// Vettings of one host at once share one lookup; a failed lookup is kept for a few
+    /// seconds as a successful one is kept for ten. Before, each vetting resolved again.
+    @Test func lookupsOfOneHostAreSharedAndFailuresKept() async throws {
+        let calls = Calls()
+        let slow = WebhookAddresses(
+            allowed: [],
+            resolver: { _ in
+                calls.add()
+                try await Task.sleep(for: .milliseconds(300))
+                return ["93.184.216.34"]
+            })
+        let url = try #require(URL(string: "https://hooks.shared.test/in"))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 {
+                group.addTask { if case .success = await slow.vet(url, fresh: false) { true } else { false } }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 10))
+        #expect(calls.value == 1)
+
+        let failures = Calls()
+        let failing = WebhookAddresses(
+            allowed: [],
+            resolver: { _ in
+                failures.add()
+                throw CancellationError()
+            })
+        let nowhere = try #require(URL(string: "https://nowhere.failing.test/in"))
+        for _ in 0..<3 {
+            guard case .failure(let refusal) = await failing.vet(nowhere, fresh: false) else {
+                Issue.record("a failed lookup passed")
+                continue
+            }
+            #expect(refusal.reason == "nowhere.failing.test does not resolve")
+        }
+        #expect(failures.value == 1)
+    }
+
+    /// IPv4 addresses written as SIIT (`::ffff:0:a.b.c.d`) are checked as the address they
+    /// carry; Teredo (2001::/32) is refused whatever it carries. Before, both passed.
+    @Test func siitAndTeredoFormsAreRefused() async throws {
+        let addresses = WebhookAddresses(allowed: [], resolver: { _ in [] })
+        let refused: [(String, String)] = [
+            ("http://[::ffff:0:169.254.169.254]/", "SIIT, ::ffff:0:0/96) form of a link-local address"),
+            ("http://[::ffff:0:7f00:1]/", "SIIT, ::ffff:0:0/96) form of a loopback address"),
+            ("http://[::ffff:0:10.0.0.1]/", "form of a private address (10.0.0.0/8)"),
+            ("http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/", "a Teredo address (2001::/32), refused whatever"),
+            ("http://[2001::1]/", "a Teredo address (2001::/32)"),
+        ]
+        for (text, reason) in refused {
+            let url = try #require(URL(string: text))
+            guard case .failure(let refusal) = await addresses.vet(url, fresh: true) else {
+                Issue.record("\(text) passed")
+                continue
+            }
+            #expect(refusal.forbidden && refusal.reason.contains(reason), "\(text): \(refusal.reason)")
+        }
+        // A public IPv4 address in SIIT form, and an address beside Teredo's prefix, pass.
+        for text in ["http://[::ffff:0:93.184.216.34]/", "http://[2001:db8:1::1]/", "http://[2001:4860::8888]/"] {
+            let url = try #require(URL(string: text))
+            guard case .success = await addresses.vet(url, fresh: true) else {
+                Issue.record("\(text) was refused")
+                continue
+            }
+        }
+    }
+
+    /// A name whose servers rotate its addresses keeps one pinned address (one client)
+    /// while it still resolves to it. Before, the first address answered was used.
+    @Test func thePinnedAddressStaysWhileTheNameStillResolvesToIt() async throws {
+        let turn = Calls()
+        let rotating = WebhookAddresses(
+            allowed: [],
+            resolver: { _ in
+                turn.add()
+                let all = ["93.184.216.36", "93.184.216.34", "2606:2800:220:1::1", "93.184.216.35"]
+                let shift = turn.value % all.count
+                return Array(all[shift...] + all[..<shift])
+            })
+        let url = try #require(URL(string: "https://hooks.rotating.test/in"))
+        var pinned: Set<String?> = []
+        for _ in 0..<8 {
+            if case .success(let destination) = await rotating.vet(url, fresh: true) {
+                pinned.insert(destination.address)
+            }
+        }
+        #expect(pinned == ["93.184.216.34"])
+    }
 }

@@ -17,12 +17,15 @@ import Synchronization
 /// private (RFC 1918), shared (100.64/10, carrier NAT), link-local (169.254/16, where cloud
 /// metadata services answer), unspecified (0.0.0.0/8, `::`), multicast, reserved, IPv6
 /// unique-local (fc00::/7) or link-local (fe80::/10), or an IPv4 address of those kinds
-/// written as IPv6 (mapped, compatible, NAT64, 6to4) — unless one of the allowed networks
+/// written as IPv6 (mapped, compatible, SIIT, NAT64, 6to4), or Teredo (refused whatever IPv4
+/// address it carries) — unless one of the allowed networks
 /// (`--webhook-allowed-networks`, for a self-hosted receiver) holds it. The check runs
 /// when the admin makes the webhook and again before each post, and the post connects to
 /// the address the check passed (``DeliveryHTTP/client(extraRootsPEM:connecting:to:)``),
 /// so a name that resolves elsewhere between the check and the connection (DNS
-/// rebinding) cannot move the post.
+/// rebinding) cannot move the post. A lookup is waited for at most a few seconds (on a few
+/// threads of its own, shared by the vettings of one host, its failures kept briefly), so a
+/// name whose servers do not answer cannot hold a pass of deliveries.
 final class WebhookAddresses: Sendable {
     /// Resolves a host name to its addresses, as text.
     typealias Resolver = @Sendable (String) async throws -> [String]
@@ -39,24 +42,41 @@ final class WebhookAddresses: Sendable {
         var reason: String
         /// Whether the host is not allowed (rather than not resolved).
         var forbidden: Bool
+        /// Whether the host's lookup took longer than the vetting waits.
+        var timedOut = false
     }
 
     private let allowed: [TrustedProxies.Network]
     private let resolver: Resolver
+    /// The longest a vetting waits for a lookup: a lookup still running then goes on by
+    /// itself (`getaddrinfo` cannot be stopped) while the post is retried later.
+    private let timeout: Duration
     /// Recent resolutions, for the posts of one pass (a name is resolved once every few
     /// seconds, not once per post): the post still goes to the address that was checked.
-    private let recent = Mutex<[String: (addresses: [String], until: Double)]>([:])
+    /// A failure (`nil` addresses) is kept too, for less time.
+    private let recent = Mutex<[String: (addresses: [String]?, timedOut: Bool, until: Double)]>([:])
+    /// The lookups under way, by `fresh` and host: a second vetting of the host waits for
+    /// the same lookup rather than starting one more.
+    private let running = Mutex<[String: Task<[String], any Error>]>([:])
+    /// The address each name's posts connect to, kept while the name still resolves to it
+    /// (a name whose servers rotate its addresses keeps one pinned client).
+    private let pinned = Mutex<[String: String]>([:])
     /// How long a resolution is kept for posts, in seconds.
     private let keep: Double = 10
+    /// How long a failed or timed-out resolution is kept for posts, in seconds.
+    private let keepFailure: Double = 3
 
     /// - Parameters:
     ///   - allowed: Addresses and CIDR ranges a webhook may reach although they are of a
     ///     refused kind (entries that are neither are left out: ``ServerConfiguration/check()``
     ///     refuses them at start).
-    ///   - resolver: How names are resolved (the system's `getaddrinfo` by default).
-    init(allowed: [String], resolver: Resolver? = nil) {
+    ///   - resolver: How names are resolved (the system's `getaddrinfo` on a small pool of
+    ///     its own by default).
+    ///   - timeout: The longest a vetting waits for a name's lookup.
+    init(allowed: [String], resolver: Resolver? = nil, timeout: Duration = .seconds(5)) {
         self.allowed = allowed.compactMap { try? TrustedProxies([$0]).networks.first }
         self.resolver = resolver ?? Self.system
+        self.timeout = timeout
     }
 
     /// Checks a webhook's URL: its host's addresses, resolved now.
@@ -75,6 +95,8 @@ final class WebhookAddresses: Sendable {
         let addresses: [String]
         do {
             addresses = try await resolve(bare, fresh: fresh)
+        } catch is TimedOut {
+            return .failure(Refusal(reason: "\(bare): the DNS lookup timed out", forbidden: false, timedOut: true))
         } catch {
             return .failure(Refusal(reason: "\(bare) does not resolve", forbidden: false))
         }
@@ -87,10 +109,7 @@ final class WebhookAddresses: Sendable {
                 return .failure(Refusal(reason: "\(bare) resolves to \(address), \(kind)", forbidden: true))
             }
         }
-        // IPv4 where the name has both: the one more often reachable, as happy eyeballs
-        // cannot try the other once the connection is tied to one address.
-        let chosen = addresses.first { TrustedProxies.bytes(of: $0)?.count == 4 } ?? addresses[0]
-        return .success(Destination(host: bare, address: chosen))
+        return .success(Destination(host: bare, address: pin(bare, among: addresses)))
     }
 
     /// The kind of a refused address (`"a loopback address"`), or `nil` when a webhook may
@@ -114,6 +133,15 @@ final class WebhookAddresses: Sendable {
             return internalKind(v4: Array(bytes[12...]))
         }
         if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return "a local-use NAT64 address" }
+        // SIIT (::ffff:0:a.b.c.d, ::ffff:0:0/96): the IPv4 address it carries is checked.
+        if bytes[0..<12] == [0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0], let kind = internalKind(v4: Array(bytes[12...]))
+        {
+            return "an IPv4-translated (SIIT, ::ffff:0:0/96) form of \(kind)"
+        }
+        // Teredo (2001::/32) tunnels to an IPv4 address of its own choosing: refused whatever it carries.
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] {
+            return "a Teredo address (2001::/32), refused whatever IPv4 address it carries"
+        }
         if bytes[0] == 0x20, bytes[1] == 0x02 { return internalKind(v4: Array(bytes[2..<6])) }
         if bytes[0] & 0xFE == 0xFC { return "a unique-local address (fc00::/7)" }
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return "a link-local address (fe80::/10)" }
@@ -142,23 +170,107 @@ final class WebhookAddresses: Sendable {
         }
     }
 
-    private func resolve(_ host: String, fresh: Bool) async throws -> [String] {
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        if !fresh, let cached = recent.withLock({ $0[host] }), cached.until > now { return cached.addresses }
-        let addresses = try await resolver(host)
-        // Only posts share a resolution: a webhook being made leaves its posts to resolve again.
-        guard !fresh else { return addresses }
-        recent.withLock { recent in
-            if recent.count >= 1_000 { recent = recent.filter { $0.value.until > now } }
-            if recent.count < 1_000 { recent[host] = (addresses, now + keep) }
+    /// The address a name's posts connect to: the one pinned before while the name still
+    /// resolves to it, otherwise the lowest IPv4 address (the one more often reachable, as
+    /// happy eyeballs cannot try the other once the connection is tied to one address),
+    /// otherwise the lowest IPv6 one.
+    private func pin(_ host: String, among addresses: [String]) -> String {
+        pinned.withLock { pinned in
+            if let previous = pinned[host], addresses.contains(previous) { return previous }
+            let ordered = addresses.compactMap { address in TrustedProxies.bytes(of: address).map { (address, $0) } }
+                .sorted { $0.1.count != $1.1.count ? $0.1.count < $1.1.count : $0.1.lexicographicallyPrecedes($1.1) }
+            let chosen = ordered.first?.0 ?? addresses[0]
+            if pinned.count >= 1_000 { pinned.removeAll() }
+            pinned[host] = chosen
+            return chosen
         }
-        return addresses
     }
 
+    private func resolve(_ host: String, fresh: Bool) async throws -> [String] {
+        let now = Self.seconds()
+        if !fresh, let cached = recent.withLock({ $0[host] }), cached.until > now {
+            guard let addresses = cached.addresses else { throw cached.timedOut ? TimedOut() : Unresolved() }
+            return addresses
+        }
+        let key = "\(fresh ? "fresh" : "post")\u{0}\(host)"
+        let lookup = running.withLock { running in
+            if let lookup = running[key] { return lookup }
+            let resolver = self.resolver
+            let lookup = Task { [weak self] in
+                let result: Result<[String], any Error>
+                do { result = .success(try await resolver(host)) } catch { result = .failure(error) }
+                // Only posts share a resolution: a webhook being made leaves its posts to resolve again.
+                self?.finished(key, host: host, result: fresh ? nil : result)
+                return try result.get()
+            }
+            running[key] = lookup
+            return lookup
+        }
+        do {
+            return try await Self.bounded(lookup, by: timeout)
+        } catch is TimedOut {
+            if !fresh { remember(host, addresses: nil, timedOut: true) }
+            throw TimedOut()
+        }
+    }
+
+    private func finished(_ key: String, host: String, result: Result<[String], any Error>?) {
+        running.withLock { _ = $0.removeValue(forKey: key) }
+        guard let result else { return }
+        remember(host, addresses: try? result.get(), timedOut: false)
+    }
+
+    private func remember(_ host: String, addresses: [String]?, timedOut: Bool) {
+        let now = Self.seconds()
+        recent.withLock { recent in
+            if recent.count >= 1_000 { recent = recent.filter { $0.value.until > now } }
+            if recent.count < 1_000 {
+                recent[host] = (addresses, timedOut, now + (addresses == nil ? keepFailure : keep))
+            }
+        }
+    }
+
+    /// A lookup's answer, or ``TimedOut`` once `timeout` has passed (the lookup goes on).
+    private static func bounded(
+        _ lookup: Task<[String], any Error>, by timeout: Duration
+    ) async throws -> [String] {
+        let waiting = Mutex<CheckedContinuation<[String], any Error>?>(nil)
+        let finish: @Sendable (Result<[String], any Error>) -> Void = { result in
+            let continuation = waiting.withLock { waiting in
+                let continuation = waiting
+                waiting = nil
+                return continuation
+            }
+            continuation?.resume(with: result)
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            let timer = Task {
+                try await Task.sleep(for: timeout)
+                finish(.failure(TimedOut()))
+            }
+            Task {
+                let result = await lookup.result
+                timer.cancel()
+                finish(result)
+            }
+        }
+    }
+
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// The threads `getaddrinfo` runs on: few, and not the shared pool, so lookups that
+    /// hang (a name whose servers do not answer) hold at most these.
+    static let lookupThreads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
     /// The system's resolution of a name (`getaddrinfo`, `/etc/hosts` included), off the
-    /// event loops.
+    /// event loops, on ``lookupThreads``.
     static let system: Resolver = { host in
-        try await NIOThreadPool.singleton.runIfActive {
+        try await lookupThreads.runIfActive {
             var hints = addrinfo()
             hints.ai_family = AF_UNSPEC
             #if canImport(Darwin)
@@ -194,4 +306,5 @@ final class WebhookAddresses: Sendable {
     }
 
     private struct Unresolved: Error {}
+    private struct TimedOut: Error {}
 }

@@ -65,6 +65,8 @@ struct WebhookSender: DeliveryTransport {
         guard let url = URL(string: webhook.url) else { return .rejected("the URL is not valid") }
         let client: HTTPClient
         switch await addresses.vet(url, fresh: false) {
+        case .failure(let refusal) where refusal.timedOut:
+            return .retry("DNS timed out", after: nil)
         case .failure(let refusal):
             return .retry("refused: \(refusal.reason)", after: nil)
         case .success(let destination):

@@ -94,7 +94,8 @@ struct PushTargets: Sendable {
     /// - Throws: 422 `invalid_input` naming the field at fault (a URL that is not http or
     ///   https, a host that does not resolve, no kinds), 422 `webhook_address_refused` when
     ///   the host is, or resolves to, an address of the server's own networks
-    ///   (``WebhookAddresses``) that no allowed network holds.
+    ///   (``WebhookAddresses``) that no allowed network holds, 422 `webhook_dns_timeout` when
+    ///   the host's lookup takes longer than the check waits (5 seconds).
     func createWebhook(url: String, kinds: [NotificationKind]?) async throws -> Webhook {
         guard url.utf8.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
             parsed.host?.isEmpty == false
@@ -103,6 +104,11 @@ struct PushTargets: Sendable {
             throw APIError.invalid("must name at least one kind, or be left out", field: "kinds")
         }
         if case .failure(let refusal) = await webhookAddresses.vet(parsed, fresh: true) {
+            if refusal.timedOut {
+                throw APIError(
+                    .unprocessableContent, "webhook_dns_timeout", "\(refusal.reason); try again later",
+                    details: [.init(field: "url", issue: refusal.reason)])
+            }
             guard refusal.forbidden else { throw APIError.invalid(refusal.reason, field: "url") }
             let message =
                 "\(refusal.reason): webhooks are not posted to loopback, private, link-local or metadata "
