@@ -1,6 +1,6 @@
 /// The celebration a ``CelebrationPlanner`` says to show now.
 public struct PlannedCelebration: Hashable, Sendable, Codable {
-    /// The unlock's id; pass it to ``CelebrationPlanner/markShown(id:at:)`` once shown.
+    /// The unlock's id; pass it to ``CelebrationPlanner/markShown(id:at:catalog:)`` once shown.
     public var id: String
     /// The unlock being celebrated.
     public var unlock: Unlock
