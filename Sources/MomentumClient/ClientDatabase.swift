@@ -64,6 +64,18 @@ struct ClientDatabase: Sendable {
                     );
                     """)
         }
+        // Device keys outlive the session: a key is about the device, not the sign-in.
+        migrator.registerMigration("v2-device-keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device_keys (
+                      server TEXT NOT NULL,
+                      email TEXT NOT NULL,
+                      key TEXT NOT NULL,
+                      PRIMARY KEY (server, email)
+                    )
+                    """)
+        }
         return migrator
     }
 
@@ -108,6 +120,28 @@ struct ClientDatabase: Sendable {
     func signOut() throws {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM account; DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected")
+        }
+    }
+
+    // MARK: Device keys
+
+    /// The sign-in device key `server` last gave this device for `email` (normalized), if any.
+    ///
+    /// Kept in the database, not with the session: signing out leaves it, so the next
+    /// sign-in to the same account shows it. (On Apple platforms it belongs in the Keychain.)
+    func deviceKey(server: String, email: String) throws -> String? {
+        try writer.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT key FROM device_keys WHERE server = ? AND email = ?", arguments: [server, email])
+        }
+    }
+
+    /// Keeps `key` as the device key for `email` (normalized) at `server`, replacing the previous one.
+    func saveDeviceKey(_ key: String, server: String, email: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO device_keys (server, email, key) VALUES (?, ?, ?)",
+                arguments: [server, email, key])
         }
     }
 

@@ -92,7 +92,8 @@ public actor MomentumClient {
         let output: Operations.Register.Output
         do { output = try await api.register(body: .json(request)) } catch { throw Self.unreachable(error) }
         switch output {
-        case .created(let created): try await start(try created.body.json)
+        case .created(let created):
+            try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
         case .badRequest(let e), .conflict(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
             .unprocessableContent(let e):
             throw Self.refusal(e)
@@ -113,13 +114,16 @@ public actor MomentumClient {
     ///   events wait in the outbox (sync or sign out first).
     public func signIn(email: String, password: String, deviceName: String? = nil) async throws {
         try guardPendingEvents(ofAnotherThan: email)
+        let shown = try database.deviceKey(server: server.absoluteString, email: Self.normalized(email: email))
         let output: Operations.SignIn.Output
         do {
             output = try await api.signIn(
+                headers: .init(momentumDeviceKey: shown),
                 body: .json(.init(deviceName: deviceName, email: email, password: password)))
         } catch { throw Self.unreachable(error) }
         switch output {
-        case .created(let created): try await start(try created.body.json)
+        case .created(let created):
+            try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
         case .badRequest(let e), .unauthorized(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
             .unprocessableContent(let e):
             throw Self.refusal(e)
@@ -151,7 +155,11 @@ public actor MomentumClient {
         throw ClientError.pendingEvents
     }
 
-    private func start(_ session: Components.Schemas.Session) async throws {
+    private func start(_ session: Components.Schemas.Session, deviceKey: String?) async throws {
+        if let deviceKey, Self.isDeviceKey(deviceKey) {
+            try database.saveDeviceKey(
+                deviceKey, server: server.absoluteString, email: Self.normalized(email: session.email))
+        }
         try database.signIn(
             StoredAccount(
                 server: server.absoluteString, userID: session.userID, email: session.email, token: session.token,
@@ -160,6 +168,24 @@ public actor MomentumClient {
         engine = nil
         // The device's copy starts from the server's log; offline, it starts on the next sync.
         _ = try? await sync()
+    }
+
+    /// Whether the server's `Momentum-Device-Key` answer is one to keep: a key is at most
+    /// 128 bytes; an empty or longer one is ignored (the previous key stays).
+    ///
+    /// The sign-in device key makes this device a known client of the email it signed in
+    /// to: the server does not hold its next sign-in back when guesses at the password come
+    /// from many addresses. It is opaque, kept per server and email in the device's
+    /// database (it outlives sign-out) and shown as the `Momentum-Device-Key` request
+    /// header with the next sign-in. On Apple platforms it belongs in the Keychain (as does
+    /// the session token); both are in the database for now.
+    static func isDeviceKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= 128
+    }
+
+    /// An email as the server compares it: trimmed and lowercased.
+    static func normalized(email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     // MARK: Reads from the device

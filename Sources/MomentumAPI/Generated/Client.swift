@@ -1189,6 +1189,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 201:
+                    let headers: Operations.Register.Output.Created.Headers = .init(momentumDeviceKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Momentum-Device-Key",
+                        as: Swift.String.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.Register.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1209,7 +1214,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(body: body))
+                    return .created(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let headers: Components.Responses.APIError.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -18910,6 +18918,11 @@ public struct Client: APIProtocol {
                     method: .post
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Momentum-Device-Key",
+                    value: input.headers.momentumDeviceKey
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -18928,6 +18941,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 201:
+                    let headers: Operations.SignIn.Output.Created.Headers = .init(momentumDeviceKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Momentum-Device-Key",
+                        as: Swift.String.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.SignIn.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -18948,7 +18966,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(body: body))
+                    return .created(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let headers: Components.Responses.APIError.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

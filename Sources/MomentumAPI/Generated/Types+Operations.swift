@@ -1437,6 +1437,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/accounts/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A key for this client and email, up to 128 bytes: shown again as the Momentum-Device-Key request header with the next sign-in to the same email, it makes the client a known one, not held by the throttle that slows guesses at the password spread over many addresses. Opaque; absent when the server keeps none.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/accounts/POST/responses/201/headers/Momentum-Device-Key`.
+                    public var momentumDeviceKey: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - momentumDeviceKey: A key for this client and email, up to 128 bytes: shown again as the Momentum-Device-Key request header with the next sign-in to the same email, it makes the client a known one, not held by the throttle that slows guesses at the password spread over many addresses. Opaque; absent when the server keeps none.
+                    public init(momentumDeviceKey: Swift.String? = nil) {
+                        self.momentumDeviceKey = momentumDeviceKey
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.Register.Output.Created.Headers
                 /// - Remark: Generated from `#/paths/v1/accounts/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/accounts/POST/responses/201/content/application\/json`.
@@ -1459,8 +1475,13 @@ public enum Operations {
                 /// Creates a new `Created`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.Register.Output.Created.Body) {
+                public init(
+                    headers: Operations.Register.Output.Created.Headers = .init(),
+                    body: Operations.Register.Output.Created.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -22117,12 +22138,21 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/sessions/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// The device key the last sign-in or registration to this email answered with (Momentum-Device-Key response header), if any: its client is not held by the account-wide sign-in throttle.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/POST/header/Momentum-Device-Key`.
+                public var momentumDeviceKey: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignIn.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - momentumDeviceKey: The device key the last sign-in or registration to this email answered with (Momentum-Device-Key response header), if any: its client is not held by the account-wide sign-in throttle.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignIn.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    momentumDeviceKey: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignIn.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.momentumDeviceKey = momentumDeviceKey
                     self.accept = accept
                 }
             }
@@ -22148,6 +22178,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A key for this client and email, up to 128 bytes: shown again as the Momentum-Device-Key request header with the next sign-in to the same email, it makes the client a known one, not held by the throttle that slows guesses at the password spread over many addresses. Opaque; absent when the server keeps none.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/headers/Momentum-Device-Key`.
+                    public var momentumDeviceKey: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - momentumDeviceKey: A key for this client and email, up to 128 bytes: shown again as the Momentum-Device-Key request header with the next sign-in to the same email, it makes the client a known one, not held by the throttle that slows guesses at the password spread over many addresses. Opaque; absent when the server keeps none.
+                    public init(momentumDeviceKey: Swift.String? = nil) {
+                        self.momentumDeviceKey = momentumDeviceKey
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SignIn.Output.Created.Headers
                 /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content/application\/json`.
@@ -22170,8 +22216,13 @@ public enum Operations {
                 /// Creates a new `Created`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.SignIn.Output.Created.Body) {
+                public init(
+                    headers: Operations.SignIn.Output.Created.Headers = .init(),
+                    body: Operations.SignIn.Output.Created.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
