@@ -225,6 +225,19 @@ import Testing
                 && !ShareCardTextMetrics.isEmoji("©"))
     }
 
+    /// A zero-width joiner after a letter joins a script's forms, not emoji: such a title
+    /// stays one text run; a keycap without U+FE0F is still an emoji.
+    @Test func lettersJoinedByAZeroWidthJoinerStayText() {
+        let chillu: Character = "\u{0D28}\u{0D4D}\u{200D}"  // ന്‍ (Malayalam)
+        let halfForm: Character = "\u{0915}\u{094D}\u{200D}"  // क्‍ (Devanagari)
+        #expect(!ShareCardTextMetrics.isEmoji(chillu) && !ShareCardTextMetrics.isEmoji(halfForm))
+        #expect(ShareCardTextMetrics.isEmoji("#\u{20E3}") && ShareCardTextMetrics.isEmoji("🧑‍🦽"))
+        var content = Self.ollie()
+        content.title = "\u{0D05}\u{0D35}\u{0D28}\u{0D4D}\u{200D} 100"  // അവന്‍ 100
+        let svg = ShareCardRenderer.svg(ShareCardLayout(content: content, format: .story))
+        #expect(!svg.contains("<tspan"), "\(svg)")
+    }
+
     // MARK: - Photo and placeholder
 
     @Test(arguments: ShareCardFormat.allCases)

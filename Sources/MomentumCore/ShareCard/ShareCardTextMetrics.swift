@@ -181,17 +181,24 @@ public enum ShareCardTextMetrics {
     }
 
     /// Whether a character is drawn as an emoji: its first scalar has emoji presentation
-    /// (`🎉`), or it is a cluster with U+FE0F or a zero-width joiner (`🏔️`, `1️⃣`, `🧑‍🦽`).
+    /// (`🎉`), or it is an emoji character in a cluster with U+FE0F, a zero-width joiner or
+    /// the keycap mark U+20E3 (`🏔️`, `1️⃣`, `#⃣`, `🧑‍🦽`).
     ///
     /// Digits, `#` and `*` are emoji characters too, by Unicode's property, but only in a
-    /// keycap sequence are they drawn as emoji: a bare `7` is text.
+    /// keycap sequence are they drawn as emoji: a bare `7` is text. A zero-width joiner
+    /// after a letter is not an emoji sequence: Malayalam's chillu (`ന്‍`) and Devanagari's
+    /// half forms (`क्‍ष`) join with it and stay text.
     ///
     /// - Parameter character: The character (grapheme cluster).
     /// - Returns: `true` when the character needs an emoji font.
     public static func isEmoji(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return false }
-        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D }) { return true }
+        if scalars.count > 1, first.properties.isEmoji,
+            scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D || $0.value == 0x20E3 })
+        {
+            return true
+        }
         return first.properties.isEmojiPresentation
     }
 
