@@ -4,7 +4,7 @@ import PackageDescription
 /// A coverage-guided fuzzer (libFuzzer) over Momentum's core pipeline, kept out of the main
 /// package so that its instrumented build never touches the main build directory.
 ///
-/// Build and run with `Fuzz/run <seconds>` (see the README's "Fuzzing" section).
+/// Build and run with `Fuzz/run <seconds>` (see docs/fuzzing.md).
 let package = Package(
     name: "MomentumFuzz",
     platforms: [.macOS(.v14)],

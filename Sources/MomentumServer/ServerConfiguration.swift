@@ -3,7 +3,7 @@ import Logging
 import MomentumCore
 
 /// Everything `momentum serve` can be told: where to listen, which database, limits and
-/// safety settings. Each setting has a flag and an environment variable (see the README).
+/// safety settings. Each setting has a flag and an environment variable (see docs/configuration.md).
 public struct ServerConfiguration: Sendable {
     /// The address to listen on.
     public var host: String = "127.0.0.1"

@@ -134,7 +134,7 @@ struct NotificationTimingSweepTests {
 
     /// Plans one day with a reminder at each minute and checks each is delivered within the
     /// day, at the wall-clock time where it exists (the first time it is read) and by the
-    /// README's rule where the clocks skip it; so too the weekly progress at each skipped
+    /// rule of docs/notifications.md where the clocks skip it; so too the weekly progress at each skipped
     /// whole hour. Returns the number of weekly progresses checked.
     private func check(
         _ name: String, _ table: ZoneOffsetTable, _ model: WallClockModel, hour: Int, day: LocalDay,

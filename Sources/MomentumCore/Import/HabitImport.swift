@@ -9,7 +9,7 @@ import Foundation
 /// dropped. ``events(ids:zone:dayStartHour:now:)`` turns the result into the events that store it; their
 /// ids derive from the habit and the day, so importing the same file twice stores it once.
 ///
-/// The README's "Import from other apps" section documents the mapping field by field.
+/// docs/import.md documents the mapping field by field.
 public struct HabitImport: Hashable, Sendable {
     /// The app an export comes from.
     public enum Source: String, Hashable, Sendable, CaseIterable, Codable {

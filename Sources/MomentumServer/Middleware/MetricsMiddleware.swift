@@ -14,7 +14,7 @@ import Synchronization
 /// once): tests run many servers in one process, each counting only its own requests. For
 /// the same reason the HTTP metrics are recorded here and not by Hummingbird's
 /// `MetricsMiddleware`, which records to the process-wide system. The metrics are listed,
-/// with their meaning, in the README's "Operating Momentum" section (swift-metrics carries
+/// with their meaning, in docs/operations.md, "Health, logs and metrics" (swift-metrics carries
 /// no help text, so `/metrics` has no `# HELP` lines).
 final class ServerMetrics: Sendable {
     /// Where the metrics are kept.
