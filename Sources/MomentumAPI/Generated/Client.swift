@@ -11405,7 +11405,7 @@ public struct Client: APIProtocol {
     }
     /// Import habits from another app
     ///
-    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. The README's "Import from other apps" section documents the mapping.
+    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. docs/import.md documents the mapping.
     ///
     /// - Remark: HTTP `POST /v1/imports`.
     /// - Remark: Generated from `#/paths//v1/imports/post(importHabits)`.

@@ -11010,11 +11010,11 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/name`.
                     public var name: Swift.String
-                    /// A named policy ("strict", "forgiving") or a policy object (README: the event format)
+                    /// A named policy ("strict", "forgiving") or a policy object (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/policy`.
                     public var policy: OpenAPIRuntime.OpenAPIValueContainer?
-                    /// When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
+                    /// When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/schedule`.
                     public var schedule: OpenAPIRuntime.OpenAPIValueContainer?
@@ -11022,7 +11022,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/start`.
                     public var start: Swift.String?
-                    /// What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
+                    /// What counts as done on a day: a number (a count to reach) or a target object (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/POST/requestBody/json/target`.
                     public var target: OpenAPIRuntime.OpenAPIValueContainer?
@@ -11052,10 +11052,10 @@ public enum Operations {
                     ///   - group: The group the habit is shown in ("Morning routine"); "" takes it out of its group.
                     ///   - habit: The habit id (1 to 128 bytes); generated if absent
                     ///   - name: 1 to 200 characters
-                    ///   - policy: A named policy ("strict", "forgiving") or a policy object (README: the event format)
-                    ///   - schedule: When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
+                    ///   - policy: A named policy ("strict", "forgiving") or a policy object (docs/events.md)
+                    ///   - schedule: When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (docs/events.md)
                     ///   - start: The first day; the day it was created if absent
-                    ///   - target: What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
+                    ///   - target: What counts as done on a day: a number (a count to reach) or a target object (docs/events.md)
                     ///   - tz: An IANA time zone; the user's latest event's zone (or the profile's) if absent
                     ///   - weekStart:
                     public init(
@@ -11789,15 +11789,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/name`.
                     public var name: Swift.String?
-                    /// A named policy ("strict", "forgiving") or a policy object (README: the event format)
+                    /// A named policy ("strict", "forgiving") or a policy object (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/policy`.
                     public var policy: OpenAPIRuntime.OpenAPIValueContainer?
-                    /// A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (README: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
+                    /// A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (docs/events.md: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/schedule`.
                     public var schedule: OpenAPIRuntime.OpenAPIValueContainer?
-                    /// What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
+                    /// What counts as done on a day: a number (a count to reach) or a target object (docs/events.md)
                     ///
                     /// - Remark: Generated from `#/paths/v1/habits/{habit}/PATCH/requestBody/json/target`.
                     public var target: OpenAPIRuntime.OpenAPIValueContainer?
@@ -11814,9 +11814,9 @@ public enum Operations {
                     ///   - eventId: The client's id for the event (1 to 128 characters), for safe retries: the same request sent again stores nothing new; the same id with different fields is a 409 conflicting_event_id
                     ///   - group: The group the habit is shown in ("Morning routine"); "" takes it out of its group.
                     ///   - name: 1 to 200 characters
-                    ///   - policy: A named policy ("strict", "forgiving") or a policy object (README: the event format)
-                    ///   - schedule: A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (README: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (README: the event format)
-                    ///   - target: What counts as done on a day: a number (a count to reach) or a target object (README: the event format)
+                    ///   - policy: A named policy ("strict", "forgiving") or a policy object (docs/events.md)
+                    ///   - schedule: A new schedule, in force from the start of the local day of `at`: the days before keep the old one, and the streak carries over (docs/events.md: schedule changes). When it is due: {"kind": "daily"}, {"kind": "weekdays", "days": [...]}, {"kind": "timesPerWeek", "count": 3} … (docs/events.md)
+                    ///   - target: What counts as done on a day: a number (a count to reach) or a target object (docs/events.md)
                     ///   - tz: An IANA time zone; the user's latest event's zone (or the profile's) if absent
                     public init(
                         at: Foundation.Date? = nil,
@@ -13506,7 +13506,7 @@ public enum Operations {
     }
     /// Import habits from another app
     ///
-    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. The README's "Import from other apps" section documents the mapping.
+    /// Brings in the habits and history another app exported: Loop Habit Tracker's CSV export (the files of its zip, by their path in it; Momentum's own CSV export has the same layout) or Beaver Habit Tracker's JSON export (one file). Each habit becomes a new habit starting on its first marked day, with its check-ins (amounts for numeric habits), skips and notes. A file with a bad line imports nothing: the 422 names each bad line (`details[].field` is `file:line`). Importing the same export again stores nothing twice. With `dryRun` the report says what would be imported and nothing is stored. docs/import.md documents the mapping.
     ///
     /// - Remark: HTTP `POST /v1/imports`.
     /// - Remark: Generated from `#/paths//v1/imports/post(importHabits)`.
