@@ -368,6 +368,32 @@ struct WebRouteTests {
             #expect(try await client.call(.get, "/static/..%2FResources%2Fopenapi.json").status == .notFound)
         }
     }
+
+    /// The script is modules by page or concern, with no build step: every module an import
+    /// names is served, the page preloads each one (so the browser fetches them at once, not
+    /// one import after another), and none grows past about 400 lines.
+    @Test func theScriptsModulesAreServedPreloadedAndSmall() async throws {
+        try await ServerHarness.with { _, client in
+            let page = try await client.call(.get, "/signin").text
+            let preloaded = Set(
+                page.matches(of: /<link rel="modulepreload" href="\/static\/([\w-]+\.js)">/).map { String($0.1) })
+            #expect(page.contains(#"<script type="module" src="/static/app.js"></script>"#))
+            var seen: Set<String> = []
+            var queue = ["app.js"]
+            while let name = queue.popLast() {
+                guard seen.insert(name).inserted else { continue }
+                let module = try await client.call(.get, "/static/\(name)")
+                #expect(module.status == .ok, "\(name) is imported but not served")
+                #expect(module.headers[.contentType] == "text/javascript; charset=utf-8")
+                let lines = module.text.split(separator: "\n", omittingEmptySubsequences: false).count
+                #expect(lines <= 400, "\(name) has \(lines) lines")
+                if name != "app.js" { #expect(preloaded.contains(name), "\(name) is imported but not preloaded") }
+                queue += module.text.matches(of: /from '\.\/([\w-]+\.js)'/).map { String($0.1) }
+            }
+            #expect(preloaded.isSubset(of: seen), "preloaded but never imported: \(preloaded.subtracting(seen))")
+            #expect(seen.count > 10)
+        }
+    }
 }
 
 /// The social pages render for the people who may see them, and an invitation's link
