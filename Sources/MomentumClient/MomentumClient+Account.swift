@@ -18,19 +18,12 @@ extension MomentumClient {
     ///   tries, or ``ClientError/offline``.
     @discardableResult
     public func changePassword(current: String, new: String, signOutOtherDevices: Bool = false) async throws -> Int {
-        let output: Operations.ChangePassword.Output
-        do {
-            output = try await api.changePassword(
+        try await perform("changing the password") {
+            try await api.changePassword(
                 body: .json(
                     .init(currentPassword: current, newPassword: new, signOutOtherDevices: signOutOtherDevices)))
-        } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let r): return try r.body.json.signedOutDevices
-        case .badRequest(let e), .unauthorized(let e), .forbidden(let e), .contentTooLarge(let e),
-            .unsupportedMediaType(let e), .unprocessableContent(let e):
-            throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("changing the password answered \(status)")
+        } success: {
+            try $0.ok.body.json.signedOutDevices
         }
     }
 
@@ -41,18 +34,14 @@ extension MomentumClient {
     /// - Parameter limit: The most bytes to accept (photos make archives large).
     /// - Throws: ``ClientError``, or ``ClientError/offline``.
     public func downloadArchive(limit: Int = 1 << 30) async throws -> Data {
-        let output: Operations.DownloadArchive.Output
-        do { output = try await api.downloadArchive() } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let r):
+        try await perform("downloading the archive") {
+            try await api.downloadArchive()
+        } success: { output in
             do {
-                return try await Data(collecting: try r.body.applicationXTar, upTo: limit)
+                return try await Data(collecting: try output.ok.body.applicationXTar, upTo: limit)
             } catch {
                 throw Self.unreachable(error)
             }
-        case .unauthorized(let e), .forbidden(let e): throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("downloading the archive answered \(status)")
         }
     }
 
@@ -62,18 +51,14 @@ extension MomentumClient {
     /// - Parameter limit: The most bytes to accept.
     /// - Throws: ``ClientError``, or ``ClientError/offline``.
     public func downloadCSV(limit: Int = 1 << 28) async throws -> Data {
-        let output: Operations.DownloadCSV.Output
-        do { output = try await api.downloadCSV() } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let r):
+        try await perform("downloading the CSV files") {
+            try await api.downloadCSV()
+        } success: { output in
             do {
-                return try await Data(collecting: try r.body.applicationZip, upTo: limit)
+                return try await Data(collecting: try output.ok.body.applicationZip, upTo: limit)
             } catch {
                 throw Self.unreachable(error)
             }
-        case .unauthorized(let e), .forbidden(let e): throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("downloading the CSV files answered \(status)")
         }
     }
 
@@ -95,18 +80,11 @@ extension MomentumClient {
         from source: Components.Schemas.HabitImportRequest.SourcePayload, files: [String: String],
         dryRun: Bool = false
     ) async throws -> Components.Schemas.HabitImportReport {
-        let output: Operations.ImportHabits.Output
-        do {
-            output = try await api.importHabits(
+        try await perform("the import") {
+            try await api.importHabits(
                 body: .json(.init(dryRun: dryRun, files: .init(additionalProperties: files), source: source)))
-        } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let r): return try r.body.json
-        case .badRequest(let e), .unauthorized(let e), .forbidden(let e), .contentTooLarge(let e),
-            .unsupportedMediaType(let e), .unprocessableContent(let e):
-            throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("the import answered \(status)")
+        } success: {
+            try $0.ok.body.json
         }
     }
 }

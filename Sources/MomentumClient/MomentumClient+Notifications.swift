@@ -26,19 +26,11 @@ extension MomentumClient {
         _ deviceToken: some Sequence<UInt8>, environment: APNsEnvironment = .production
     ) async throws -> Components.Schemas.PushTarget {
         let hex = deviceToken.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        let output: Operations.RegisterPushTarget.Output
-        do {
-            output = try await api.registerPushTarget(
+        return try await perform("registering the device token") {
+            try await api.registerPushTarget(
                 body: .json(.init(channel: .apns, environment: .init(rawValue: environment.rawValue), token: hex)))
-        } catch { throw Self.unreachable(error) }
-        switch output {
-        case .created(let created): return try created.body.json
-        case .ok(let ok): return try ok.body.json
-        case .badRequest(let e), .unauthorized(let e), .forbidden(let e), .conflict(let e), .contentTooLarge(let e),
-            .unsupportedMediaType(let e), .unprocessableContent(let e):
-            throw Self.refusal(e)
-        case .tooManyRequests(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("registering the device token answered \(status)")
+        } success: {
+            if case .created(let created) = $0 { try created.body.json } else { try $0.ok.body.json }
         }
     }
 
@@ -47,13 +39,10 @@ extension MomentumClient {
     ///
     /// - Throws: ``ClientError`` or ``ClientError/offline``.
     public func pushTargets() async throws -> Components.Schemas.PushTargetList {
-        let output: Operations.ListPushTargets.Output
-        do { output = try await api.listPushTargets() } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let ok): return try ok.body.json
-        case .unauthorized(let e): throw Self.refusal(e)
-        case .tooManyRequests(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("listing devices answered \(status)")
+        try await perform("listing devices") {
+            try await api.listPushTargets()
+        } success: {
+            try $0.ok.body.json
         }
     }
 
@@ -64,13 +53,9 @@ extension MomentumClient {
     ///   ``pushTargets()``.
     /// - Throws: ``ClientError`` `not_found` for an id the user has no device with.
     public func removePushTarget(_ id: String) async throws {
-        let output: Operations.RemovePushTarget.Output
-        do { output = try await api.removePushTarget(path: .init(target: id)) } catch { throw Self.unreachable(error) }
-        switch output {
-        case .noContent: return
-        case .unauthorized(let e), .forbidden(let e), .notFound(let e), .conflict(let e): throw Self.refusal(e)
-        case .tooManyRequests(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("removing the device answered \(status)")
+        try await perform("removing the device") {
+            try await api.removePushTarget(path: .init(target: id))
+        } success: { _ in
         }
     }
 }

@@ -131,50 +131,36 @@ extension MomentumClient {
     private func pull(into report: inout SyncReport) async throws {
         var cursor = try cursor()
         while true {
-            let output: Operations.PullEvents.Output
-            do {
-                output = try await api.pullEvents(query: .init(after: Int(clamping: cursor), limit: Self.pullPage))
-            } catch { throw Self.unreachable(error) }
-            switch output {
-            case .ok(let ok):
-                let page = try ok.body.json
-                var logged: [LoggedEvent] = []
-                for pulled in page.events {
-                    logged.append(
-                        LoggedEvent(
-                            seq: Int64(pulled.seq), id: pulled.event.id, body: try Self.encode(pulled.event),
-                            receivedAt: pulled.receivedAt))
-                }
-                try database.storePulled(logged, devices: page.events.map(\.device), cursor: Int64(page.cursor))
-                report.pulled += logged.count
-                guard page.more, Int64(page.cursor) > cursor else { return }
-                cursor = Int64(page.cursor)
-            case .unauthorized: throw ClientError.signedOut
-            case .tooManyRequests(let answer): throw Self.busy(answer)
-            case .badRequest(let answer), .notFound(let answer), .unprocessableContent(let answer):
-                throw Self.refusal(answer)
-            case .undocumented(let status, _):
-                throw status >= 500
-                    ? ClientError.busy("the server answered \(status)", retryAfter: nil)
-                    : ClientError.server("a pull answered \(status)")
+            let after = cursor
+            let page = try await perform("a pull", rules: [.unauthorizedEndsSession, .serverErrorsAreBusy]) {
+                try await api.pullEvents(query: .init(after: Int(clamping: after), limit: Self.pullPage))
+            } success: {
+                try $0.ok.body.json
             }
+            var logged: [LoggedEvent] = []
+            for pulled in page.events {
+                logged.append(
+                    LoggedEvent(
+                        seq: Int64(pulled.seq), id: pulled.event.id, body: try Self.encode(pulled.event),
+                        receivedAt: pulled.receivedAt))
+            }
+            try database.storePulled(logged, devices: page.events.map(\.device), cursor: Int64(page.cursor))
+            report.pulled += logged.count
+            guard page.more, Int64(page.cursor) > cursor else { return }
+            cursor = Int64(page.cursor)
         }
     }
 
     private func refreshProfile() async throws {
-        let output: Operations.GetProfile.Output
-        do { output = try await api.getProfile() } catch { throw Self.unreachable(error) }
-        switch output {
-        case .ok(let ok):
-            let profile = try ok.body.json
-            let json = try Self.encode(profile)
-            if json != (try database.account()?.profileJSON) {
-                try database.saveProfile(json)
-                engine = nil
-            }
-        case .unauthorized: throw ClientError.signedOut
-        case .tooManyRequests(let answer): throw Self.busy(answer)
-        case .undocumented(let status, _): throw ClientError.server("the profile answered \(status)")
+        let profile = try await perform("the profile", rules: .unauthorizedEndsSession) {
+            try await api.getProfile()
+        } success: {
+            try $0.ok.body.json
+        }
+        let json = try Self.encode(profile)
+        if json != (try database.account()?.profileJSON) {
+            try database.saveProfile(json)
+            engine = nil
         }
     }
 

@@ -89,17 +89,12 @@ public actor MomentumClient {
     ///   events wait in the outbox (sync or sign out first).
     public func register(_ request: Components.Schemas.RegisterRequest) async throws {
         try guardPendingEvents(ofAnotherThan: nil)
-        let output: Operations.Register.Output
-        do { output = try await api.register(body: .json(request)) } catch { throw Self.unreachable(error) }
-        switch output {
-        case .created(let created):
-            try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
-        case .badRequest(let e), .conflict(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
-            .unprocessableContent(let e):
-            throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("registering answered \(status)")
+        let created = try await perform("registering") {
+            try await api.register(body: .json(request))
+        } success: {
+            try $0.created
         }
+        try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
     }
 
     /// Signs this device in. The same user's data already on the device is kept (and its
@@ -115,21 +110,14 @@ public actor MomentumClient {
     public func signIn(email: String, password: String, deviceName: String? = nil) async throws {
         try guardPendingEvents(ofAnotherThan: email)
         let shown = try database.deviceKey(server: server.absoluteString, email: Self.normalized(email: email))
-        let output: Operations.SignIn.Output
-        do {
-            output = try await api.signIn(
+        let created = try await perform("signing in") {
+            try await api.signIn(
                 headers: .init(momentumDeviceKey: shown),
                 body: .json(.init(deviceName: deviceName, email: email, password: password)))
-        } catch { throw Self.unreachable(error) }
-        switch output {
-        case .created(let created):
-            try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
-        case .badRequest(let e), .unauthorized(let e), .contentTooLarge(let e), .unsupportedMediaType(let e),
-            .unprocessableContent(let e):
-            throw Self.refusal(e)
-        case .tooManyRequests(let e), .serviceUnavailable(let e): throw Self.busy(e)
-        case .undocumented(let status, _): throw ClientError.server("signing in answered \(status)")
+        } success: {
+            try $0.created
         }
+        try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
     }
 
     /// Ends this device's session and removes the user's data from the device.
@@ -287,23 +275,6 @@ public actor MomentumClient {
 
     static func encode<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try MomentumJSON.encode(value), as: UTF8.self)
-    }
-
-    static func unreachable(_ error: any Error) -> ClientError {
-        if let error = error as? ClientError { return error }
-        let underlying = (error as? OpenAPIRuntime.ClientError)?.underlyingError ?? error
-        return ClientError.offline(String(describing: underlying))
-    }
-
-    static func refusal(_ answer: Components.Responses.APIError) -> ClientError {
-        guard case .json(let body) = answer.body else { return ClientError.server("an error without a body") }
-        let detail = body.error.details.first
-        return ClientError.refused(body.error.code, body.error.message, field: detail?.field)
-    }
-
-    static func busy(_ answer: Components.Responses.APIError) -> ClientError {
-        let message = (try? answer.body.json.error.message) ?? "the server is busy"
-        return ClientError.busy(message, retryAfter: answer.headers.retryAfter)
     }
 }
 
