@@ -52,23 +52,23 @@ public final class PostgresStore: SQLBackend {
     private let runner: Task<Void, Never>?
     /// When the client's pool runs.
     public let lifecycle: StoreLifecycle
-    private let locks = UserLocks()
+    let locks = UserLocks()
     /// Serializes this process's appends of one user while they prepare outside any
     /// transaction (apart from ``locks``, which the transactions they may fall back to take).
     private let appendLocks = UserLocks()
     /// The statements each connection has prepared.
-    private let prepared = PreparedStatements()
+    let prepared = PreparedStatements()
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
     /// Warm readers' version checks, read together.
-    private let versions = VersionReads()
+    let versions = VersionReads()
     /// Whether the store was closed (or its service ended), and how many operations hold
     /// or wait for a connection: a closed store refuses every operation at once, since its
     /// pool no longer runs and a connection asked of it would never come; closing waits
     /// for the operations under way before it stops the pool.
-    private let usage = Mutex(Usage())
+    let usage = Mutex(Usage())
 
-    private struct Usage {
+    struct Usage {
         var closed = false
         var inFlight = 0
         /// ``close()`` (once or more), waiting for the operations under way.
@@ -78,7 +78,7 @@ public final class PostgresStore: SQLBackend {
     private let batchRunner = Mutex<Task<Void, Never>?>(nil)
     /// How many guarded appends were written, and in how many statements.
     private let guardedCounts = Mutex(GuardedWriteCounts())
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects with a PostgresNIO configuration.
     ///
@@ -178,7 +178,7 @@ public final class PostgresStore: SQLBackend {
     }
 
     /// Runs `body` with a connection of the pool; refused at once once the store is closed.
-    private func connection<Value: Sendable>(
+    func connection<Value: Sendable>(
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let admitted = usage.withLock { usage -> Bool in
@@ -307,141 +307,6 @@ public final class PostgresStore: SQLBackend {
         }
     }
 
-    /// Implements `MomentumStore` `run`; see the protocol for its contract.
-    public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
-        guard program.writes else {
-            do {
-                if let answer = try await singleQuery(program) { return answer.value }
-                return try await transaction(program, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw StoreError(
-                    .unavailable, "PostgreSQL refused the read: \((error as? RetryableError)?.message ?? "\(error)")")
-            }
-        }
-        guard let user = program.user else { return try await retrying(program) }
-        return try await locks.withLock(user) { () async throws(StoreError) -> Result in try await retrying(program) }
-    }
-
-    private func retrying<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
-        var attempt = 1
-        while true {
-            do {
-                return try await transaction(program, begin: "BEGIN")
-            } catch let error as RetryableError where attempt < maximumAttempts {
-                _ = error
-                attempt += 1
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
-            } catch let error as RetryableError {
-                throw StoreError(.unavailable, "PostgreSQL kept refusing the transaction: \(error.message)")
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw StoreError(.unavailable, "PostgreSQL refused the operation: \(error)")
-            }
-        }
-    }
-
-    /// Runs a read that needs a single statement (a warm engine's version check, most
-    /// lookups) without a transaction around it: one statement sees one snapshot anyway,
-    /// and BEGIN and COMMIT would be two more round trips. Returns `nil` when the program
-    /// asks for more than that; it is then run again from the start in a transaction (the
-    /// reads PostgreSQL runs only look at the engine cache, so a second run repeats no
-    /// effect).
-    private func singleQuery<Result: Sendable>(_ program: StoreProgram<Result>) async throws -> Box<Result>? {
-        let first = try program.start()
-        switch first {
-        case .done(let value):
-            return Box(value: value)
-        case .query(let statements, let next) where statements.count == 1:
-            let logger = self.logger
-            let rows: [SQLRow]
-            do {
-                if let user = EngineLoader.versionRead(by: statements[0]) {
-                    // Read together with other warm readers' (``VersionReads``).
-                    let version = try await versions.version(of: user) { users in
-                        try await self.connection { connection in
-                            try await VersionBatch.run(users, on: connection, logger: logger)
-                        }
-                    }
-                    rows = version.map { [SQLRow([.integer($0)])] } ?? []
-                } else {
-                    rows = try await self.connection { connection in
-                        try await self.prepared.run(statements[0], on: connection, logger: logger).map(Self.row)
-                    }
-                }
-            } catch let error as PSQLError {
-                throw StoreError(
-                    .unavailable,
-                    "PostgreSQL refused the read: \(error.serverInfo?[.message] ?? String(reflecting: error))")
-            }
-            if case .done(let value) = try next([rows]) { return Box(value: value) }
-            return nil
-        default:
-            return nil
-        }
-    }
-
-    /// A result that may itself be optional.
-    private struct Box<Value: Sendable>: Sendable {
-        let value: Value
-    }
-
-    /// Runs a program in one transaction on a pooled connection.
-    private func transaction<Result: Sendable>(
-        _ program: StoreProgram<Result>, begin: String
-    )
-        async throws -> Result
-    {
-        let logger = self.logger
-        do {
-            return try await self.connection { connection in
-                _ = try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger).get()
-                do {
-                    let result = try await program.run(
-                        lock: { name in
-                            _ = try await Self.rows(of: Self.lock(name), on: connection, logger: logger)
-                        },
-                        query: { statements in
-                            var results: [[SQLRow]] = []
-                            for statement in statements {
-                                results.append(try await Self.rows(of: statement, on: connection, logger: logger))
-                            }
-                            return results
-                        },
-                        execute: { statements in
-                            var counts: [Int] = []
-                            for statement in statements {
-                                counts.append(try await Self.count(of: statement, on: connection, logger: logger))
-                            }
-                            return counts
-                        })
-                    _ = try await connection.query("COMMIT", logger: logger).get()
-                    return result
-                } catch {
-                    program.rollback()
-                    _ = try? await connection.query("ROLLBACK", logger: logger).get()
-                    throw error
-                }
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as PSQLError {
-            program.rollback()
-            let state = error.serverInfo?[.sqlState]
-            if state == "40001" || state == "40P01" {
-                throw RetryableError(message: error.serverInfo?[.message] ?? "\(error)")
-            }
-            throw StoreError(
-                .unavailable,
-                "PostgreSQL refused the operation: \(error.serverInfo?[.message] ?? String(reflecting: error))")
-        } catch {
-            program.rollback()
-            throw StoreError(.unavailable, "PostgreSQL refused the operation: \(error)")
-        }
-    }
-
     /// Implements `MomentumStore` `close`; see the protocol for its contract.
     ///
     /// A store that runs as a service has its pool stopped by the service group's graceful
@@ -483,270 +348,9 @@ public final class PostgresStore: SQLBackend {
         await pool.value
     }
 
-    /// Takes a user's transaction lock (`pg_advisory_xact_lock`), the lock every write of
-    /// the user holds.
-    static func lock(_ name: String) -> SQLStatement {
-        SQLStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(name)])
-    }
-
-    /// A statement's rows, run inside a transaction: bound as a prepared statement where it
-    /// can be (``BoundStatement``), so that PostgreSQL parses and plans its text once per
-    /// connection; otherwise as an unnamed one.
-    static func rows(
-        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
-    ) async throws
-        -> [SQLRow]
-    {
-        if statement.arguments.count <= PreparedStatements.maximumArguments,
-            let rows = try await BoundStatement.run(statement, on: connection, logger: logger)
-        {
-            return rows.map(row)
-        }
-        return try await connection.query(query(statement), logger: logger).get().rows.map(row)
-    }
-
-    /// The count of rows a statement changed (or answered), run inside a transaction as
-    /// ``rows(of:on:logger:)`` runs it (``BoundStatement/count(_:on:logger:)``).
-    static func count(
-        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
-    ) async throws
-        -> Int
-    {
-        if statement.arguments.count <= PreparedStatements.maximumArguments,
-            let count = try await BoundStatement.count(statement, on: connection, logger: logger)
-        {
-            return count
-        }
-        let result = try await connection.query(query(statement), logger: logger).get()
-        return result.metadata.rows ?? result.rows.count
-    }
-
-    static func query(_ statement: SQLStatement) -> PostgresQuery {
-        PostgresQuery(unsafeSQL: statement.numberedSQL, binds: bindings(statement))
-    }
-
-    static func bindings(_ statement: SQLStatement) -> PostgresBindings {
-        var binds = PostgresBindings(capacity: statement.arguments.count)
-        for argument in statement.arguments {
-            switch argument {
-            case .null: binds.appendNull()
-            case .integer(let value): binds.append(value)
-            case .real(let value): binds.append(value)
-            case .text(let value): binds.append(value)
-            case .blob(let value): binds.append(ByteBuffer(bytes: value))
-            }
-        }
-        return binds
-    }
-
-    private static func row(_ row: PostgresRow) -> SQLRow {
-        SQLRow(
-            row.map { cell -> SQLValue in
-                guard var bytes = cell.bytes else { return .null }
-                switch cell.dataType {
-                case .int8, .int4, .int2:
-                    return (try? cell.decode(Int64.self)).map(SQLValue.integer) ?? .null
-                case .float8, .float4, .numeric:
-                    return (try? cell.decode(Double.self)).map(SQLValue.real) ?? .null
-                case .bool:
-                    return (try? cell.decode(Bool.self)).map(SQLValue.bool) ?? .null
-                case .bytea:
-                    return .blob(bytes.readBytes(length: bytes.readableBytes) ?? [])
-                case .void:
-                    return .null
-                default:
-                    return (try? cell.decode(String.self)).map(SQLValue.text) ?? .null
-                }
-            })
-    }
 }
 
 /// A transaction the database asked to retry (serialization failure, deadlock).
 struct RetryableError: Error {
     var message: String
-}
-
-extension PostgresStore {
-    /// Sends `payload` on a notification channel (`pg_notify`), outside any transaction.
-    ///
-    /// - Throws: `StoreError.Code.unavailable` when PostgreSQL refuses.
-    public func notify(channel: String, payload: String) async throws(StoreError) {
-        do {
-            try await connection { connection in
-                _ = try await Self.rows(
-                    of: SQLStatement("SELECT pg_notify(?, ?)", [.text(channel), .text(payload)]), on: connection,
-                    logger: self.logger)
-            }
-        } catch {
-            throw StoreError(.unavailable, "PostgreSQL refused the notification: \(error)")
-        }
-    }
-
-    /// Listens on a notification channel on one pooled connection, calling `receive` with
-    /// each payload, until the task is cancelled or the connection is lost.
-    ///
-    /// - Parameters:
-    ///   - channel: The channel name.
-    ///   - onListening: Called once `LISTEN` has succeeded, when no notification sent from
-    ///     then on can be missed.
-    ///   - receive: Called with each notification's payload.
-    /// - Throws: `StoreError.Code.unavailable` when the connection fails.
-    public func listen(
-        channel: String, onListening: @Sendable () -> Void = {}, _ receive: @escaping @Sendable (String) -> Void
-    ) async throws(StoreError) {
-        do {
-            // Not counted among the operations ``close()`` waits for: a listener lasts until
-            // it is cancelled (the relay's service stops it first).
-            if usage.withLock({ $0.closed }) { throw StoreError(.unavailable, "the PostgreSQL store is closed") }
-            try await client.withConnection { connection in
-                try await connection.listen(on: channel) { notifications in
-                    onListening()
-                    for try await notification in notifications {
-                        receive(notification.payload)
-                    }
-                }
-            }
-        } catch {
-            if Task.isCancelled { return }
-            throw StoreError(.unavailable, "PostgreSQL listening on '\(channel)' failed: \(error)")
-        }
-    }
-}
-
-/// Named prepared statements, per connection, for the statements run outside a transaction
-/// again and again (a warm user's append, a dashboard's version check): PostgreSQL then
-/// parses and plans each once per connection instead of on every run, which was about half
-/// of its work for an append.
-///
-/// A statement is prepared with SQL's `PREPARE` the first time a connection runs it, and
-/// run with `EXECUTE`, its arguments written as literals (PostgreSQL does not pass a
-/// query's parameters on to `EXECUTE`). Each connection's prepared names are remembered; a
-/// connection that lost them anyway prepares again.
-///
-/// A statement with more than ``maximumArguments`` arguments (an append of many events at
-/// once) runs unprepared, so that the statements a connection keeps stay few: their shapes
-/// are those of everyday appends and reads.
-final class PreparedStatements: Sendable {
-    /// The most arguments of a statement that is prepared.
-    static let maximumArguments = 64
-    /// The most (connection, statement) pairs remembered; beyond it the memory starts over
-    /// (connections come and go), and a statement a connection already has is simply
-    /// prepared again (PostgreSQL answers that it exists).
-    static let maximumKnown = 10_000
-
-    private let known = Mutex(Set<String>())
-
-    /// Runs `statement` on `connection` as a prepared statement; returns its rows.
-    func run(
-        _ statement: SQLStatement, on connection: PostgresConnection, logger: Logger
-    ) async throws
-        -> [PostgresRow]
-    {
-        guard statement.arguments.count <= Self.maximumArguments else {
-            return try await connection.query(PostgresStore.query(statement), logger: logger).get().rows
-        }
-        if let rows = try await BoundStatement.run(statement, on: connection, logger: logger) { return rows }
-        let name = Self.name(of: statement.sql)
-        return try await run(
-            name, sql: { statement.numberedSQL }, execute: Self.execute(name, statement.arguments), on: connection,
-            logger: logger)
-    }
-
-    /// Runs the statement prepared as `name` (preparing `sql` first on a connection that
-    /// has not) with an `EXECUTE` text.
-    private func run(
-        _ name: String, sql: () -> String, execute: String, on connection: PostgresConnection, logger: Logger
-    ) async throws -> [PostgresRow] {
-        let key = "\(connection.id) \(name)"
-        let query = PostgresQuery(unsafeSQL: execute)
-        if !known.withLock({ $0.contains(key) }) {
-            try await prepare(name, sql(), key: key, on: connection, logger: logger)
-        }
-        do {
-            return try await connection.query(query, logger: logger).get().rows
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "26000" {
-            // Not prepared on this connection after all: prepare it and run it once more.
-            try await prepare(name, sql(), key: key, on: connection, logger: logger)
-            return try await connection.query(query, logger: logger).get().rows
-        }
-    }
-
-    private func prepare(
-        _ name: String, _ sql: String, key: String, on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        do {
-            _ = try await connection.query(PostgresQuery(unsafeSQL: "PREPARE \(name) AS \(sql)"), logger: logger).get()
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P05" {
-            // Already prepared on this connection.
-        }
-        known.withLock { known in
-            if known.count >= Self.maximumKnown { known.removeAll() }
-            known.insert(key)
-        }
-    }
-
-    /// `EXECUTE name(arguments…)`, each argument a literal.
-    static func execute(_ name: String, _ arguments: [SQLValue]) -> String {
-        guard !arguments.isEmpty else { return "EXECUTE \(name)" }
-        var sql = "EXECUTE \(name)("
-        for (index, argument) in arguments.enumerated() {
-            if index > 0 { sql += ", " }
-            literal(argument, into: &sql)
-        }
-        return sql + ")"
-    }
-
-    /// Writes a value as a PostgreSQL literal: text as an escape string (`E'…'`, with
-    /// backslashes and quotes doubled, so that it means the same whatever
-    /// `standard_conforming_strings` says), bytes as hex, doubles exactly.
-    static func literal(_ value: SQLValue, into sql: inout String) {
-        switch value {
-        case .null:
-            sql += "NULL"
-        case .integer(let value):
-            sql += String(value)
-        case .real(let value):
-            if value.isNaN {
-                sql += "'NaN'::float8"
-            } else if value.isInfinite {
-                sql += value < 0 ? "'-Infinity'::float8" : "'Infinity'::float8"
-            } else {
-                sql += "'\(value)'::float8"
-            }
-        case .text(let value) where !value.utf8.contains(where: { $0 == 0x27 || $0 == 0x5c }):
-            sql += "E'"
-            sql += value
-            sql += "'"
-        case .text(let value):
-            sql += "E'"
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "'": sql += "''"
-                case "\\": sql += "\\\\"
-                default: sql.unicodeScalars.append(scalar)
-                }
-            }
-            sql += "'"
-        case .blob(let bytes):
-            let digits = Array("0123456789abcdef".utf8)
-            var hex: [UInt8] = []
-            hex.reserveCapacity(bytes.count * 2)
-            for byte in bytes {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0f)])
-            }
-            sql += "decode('" + String(decoding: hex, as: UTF8.self) + "', 'hex')"
-        }
-    }
-
-    /// A name for a statement's text (with `?` placeholders): its 64-bit FNV-1a hash and
-    /// length.
-    static func name(of sql: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in sql.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return "momentum_\(String(hash, radix: 16))_\(sql.utf8.count)"
-    }
 }
