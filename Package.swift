@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(
+            url: "https://github.com/apple/swift-configuration", from: "1.4.0",
+            traits: [.defaults, "CommandLineArguments"]),
     ],
     targets: [
         // Translations of the engine's texts, one file per language (Resources/Languages).
@@ -134,8 +137,9 @@ let package = Package(
             name: "momentum",
             dependencies: [
                 "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres", "MomentumServer",
-                "MomentumClient", "MomentumAPI",
+                "MomentumServices", "MomentumClient", "MomentumAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -12,7 +12,7 @@ struct Momentum: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Serve.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self,
+            Serve.self, SettingsCommand.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self,
             SignIn.self, Register.self, Today.self, AddHabit.self, CheckIn.self, Skip.self, Buy.self, Sync.self,
             SignOut.self,
         ]

@@ -15,7 +15,8 @@ struct Migrate: AsyncParsableCommand {
             let opened = try await store.open()
             let versions = try await opened.appliedMigrations()
             await opened.close()
-            print("\(store.location): schema version \(versions.last ?? 0) (\(versions.count) migrations applied)")
+            print(
+                "\(try store.location()): schema version \(versions.last ?? 0) (\(versions.count) migrations applied)")
         } catch {
             throw fail(error)
         }

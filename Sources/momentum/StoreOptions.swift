@@ -10,15 +10,22 @@ struct StoreOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A SQLite file, or a postgres://user@host:port/database URL (default: $MOMENTUM_DATABASE or momentum.sqlite).",
+            "A SQLite file, or a postgres://user@host:port/database URL (default: $MOMENTUM_DATABASE or momentum.sqlite; docs/configuration.md).",
             valueName: "path-or-url"))
     var database: String?
 
-    var location: String {
-        database ?? ProcessInfo.processInfo.environment["MOMENTUM_DATABASE"] ?? "momentum.sqlite"
+    /// The `database` setting of ``ServeSettings/table``, read from `--database` and
+    /// `MOMENTUM_DATABASE` the way `momentum serve` reads it.
+    func location() throws -> String {
+        do {
+            return try SettingsReader(
+                arguments: database.map { ["--database", $0] } ?? [], environment: ProcessInfo.processInfo.environment
+            ).resolveWithoutFile(table: ServeSettings.table.filter { $0.key == "database" }).settings.database
+        } catch {
+            throw refuse(error)
+        }
     }
 
-    /// Opens the store and brings its schema up to date.
     /// Opens the store, migrated unless `migrate` is false.
     ///
     /// - Parameter lifecycle: When the store's background work runs (PostgreSQL's connection
@@ -28,7 +35,16 @@ struct StoreOptions: ParsableArguments {
         engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0, lifecycle: StoreLifecycle = .whileOpen,
         migrate: Bool = true
     ) async throws -> any MomentumStore {
-        let location = self.location
+        try await Self.open(
+            location: try location(), engineCacheCapacity: engineCacheCapacity, engineCacheBytes: engineCacheBytes,
+            lifecycle: lifecycle, migrate: migrate)
+    }
+
+    /// Opens the store at `location` (a SQLite file or a PostgreSQL URL).
+    static func open(
+        location: String, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
+        lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
+    ) async throws -> any MomentumStore {
         let store: any MomentumStore
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             store = try PostgresStore(
