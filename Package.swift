@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "MomentumPostgres", targets: ["MomentumPostgres"]),
         .library(name: "MomentumAPI", targets: ["MomentumAPI"]),
         .library(name: "MomentumClient", targets: ["MomentumClient"]),
+        .library(name: "MomentumServices", targets: ["MomentumServices"]),
+        .library(name: "MomentumWeb", targets: ["MomentumWeb"]),
         .library(name: "MomentumServer", targets: ["MomentumServer"]),
         .library(name: "MomentumTestSupport", targets: ["MomentumTestSupport"]),
         .executable(name: "momentum", targets: ["momentum"]),
@@ -103,12 +105,41 @@ let package = Package(
             name: "CMomentumImage",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
+        // The use cases, with no HTTP in them (no Hummingbird, HTTPTypes or NIO): each
+        // receives the storage areas it uses (EventLog, AccountStore, …) and refuses with a
+        // ServiceError, which the HTTP layer maps to a status in one table.
+        .target(
+            name: "MomentumServices",
+            dependencies: [
+                "MomentumCore", "MomentumAPI", "MomentumStore", "CMomentumImage",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The product's words in each language (Resources/locales): the web app's pages
+            // and the notifications the services write.
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+        // The web app: page controllers, view models, Mustache templates and the static files
+        // (Resources), over the services; the server adds its routes to its router.
+        .target(
+            name: "MomentumWeb",
+            dependencies: [
+                "MomentumCore", "MomentumStore", "MomentumServices",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
         .target(
             name: "MomentumServer",
             dependencies: [
                 // The server knows storage only through the MomentumStore protocol; the
                 // executable picks the backend.
-                "MomentumCore", "MomentumAPI", "MomentumStore", "CMomentumImage",
+                "MomentumCore", "MomentumAPI", "MomentumStore", "MomentumServices", "MomentumWeb", "CMomentumImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -150,7 +181,7 @@ let package = Package(
             name: "momentum-benchmarks",
             dependencies: [
                 "MomentumCore", "MomentumTestSupport", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
-                "MomentumServer", "MomentumAPI",
+                "MomentumServices", "MomentumServer", "MomentumAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -186,8 +217,8 @@ let package = Package(
         .testTarget(
             name: "MomentumServerTests",
             dependencies: [
-                "MomentumServer", "MomentumCore", "MomentumStore", "MomentumSQLite", "MomentumPostgres",
-                "MomentumTestSupport",
+                "MomentumServer", "MomentumServices", "MomentumWeb", "MomentumCore", "MomentumStore", "MomentumSQLite",
+                "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -204,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "MomentumClientTests",
             dependencies: [
-                "MomentumClient", "MomentumAPI", "MomentumCore", "MomentumServer", "MomentumStore", "MomentumSQLite",
+                "MomentumClient", "MomentumAPI", "MomentumCore", "MomentumServer", "MomentumServices", "MomentumStore",
+                "MomentumSQLite",
                 "MomentumPostgres", "MomentumTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

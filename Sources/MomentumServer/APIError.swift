@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 
@@ -88,9 +89,14 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     static func from(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError: return error
-        case let error as StoreError: return from(error)
+        case let error as ServiceError: return from(error)
+        case let error as StoreError: return from(ServiceError(error))
         case let error as MomentumError:
-            return APIError(.unprocessableContent, "invalid_event", error.description)
+            // The engine's verdict, unchanged from the engine to here (a check-in it refused).
+            return from(
+                ServiceError(
+                    error.refusalKind, error.code.description, error.message,
+                    fields: error.field.map { [.init(field: $0, issue: error.message)] } ?? []))
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "body_too_large", "the request body is too large")
         case let error as HTTPError:
@@ -115,21 +121,30 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         }
     }
 
-    static func from(_ error: StoreError) -> APIError {
-        switch error.code {
-        case .notFound: APIError(.notFound, "not_found", error.message)
-        case .emailTaken:
-            APIError(.conflict, "email_taken", error.message, details: [.init(field: "email", issue: error.message)])
-        case .userExists: APIError(.conflict, "user_exists", error.message)
-        case .invalidInput, .invalidArchive: APIError(.unprocessableContent, "invalid_input", error.message)
-        case .unknownPack:
-            APIError(
-                .unprocessableContent, "unknown_pack", error.message,
-                details: [.init(field: "pack", issue: error.message)])
-        case .idempotencyConflict: APIError(.conflict, "idempotency_conflict", error.message)
-        case .unavailable, .migration: APIError(.serviceUnavailable, "storage_unavailable", error.message)
-        case .corrupt: APIError(.internalServerError, "internal_error", "stored data could not be read")
-        default: APIError(.internalServerError, "internal_error", error.message)
+    /// The one table from a service's refusal to an HTTP status (and `Retry-After`).
+    static func status(for kind: ServiceError.Kind) -> (HTTPResponse.Status, retryAfter: Int?) {
+        switch kind {
+        case .invalid: (.unprocessableContent, nil)
+        case .notFound: (.notFound, nil)
+        case .conflict: (.conflict, nil)
+        case .unauthenticated: (.unauthorized, nil)
+        case .forbidden: (.forbidden, nil)
+        case .unsupported: (.unsupportedMediaType, nil)
+        case .tooLarge: (.contentTooLarge, nil)
+        case .tooMany(let seconds): (.tooManyRequests, seconds)
+        case .unavailable(let seconds): (.serviceUnavailable, seconds)
+        case .failed: (.internalServerError, nil)
         }
+    }
+
+    /// The API form of a service's refusal.
+    static func from(_ error: ServiceError) -> APIError {
+        let (status, retryAfter) = status(for: error.kind)
+        var headers: HTTPFields = [:]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if error.kind == .unauthenticated { headers[.wwwAuthenticate] = "Bearer" }
+        return APIError(
+            status, error.code, error.message, details: error.fields.map { Detail(field: $0.field, issue: $0.issue) },
+            headers: headers)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MomentumCore
+@_spi(Testing) import MomentumServices
 import MomentumStore
 import ServiceLifecycle
 
@@ -54,13 +55,13 @@ public func buildApplication(
         app.addServices(
             PeriodicService(
                 name: "notification scheduler", interval: server.configuration.notificationInterval,
-                logger: server.logger, after: migrated, pass: { _ = try await server.notifications.runDue() }))
+                logger: server.logger, after: migrated, pass: { _ = try await server.services.notifications.runDue() }))
     }
     if server.configuration.deliveryInterval > .zero {
         app.addServices(
             PeriodicService(
                 name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
-                after: migrated, pass: { _ = try await server.deliveries.runDue() }))
+                after: migrated, pass: { _ = try await server.services.deliveries.runDue() }))
     }
     if server.configuration.memoryTrimInterval > .zero, MemoryTrim.available {
         let trim = MemoryTrim()

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// The demo account `momentum serve --demo` creates: every seed at once. Four months of
@@ -37,7 +38,7 @@ public enum DemoAccount {
             try journal(endingOn: now, calendar: calendar) + habits(endingOn: now, calendar: calendar)
             + savings(endingOn: now, calendar: calendar) + growth(endingOn: now, calendar: calendar)
             + ownMilestones(endingOn: now, calendar: calendar)
-        let hash = try await Tokens.hashPassword(password, cost: bcryptCost)
+        let hash = try await PasswordHasher.hashOnce(password, cost: bcryptCost)
         let user = Tokens.id("u_")
         try await store.createAccount(
             Account(id: user, email: email, passwordHash: hash, createdAt: now),

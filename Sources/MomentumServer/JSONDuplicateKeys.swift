@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 
 /// Finds a key written twice in one object of a JSON text.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MomentumCore
+import MomentumServices
 
 /// Reading JSON requests with field-level errors, and writing JSON responses.
 enum JSONIO {

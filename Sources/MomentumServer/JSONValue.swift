@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 
 /// Any JSON value, for requests whose fields are passed on into an event.
 enum JSONValue: Codable, Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 import MomentumStore
 import Synchronization
 

@@ -1,22 +1,14 @@
 import Foundation
 import Hummingbird
 import Logging
+import MomentumServices
+import MomentumWeb
 import NIOCore
 import Synchronization
 
-/// The signed-in device a request comes from.
-public struct Caller: Sendable, Hashable {
-    /// The user's id.
-    public var user: String
-    /// The SHA-256 of the device's bearer token.
-    public var tokenHash: String
-    /// The device's name.
-    public var deviceName: String
-}
-
 /// The request context of every Momentum route: the caller once authenticated, the
 /// client's address and the request id.
-public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
+public struct MomentumContext: RequestContext, RemoteAddressRequestContext, WebRequestContext {
     /// Hummingbird's own per-request storage.
     public var coreContext: CoreRequestContextStorage
     /// The client's address, when the connection has one.
@@ -42,10 +34,10 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext {
     var clientAddress: String?
 
     /// The address used for per-address limits: the client's, else the socket peer's.
-    var addressKey: String { clientAddress ?? remoteAddress?.ipAddress ?? "local" }
+    public var addressKey: String { clientAddress ?? remoteAddress?.ipAddress ?? "local" }
 
     /// A path parameter, percent-decoded (ids may contain `/` or `:`).
-    func parameter(_ name: String) throws -> String {
+    public func parameter(_ name: String) throws -> String {
         let raw = try parameters.require(name)
         // Most parameters (ids) hold no escapes; Foundation's decoding costs a bridge.
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }

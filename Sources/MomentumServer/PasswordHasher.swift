@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdBcrypt
+import MomentumServices
 import NIOPosix
 import Synchronization
 
@@ -10,7 +11,7 @@ import Synchronization
 /// one more is refused at once with 503 and `Retry-After`, since a fast refusal beats a
 /// slow success. The pool is shared with nothing else (the share-card rasterizer and file
 /// I/O have their own), so neither can starve the other.
-final class PasswordHasher: Sendable {
+final class PasswordHasher: PasswordHashing {
     private let pool: NIOThreadPool
     private let capacity: Int
     private let admitted = Atomic<Int>(0)
@@ -42,11 +43,17 @@ final class PasswordHasher: Sendable {
     private func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
         guard admitted.wrappingAdd(1, ordering: .acquiring).newValue <= capacity else {
             admitted.wrappingSubtract(1, ordering: .releasing)
-            throw APIError(
-                .serviceUnavailable, "server_busy", "the server is busy checking passwords; try again in 1 s",
-                headers: [.retryAfter: "1"])
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: 1), "server_busy",
+                "the server is busy checking passwords; try again in 1 s")
         }
         defer { admitted.wrappingSubtract(1, ordering: .releasing) }
         return try await pool.runIfActive(work)
+    }
+
+    /// Hashes one password on NIO's shared pool, for tools that hash once (the demo
+    /// account), not for requests.
+    static func hashOnce(_ password: String, cost: UInt8) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 }

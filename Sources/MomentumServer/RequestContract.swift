@@ -1,5 +1,6 @@
 import Foundation
 import MomentumAPI
+import MomentumServices
 
 /// What the contract (`MomentumAPI`'s `openapi.json`) says about the request bodies of its
 /// operations, read once from the document.

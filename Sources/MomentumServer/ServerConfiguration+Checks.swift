@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 
 extension ServerConfiguration {
     /// Checks the settings that can be wrong in ways the types cannot say.

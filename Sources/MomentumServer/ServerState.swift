@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import Logging
 import MomentumCore
+@_spi(Testing) import MomentumServices
 import MomentumStore
 import Synchronization
 
@@ -25,60 +26,21 @@ public final class ServerState: Sendable {
     let trustedProxies: TrustedProxies
     /// bcrypt's own pool, with a bounded queue.
     let passwords: PasswordHasher
-    let signInThrottle: SignInThrottle
     let inFlight = Mutex(Set<String>())
     let hub: ChangeHub
     let relay: (any ChangeRelay)?
-    /// Device sessions verified in the last few seconds.
-    let sessions: SessionCache
     /// Whether the relay is receiving other instances' changes right now.
     let relayListening = RelayListening()
-    let detector = SuspicionDetector()
-    /// Refuses events dated before their account or beyond the pack's offline window.
-    let arrivals = ArrivalGate()
     let logger: Logger
     /// This instance's id, so that it ignores its own notifications.
     let instance = Tokens.id("i_")
-    /// A bcrypt hash of nothing in particular, checked when an email has no account so
-    /// that signing in takes as long either way.
-    let decoyHash: String
-    /// Draws PNG share cards on threads of its own (not bcrypt's), bounded in time and
-    /// number, with a cache; its threads also decode uploaded photos.
-    let rasterizer: Rasterizer
-    /// Checks uploaded photos by decoding them and makes their copies for share cards.
-    let photoDecoder: PhotoDecoder
-    /// What a user sees (today, habits, analytics, wallet, …), for routes and pages alike.
-    let dashboard: Dashboard
-    /// Tells a user's devices, here and on other instances, that something changed.
-    let changes: ChangePublisher
-    /// Stores what devices send, for pushes and the convenience routes alike.
-    let ingest: EventIngest
-    /// The user's own milestones: listed with where each stands, and deleted.
-    let milestones: CustomMilestones
-    /// The notification scheduler's runs, milestones at once, and the in-app inbox.
-    let notifications: Notifications
-    /// Sends inbox notifications to devices and webhooks.
-    let deliveries: Deliveries
-    /// Devices' push registrations and the webhooks.
-    let pushTargets: PushTargets
     /// The server's VAPID key pair (Web Push).
     let vapid: VAPIDKeys
-    /// Accounts, device sessions and profiles, for routes and pages alike.
-    let accounts: Accounts
-    /// Imports from other habit apps, and the CSV export.
-    let habitImports: HabitImports
-    /// Memories, their notes, photos and share cards, for routes and pages alike.
-    let memories: Memories
-    /// Subjects' photos (the puppy on its profile).
-    let subjectPhotos: SubjectPhotos
-    /// The celebrations waiting for a user.
-    let celebrations: Celebrations
-    /// Readiness, metrics and review flags, for the operator.
-    let operations: Operations
-    /// Friends, invitations, posts, reactions and nudges.
-    let social: Social
-    /// Subjects' families: members, roles, and what caregivers log.
-    let families: Families
+    /// Every use case (`MomentumServices`), built once; controllers receive the ones they
+    /// call.
+    public let services: Services
+    /// Device sessions verified in the last few seconds.
+    var sessions: SessionCache { services.sessions }
 
     /// Creates the shared state.
     ///
@@ -97,7 +59,6 @@ public final class ServerState: Sendable {
         self.relay = relay
         self.logger = logger
         metrics = ServerMetrics(postgres: store.statistics.guardedWrites != nil)
-        sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
         if relay != nil {
             // Several instances: the limits hold across all of them.
             let users = SharedRateLimiter(
@@ -126,23 +87,11 @@ public final class ServerState: Sendable {
         trustedProxies =
             (try? TrustedProxies(configuration.trustedProxies, header: configuration.forwardedHeader)) ?? .none
         passwords = PasswordHasher(threads: configuration.passwordThreads, queue: configuration.passwordQueue)
-        signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
         hub = ChangeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)
-        decoyHash = Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost)
-        rasterizer = Rasterizer(configuration: configuration, factory: metrics.factory)
-        photoDecoder = PhotoDecoder(configuration: configuration)
-        dashboard = Dashboard(store: store, configuration: configuration, factory: metrics.factory)
-        changes = ChangePublisher(hub: hub, relay: relay, instance: instance, logger: logger)
-        notifications = Notifications(
-            store: store, now: configuration.clock, changes: changes, metrics: metrics.notifications, logger: logger,
-            lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
         vapid = VAPIDKeys(store: store, subject: configuration.vapidSubject)
         let webhookAddresses = WebhookAddresses(
             allowed: configuration.webhookAllowedNetworks, resolver: configuration.webhookResolver,
             timeout: configuration.webhookLookupTimeout)
-        pushTargets = PushTargets(
-            store: store, now: configuration.clock, vapid: vapid, pushHosts: configuration.pushHosts,
-            apns: configuration.apns != nil, webhookAddresses: webhookAddresses)
         var transports: [NotificationChannel: any DeliveryTransport] = [:]
         if let client = try? DeliveryHTTP.client(extraRootsPEM: configuration.deliveryTrustRootsPEM) {
             transports[.webhook] = WebhookSender(
@@ -154,38 +103,15 @@ public final class ServerState: Sendable {
         } else {
             logger.error("the delivery trust roots are not PEM certificates: nothing is sent to devices or webhooks")
         }
-        deliveries = Deliveries(
-            store: store, now: configuration.clock, metrics: metrics.notifications, logger: logger,
-            settings: Deliveries.Settings(
-                lease: configuration.deliveryLease, batch: max(1, configuration.deliveryBatch),
-                attempts: max(1, configuration.deliveryAttempts), retryBase: max(0, configuration.deliveryRetrySeconds),
-                webhookFailureLimit: max(1, configuration.webhookFailureLimit)),
-            transports: transports)
-        ingest = EventIngest(
-            store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: configuration.clock,
-            arrivals: arrivals, detector: detector, metrics: metrics, logger: logger, changes: changes,
-            notifications: notifications)
-        habitImports = HabitImports(
-            store: store, ingest: ingest, now: configuration.clock,
-            maxEventsPerRequest: configuration.maxEventsPerRequest)
-        milestones = CustomMilestones(store: store, ingest: ingest, now: configuration.clock)
-        accounts = Accounts(
-            store: store, configuration: configuration, passwords: passwords, throttle: signInThrottle,
-            devices: SignInDevices(store: store),
-            decoyHash: decoyHash, sessions: sessions, changes: changes, notifications: notifications)
-        let uploads = PhotoUploads(
-            store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder)
-        memories = Memories(
-            store: store, now: configuration.clock, rasterizer: rasterizer, photoDecoder: photoDecoder,
-            uploads: uploads, changes: changes)
-        subjectPhotos = SubjectPhotos(store: store, uploads: uploads, ingest: ingest, now: configuration.clock)
-        celebrations = Celebrations(store: store, now: configuration.clock, changes: changes)
-        social = Social(
-            store: store, changes: changes, notifications: notifications, actions: socialLimiter, codes: codeLimiter,
-            now: configuration.clock)
-        families = Families(store: store, social: social, ingest: ingest, changes: changes, now: configuration.clock)
-        operations = Operations(
-            store: store, metrics: metrics, hub: hub, relayListening: relay == nil ? nil : relayListening)
+        let listening = relayListening
+        var isListening: (@Sendable () -> Bool)? = nil
+        if relay != nil { isListening = { listening.value } }
+        let edges = Services.Edges(
+            passwords: passwords, decoyHash: Bcrypt.hash(Tokens.id("decoy_"), cost: configuration.bcryptCost),
+            localChanges: hub, relay: relay, instance: instance, transports: transports,
+            webhookAddresses: webhookAddresses, socialLimit: socialLimiter, codeLimit: codeLimiter,
+            relayListening: isListening, metrics: metrics.factory, logger: logger)
+        services = Services(store: store, configuration: configuration, edges: edges)
     }
 
     /// The current instant.
@@ -220,7 +146,7 @@ public final class ServerState: Sendable {
     /// a test with its own clock calls it.
     @discardableResult
     public func runDueDeliveries() async throws -> DeliveryPass {
-        let report = try await deliveries.runDue()
+        let report = try await services.deliveries.runDue()
         return DeliveryPass(
             sent: report.sent, retried: report.retried, failed: report.failed, deferred: report.deferred,
             dropped: report.dropped)
@@ -231,7 +157,7 @@ public final class ServerState: Sendable {
     /// ``ServerConfiguration/notificationInterval``; a test with its own clock calls it.
     @discardableResult
     public func runDueNotifications() async throws -> NotificationPass {
-        let report = try await notifications.runDue()
+        let report = try await services.notifications.runDue()
         return NotificationPass(users: report.users, sent: report.sent, dropped: report.dropped)
     }
 
@@ -240,7 +166,7 @@ public final class ServerState: Sendable {
     /// The change leaves for the other instances with the relay's next notification; the
     /// request that made it does not wait for that (``flushRelay(timeout:)`` does, at shutdown).
     func publish(_ change: Change, to user: String) {
-        changes.publish(change, to: user)
+        services.changes.publish(change, to: user)
     }
 
     /// Returns once every change published so far has left for the other instances, or

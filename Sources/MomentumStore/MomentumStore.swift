@@ -14,10 +14,10 @@ import ServiceLifecycle
 /// Two backends implement it: `SQLiteStore` (GRDB, the embedded default) and
 /// `PostgresStore` (PostgresNIO). Both pass one conformance suite.
 ///
-/// Its requirements are grouped into one protocol per area (``EventLog``, ``AccountStore``,
+/// Its requirements are grouped into one protocol per area (``EventStore``, ``AccountStore``,
 /// ``SocialGraph``, ``NotificationInbox``, ``DeliveryQueue`` and the others), which the
 /// services layer receives one at a time; `MomentumStore` is all of them together.
-public protocol MomentumStore: Service, StoreSchema, AccountStore, EventLog, ReviewFlags, SocialGraph,
+public protocol MomentumStore: Service, StoreSchema, AccountStore, EventStore, ReviewFlags, SocialGraph,
     NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives
 {
     /// Closes connections; the store must not be used afterwards.

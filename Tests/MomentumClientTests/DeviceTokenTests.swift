@@ -3,6 +3,7 @@ import Foundation
 import MomentumAPI
 import MomentumClient
 import MomentumServer
+import MomentumServices
 import Testing
 
 /// An iOS app registers its APNs device token through the SDK.

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 import protocol OpenAPIRuntime.ClientMiddleware
-import struct OpenAPIRuntime.HTTPBody
+import class OpenAPIRuntime.HTTPBody
 
 /// Answers every request itself, once armed, with the status, `Retry-After` and error body
 /// it holds: what a proxy or an overloaded server says, which a test cannot make the real

@@ -1,6 +1,7 @@
 import Foundation
 import MomentumClient
 @_spi(Testing) import MomentumServer
+@_spi(Testing) import MomentumServices
 import Synchronization
 import Testing
 

@@ -10,6 +10,8 @@ import Synchronization
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 @Suite struct AccountRouteTests {
     @Test func tokenHashIsTheLowercaseHexSHA256StoredSessionsUse() {

@@ -5,6 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// What one account can make the server's reads do is bounded: a device cannot create
 /// habits that start before its account, analytics read at most
@@ -95,7 +97,8 @@ import Testing
             try await Self.importAncientHabits(12, email: "historian@example.com", harness: harness, client: client)
             let states = [harness.state] + harness.others
             func statistics() -> AnalyticsCache.Statistics {
-                states.map { $0.dashboard.analyticsCache.statistics }.reduce(into: AnalyticsCache.Statistics()) {
+                states.map { $0.services.dashboard.analyticsCache.statistics }.reduce(into: AnalyticsCache.Statistics())
+                {
                     $0.hits += $1.hits
                     $0.computed += $1.computed
                     $0.analysedDays += $1.analysedDays
@@ -160,7 +163,7 @@ import Testing
             _ = try await client.call(
                 .post, "/v1/events", token: small, json: eventsJSON([habitCreated("walk", at: harness.now)]))
             // while the only place for large reads is taken,
-            let dashboard = harness.state.dashboard
+            let dashboard = harness.state.services.dashboard
             #expect(await dashboard.largeReads.acquire(waitingAtMost: .zero))
             // the large account's analytics, and its habits with ten years of calendar
             // (25,550 habit-days), wait, then are refused with Retry-After,

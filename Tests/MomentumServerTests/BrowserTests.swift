@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import MomentumSQLite
 import MomentumServer
+import MomentumServices
 import MomentumStore
 import Synchronization
 import Testing

@@ -5,6 +5,8 @@ import MomentumTestSupport
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// A check-in answers with the habit's state as the append stored it, spliced into the
 /// answer unencoded: the bytes must be those of encoding a fresh evaluation.

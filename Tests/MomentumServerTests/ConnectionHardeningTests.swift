@@ -1,5 +1,6 @@
 import Foundation
 import MomentumServer
+import MomentumServices
 import NIOCore
 import Testing
 

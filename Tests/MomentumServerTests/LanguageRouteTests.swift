@@ -5,6 +5,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// The profile's language through the API: registration takes it from the request, the
 /// engine's words (titles, captions) follow it, and bad choices are refused by name.
@@ -93,7 +95,7 @@ struct LanguageRouteTests {
     }
 
     @Test func aReactionIsToldInTheOwnersLanguage() throws {
-        let portuguese = try #require(WebStrings.all["pt-BR"])
+        let portuguese = try #require(Wording.all["pt-BR"])
         let reactions = [
             PostReaction(user: "u1", displayName: "Ana", reaction: .fire, at: Date(timeIntervalSince1970: 0)),
             PostReaction(user: "u2", displayName: "Bob", reaction: .clap, at: Date(timeIntervalSince1970: 0)),

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
 import MomentumServer
+import MomentumServices
 import Testing
 
 @Suite struct MemoryAndOpsRouteTests {

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
 import MomentumServer
+import MomentumServices
 import Testing
 
 /// Notifications end to end, on a clock the test moves: the scheduler's runs, milestones at

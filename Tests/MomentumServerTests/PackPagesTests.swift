@@ -5,6 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// Accounts that track several packs, and the pages rendered from the packs' forms.
 struct PackPagesTests {

@@ -14,6 +14,8 @@ import NIOPosix
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// Issue 23, defect 3 and the image parts of defect 6: photos are checked by decoding them
 /// and kept with a size-limited copy for cards; PNG share cards are drawn with a time
@@ -229,7 +231,7 @@ import Testing
                 #expect(signIn.json["token"] is String)
                 #expect(try await NIOThreadPool.singleton.runIfActive { 1 } == 1)
                 #expect(rasterizer.finished == 0)
-                #expect(state.rasterizer.work.threads > cards)
+                #expect(state.services.rasterizer.work.threads > cards)
                 rasterizer.release()
                 for try await status in group { #expect(status == .ok) }
             }

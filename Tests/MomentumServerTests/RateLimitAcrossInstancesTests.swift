@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import MomentumPostgres
 import MomentumServer
+import MomentumServices
 import MomentumTestSupport
 import Testing
 

@@ -5,6 +5,8 @@ import MomentumTestSupport
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// Request bodies are decoded once, by `JSONDecoder`, into their typed requests; when a
 /// body is refused, the answer names the field at fault with what the contract says of it.

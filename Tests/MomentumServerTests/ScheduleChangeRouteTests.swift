@@ -5,6 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// A schedule changed over HTTP and from the habit's page.
 struct ScheduleChangeRouteTests {

@@ -13,6 +13,8 @@ import Synchronization
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// A server on a fresh SQLite store with a clock the test moves.
 final class TestClock: Sendable {
@@ -477,7 +479,8 @@ func habitCreated(_ id: String, at: Date, zone: String = "Europe/Berlin") -> Str
             #expect(states.count == ServerHarness.instances)
             for _ in states { #expect(try await client.call(.get, "/healthz").status == .ok) }
             for state in states {
-                let metrics = String(decoding: state.operations.metricsText(), as: UTF8.self)
+                let metrics = String(
+                    decoding: state.metrics.text(store: state.store, streams: state.hub.count), as: UTF8.self)
                 #expect(metrics.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
             }
             // What one instance writes, another reads.

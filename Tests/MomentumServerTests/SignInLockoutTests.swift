@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import MomentumServer
+@_spi(Testing) import MomentumServices
 import Synchronization
 import Testing
 

@@ -6,6 +6,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// A person, as the tests hold them: their token and id.
 struct Person {

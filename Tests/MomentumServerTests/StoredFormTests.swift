@@ -6,6 +6,7 @@ import MomentumCore
 import MomentumPostgres
 import MomentumSQLite
 @_spi(Testing) import MomentumServer
+@_spi(Testing) import MomentumServices
 import MomentumStore
 import MomentumTestSupport
 import NIOCore

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import MomentumCore
 import MomentumServer
+import MomentumServices
 import Testing
 
 /// The puppy's photo on its profile: `PUT`/`DELETE /v1/subjects/{subject}/photo`, and the

@@ -6,6 +6,7 @@ import Logging
 import MomentumCore
 import MomentumPostgres
 import MomentumServer
+import MomentumServices
 import MomentumStore
 import MomentumTestSupport
 import NIOCore

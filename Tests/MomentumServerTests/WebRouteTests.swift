@@ -5,6 +5,8 @@ import Testing
 
 @testable import MomentumCore
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// The web app's server side: forms, the session cookie and its CSRF rules, pages and
 /// static files. (What the pages do in a browser is `BrowserTests`.)
@@ -338,7 +340,7 @@ struct WebRouteTests {
             (nil, "Web browser"),
         ]
         for (agent, name) in cases {
-            #expect(Routes.deviceName(userAgent: agent) == name, "\(agent ?? "none")")
+            #expect(WebController<MomentumContext>.deviceName(userAgent: agent) == name, "\(agent ?? "none")")
         }
     }
 

@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @_spi(Testing) @testable import MomentumServer
+@_spi(Testing) @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Webhooks are not a way into the server's own networks (issue 45, item 11): before, a
 /// webhook to 127.0.0.1, localhost, 169.254.169.254, 10.x, 192.168.x, [::1] or 0.0.0.0 was

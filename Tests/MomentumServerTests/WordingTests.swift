@@ -3,13 +3,17 @@ import Testing
 
 @testable import MomentumCore
 @testable import MomentumServer
+@testable import MomentumWeb
+@testable import MomentumServices
 
 /// The web app's languages: every language has every string, every string the app asks
 /// for exists, and a request finds its language.
-struct WebStringsTests {
-    /// The repository's `Sources/MomentumServer`, found from this file.
-    static let serverSources = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appending(path: "Sources/MomentumServer")
+struct WordingTests {
+    /// The repository's `Sources`, found from this file.
+    static let sources = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Sources")
+    /// The web module's sources: its pages, templates and scripts.
+    static let webSources = sources.appending(path: "MomentumWeb")
 
     static func files(in folder: URL, ending suffix: String) throws -> [(name: String, text: String)] {
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
@@ -33,10 +37,10 @@ struct WebStringsTests {
     }
 
     @Test func everyLanguageHasEveryStringWithTheSamePlaceholders() throws {
-        let english = WebStrings.english.texts
-        #expect(WebStrings.languages.count >= 2)
+        let english = Wording.english.texts
+        #expect(Wording.languages.count >= 2)
         #expect(english.count > 10)
-        for tag in WebStrings.languages where tag != "en" {
+        for tag in Wording.languages where tag != "en" {
             let raw = try Self.rawTexts(tag)
             // A plural group has the forms of the language's own categories (see below).
             let expected = Self.expectedKeys(tag)
@@ -57,7 +61,7 @@ struct WebStringsTests {
     /// The plural groups of the web app: the keys whose English strings have a `one` and an
     /// `other` form (`journey.units.day`).
     static var pluralGroups: Set<String> {
-        let keys = WebStrings.english.texts.keys
+        let keys = Wording.english.texts.keys
         return Set(
             keys.filter { $0.hasSuffix(".one") }.map { String($0.dropLast(".one".count)) }
                 .filter { keys.contains("\($0).other") })
@@ -72,8 +76,8 @@ struct WebStringsTests {
     /// The keys a language needs: English's, each plural group with the categories of the
     /// language's rules.
     static func expectedKeys(_ tag: String) -> Set<String> {
-        let categories = WebStrings.all[tag]?.plurals.categories ?? PluralRules.english.categories
-        var keys = Set(WebStrings.english.texts.keys)
+        let categories = Wording.all[tag]?.plurals.categories ?? PluralRules.english.categories
+        var keys = Set(Wording.english.texts.keys)
         for group in pluralGroups {
             keys.subtract(PluralCategory.allCases.map { "\(group).\($0.rawValue)" })
             keys.formUnion(categories.map { "\(group).\($0.rawValue)" })
@@ -87,9 +91,9 @@ struct WebStringsTests {
     /// form never says the plural noun of its `other` form ("1 days", issue 45).
     @Test func everyCountedStringHasThePluralFormsOfItsLanguage() throws {
         #expect(Self.pluralGroups.count > 50)
-        for tag in WebStrings.languages {
+        for tag in Wording.languages {
             let raw = try Self.rawTexts(tag)
-            let strings = try #require(WebStrings.all[tag])
+            let strings = try #require(Wording.all[tag])
             #expect(strings.plurals == Translation.named(tag)?.plurals, "\(tag): the engine's rules")
             for (key, text) in raw where text.contains("{count}") {
                 let group = key.split(separator: ".").dropLast().joined(separator: ".")
@@ -108,8 +112,8 @@ struct WebStringsTests {
     }
 
     @Test func countsTakeTheirLanguagesForm() throws {
-        let english = WebStrings.english
-        let portuguese = try #require(WebStrings.all["pt-BR"])
+        let english = Wording.english
+        let portuguese = try #require(Wording.all["pt-BR"])
         // Each group in turn: 1 and 2 in English, 0, 1, 2 and a million in Portuguese.
         for group in Self.pluralGroups {
             #expect(english.form(group, 1) == "\(group).one")
@@ -136,31 +140,34 @@ struct WebStringsTests {
 
     /// A language's own strings, before English fills its gaps.
     static func rawTexts(_ tag: String) throws -> [String: String] {
-        let folder = serverSources.appending(path: "Resources/web/locales/\(tag)")
+        let folder = sources.appending(path: "MomentumServices/Resources/locales/\(tag)")
         var texts: [String: String] = [:]
         for (name, text) in try files(in: folder, ending: ".json") where name != "meta.json" {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            texts.merge(WebStrings.flatten(object, prefix: String(name.dropLast(".json".count)))) { a, _ in a }
+            texts.merge(Wording.flatten(object, prefix: String(name.dropLast(".json".count)))) { a, _ in a }
         }
         return texts
     }
 
     @Test func everyStringTheAppAsksForExists() throws {
-        let english = WebStrings.english.texts
+        let english = Wording.english.texts
         var asked: [(key: String, place: String)] = []
         for (name, text) in try Self.files(
-            in: Self.serverSources.appending(path: "Resources/web/templates"), ending: ".mustache")
+            in: Self.webSources.appending(path: "Resources/templates"), ending: ".mustache")
         {
             asked += try Self.matches(#"\{\{\{?\s*t\.([\w.]+)\s*\}?\}\}"#, in: text).map { ($0, name) }
         }
-        for (name, text) in try Self.files(in: Self.serverSources, ending: ".swift") {
+        let swift = try ["MomentumServices", "MomentumServer", "MomentumWeb"].flatMap {
+            try Self.files(in: Self.sources.appending(path: $0), ending: ".swift")
+        }
+        for (name, text) in swift {
             asked += try Self.matches(#"\bL\(\s*"([\w.]+)""#, in: text).map { ($0, name) }
             asked += try Self.matches(#"\.count\(\s*"([\w.]+)""#, in: text).flatMap { ["\($0).one", "\($0).other"] }
                 .map { ($0, name) }
-            asked += try Self.matches(#"(?:WebStrings\.current|\bstrings)\(\s*"([\w.]+)""#, in: text).map { ($0, name) }
+            asked += try Self.matches(#"(?:Wording\.current|\bstrings)\(\s*"([\w.]+)""#, in: text).map { ($0, name) }
         }
         for (name, text) in try Self.files(
-            in: Self.serverSources.appending(path: "Resources/web/static"), ending: ".js")
+            in: Self.webSources.appending(path: "Resources/static"), ending: ".js")
         {
             asked += try Self.matches(#"\bt\(\s*['"`]([\w.]+)['"`]"#, in: text).map { ("js.\($0)", name) }
             asked += try Self.matches(#"\btn\(\s*['"`]([\w.]+)['"`]"#, in: text).flatMap {
@@ -173,15 +180,15 @@ struct WebStringsTests {
     }
 
     @Test func theWebAndTheEngineSpeakTheSameLanguages() {
-        #expect(WebStrings.languages == Translation.availableLanguages)
-        for tag in WebStrings.languages {
+        #expect(Wording.languages == Translation.availableLanguages)
+        for tag in Wording.languages {
             #expect(Translation.named(tag)?.language == tag)
         }
     }
 
     @Test func aRequestFindsItsLanguage() {
         func negotiated(_ profile: String?, _ header: String?) -> String {
-            WebStrings.negotiate(profile: profile, acceptLanguage: header).language
+            Wording.negotiate(profile: profile, acceptLanguage: header).language
         }
         #expect(negotiated("pt-BR", "en-US,en;q=0.9") == "pt-BR")
         #expect(negotiated(nil, "pt-BR,pt;q=0.9,en;q=0.8") == "pt-BR")
@@ -194,13 +201,13 @@ struct WebStringsTests {
         #expect(negotiated(nil, String(repeating: "pt-BR,", count: 1_000)) == "en")
         #expect(negotiated(nil, ";;;,,q=,pt;q=abc,pt;q=nan") == "en")
         #expect(negotiated("xx", "pt") == "pt-BR")
-        #expect(WebStrings.preferred("a;q=0.5, b, c;q=0.9") == ["b", "c", "a"])
+        #expect(Wording.preferred("a;q=0.5, b, c;q=0.9") == ["b", "c", "a"])
     }
 
     @Test func datesNumbersAndMoneyAreWrittenTheLanguagesWay() throws {
         let day = try #require(LocalDay(iso8601: "2026-11-24"))
-        let english = WebStrings.english
-        let portuguese = try #require(WebStrings.all["pt-BR"])
+        let english = Wording.english
+        let portuguese = try #require(Wording.all["pt-BR"])
         #expect(english.day(day) == day.readable)
         #expect(english.day(day) == "Tue 24 Nov 2026")
         #expect(portuguese.day(day) == "ter., 24 de nov. de 2026")
@@ -217,35 +224,35 @@ struct WebStringsTests {
     }
 
     @Test func refusalsAreToldInThePagesLanguage() throws {
-        let portuguese = try #require(WebStrings.all["pt-BR"])
-        let credentials = APIError(.unauthorized, "invalid_credentials", "wrong email or password")
-        let fields = APIError(
-            .unprocessableContent, "invalid_input", "…",
-            details: [
+        let portuguese = try #require(Wording.all["pt-BR"])
+        let credentials = ServiceError(.unauthenticated, "invalid_credentials", "wrong email or password")
+        let fields = ServiceError(
+            .invalid, "invalid_input", "…",
+            fields: [
                 .init(field: "displayName", issue: "must have 1 to 100 characters"),
                 .init(field: "habit", issue: "is not one of yours"),
             ])
-        let unknown = APIError(.conflict, "something_new", "a new refusal")
-        WebStrings.$current.withValue(portuguese) {
-            #expect(Routes.sentences(credentials) == "E-mail ou senha incorretos.")
+        let unknown = ServiceError(.conflict, "something_new", "a new refusal")
+        Wording.$current.withValue(portuguese) {
+            #expect(WebController<MomentumContext>.sentences(credentials) == "E-mail ou senha incorretos.")
             // A field the page knows is told in Portuguese; one it does not, as the API says.
-            #expect(Routes.sentences(fields) == "O nome precisa ter de 1 a 100 caracteres. Habit is not one of yours.")
-            #expect(Routes.sentences(unknown) == "A new refusal.")
+            #expect(WebController<MomentumContext>.sentences(fields) == "O nome precisa ter de 1 a 100 caracteres. Habit is not one of yours.")
+            #expect(WebController<MomentumContext>.sentences(unknown) == "A new refusal.")
         }
-        #expect(Routes.sentences(credentials) == "Wrong email or password.")
-        #expect(Routes.sentences(fields) == "Display name must have 1 to 100 characters. Habit is not one of yours.")
+        #expect(WebController<MomentumContext>.sentences(credentials) == "Wrong email or password.")
+        #expect(WebController<MomentumContext>.sentences(fields) == "Display name must have 1 to 100 characters. Habit is not one of yours.")
     }
 
     @Test func fillingPlaceholdersIsTotal() {
-        #expect(WebStrings.fill("{a} and {b}", ["a": "1"]) == "1 and {b}")
-        #expect(WebStrings.fill("{unclosed", ["unclosed": "x"]) == "{unclosed")
-        #expect(WebStrings.fill("}{}{", ["": "e"]) == "}e{")
-        #expect(WebStrings.fill("{a}", ["a": "{a}"]) == "{a}")
+        #expect(Wording.fill("{a} and {b}", ["a": "1"]) == "1 and {b}")
+        #expect(Wording.fill("{unclosed", ["unclosed": "x"]) == "{unclosed")
+        #expect(Wording.fill("}{}{", ["": "e"]) == "}e{")
+        #expect(Wording.fill("{a}", ["a": "{a}"]) == "{a}")
     }
 
     @Test func theScriptsStringsCannotEndTheirElement() throws {
-        for tag in WebStrings.languages {
-            let script = try #require(WebStrings.all[tag]).script
+        for tag in Wording.languages {
+            let script = try #require(Wording.all[tag]).script
             #expect(!script.contains("</"))
             let object = try JSONSerialization.jsonObject(with: Data(script.utf8)) as? [String: String]
             #expect(object?.isEmpty == false)

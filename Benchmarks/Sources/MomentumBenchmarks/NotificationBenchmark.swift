@@ -6,6 +6,7 @@ import MomentumCore
 import MomentumPostgres
 import MomentumSQLite
 import MomentumServer
+import MomentumServices
 import MomentumStore
 import MomentumTestSupport
 import NIOCore

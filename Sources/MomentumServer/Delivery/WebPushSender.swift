@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import JWTKit
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -307,4 +308,12 @@ final class WebhookAddresses: Sendable {
 
     private struct Unresolved: Error {}
     private struct TimedOut: Error {}
+}
+
+extension WebhookAddresses: WebhookAddressVetting {
+    /// Why `url` may not be posted to, looked up afresh; `nil` when it may.
+    func refusal(of url: URL) async -> WebhookAddressRefusal? {
+        guard case .failure(let refusal) = await vet(url, fresh: true) else { return nil }
+        return WebhookAddressRefusal(reason: refusal.reason, forbidden: refusal.forbidden, timedOut: refusal.timedOut)
+    }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 

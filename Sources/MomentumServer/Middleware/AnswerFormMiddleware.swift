@@ -1,11 +1,6 @@
 import Hummingbird
 import MomentumCore
-
-/// The names JSON answers give their fields, for the request being answered.
-enum AnswerForm {
-    /// The renames of ``ServerConfiguration/answerRenames``, while a request is answered.
-    @TaskLocal static var renames = JSONKeyRenames.none
-}
+import MomentumServices
 
 /// Answers every request with ``ServerConfiguration/answerRenames`` applied (installed
 /// only when there are renames; the outermost middleware, so that errors are renamed too).

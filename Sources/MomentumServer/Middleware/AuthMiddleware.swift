@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumServices
 import MomentumStore
+import MomentumWeb
 
 /// Authenticates `Authorization: Bearer <token>` (or the web app's session cookie) against
 /// the user's device sessions, then applies the per-user rate limit.
@@ -105,10 +107,23 @@ extension ServerState {
     }
 }
 
-extension DeviceSession {
-    /// Whether the session still signs its device in at `now`: not past its expiry, and
-    /// used within `lifetime`.
-    func isLive(at now: Date, lifetime: Duration) -> Bool {
-        (expiresAt.map { $0 > now } ?? true) && now.timeIntervalSince(lastSeenAt) < Double(lifetime.components.seconds)
+extension ServerState: WebSessionAuthority {
+    /// The caller a web session's token names, or `nil` when it names none.
+    public func caller(token: String) async throws -> Caller? {
+        do {
+            return try await authenticate(token: token)
+        } catch let error as APIError where error.status == .unauthorized {
+            return nil
+        }
+    }
+
+    /// Whether the caller's session still exists.
+    public func isLive(_ caller: Caller) async throws -> Bool {
+        do {
+            try await confirmSession(of: caller)
+            return true
+        } catch let error as APIError where error.status == .unauthorized {
+            return false
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MomentumServices
 
 /// Cross-origin access for the configured origins (`*` for any): preflight answers and
 /// `Access-Control-Allow-Origin` on responses to allowed origins only.

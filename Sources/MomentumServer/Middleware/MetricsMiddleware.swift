@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Hummingbird
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import Prometheus
 import Synchronization
@@ -21,13 +22,8 @@ final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     /// Makes the metrics, into ``registry``.
     let factory: PrometheusMetricsFactory
-    let eventsAppended: CoreMetrics.Counter
-    let eventsRejected: CoreMetrics.Counter
     /// Open server-sent event streams.
     let streams: Meter
-    let reviewFlags: CoreMetrics.Counter
-    /// Notifications by kind, channel and outcome (`sent`, `dropped`), and scheduler runs.
-    let notifications: NotificationMetrics
     /// Appends by how the store wrote them, and the counts last carried into them
     /// (`oneStatement` on PostgreSQL only).
     private let oneStatement: CoreMetrics.Counter?
@@ -66,11 +62,7 @@ final class ServerMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets["http_request_duration_seconds"] = Self.durationBuckets
         self.factory = factory
-        eventsAppended = Counter(label: "momentum_events_appended_total", factory: factory)
-        eventsRejected = Counter(label: "momentum_events_refused_total", factory: factory)
         streams = Meter(label: "momentum_event_streams", factory: factory)
-        reviewFlags = Counter(label: "momentum_review_flags_total", factory: factory)
-        notifications = NotificationMetrics(factory: factory)
         cacheUsers = Meter(label: "momentum_engine_cache_users", factory: factory)
         cacheBytes = Meter(label: "momentum_engine_cache_bytes", factory: factory)
         cacheBudget = Meter(label: "momentum_engine_cache_budget_bytes", factory: factory)
@@ -184,6 +176,20 @@ final class ServerMetrics: Sendable {
         metrics.duration.recordSeconds(
             Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
+
+    /// The metrics in Prometheus's text format, brought up to the store's counts and the
+    /// streams open now.
+    func text(store: any MomentumStore, streams: Int) -> [UInt8] {
+        self.streams.set(Double(streams))
+        let statistics = store.statistics
+        if let appends = statistics.appends { update(appends: appends) }
+        if let guarded = statistics.guardedWrites {
+            update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)
+        }
+        if let cache = statistics.engineCache { update(engineCache: cache) }
+        updateResidentMemory()
+        return registry.emitToBuffer()
+    }
 }
 
 /// Counts requests and their durations by route pattern (never by raw path, so ids do
@@ -214,51 +220,5 @@ struct MetricsMiddleware: RouterMiddleware {
             route = context.endpointPath ?? route
             throw error
         }
-    }
-}
-
-/// The notification counters: `momentum_notifications_total{kind, channel, outcome}` (sent
-/// to a channel, or dropped because it was found after it stopped making sense) and
-/// `momentum_notification_runs_total`.
-final class NotificationMetrics: Sendable {
-    private let counters: [String: CoreMetrics.Counter]
-    let runs: CoreMetrics.Counter
-
-    init(factory: PrometheusMetricsFactory) {
-        var counters: [String: CoreMetrics.Counter] = [:]
-        for kind in NotificationKind.allCases {
-            var pairs = [("inbox", "sent"), ("inbox", "dropped")]
-            for channel in NotificationChannel.allCases where channel != .inApp {
-                for outcome in ["scheduled", "sent", "retried", "failed", "deferred", "dropped"] {
-                    pairs.append((channel.rawValue, outcome))
-                }
-            }
-            for (channel, outcome) in pairs {
-                counters["\(kind.rawValue) \(channel) \(outcome)"] = Counter(
-                    label: "momentum_notifications_total",
-                    dimensions: [("kind", kind.rawValue), ("channel", channel), ("outcome", outcome)], factory: factory)
-            }
-        }
-        self.counters = counters
-        runs = Counter(label: "momentum_notification_runs_total", factory: factory)
-    }
-
-    /// Counts notifications of a kind that reached a channel or were dropped.
-    func count(_ kind: NotificationKind, channel: String = "inbox", outcome: String, by amount: Int = 1) {
-        guard amount > 0 else { return }
-        counters["\(kind.rawValue) \(channel) \(outcome)"]?.increment(by: Int64(amount))
-    }
-
-    /// Counts the deliveries a notification was queued for, by channel (`scheduled`).
-    func scheduled(_ notification: InboxNotification) {
-        for channel in notification.queued {
-            count(notification.notification.kind, channel: channel, outcome: "scheduled")
-        }
-    }
-
-    /// Counts a delivery to a device or webhook: sent, retried, failed, deferred (quiet
-    /// hours) or dropped.
-    func count(_ kind: NotificationKind, channel: NotificationChannel, outcome: String) {
-        count(kind, channel: channel.rawValue, outcome: outcome)
     }
 }

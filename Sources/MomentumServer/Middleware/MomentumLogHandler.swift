@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MomentumCore
+import MomentumServices
 
 /// Momentum's log lines: one per event, in logfmt after a timestamp, level and label,
 /// for example `2026-11-22T08:30:00.123Z info momentum: GET /v1/today 200 method=GET

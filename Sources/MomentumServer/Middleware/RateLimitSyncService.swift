@@ -1,4 +1,5 @@
 import Foundation
+import MomentumServices
 import ServiceLifecycle
 
 /// Flushes the shared rate limits' counts to the database every 100 ms, and deletes the

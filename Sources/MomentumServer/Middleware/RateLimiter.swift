@@ -1,24 +1,8 @@
 import Foundation
 import Hummingbird
+import MomentumServices
 import MomentumStore
 import Synchronization
-
-/// A limit of requests per minute per key (a user or a client address).
-protocol RequestLimit: Sendable {
-    /// Counts one request for `key`; returns the seconds to wait when it is over the limit.
-    func take(_ key: String) -> Int?
-}
-
-extension RequestLimit {
-    /// Counts one request, or throws 429 with `Retry-After` when it is over the limit.
-    func check(_ key: String, scope: String) throws {
-        if let wait = take(key) {
-            throw APIError(
-                .tooManyRequests, "rate_limited", "too many requests \(scope); try again in \(wait) s",
-                headers: [.retryAfter: String(wait)])
-        }
-    }
-}
 
 /// Token buckets, one per key: `perMinute` requests a minute, with bursts of up to that
 /// many. In memory: the limit of a single server instance (SQLite).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import MomentumServices
 
 /// Gives every request an id (the client's `X-Request-ID` when it sends a sensible one),
 /// logs one structured line per request, and turns every error into the API's JSON shape.

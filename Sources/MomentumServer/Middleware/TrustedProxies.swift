@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MomentumServices
 import NIOCore
 
 /// The reverse proxies whose `X-Forwarded-For` (or, if so configured, `Forwarded`) header

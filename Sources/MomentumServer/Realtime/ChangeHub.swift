@@ -1,11 +1,12 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 import Synchronization
 
 /// The open event streams of this instance, by user.
-final class ChangeHub: Sendable {
+final class ChangeHub: LocalChangeDelivery {
     enum Item: Sendable {
         case change(Change)
         case heartbeat

@@ -3,35 +3,8 @@ import HTTPTypes
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
-
-/// A device's session as listed to its owner.
-struct DeviceView: Codable {
-    var id: String
-    var name: String
-    var createdAt: Date
-    var lastSeenAt: Date
-    var expiresAt: Date?
-    var current: Bool
-
-    init(_ session: DeviceSession, current: String?) {
-        id = Tokens.deviceID(session.tokenHash)
-        name = session.deviceName
-        createdAt = session.createdAt
-        lastSeenAt = session.lastSeenAt
-        expiresAt = session.expiresAt
-        self.current = session.tokenHash == current
-    }
-}
-
-/// The answer to registering or signing in: the new device's bearer token.
-struct SessionResponse: Codable {
-    var userID: String
-    var email: String
-    var token: String
-    var device: DeviceView
-    var profile: ProfileView
-}
 
 /// A profile as the API shows it.
 /// The languages a profile can choose, `GET /v1/languages`.
@@ -45,42 +18,14 @@ struct Language: Codable {
     var name: String
 }
 
-struct ProfileView: Codable {
-    var displayName: String
-    var timeZone: String
-    var dayStartHour: Int
-    var pack: String
-    var packs: [String]
-    var celebrationStyle: CelebrationStyle
-    var reduceMotion: Bool
-    var doNotDisturb: Bool
-    var notifications: NotificationPreferences
-    var language: String?
-    var updatedAt: Date
-
-    init(_ profile: Profile) {
-        displayName = profile.displayName
-        timeZone = profile.timeZone
-        dayStartHour = profile.dayStartHour
-        pack = profile.pack
-        packs = profile.packs
-        celebrationStyle = profile.preferences.style
-        reduceMotion = profile.preferences.accessibility.reduceMotion
-        doNotDisturb = profile.preferences.doNotDisturb
-        notifications = profile.notifications
-        language = profile.language
-        updatedAt = profile.updatedAt
-    }
-}
-
 extension Routes {
     /// The account routes: each maps HTTP to an ``Accounts`` use case.
     func addAccountRoutes(public group: RouterGroup<MomentumContext>, authenticated: RouterGroup<MomentumContext>) {
-        let accounts = server.accounts
+        let accounts = server.services.accounts
         group.post("accounts") { request, context in
             var body = try await JSONIO.decode(RegisterRequest.self, from: request, limit: 16_384)
             if body.language == nil {
-                body.language = Translation.bestMatch(for: WebStrings.preferred(request.headers[.acceptLanguage]))
+                body.language = Translation.bestMatch(for: Wording.preferred(request.headers[.acceptLanguage]))
             }
             let session = try await accounts.register(body, address: context.addressKey)
             return await Self.withDeviceKey(
@@ -89,7 +34,7 @@ extension Routes {
         group.get("languages") { _, _ in
             try JSONIO.response(
                 LanguageList(
-                    languages: WebStrings.languages.map { Language(tag: $0, name: WebStrings.all[$0]?.name ?? $0) }))
+                    languages: Wording.languages.map { Language(tag: $0, name: Wording.all[$0]?.name ?? $0) }))
         }
         group.post("sessions") { request, context in
             let body = try await JSONIO.decode(SignInRequest.self, from: request, limit: 16_384)
@@ -128,13 +73,13 @@ extension Routes {
             return attachment(tar, type: "application/x-tar", name: "momentum-archive", suffix: "tar")
         }
         authenticated.get("account/csv") { _, context in
-            let zip = try await server.habitImports.csvZip(of: try context.requireCaller().user)
+            let zip = try await server.services.habitImports.csvZip(of: try context.requireCaller().user)
             return attachment(zip, type: "application/zip", name: "momentum-csv", suffix: "zip")
         }
         authenticated.post("imports") { request, context in
             let caller = try context.requireCaller()
             let body = try await JSONIO.decode(HabitImportRequest.self, from: request, limit: HabitImports.maxBytes)
-            return try JSONIO.response(try await server.habitImports.run(body, user: caller.user))
+            return try JSONIO.response(try await server.services.habitImports.run(body, user: caller.user))
         }
         authenticated.get("profile") { _, context in
             try JSONIO.response(ProfileView(try await accounts.profile(of: try context.requireCaller().user)))
@@ -160,24 +105,6 @@ extension Routes {
                 .cacheControl: "no-store",
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-}
-
-extension ProfilePatch {
-    /// The profile with this change made (`updatedAt` is the caller's to set). The display
-    /// name is trimmed; nothing is validated here (``Accounts/validate(_:)`` does that).
-    func applied(to profile: Profile) -> Profile {
-        var changed = profile
-        if let displayName { changed.displayName = displayName.trimmingCharacters(in: .whitespaces) }
-        if let timeZone { changed.timeZone = timeZone }
-        if let dayStartHour { changed.dayStartHour = dayStartHour }
-        if let pack { changed.pack = Profile.canonicalPack(pack) }
-        if let celebrationStyle { changed.preferences.style = celebrationStyle }
-        if let reduceMotion { changed.preferences.accessibility.reduceMotion = reduceMotion }
-        if let doNotDisturb { changed.preferences.doNotDisturb = doNotDisturb }
-        if let notifications { changed.notifications = notifications.applied(to: changed.notifications) }
-        if let language { changed.language = language }
-        return changed
     }
 }
 

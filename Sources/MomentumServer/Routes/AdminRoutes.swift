@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 
@@ -16,12 +17,12 @@ extension Routes {
         router.get("v1/admin/review-flags") { request, _ in
             try server.requireAdmin(request)
             let limit = try request.integer("limit", default: 100, in: 1...1_000)
-            return try JSONIO.response(["flags": try await server.operations.reviewFlags(limit: limit)])
+            return try JSONIO.response(["flags": try await server.services.operations.reviewFlags(limit: limit)])
         }
         router.post("v1/admin/review-flags/:user/:flag/clear") { request, context in
             try server.requireAdmin(request)
             return try JSONIO.response(
-                try await server.social.clearFlag(
+                try await server.services.social.clearFlag(
                     try context.parameters.require("flag"), of: try context.parameters.require("user")))
         }
         router.post("v1/admin/archives") { request, _ in
@@ -38,7 +39,7 @@ extension Routes {
             } catch is NIOTooManyBytesError {
                 throw APIError(.contentTooLarge, "body_too_large", "an archive may be at most \(limit >> 20) MB")
             }
-            let archive = try await server.accounts.importArchive(Data(buffer: body))
+            let archive = try await server.services.accounts.importArchive(Data(buffer: body))
             return try JSONIO.response(
                 ArchiveImported(
                     userID: archive.account.id, email: archive.account.email, events: archive.events.count,
@@ -49,7 +50,7 @@ extension Routes {
             try server.requireAdmin(request)
             let body = try await JSONIO.decode(
                 ImportRequest.self, from: request, limit: server.configuration.maxBodyBytes)
-            return try JSONIO.response(try await server.ingest.importHistory(body.events, email: body.email))
+            return try JSONIO.response(try await server.services.ingest.importHistory(body.events, email: body.email))
         }
     }
 }

@@ -2,21 +2,13 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
-
-/// The celebration to show now, if any.
-struct NextCelebrationResponse: Codable {
-    var celebration: PlannedCelebration?
-    /// When the next one becomes due, if one is waiting.
-    var nextDelivery: Date?
-    /// How many are waiting.
-    var waiting: Int
-}
 
 extension Routes {
     /// The celebration routes: each maps HTTP to a ``Celebrations`` use case.
     func addCelebrationRoutes(_ group: RouterGroup<MomentumContext>) {
-        let celebrations = server.celebrations
+        let celebrations = server.services.celebrations
         group.get("celebrations/next") { _, context in
             try JSONIO.response(try await celebrations.next(for: try context.requireCaller().user))
         }

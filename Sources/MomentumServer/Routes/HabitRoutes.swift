@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import Synchronization
 
@@ -10,7 +11,7 @@ extension Routes {
         group.post("habits") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "habit.created", defaults: ["habit": Tokens.id("h_")])
-            let (event, push) = try await server.ingest.record(
+            let (event, push) = try await server.services.ingest.record(
                 try await body(request, for: route), route: route, caller: caller)
             let habit = event.payload.habitID ?? ""
             let state = try await habitState(habit, caller: caller, days: 7, after: push.version)
@@ -20,7 +21,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "habit.updated", path: ["habit": habit])
-            let (_, push) = try await server.ingest.record(
+            let (_, push) = try await server.services.ingest.record(
                 try await body(request, for: route), route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
@@ -29,7 +30,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "habit.archived", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
+            let (_, push) = try await server.services.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.post("habits/:habit/check-ins") { request, context in
@@ -37,7 +38,7 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "completion", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
+            let (_, push) = try await server.services.ingest.record(body, route: route, caller: caller)
             if UserProjection.calendarDays == CheckInResponse.calendarDays, AnswerForm.renames.isEmpty,
                 let stored = push.habitJSON[habit]
             {
@@ -56,20 +57,20 @@ extension Routes {
             let habit = try context.parameter("habit")
             let route = EventRequest.Route(type: "skip", path: ["habit": habit])
             let body = try await body(request, for: route, emptyIsObject: true)
-            let (_, push) = try await server.ingest.record(body, route: route, caller: caller)
+            let (_, push) = try await server.services.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await habitState(habit, caller: caller, days: 7, after: push.version))
         }
         group.get("subjects") { _, context in
             let caller = try context.requireCaller()
-            return try JSONIO.response(["subjects": try await server.dashboard.subjects(of: caller.user)])
+            return try JSONIO.response(["subjects": try await server.services.dashboard.subjects(of: caller.user)])
         }
         group.post("subjects") { request, context in
             let caller = try context.requireCaller()
             let route = EventRequest.Route(type: "subject", defaults: ["subject": Tokens.id("s_")])
-            let (event, _) = try await server.ingest.record(
+            let (event, _) = try await server.services.ingest.record(
                 try await body(request, for: route), route: route, caller: caller)
             let subject = if case .subject(let created) = event.payload { created.id } else { "" }
-            let stored = try await server.dashboard.subjects(of: caller.user).first { $0.id == subject }
+            let stored = try await server.services.dashboard.subjects(of: caller.user).first { $0.id == subject }
             return try JSONIO.response(stored, status: .created)
         }
     }
@@ -100,7 +101,7 @@ extension Routes {
     func habitState(_ habit: String, caller: Caller, days: Int, after version: Int64? = nil) async throws -> HabitState
     {
         guard
-            let state = try await server.dashboard.habit(
+            let state = try await server.services.dashboard.habit(
                 habit, of: caller.user, calendarDays: days, after: version ?? -1)
         else { throw APIError.notFound("habit '\(habit)'") }
         return state

@@ -2,13 +2,14 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 import NIOCore
 
 extension Routes {
     /// The memory and photo routes: each maps HTTP to a ``Memories`` or ``SubjectPhotos`` use case.
     func addMemoryRoutes(_ group: RouterGroup<MomentumContext>) {
-        let memories = server.memories
+        let memories = server.services.memories
         group.get("memories") { request, context in
             let caller = try context.requireCaller()
             let category = request.uri.queryParameters["category"].map(String.init)
@@ -41,14 +42,16 @@ extension Routes {
         group.put("subjects/:subject/photo") { request, context in
             let caller = try context.requireCaller()
             // A photo for no subject is a 404 whatever it holds.
-            let current = try await server.subjectPhotos.subject(try context.parameter("subject"), of: caller.user)
+            let current = try await server.services.subjectPhotos.subject(
+                try context.parameter("subject"), of: caller.user)
             return try JSONIO.response(
-                try await server.subjectPhotos.attach(try await photoUpload(request), to: current, caller: caller))
+                try await server.services.subjectPhotos.attach(
+                    try await photoUpload(request), to: current, caller: caller))
         }
         group.delete("subjects/:subject/photo") { _, context in
             let caller = try context.requireCaller()
             return try JSONIO.response(
-                try await server.subjectPhotos.remove(from: try context.parameter("subject"), caller: caller))
+                try await server.services.subjectPhotos.remove(from: try context.parameter("subject"), caller: caller))
         }
         group.get("photos/**") { _, context in
             let caller = try context.requireCaller()

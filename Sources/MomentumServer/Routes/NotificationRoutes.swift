@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// What a client sends to mark notifications read; no `keys` marks all.
@@ -47,7 +48,7 @@ struct NotificationListView: Encodable {
 extension Routes {
     /// The in-app inbox: each maps HTTP to the ``Notifications`` use case.
     func addNotificationRoutes(_ group: RouterGroup<MomentumContext>) {
-        let notifications = server.notifications
+        let notifications = server.services.notifications
         group.get("notifications") { request, context in
             let caller = try context.requireCaller()
             let limit = try request.integer("limit", default: 30, in: 1...Notifications.maximumPage)

@@ -2,19 +2,21 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 extension Routes {
     func addOpsRoutes(_ router: Router<MomentumContext>) {
         router.get("healthz") { _, _ in try JSONIO.response(["status": "ok"]) }
         router.get("readyz") { _, _ in
-            let schema = try await server.operations.readiness()
+            let schema = try await server.services.operations.readiness()
             return try JSONIO.response(["status": "ready", "schema": String(schema)])
         }
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: server.operations.metricsText())))
+                body: .init(
+                    byteBuffer: ByteBuffer(bytes: server.metrics.text(store: server.store, streams: server.hub.count))))
         }
         router.get("openapi.json") { _, _ in
             Response(

@@ -2,31 +2,13 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// A device registration as a client sends it.
 typealias PushTargetRequest = Components.Schemas.PushTargetRegistration
 /// A webhook as the admin creates it.
 typealias WebhookRequest = Components.Schemas.WebhookRequest
-
-/// A registered device, as the API answers it: its address is not shown back.
-struct PushTargetView: Encodable {
-    var id: String
-    var channel: String
-    var label: String
-    var environment: String?
-    var createdAt: Date
-
-    init(_ target: PushTarget) {
-        id = target.id
-        channel = target.channel.rawValue
-        label =
-            target.channel == .apns
-            ? "…" + String(target.address.suffix(8)) : (URL(string: target.address)?.host ?? "push service")
-        environment = target.environment
-        createdAt = target.createdAt
-    }
-}
 
 /// A webhook and its health, as the API answers it; the secret only when it was just made.
 struct WebhookView: Encodable {
@@ -60,15 +42,15 @@ struct WebhookView: Encodable {
 extension Routes {
     /// Devices that receive notifications: each maps HTTP to the ``PushTargets`` use case.
     func addPushRoutes(_ group: RouterGroup<MomentumContext>) {
-        let targets = server.pushTargets
-        let store = server.store
+        let targets = server.services.pushTargets
+        let vapid = server.vapid
         let apns = server.configuration.apns != nil
         group.get("push-targets") { _, context in
             let caller = try context.requireCaller()
             return try JSONIO.response(
                 PushTargetListView(
-                    targets: try await store.pushTargets(of: caller.user).map(PushTargetView.init),
-                    vapidPublicKey: try await targets.vapid.publicKey(), apns: apns))
+                    targets: try await targets.targets(of: caller.user).map(PushTargetView.init),
+                    vapidPublicKey: try await vapid.publicKey(), apns: apns))
         }
         group.post("push-targets") { request, context in
             let caller = try context.requireCaller()
@@ -98,19 +80,17 @@ extension Routes {
         group.delete("push-targets/:target") { _, context in
             let caller = try context.requireCaller()
             let id = try context.parameters.require("target")
-            guard try await store.removePushTarget(id, of: caller.user) else { throw APIError.notFound("push target") }
+            try await targets.remove(id, of: caller.user)
             return Response(status: .noContent)
         }
     }
 
     /// The admin's webhooks.
     func addWebhookRoutes(_ router: Router<MomentumContext>) {
-        let targets = server.pushTargets
-        let store = server.store
-        let now = server.configuration.clock
+        let targets = server.services.pushTargets
         router.get("v1/admin/webhooks") { request, _ in
             try server.requireAdmin(request)
-            return try JSONIO.response(["webhooks": try await store.webhooks().map { WebhookView($0) }])
+            return try JSONIO.response(["webhooks": try await targets.webhooks().map { WebhookView($0) }])
         }
         router.post("v1/admin/webhooks") { request, _ in
             try server.requireAdmin(request)
@@ -121,19 +101,14 @@ extension Routes {
         }
         router.delete("v1/admin/webhooks/:webhook") { request, context in
             try server.requireAdmin(request)
-            guard try await store.removeWebhook(try context.parameters.require("webhook")) else {
-                throw APIError.notFound("webhook")
-            }
+            try await targets.removeWebhook(try context.parameters.require("webhook"))
             return Response(status: .noContent)
         }
         for (action, enabled) in [("enable", true), ("disable", false)] {
             router.post("v1/admin/webhooks/:webhook/\(action)") { request, context in
                 try server.requireAdmin(request)
                 let id = try context.parameters.require("webhook")
-                guard try await store.setWebhookEnabled(id, enabled, at: now()) else {
-                    throw APIError.notFound("webhook")
-                }
-                return try JSONIO.response(WebhookView(try await targets.webhook(id)))
+                return try JSONIO.response(WebhookView(try await targets.setWebhook(id, enabled: enabled)))
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// One habit in detail.
@@ -10,31 +11,10 @@ struct HabitDetailResponse: Codable {
     var analytics: HabitAnalytics?
 }
 
-/// An achievement not unlocked yet.
-struct LockedAchievement: Codable {
-    var rule: String
-    var title: String
-    var category: String
-    var tier: CelebrationTier
-    var badge: String?
-}
-
-/// Achievements, unlocked (with dates) and still locked.
-struct AchievementsResponse: Codable {
-    var unlocked: [Unlock]
-    var locked: [LockedAchievement]
-}
-
-/// The answer to a purchase or a freeze decision.
-struct WalletChangeResponse: Codable {
-    var wallet: Wallet
-    var ledger: [LedgerEntry]
-}
-
 extension Routes {
     /// The reads: each maps its request to a ``Dashboard`` question and the answer to JSON.
     func addReadRoutes(_ group: RouterGroup<MomentumContext>) {
-        let dashboard = server.dashboard
+        let dashboard = server.services.dashboard
         group.get("today") { _, context in
             try JSONIO.response(try await dashboard.today(try context.requireCaller().user))
         }
@@ -70,7 +50,7 @@ extension Routes {
             let route = EventRequest.Route(type: "purchase", envelope: ["eventId"])
             let body = try await JSONIO.decode(
                 EventRequest.self, from: request, limit: 4_096, userInfo: [EventRequest.routeKey: route])
-            _ = try await server.ingest.record(body, route: route, caller: caller)
+            _ = try await server.services.ingest.record(body, route: route, caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user), status: .created)
         }
         group.get("freeze-offers") { _, context in
@@ -80,7 +60,7 @@ extension Routes {
             let caller = try context.requireCaller()
             let decision = try await JSONIO.decode(FreezeDecisionRequest.self, from: request, limit: 4_096)
             let body = EventRequest(eventId: decision.eventId, payload: decision.payload)
-            _ = try await server.ingest.record(
+            _ = try await server.services.ingest.record(
                 body, route: EventRequest.Route(type: decision.payload.type), caller: caller)
             return try JSONIO.response(try await dashboard.wallet(caller.user))
         }
@@ -123,18 +103,4 @@ struct PackDocument: Codable {
                 forms: $0.forms, methods: $0.methods)
         }
     }
-}
-
-/// The freeze store: what can be bought, and the user's balance.
-struct StoreResponse: Codable {
-    var catalog: StoreCatalog
-    var wallet: Wallet
-}
-
-/// Profile statistics.
-struct ProfileStatsResponse: Codable {
-    var statistics: ProfileStatistics
-    var consistency: ConsistencyScore
-    var achievements: Int
-    var events: Int
 }

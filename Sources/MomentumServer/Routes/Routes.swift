@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import MomentumCore
+import MomentumServices
 import MomentumStore
+import MomentumWeb
 
 /// Every route of the API, registered on one router.
 struct Routes {
@@ -24,6 +26,9 @@ struct Routes {
         addNotificationRoutes(authenticated)
         addPushRoutes(authenticated)
         addSocialRoutes(authenticated)
-        addWebRoutes(router)
+        WebController<MomentumContext>(
+            services: server.services, configuration: server.configuration, sessions: server,
+            status: { APIError.from($0).status }
+        ).addRoutes(to: router)
     }
 }

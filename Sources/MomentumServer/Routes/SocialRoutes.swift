@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MomentumAPI
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// A friend invitation as a client asks for it.
@@ -21,7 +22,7 @@ extension Routes {
     /// Friends, invitations, blocks, sharing, posts, the feed and reactions (``Social``),
     /// and subjects' families (``Families``): each route only maps HTTP.
     func addSocialRoutes(_ group: RouterGroup<MomentumContext>) {
-        let social = server.social
+        let social = server.services.social
         group.get("invitations") { _, context in
             let caller = try context.requireCaller()
             return try JSONIO.response(["invitations": try await social.invitations(caller: caller)])
@@ -149,7 +150,7 @@ extension Routes {
 
     /// Subjects' families: each maps HTTP to the ``Families`` use case.
     private func addFamilyRoutes(_ group: RouterGroup<MomentumContext>) {
-        let families = server.families
+        let families = server.services.families
         let maxBodyBytes = server.configuration.maxBodyBytes
         group.get("families") { _, context in
             let caller = try context.requireCaller()

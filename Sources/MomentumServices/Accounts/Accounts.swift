@@ -8,22 +8,23 @@ import MomentumStore
 ///
 /// The JSON routes and the web app's sign-in, sign-up, sign-out and profile pages all go
 /// through here, so a page and the API never register, list or revoke two ways.
-struct Accounts: Sendable {
-    let store: any MomentumStore
+public struct Accounts: Sendable {
+    let store: any AccountStore & AccountArchives
     let configuration: ServerConfiguration
     /// bcrypt's own pool, with a bounded queue.
-    let passwords: PasswordHasher
+    public let passwords: any PasswordHashing
     let throttle: SignInThrottle
     /// The keys of devices that signed in before, which the account's lockout of unknown
     /// clients lets through.
-    let devices: SignInDevices
+    public let devices: SignInDevices
     /// A bcrypt hash of nothing in particular, checked when an email has no account so
     /// that signing in takes as long either way.
-    let decoyHash: String
+    public let decoyHash: String
     /// Device sessions verified in the last few seconds.
-    let sessions: SessionCache
+    public let sessions: SessionCache
     let changes: ChangePublisher
-    let notifications: Notifications
+    /// The notifications.
+    public let notifications: Notifications
 
     private func now() -> Date { configuration.clock() }
 
@@ -33,9 +34,9 @@ struct Accounts: Sendable {
     ///
     /// - Parameter address: The client's address: its password checks running at once are
     ///   limited as a sign-in's are.
-    func register(_ body: RegisterRequest, address: String) async throws -> SessionResponse {
+    public func register(_ body: RegisterRequest, address: String) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
-        var problems: [APIError.Detail] = []
+        var problems: [ServiceError.Field] = []
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || email.count > 254
             || email.contains(where: \.isWhitespace) || Self.hasControlCharacters(email)
@@ -61,19 +62,19 @@ struct Accounts: Sendable {
         }
         do {
             try Self.validate(profile)
-        } catch let error as APIError where !problems.isEmpty {
-            problems += error.details
+        } catch let error as ServiceError where !problems.isEmpty {
+            problems += error.fields
         }
         if !problems.isEmpty {
-            throw APIError(
-                .unprocessableContent, "invalid_input",
+            throw ServiceError(
+                .invalid, "invalid_input",
                 problems.map { "\($0.field) \($0.issue)" }.joined(separator: "; "),
-                details: problems)
+                fields: problems)
         }
         if try await store.account(email: email) != nil {
-            throw APIError(
+            throw ServiceError(
                 .conflict, "email_taken", "an account with this email exists; sign in instead",
-                details: [.init(field: "email", issue: "is taken")])
+                fields: [.init(field: "email", issue: "is taken")])
         }
         let attempt = try await throttle.begin([addressKey(address)], now: uptime())
         defer { throttle.end(attempt, succeeded: true, now: uptime()) }
@@ -98,7 +99,8 @@ struct Accounts: Sendable {
     ///   - address: The client's address.
     ///   - deviceKey: The key this client was given when it last signed in to an account
     ///     (``SignInDevices``), if it shows one: for this email, the client is known.
-    func signIn(_ body: SignInRequest, address: String, deviceKey: String? = nil) async throws -> SessionResponse {
+    public func signIn(_ body: SignInRequest, address: String, deviceKey: String? = nil) async throws -> SessionResponse
+    {
         let email = Account.normalize(email: body.email)
         var account: Account?
         // A key is checked against the account's password hash (a key made before the
@@ -118,7 +120,7 @@ struct Accounts: Sendable {
             return account != nil && matches
         }
         guard let account, valid, let profile = try await store.profile(of: account.id) else {
-            throw APIError(.unauthorized, "invalid_credentials", "wrong email or password")
+            throw ServiceError(.unauthenticated, "invalid_credentials", "wrong email or password")
         }
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
@@ -133,18 +135,18 @@ struct Accounts: Sendable {
     /// - Returns: How many devices were signed out.
     /// - Throws: 422 naming the new password when it is too short or too long, 403 when the
     ///   current password is wrong, 429 when throttled.
-    func changePassword(_ body: ChangePasswordRequest, caller: Caller, address: String) async throws -> Int {
+    public func changePassword(_ body: ChangePasswordRequest, caller: Caller, address: String) async throws -> Int {
         guard body.newPassword.count >= 8, body.newPassword.utf8.count <= 72 else {
-            throw APIError(
-                .unprocessableContent, "invalid_input",
+            throw ServiceError(
+                .invalid, "invalid_input",
                 "newPassword must be 8 to 72 characters long (accents and emoji count as more than one)",
-                details: [
+                fields: [
                     .init(
                         field: "newPassword",
                         issue: "must be 8 to 72 characters long (accents and emoji count as more than one)")
                 ])
         }
-        guard let account = try await store.account(id: caller.user) else { throw APIError.notFound("account") }
+        guard let account = try await store.account(id: caller.user) else { throw ServiceError.notFound("account") }
         // The caller holds a live session of the account: a known client.
         let valid = try await throttledPasswordCheck(
             email: account.email, client: .init(address: address, signedIn: true)
@@ -152,15 +154,15 @@ struct Accounts: Sendable {
             try await passwords.verify(body.currentPassword, hash: account.passwordHash)
         }
         guard valid else {
-            throw APIError(
+            throw ServiceError(
                 .forbidden, "wrong_password", "the current password is not right",
-                details: [.init(field: "currentPassword", issue: "is not the account's password")])
+                fields: [.init(field: "currentPassword", issue: "is not the account's password")])
         }
         let hash = try await passwords.hash(body.newPassword, cost: configuration.bcryptCost)
         guard
             let ended = try await store.changePassword(
                 to: hash, of: caller.user, keeping: body.signOutOtherDevices == true ? caller.tokenHash : nil)
-        else { throw APIError.notFound("account") }
+        else { throw ServiceError.notFound("account") }
         for tokenHash in ended {
             sessions.forget(tokenHash: tokenHash)
             await changes.relayRevocation(of: caller.user, tokenHash: tokenHash)
@@ -170,7 +172,7 @@ struct Accounts: Sendable {
 
     /// The whole account as a tar file (``AccountArchive/tar()``): the log, the profile, the
     /// memories with their photos and the celebrations, as `momentum export` writes it.
-    func archive(of user: String) async throws -> Data {
+    public func archive(of user: String) async throws -> Data {
         try await store.exportAccount(user).tar()
     }
 
@@ -179,26 +181,26 @@ struct Accounts: Sendable {
     ///
     /// - Throws: 422 listing each problem of the archive (nothing is imported then), 409
     ///   when its account id or email is taken here.
-    func importArchive(_ tar: Data) async throws -> AccountArchive {
+    public func importArchive(_ tar: Data) async throws -> AccountArchive {
         let archive: AccountArchive
         do {
             archive = try AccountArchive.read(tar: tar, origin: "the archive")
         } catch {
-            throw APIError(
-                .unprocessableContent, "invalid_archive", error.message,
-                details: error.problems.map { problem in
+            throw ServiceError(
+                .invalid, "invalid_archive", error.message,
+                fields: error.problems.map { problem in
                     .init(field: problem.line.map { "\(problem.file):\($0)" } ?? problem.file, issue: problem.reason)
                 })
         }
         if try await store.account(id: archive.account.id) != nil {
-            throw APIError(
+            throw ServiceError(
                 .conflict, "account_exists", "this server already has the account '\(archive.account.id)'",
-                details: [.init(field: "account", issue: "exists")])
+                fields: [.init(field: "account", issue: "exists")])
         }
         if try await store.account(email: archive.account.email) != nil {
-            throw APIError(
+            throw ServiceError(
                 .conflict, "email_taken", "an account with the email \(archive.account.email) exists on this server",
-                details: [.init(field: "email", issue: "is taken")])
+                fields: [.init(field: "email", issue: "is taken")])
         }
         try await store.importAccount(archive, now: now())
         try await notifications.touch(archive.account.id)
@@ -207,7 +209,7 @@ struct Accounts: Sendable {
 
     /// The devices the user is signed in on: their live sessions, the most recently used
     /// first.
-    func devices(of user: String) async throws -> [DeviceSession] {
+    public func devices(of user: String) async throws -> [DeviceSession] {
         let now = now()
         return try await store.sessions(of: user)
             .filter { $0.isLive(at: now, lifetime: configuration.sessionLifetime) }
@@ -217,23 +219,23 @@ struct Accounts: Sendable {
     /// Signs one of the user's devices out, by its id (``Tokens/deviceID(_:)``).
     ///
     /// - Throws: 404 when the user has no device of that id.
-    func revokeDevice(_ id: String, of user: String) async throws {
+    public func revokeDevice(_ id: String, of user: String) async throws {
         guard let session = try await store.sessions(of: user).first(where: { Tokens.deviceID($0.tokenHash) == id })
-        else { throw APIError.notFound("device '\(id)'") }
+        else { throw ServiceError.notFound("device '\(id)'") }
         try await revoke(user: user, tokenHash: session.tokenHash)
     }
 
     /// Ends one device session, in the store and then here (in that order, so that a
     /// request verifying the token meanwhile cannot cache the session again), and tells
     /// the other instances.
-    func revoke(user: String, tokenHash: String) async throws {
+    public func revoke(user: String, tokenHash: String) async throws {
         try await store.deleteSession(of: user, tokenHash: tokenHash)
         sessions.forget(tokenHash: tokenHash)
         await changes.relayRevocation(of: user, tokenHash: tokenHash)
     }
 
     /// Deletes the account with everything it holds, and signs out every device.
-    func deleteAccount(_ user: String) async throws {
+    public func deleteAccount(_ user: String) async throws {
         try await store.deleteAccount(id: user)
         sessions.forget(user: user)
         await changes.relayRevocation(of: user, tokenHash: "*")
@@ -242,22 +244,22 @@ struct Accounts: Sendable {
     /// The user's account (its email, when it was made).
     ///
     /// - Throws: 404 when the account is gone.
-    func account(of user: String) async throws -> Account {
-        guard let account = try await store.account(id: user) else { throw APIError.notFound("account") }
+    public func account(of user: String) async throws -> Account {
+        guard let account = try await store.account(id: user) else { throw ServiceError.notFound("account") }
         return account
     }
 
     /// The user's profile.
     ///
     /// - Throws: 404 when the account is gone.
-    func profile(of user: String) async throws -> Profile {
-        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("profile") }
+    public func profile(of user: String) async throws -> Profile {
+        guard let profile = try await store.profile(of: user) else { throw ServiceError.notFound("profile") }
         return profile
     }
 
     /// Changes the fields of the profile a patch names, validates the result, stores it,
     /// and tells the user's other devices.
-    func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> Profile {
+    public func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> Profile {
         var profile = patch.applied(to: try await profile(of: caller.user))
         profile.updatedAt = now()
         try Self.validate(profile)
@@ -272,12 +274,12 @@ struct Accounts: Sendable {
 
     /// Whether `text` holds a control character (U+0000–U+001F, U+007F–U+009F): no email
     /// address does.
-    static func hasControlCharacters(_ text: String) -> Bool {
+    public static func hasControlCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
     /// Validates a profile, naming the field at fault.
-    static func validate(_ profile: Profile) throws {
+    public static func validate(_ profile: Profile) throws {
         do {
             try profile.validate()
         } catch {
@@ -293,14 +295,14 @@ struct Accounts: Sendable {
                     ($0.1, String(error.message.dropFirst($0.0.count)))
                 }
                 ?? (Self.notificationField(error.message) ?? "pack", error.message)
-            throw APIError(
-                .unprocessableContent, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
-                details: [.init(field: field, issue: issue)])
+            throw ServiceError(
+                .invalid, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
+                fields: [.init(field: field, issue: issue)])
         }
     }
 
     /// The notification preference a validation message is about, if one.
-    static func notificationField(_ message: String) -> String? {
+    public static func notificationField(_ message: String) -> String? {
         if message.contains("reminder time") { return "notifications.reminderTimes" }
         if message.contains("quiet hours") { return "notifications.quietHours" }
         if message.contains("daily cap") { return "notifications.dailyCap" }
@@ -309,19 +311,19 @@ struct Accounts: Sendable {
     }
 
     /// Who checks a password, as the sign-in throttle tells clients apart.
-    struct Client {
+    public struct Client: Sendable {
         /// The client's address.
-        var address: String
+        public var address: String
         /// The id of the device key it showed for this email (``SignInDevices``).
-        var device: String?
+        public var device: String?
         /// Whether it holds a live session of the account (a password change).
-        var signedIn = false
+        public var signedIn = false
     }
 
     /// The addresses an email's failures from unknown clients must come from before they
     /// hold such clients back: one guessing address (and the owner's own typos from
     /// another) never does.
-    static let guessingAddresses = 3
+    public static let guessingAddresses = 3
 
     /// Runs a password check under the sign-in throttle: a check that `verify` answers
     /// wrong counts as a failure of the email from this client (its device key, else its
@@ -366,7 +368,7 @@ struct Accounts: Sendable {
     /// it showed, when that is a live key for this email and its password issued less than
     /// ``SignInDevices/renewal`` ago, else a new one (`nil` when the store cannot give the
     /// account or the secret now: the client signs in without one next time).
-    func deviceKey(for email: String, showing shown: String?) async -> String? {
+    public func deviceKey(for email: String, showing shown: String?) async -> String? {
         let email = Account.normalize(email: email)
         let now = now()
         guard let account = try? await store.account(email: email) else { return nil }

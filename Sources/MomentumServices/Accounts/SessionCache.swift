@@ -11,7 +11,7 @@ import Synchronization
 /// that finds its account gone in the window before the revocation arrives answers 401 and
 /// forgets the session (see `AuthMiddleware`). A session deleted behind the servers' backs
 /// stops working at the latest ``ttl`` seconds later.
-final class SessionCache: Sendable {
+public final class SessionCache: Sendable {
     private struct Entry {
         var session: DeviceSession
         var checkedAt: Date
@@ -22,15 +22,15 @@ final class SessionCache: Sendable {
         /// Sessions (token hashes) and users whose sessions were ended: a request that read
         /// such a session just before it ended must not cache it afterwards. A token never
         /// becomes valid again, so these need no expiry; they are bounded by ``capacity``.
-        var endedSessions: Set<String> = []
+        public var endedSessions: Set<String> = []
         var endedUsers: Set<String> = []
     }
 
     private let state = Mutex(State())
     /// How long a verified session is trusted without reading it again.
-    let ttl: TimeInterval
+    public let ttl: TimeInterval
     /// The most sessions kept; beyond it the cache starts over.
-    let capacity: Int
+    public let capacity: Int
 
     init(ttl: TimeInterval = 10, capacity: Int = 100_000) {
         self.ttl = ttl
@@ -38,7 +38,7 @@ final class SessionCache: Sendable {
     }
 
     /// The session with this token hash, if it was verified less than ``ttl`` ago.
-    func session(_ tokenHash: String, now: Date) -> DeviceSession? {
+    public func session(_ tokenHash: String, now: Date) -> DeviceSession? {
         guard ttl > 0 else { return nil }
         return state.withLock { state in
             guard let entry = state.entries[tokenHash], now.timeIntervalSince(entry.checkedAt) < ttl else {
@@ -49,7 +49,7 @@ final class SessionCache: Sendable {
     }
 
     /// Caches a session just verified, unless it has ended meanwhile.
-    func remember(_ session: DeviceSession, now: Date) {
+    public func remember(_ session: DeviceSession, now: Date) {
         guard ttl > 0 else { return }
         state.withLock { state in
             guard !state.endedSessions.contains(session.tokenHash), !state.endedUsers.contains(session.userID) else {
@@ -61,7 +61,7 @@ final class SessionCache: Sendable {
     }
 
     /// Forgets a session that ended, for good.
-    func forget(tokenHash: String) {
+    public func forget(tokenHash: String) {
         state.withLock { state in
             state.entries[tokenHash] = nil
             if state.endedSessions.count >= capacity { state.endedSessions.removeAll() }
@@ -70,12 +70,12 @@ final class SessionCache: Sendable {
     }
 
     /// Forgets every session (they are read again as they are used).
-    func forgetAll() {
+    public func forgetAll() {
         state.withLock { $0.entries.removeAll() }
     }
 
     /// Forgets every session of a user whose account was deleted, for good.
-    func forget(user: String) {
+    public func forget(user: String) {
         state.withLock { state in
             state.entries = state.entries.filter { $0.value.session.userID != user }
             if state.endedUsers.count >= capacity { state.endedUsers.removeAll() }

@@ -18,28 +18,28 @@ import Synchronization
 /// server hands a key out with every successful sign-in or sign-up (the web app's
 /// `momentum_device` cookie, the API's `Momentum-Device-Key` header) and takes it back on
 /// the next sign-in.
-final class SignInDevices: Sendable {
+public final class SignInDevices: Sendable {
     /// The setting that holds the secret (base64url, 32 bytes).
-    static let setting = "signin.device-key.secret"
+    public static let setting = "signin.device-key.secret"
 
     /// How long a key is good for (400 days, the longest a browser keeps a cookie).
-    static let lifetime: TimeInterval = 400 * 86_400
+    public static let lifetime: TimeInterval = 400 * 86_400
 
     /// How old a key shown at a sign-in may be before that sign-in hands out a new one.
-    static let renewal: TimeInterval = 30 * 86_400
+    public static let renewal: TimeInterval = 30 * 86_400
 
     /// A key that checked out: the device it stands for and when it was issued.
-    struct Device: Equatable {
+    public struct Device: Equatable, Sendable {
         /// The key's id: the device, to the sign-in throttle.
-        var id: String
+        public var id: String
         /// When the key was issued, in whole seconds since 1970.
-        var issued: Int64
+        public var issued: Int64
     }
 
-    private let store: any MomentumStore
+    private let store: any DeliveryQueue
     private let secret = Mutex<SymmetricKey?>(nil)
 
-    init(store: any MomentumStore) {
+    init(store: any DeliveryQueue) {
         self.store = store
     }
 
@@ -49,7 +49,7 @@ final class SignInDevices: Sendable {
     ///   - passwordHash: The account's password hash now: the key dies when it changes.
     ///   - now: The time of issue.
     /// - Throws: A store error when the secret cannot be read or made.
-    func issue(for email: String, passwordHash: String, now: Date) async throws -> String {
+    public func issue(for email: String, passwordHash: String, now: Date) async throws -> String {
         let id = Tokens.base64URL((0..<16).map { _ in UInt8.random(in: 0...255) })
         let issued = Self.seconds(now)
         let tag = Self.tag(id: id, issued: issued, email: email, passwordHash: passwordHash, secret: try await key())
@@ -59,7 +59,7 @@ final class SignInDevices: Sendable {
     /// The device a key stands for when it is a live key for `email` and its password;
     /// `nil` for anything else (no key, a key for another email or an earlier password, an
     /// expired, forged or altered one, or a secret the store cannot give now).
-    func device(showing key: String?, for email: String, passwordHash: String, now: Date) async -> Device? {
+    public func device(showing key: String?, for email: String, passwordHash: String, now: Date) async -> Device? {
         guard let key, key.utf8.count <= 128 else { return nil }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count == 22, parts[1].utf8.count <= 12,
@@ -89,7 +89,7 @@ final class SignInDevices: Sendable {
     }
 
     /// Whole seconds since 1970, bounded so that no clock can make the conversion trap.
-    static func seconds(_ date: Date) -> Int64 {
+    public static func seconds(_ date: Date) -> Int64 {
         Int64(min(max(date.timeIntervalSince1970, 0), 1e15).rounded(.down))
     }
 

@@ -32,27 +32,28 @@ import Synchronization
 /// at most `maxDelayed` wait at once, further ones are answered at once), which turns a
 /// flood of thousands of attempts a second into a trickle; a client that honours
 /// `Retry-After` is answered at once.
-final class SignInThrottle: Sendable {
+public final class SignInThrottle: Sendable {
     /// A throttled key's limits.
-    struct Policy: Sendable {
+    public struct Policy: Sendable {
         /// Failures allowed before attempts wait.
-        var free: Int
+        public var free: Int
         /// Checks that may run at once.
-        var concurrent: Int
+        public var concurrent: Int
         /// The different sources (``Key/source``) its failures must come from before the
         /// key makes attempts wait (its checks running at once are limited from the start):
         /// 0 for a key of one client.
-        var sources = 0
+        public var sources = 0
         /// Checks that may run at once when its failures came from those sources, if fewer.
-        var concurrentFromSources: Int?
+        public var concurrentFromSources: Int?
     }
 
     /// One key an attempt is counted under.
-    struct Key: Sendable {
-        var name: String
+    public struct Key: Sendable {
+        /// The name.
+        public var name: String
         var policy: Policy
         /// Where the attempt comes from, for a key that counts its sources.
-        var source: String?
+        public var source: String?
 
         init(_ name: String, _ policy: Policy, source: String? = nil) {
             self.name = name
@@ -66,22 +67,22 @@ final class SignInThrottle: Sendable {
         var lastFailure = 0.0
         var running = 0
         /// When the key's last refusal told the client to come back.
-        var retryAt = 0.0
+        public var retryAt = 0.0
         /// The sources of its failures, up to as many as its policy needs.
-        var sources: Set<String> = []
+        public var sources: Set<String> = []
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
         /// When the entries were last pruned.
-        var pruned = -Double.infinity
+        public var pruned = -Double.infinity
         /// The clients (`<email> <address>`) that signed in, and when they last did.
-        var known: [String: Double] = [:]
+        public var known: [String: Double] = [:]
     }
 
     /// The keys of one attempt, taken by ``begin(_:now:)`` and given back by
     /// ``end(_:succeeded:resetting:now:)``.
-    struct Attempt: Sendable {
+    public struct Attempt: Sendable {
         fileprivate var keys: [Key]
     }
 
@@ -91,7 +92,7 @@ final class SignInThrottle: Sendable {
     private let maxDelayed: Int
     private let delayed = Atomic<Int>(0)
     /// How long a client that signed in to an account stays known to it (30 days).
-    let knownFor: Double = 30 * 86_400
+    public let knownFor: Double = 30 * 86_400
     /// The most entries or known clients kept before the stale ones are forgotten.
     private let capacity: Int
 
@@ -101,7 +102,7 @@ final class SignInThrottle: Sendable {
     ///     back before its last `Retry-After` had passed.
     ///   - maxDelayed: The refusals that may wait at once.
     ///   - capacity: The entries kept before stale ones are dropped.
-    init(
+    public init(
         maxBackoffSeconds: Int, refusalDelay: Duration = .seconds(1), maxDelayed: Int = 10_000,
         capacity: Int = 100_000
     ) {
@@ -112,7 +113,7 @@ final class SignInThrottle: Sendable {
     }
 
     /// The seconds an attempt must still wait after `failures` failures with `free` allowed.
-    func backoff(failures: Int, free: Int) -> Double {
+    public func backoff(failures: Int, free: Int) -> Double {
         guard failures >= free else { return 0 }
         return min(maxBackoff, pow(2, Double(min(failures - free, 30))))
     }
@@ -120,7 +121,7 @@ final class SignInThrottle: Sendable {
     /// Starts an attempt for the given keys, or throws 429 when one of them must wait or
     /// already has as many checks running as it may (after `refusalDelay` when the client
     /// did not wait for its last refusal's `Retry-After`).
-    func begin(_ keys: [Key], now: Double) async throws -> Attempt {
+    public func begin(_ keys: [Key], now: Double) async throws -> Attempt {
         let outcome = state.withLock { state -> Result<Attempt, Refusal> in
             prune(&state, now: now)
             var wait = 0.0
@@ -158,9 +159,9 @@ final class SignInThrottle: Sendable {
             return attempt
         case .failure(let refusal):
             if refusal.early { await delayRefusal() }
-            throw APIError(
-                .tooManyRequests, "sign_in_throttled", "too many sign-in attempts; try again in \(refusal.wait) s",
-                headers: [.retryAfter: String(refusal.wait)])
+            throw ServiceError(
+                .tooMany(retryAfterSeconds: refusal.wait), "sign_in_throttled",
+                "too many sign-in attempts; try again in \(refusal.wait) s")
         }
     }
 
@@ -182,7 +183,7 @@ final class SignInThrottle: Sendable {
     ///
     /// - Parameter succeeded: `nil` when the password was never checked (bcrypt busy, the
     ///   store failed): neither a failure to count against the user nor a success.
-    func end(_ attempt: Attempt, succeeded: Bool?, resetting: String? = nil, now: Double) {
+    public func end(_ attempt: Attempt, succeeded: Bool?, resetting: String? = nil, now: Double) {
         state.withLock { state in
             for key in attempt.keys {
                 guard var entry = state.entries[key.name] else { continue }
@@ -208,7 +209,7 @@ final class SignInThrottle: Sendable {
 
     /// Remembers that `client` (an address) signed in to the account of `email`, so that
     /// the email's shared key does not hold it back for ``knownFor``.
-    func remember(_ client: String, signedInTo email: String, now: Double) {
+    public func remember(_ client: String, signedInTo email: String, now: Double) {
         state.withLock { state in
             if state.known.count >= capacity {
                 state.known = state.known.filter { now - $0.value < knownFor }
@@ -223,7 +224,7 @@ final class SignInThrottle: Sendable {
     }
 
     /// Whether `client` signed in to the account of `email` within ``knownFor``.
-    func knows(_ client: String, signedInTo email: String, now: Double) -> Bool {
+    public func knows(_ client: String, signedInTo email: String, now: Double) -> Bool {
         state.withLock { state in
             state.known[email + " " + client].map { now - $0 < knownFor } ?? false
         }

@@ -4,13 +4,14 @@ import MomentumStore
 
 /// The celebrations waiting for a user: the one to show now, app sessions that pace them,
 /// and marking one shown or dismissed.
-struct Celebrations: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct Celebrations: Sendable {
+    let store: any EventStore
+    /// The now.
+    public let now: @Sendable () -> Date
     let changes: ChangePublisher
 
     /// The celebration to show now, if any, when the next becomes due, and how many wait.
-    func next(for user: String) async throws -> NextCelebrationResponse {
+    public func next(for user: String) async throws -> NextCelebrationResponse {
         let now = now()
         // A read: the stored planner is current after every append and celebration write.
         guard let planner = try await store.projection(of: user).celebrations else {
@@ -22,9 +23,9 @@ struct Celebrations: Sendable {
     /// Starts an app session (which paces celebrations) and answers as ``next(for:)``.
     ///
     /// - Throws: 422 when the session id is not 1 to 128 characters.
-    func startSession(_ session: String, for user: String) async throws -> NextCelebrationResponse {
+    public func startSession(_ session: String, for user: String) async throws -> NextCelebrationResponse {
         guard (1...128).contains(session.count) else {
-            throw APIError.invalid("must have 1 to 128 characters", field: "session")
+            throw ServiceError.invalid("must have 1 to 128 characters", field: "session")
         }
         let now = now()
         return try await store.updateCelebrations(of: user, now: now) { planner in
@@ -34,17 +35,17 @@ struct Celebrations: Sendable {
     }
 
     /// What became of a celebration the device showed.
-    enum Outcome: String, Sendable { case shown, dismissed }
+    public enum Outcome: String, Sendable { case shown, dismissed }
 
     /// Marks a celebration shown or dismissed, and tells the user's other devices.
     ///
     /// - Throws: 404 when the user has no such celebration waiting.
-    func mark(_ id: String, _ outcome: Outcome, caller: Caller) async throws {
+    public func mark(_ id: String, _ outcome: Outcome, caller: Caller) async throws {
         let now = now()
         let found = try await store.updateCelebrations(of: caller.user, now: now) { planner in
             outcome == .shown ? planner.markShown(id: id, at: now) : planner.dismiss(id: id, at: now)
         }
-        guard found else { throw APIError.notFound("celebration '\(id)'") }
+        guard found else { throw ServiceError.notFound("celebration '\(id)'") }
         changes.publish(
             Change(kind: "celebrations", device: Tokens.deviceID(caller.tokenHash), at: now), to: caller.user)
     }

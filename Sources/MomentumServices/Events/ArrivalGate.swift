@@ -14,15 +14,15 @@ import Synchronization
 /// habit's history from before the account comes only from an import. A retry of an event already
 /// stored is still answered `duplicate`, however old it has become. Trusted paths (the demo
 /// account, an archive import) store through ``MomentumStore`` directly and are not checked.
-final class ArrivalGate: Sendable {
+public final class ArrivalGate: Sendable {
     /// How long before its account an event may be dated: the clock skew between a
     /// device and the server that ``RulePack/futureToleranceSeconds`` allows the other way.
-    static let accountSkew: TimeInterval = 300
+    public static let accountSkew: TimeInterval = 300
 
     private let createdAt = Mutex([String: Date]())
 
     /// When the user's account was created; `load` reads it the first time.
-    func accountCreatedAt(of user: String, load: () async throws -> Date?) async throws -> Date? {
+    public func accountCreatedAt(of user: String, load: () async throws -> Date?) async throws -> Date? {
         if let known = createdAt.withLock({ $0[user] }) { return known }
         guard let loaded = try await load() else { return nil }
         createdAt.withLock { cache in
@@ -38,19 +38,19 @@ final class ArrivalGate: Sendable {
     ///   - now: When the events arrived.
     ///   - accountCreatedAt: When the account was created.
     ///   - offlineDays: The pack's offline window.
-    static func earliest(now: Date, accountCreatedAt: Date, offlineDays: Int) -> Date {
+    public static func earliest(now: Date, accountCreatedAt: Date, offlineDays: Int) -> Date {
         max(accountCreatedAt.addingTimeInterval(-accountSkew), now.addingTimeInterval(-Double(offlineDays) * 86_400))
     }
 
     /// The day a habit an event creates starts on, when the event gives one.
-    static func habitStart(of event: Event) -> LocalDay? {
+    public static func habitStart(of event: Event) -> LocalDay? {
         guard case .habitCreated(let definition) = event.payload else { return nil }
         return definition.startDay
     }
 
     /// The error for a habit whose `start` is before `earliestDay`, the local day of the
     /// earliest instant an arriving event may carry.
-    static func startRefusal(
+    public static func startRefusal(
         _ start: LocalDay, earliestDay: LocalDay, beforeAccount: Bool, offlineDays: Int
     ) -> MomentumError {
         let reason =
@@ -64,7 +64,9 @@ final class ArrivalGate: Sendable {
     }
 
     /// The error for an event dated before `earliest`.
-    static func refusal(_ event: Event, earliest: Date, accountCreatedAt: Date, offlineDays: Int) -> MomentumError {
+    public static func refusal(
+        _ event: Event, earliest: Date, accountCreatedAt: Date, offlineDays: Int
+    ) -> MomentumError {
         let beforeAccount = event.at < accountCreatedAt.addingTimeInterval(-accountSkew)
         let reason =
             beforeAccount

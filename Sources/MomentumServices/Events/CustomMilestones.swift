@@ -4,21 +4,35 @@ import MomentumStore
 
 /// A milestone of the user's own as `GET /v1/milestones` answers it: its definition, its
 /// unlock once reached, and how far a count or streak has come.
-struct MilestoneState: Codable, Sendable {
-    var milestone: String
-    var title: String
-    var message: String?
-    var tier: CelebrationTier
-    var badge: String?
-    var rule: CustomMilestone.Rule
-    var kind: String?
-    var item: String?
-    var breaks: String?
-    var breaksItem: String?
-    var habit: String?
-    var target: Int?
-    var reached: Unlock?
-    var progress: MilestoneProgress?
+public struct MilestoneState: Codable, Sendable {
+    /// The milestone.
+    public var milestone: String
+    /// The title.
+    public var title: String
+    /// The message.
+    public var message: String?
+    /// The tier.
+    public var tier: CelebrationTier
+    /// The badge.
+    public var badge: String?
+    /// The rule.
+    public var rule: CustomMilestone.Rule
+    /// The kind.
+    public var kind: String?
+    /// The item.
+    public var item: String?
+    /// The breaks.
+    public var breaks: String?
+    /// The breaks item.
+    public var breaksItem: String?
+    /// The habit.
+    public var habit: String?
+    /// The target.
+    public var target: Int?
+    /// The reached.
+    public var reached: Unlock?
+    /// The progress.
+    public var progress: MilestoneProgress?
 
     init(_ milestone: CustomMilestone, reached: Unlock?, progress: MilestoneProgress?) {
         self.milestone = milestone.id
@@ -42,15 +56,16 @@ struct MilestoneState: Codable, Sendable {
 /// and deleted. Defining one is a `milestone` event and deleting one a `milestone.deleted`
 /// event, stored like any other (`PUT` and `DELETE /v1/milestones/{milestone}`, `POST
 /// /v1/events`).
-struct CustomMilestones: Sendable {
-    let store: any MomentumStore
+public struct CustomMilestones: Sendable {
+    let store: any EventStore
     let ingest: EventIngest
-    let now: @Sendable () -> Date
+    /// The now.
+    public let now: @Sendable () -> Date
 
     /// Every milestone of the user's own, in the order first defined, at the current instant.
     ///
     /// - Parameter version: A projection version the answer must include (a write's own).
-    func list(_ user: String, after version: Int64 = -1) async throws -> [MilestoneState] {
+    public func list(_ user: String, after version: Int64 = -1) async throws -> [MilestoneState] {
         let now = now()
         return try await store.evaluate(user, after: version) { engine, profile in
             _ = engine.advance(to: now, zone: engine.streaks.latestZone ?? profile.timeZone)
@@ -64,7 +79,7 @@ struct CustomMilestones: Sendable {
     }
 
     /// One milestone of the user's own, or `nil` when they have none with that id.
-    func milestone(_ id: String, of user: String, after version: Int64 = -1) async throws -> MilestoneState? {
+    public func milestone(_ id: String, of user: String, after version: Int64 = -1) async throws -> MilestoneState? {
         try await list(user, after: version).first { $0.milestone == id }
     }
 
@@ -72,12 +87,12 @@ struct CustomMilestones: Sendable {
     /// stays, as every unlock does; defining the id again makes a new milestone.
     ///
     /// - Throws: 404 when the user has no milestone `id`; the engine's refusal otherwise.
-    func delete(_ id: String, caller: Caller) async throws {
+    public func delete(_ id: String, caller: Caller) async throws {
         let zone = try await store.evaluate(caller.user) { engine, profile -> String? in
             guard engine.achievements.customMilestone(id) != nil else { return nil }
             return engine.streaks.latestZone ?? profile.timeZone
         }
-        guard let zone else { throw APIError.notFound("milestone '\(id)'") }
+        guard let zone else { throw ServiceError.notFound("milestone '\(id)'") }
         let event = Event(id: Tokens.id("e_"), at: now(), timeZone: zone, payload: .milestoneDeleted(milestone: id))
         _ = try await ingest.appendOne(event, caller: caller)
     }

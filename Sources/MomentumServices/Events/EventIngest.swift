@@ -1,5 +1,5 @@
+import CoreMetrics
 import Foundation
-import HTTPTypes
 import Logging
 import MomentumAPI
 import MomentumCore
@@ -12,25 +12,27 @@ import struct MomentumStore.AppendResult
 ///
 /// Pushes (`POST /v1/events`) and the convenience routes that make one event (check-ins,
 /// skips, purchases, …) both store through here.
-struct EventIngest: Sendable {
-    let store: any MomentumStore
+public struct EventIngest: Sendable {
+    let store: any EventStore & AccountStore & ReviewFlags & PhotoStore
     let maxEventsPerRequest: Int
-    let now: @Sendable () -> Date
+    /// The now.
+    public let now: @Sendable () -> Date
     let arrivals: ArrivalGate
     let detector: SuspicionDetector
-    let metrics: ServerMetrics
+    let metrics: IngestMetrics
     let logger: Logger
     let changes: ChangePublisher
-    let notifications: Notifications
+    /// The notifications.
+    public let notifications: Notifications
 
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
     ///
     /// - Parameter loggedBy: The family member who logged them into `caller.user`'s log
     ///   (``Families``), recorded with each event; `nil` for the user's own.
-    func append(_ events: [Event], caller: Caller, loggedBy: String? = nil) async throws -> PushResponse {
+    public func append(_ events: [Event], caller: Caller, loggedBy: String? = nil) async throws -> PushResponse {
         try checkSize(of: events)
-        var problems: [APIError.Detail] = []
+        var problems: [ServiceError.Field] = []
         var seen = Set<String>()
         for (index, event) in events.enumerated() {
             if event.id.isEmpty || event.id.count > 128 {
@@ -41,7 +43,7 @@ struct EventIngest: Sendable {
             }
         }
         if !problems.isEmpty {
-            throw APIError(.unprocessableContent, "invalid_input", problems[0].issue, details: problems)
+            throw ServiceError(.invalid, "invalid_input", problems[0].issue, fields: problems)
         }
         let now = now()
         let previousZone = try await detector.zone(of: caller.user) {
@@ -77,7 +79,7 @@ struct EventIngest: Sendable {
         }
         await notify(caller.user, unlocks: stored.unlocks, applied: applied)
         return PushResponse(
-            results: result.outcomes.map(EventResult.init), headSeq: result.headSeq, wallet: result.wallet,
+            outcomes: result.outcomes, headSeq: result.headSeq, wallet: result.wallet,
             unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
     }
 
@@ -89,7 +91,7 @@ struct EventIngest: Sendable {
     ///   - events: The events, in any order.
     ///   - user: Whose history it is.
     /// - Returns: One result per event, in the order sent.
-    func importHistory(_ events: [Event], for user: String) async throws -> PushResponse {
+    public func importHistory(_ events: [Event], for user: String) async throws -> PushResponse {
         try checkSize(of: events)
         let now = now()
         let (_, stored, outcomes) = try await storeInOrder(events, refused: [:], user: user, now: now, device: "import")
@@ -98,7 +100,7 @@ struct EventIngest: Sendable {
         }
         await notify(user, unlocks: stored.unlocks, applied: zip(events, outcomes).filter { $0.1.isApplied }.map(\.0))
         return PushResponse(
-            results: outcomes.map(EventResult.init), headSeq: stored.headSeq, wallet: stored.wallet,
+            outcomes: outcomes, headSeq: stored.headSeq, wallet: stored.wallet,
             unlocks: stored.unlocks)
     }
 
@@ -119,8 +121,8 @@ struct EventIngest: Sendable {
     /// Refuses a batch larger than a request may carry.
     private func checkSize(of events: [Event]) throws {
         guard events.count <= maxEventsPerRequest else {
-            throw APIError(
-                .contentTooLarge, "too_many_events",
+            throw ServiceError(
+                .tooLarge, "too_many_events",
                 "a request may carry at most \(maxEventsPerRequest) events, not \(events.count)")
         }
     }
@@ -142,28 +144,26 @@ struct EventIngest: Sendable {
         return (order, stored, placed.compactMap { $0 })
     }
 
-    /// Stores one event made by a convenience route; an event the rules refuse is a 422
-    /// (or 409 for a conflict with the user's state) carrying the engine's reason.
-    func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
+    /// Stores one event made by a convenience route.
+    ///
+    /// - Throws: The engine's own verdict, the ``MomentumError`` it refused the event with
+    ///   (the HTTP layer's one table maps its code to a status), or ``ServiceError``
+    ///   `not_found` for a habit the user does not have.
+    public func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
         let response = try await append([event], caller: caller)
-        if let result = response.results.first, let error = result.error {
-            if error.code == "unknown_habit", let habit = event.payload.habitID {
-                throw APIError.notFound("habit '\(habit)'")
+        switch response.outcomes.first?.status {
+        case .rejected(let error), .invalid(let error):
+            if error.code == .unknownHabit, let habit = event.payload.habitID {
+                throw ServiceError.notFound("habit '\(habit)'")
             }
-            let status: HTTPResponse.Status =
-                ["insufficient_diamonds", "duplicate_habit", "conflicting_event_id", "habit_archived"].contains(
-                    error.code)
-                ? .conflict : .unprocessableContent
-            throw APIError(
-                status, error.code, error.message,
-                details: error.field.map { [.init(field: $0, issue: error.message)] } ?? [])
+            throw error
+        default: return response
         }
-        return response
     }
 
     /// The zone an event the user sent without one happened in: the zone of their latest
     /// event, else their profile's.
-    func presumedZone(of caller: Caller) async throws -> String {
+    public func presumedZone(of caller: Caller) async throws -> String {
         let latest = try await detector.zone(of: caller.user) {
             try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
         }
@@ -182,7 +182,7 @@ struct EventIngest: Sendable {
     ///
     /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
     ///   the push did.
-    func record(
+    public func record(
         _ body: EventRequest, route: EventRequest.Route, caller: Caller
     ) async throws -> (event: Event, push: PushResponse) {
         let zone: String
@@ -190,7 +190,7 @@ struct EventIngest: Sendable {
         let event = body.event(id: Tokens.id("e_"), now: now(), zone: zone)
         do {
             return (event, try await appendOne(event, caller: caller))
-        } catch let error as APIError where error.code == "conflicting_event_id" && body.eventId != nil {
+        } catch let error as MomentumError where error.code == .conflictingEventID && body.eventId != nil {
             guard
                 let stored = try await store.evaluate(
                     caller.user,
@@ -205,7 +205,7 @@ struct EventIngest: Sendable {
 
     /// Whether `body` makes `stored` once what the server filled in (`at`, `tz`, the
     /// route's defaults) is taken from it.
-    static func isRetry(of stored: Event, body: EventRequest, route: EventRequest.Route) -> Bool {
+    public static func isRetry(of stored: Event, body: EventRequest, route: EventRequest.Route) -> Bool {
         var payload = body.payload
         if route.defaults["habit"] == payload.habitID, case .habitCreated(var definition) = payload,
             case .habitCreated(let original) = stored.payload
@@ -225,7 +225,7 @@ struct EventIngest: Sendable {
     }
 
     /// A page of the user's stored events after `cursor`, for a device catching up.
-    func pull(_ user: String, after cursor: Int64, limit: Int) async throws -> PullResponse {
+    public func pull(_ user: String, after cursor: Int64, limit: Int) async throws -> PullResponse {
         let stored = try await store.events(of: user, after: cursor, limit: limit + 1)
         let page = stored.prefix(limit)
         return PullResponse(
@@ -239,9 +239,9 @@ struct EventIngest: Sendable {
     /// Brings in history for the account of `email` (``importHistory(_:for:)``).
     ///
     /// - Throws: 404 when no account has that email.
-    func importHistory(_ events: [Event], email: String) async throws -> PushResponse {
+    public func importHistory(_ events: [Event], email: String) async throws -> PushResponse {
         guard let account = try await store.account(email: email) else {
-            throw APIError.notFound("account '\(email)'")
+            throw ServiceError.notFound("account '\(email)'")
         }
         return try await importHistory(events, for: account.id)
     }
@@ -254,7 +254,7 @@ struct EventIngest: Sendable {
     ///
     /// Costs one cached lookup per request; the engine is read only when an event is
     /// older than a week or than the account, or names a start day near or before them.
-    func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
+    public func lateArrivals(in events: [Event], caller: Caller, now: Date) async throws -> [Int: MomentumError] {
         let user = caller.user
         guard
             let created = try await arrivals.accountCreatedAt(
@@ -303,7 +303,7 @@ struct EventIngest: Sendable {
     /// error: a subject's photo is one `PUT /v1/subjects/{subject}/photo` stored. An event
     /// already stored under its id is left to the store (a retry is a duplicate, even when
     /// its photo has since been replaced).
-    func missingPhotos(in events: [Event], user: String) async throws -> [Int: MomentumError] {
+    public func missingPhotos(in events: [Event], user: String) async throws -> [Int: MomentumError] {
         var suspects: [Int: String] = [:]
         for (index, event) in events.enumerated() {
             guard case .subject(let subject) = event.payload, let photo = subject.photo, !photo.isEmpty,
@@ -329,13 +329,30 @@ struct EventIngest: Sendable {
 }
 
 /// What a push did, with outcomes in the order the events were sent.
-struct AppendOutcome {
+public struct AppendOutcome: Sendable {
     var outcomes: [EventOutcome]
-    var unlocks: [Unlock]
+    /// The unlocks.
+    public var unlocks: [Unlock]
     var headSeq: Int64
-    var wallet: Wallet
+    /// The wallet.
+    public var wallet: Wallet
 }
 
 extension EventOutcome {
     var isApplied: Bool { if case .applied = status { true } else { false } }
+}
+
+/// What the ingest counts: events appended, events refused, and review flags raised.
+public struct IngestMetrics: Sendable {
+    let eventsAppended: CoreMetrics.Counter
+    let eventsRejected: CoreMetrics.Counter
+    let reviewFlags: CoreMetrics.Counter
+
+    /// Counters made by `factory`: `momentum_events_appended_total`,
+    /// `momentum_events_refused_total`, `momentum_review_flags_total`.
+    public init(factory: any MetricsFactory) {
+        eventsAppended = Counter(label: "momentum_events_appended_total", factory: factory)
+        eventsRejected = Counter(label: "momentum_events_refused_total", factory: factory)
+        reviewFlags = Counter(label: "momentum_review_flags_total", factory: factory)
+    }
 }

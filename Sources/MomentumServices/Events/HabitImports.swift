@@ -14,26 +14,27 @@ import MomentumStore
 /// they happened). An export with a bad line imports nothing; the events' ids derive from
 /// the export, so importing it again stores nothing twice, and an import cut short (a
 /// restart) is finished by importing the same export again.
-struct HabitImports: Sendable {
-    let store: any MomentumStore
+public struct HabitImports: Sendable {
+    let store: any EventStore & AccountStore
     let ingest: EventIngest
-    let now: @Sendable () -> Date
+    /// The now.
+    public let now: @Sendable () -> Date
     let maxEventsPerRequest: Int
 
     /// The most habit-days one import may make the engine evaluate again, in all: an
     /// import into an account that has later check-ins re-evaluates the account's habits
     /// from each imported day on (one into an account without any costs little).
-    static let evaluationBudget = 25 * EventLimits.requestEvaluationBudget
+    public static let evaluationBudget = 25 * EventLimits.requestEvaluationBudget
 
     /// The largest import request: 32 MiB of export, decades of a hundred habits.
-    static let maxBytes = 32 << 20
+    public static let maxBytes = 32 << 20
 
     /// Reads the export, checks every event it makes against the account, and stores them
     /// (unless `dryRun`).
     ///
     /// - Throws: 422 naming each bad line of the export, or each event the engine refuses
     ///   (with its habit and day); nothing is stored then.
-    func run(_ request: HabitImportRequest, user: String) async throws -> HabitImportReport {
+    public func run(_ request: HabitImportRequest, user: String) async throws -> HabitImportReport {
         let source = HabitImport.Source(rawValue: request.source.rawValue) ?? .loop
         let files = request.files.additionalProperties
         let parsed: HabitImport
@@ -55,7 +56,7 @@ struct HabitImports: Sendable {
             throw Self.invalid(error.problems)
         }
         let now = now()
-        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("account") }
+        guard let profile = try await store.profile(of: user) else { throw ServiceError.notFound("account") }
         let zone = profile.timeZone
         let dayStartHour = profile.dayStartHour
         let budget = Self.evaluationBudget
@@ -78,7 +79,7 @@ struct HabitImports: Sendable {
                 if let (first, result) = refused.first {
                     // The account changed between the check and the write (another device
                     // pushed meanwhile); what was stored stays, and a second import finishes.
-                    throw APIError(
+                    throw ServiceError(
                         .conflict, "import_interrupted",
                         "the account changed during the import; import the same file again to finish it "
                             + "(\(first.event.id): \(result.error?.message ?? "refused"))")
@@ -92,9 +93,10 @@ struct HabitImports: Sendable {
 
     /// The plan of an import: the events to store (with what each costs the engine), the
     /// summary of each habit, and the problems that refuse it.
-    struct Plan: Sendable {
+    public struct Plan: Sendable {
         struct Item: Sendable {
-            var event: Event
+            /// The event.
+            public var event: Event
             var cost: Int
         }
 
@@ -104,8 +106,10 @@ struct HabitImports: Sendable {
         var chunks: [[Item]] = []
         var already = 0
         var future = 0
-        var habits: [ImportedHabit] = []
-        var problems: [HabitImportError.Problem] = []
+        /// The habits.
+        public var habits: [ImportedHabit] = []
+        /// The problems.
+        public var problems: [HabitImportError.Problem] = []
     }
 
     /// Plans an import against the account as it is: every event tried, in order, on a copy
@@ -118,7 +122,7 @@ struct HabitImports: Sendable {
     /// import whose requests together exceed `budget` is refused here, before anything is
     /// stored. Events an earlier import stored cost nothing: sending a partly stored export
     /// again stores the rest.
-    static func plan(
+    public static func plan(
         _ parsed: HabitImport, user: MomentumUser, zone: String, dayStartHour: Int, now: Date, budget: Int,
         maxEventsPerRequest: Int
     ) -> Plan {
@@ -238,13 +242,13 @@ struct HabitImports: Sendable {
     }
 
     /// The 422 for an export that cannot be imported.
-    static func invalid(_ problems: [HabitImportError.Problem]) -> APIError {
-        APIError(
-            .unprocessableContent, "invalid_import",
+    public static func invalid(_ problems: [HabitImportError.Problem]) -> ServiceError {
+        ServiceError(
+            .invalid, "invalid_import",
             problems.count == 1
                 ? "nothing was imported: \(problems[0].description)"
                 : "nothing was imported: \(problems.count) problems, the first \(problems[0].description)",
-            details: problems.map { problem in
+            fields: problems.map { problem in
                 .init(field: problem.line.map { "\(problem.file):\($0)" } ?? problem.file, issue: problem.reason)
             })
     }
@@ -253,7 +257,7 @@ struct HabitImports: Sendable {
 
     /// The account's habits as CSV files in Loop's layout, zipped (see
     /// ``HabitImport/loopCSV(habits:days:)``).
-    func csvZip(of user: String) async throws -> [UInt8] {
+    public func csvZip(of user: String) async throws -> [UInt8] {
         let now = now()
         let files = try await store.evaluate(user) { user, profile in
             var engine = user.streaks

@@ -13,14 +13,14 @@ import Synchronization
 ///   contributions), or sent more than ``lateArrival`` after their instant (an offline
 ///   device's week, or a client inventing instants). The events are kept (seed 004 R12.5).
 /// - A burst: ``burstLimit`` or more events within one minute.
-final class SuspicionDetector: Sendable {
+public final class SuspicionDetector: Sendable {
     static let backfillLimit = 10
     static let burstLimit = 300
     /// How long after its instant an event may arrive before it counts as backdated.
-    static let lateArrival: TimeInterval = 86_400
+    public static let lateArrival: TimeInterval = 86_400
 
     /// Whether an event counts for a day earlier than the one it arrived on.
-    static func isBackdated(_ event: Event, clock: DayClock, now: Date) -> Bool {
+    public static func isBackdated(_ event: Event, clock: DayClock, now: Date) -> Bool {
         if now.timeIntervalSince(event.at) > lateArrival { return true }
         let day: LocalDay?
         switch event.payload {
@@ -44,7 +44,7 @@ final class SuspicionDetector: Sendable {
     private let zones = Mutex([String: String?]())
 
     /// The zone of the user's latest event, as last seen here; `load` reads it the first time.
-    func zone(of user: String, load: () async throws -> String?) async throws -> String? {
+    public func zone(of user: String, load: () async throws -> String?) async throws -> String? {
         if let known = zones.withLock({ $0[user] }) { return known }
         let zone = try await load()
         zones.withLock { zones in
@@ -59,7 +59,9 @@ final class SuspicionDetector: Sendable {
     /// - Parameters:
     ///   - events: The events the store applied, in the order sent.
     ///   - previousZone: The zone of the user's latest event before these.
-    func inspect(_ events: [Event], user: String, previousZone: String?, clock: DayClock, now: Date) -> [ReviewFlag] {
+    public func inspect(
+        _ events: [Event], user: String, previousZone: String?, clock: DayClock, now: Date
+    ) -> [ReviewFlag] {
         guard let last = events.last else { return [] }
         zones.withLock { $0[user] = .some(last.timeZone) }
         var flags: [ReviewFlag] = []

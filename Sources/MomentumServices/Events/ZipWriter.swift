@@ -1,12 +1,12 @@
 /// Writes a zip file (PKWARE's APPNOTE) whose entries are stored uncompressed: every zip
 /// tool, spreadsheet and browser reads it, and the same files always make the same bytes
 /// (each entry is dated 1980-01-01, the earliest date the format holds).
-enum ZipWriter {
+public enum ZipWriter: Sendable {
     /// A zip file holding `files`, in order.
     ///
     /// - Parameter files: Each file's path in the archive (`/`-separated, UTF-8) and bytes;
     ///   fewer than 65,535 files of under 4 GiB in all.
-    static func archive(_ files: [(path: String, bytes: [UInt8])]) -> [UInt8] {
+    public static func archive(_ files: [(path: String, bytes: [UInt8])]) -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for file in files {
@@ -63,7 +63,7 @@ enum ZipWriter {
     }
 
     /// CRC-32 (IEEE 802.3), as zip uses it.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)

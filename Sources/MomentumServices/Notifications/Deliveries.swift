@@ -15,46 +15,52 @@ import MomentumStore
 /// send is tried again with exponential backoff; the last failure is final. A device its
 /// push service says is gone is removed; a webhook that fails too often in a row is
 /// disabled, visibly, until the admin enables it again.
-struct Deliveries: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct Deliveries: Sendable {
+    let store: any DeliveryQueue & EventStore
+    /// The now.
+    public let now: @Sendable () -> Date
     let metrics: NotificationMetrics
     let logger: Logger
     let settings: Settings
     let transports: [NotificationChannel: any DeliveryTransport]
 
     /// The sender's settings (from ``ServerConfiguration``).
-    struct Settings: Sendable {
+    public struct Settings: Sendable {
         /// How long a claimed delivery may take before another sender may take it.
-        var lease: TimeInterval = 60
+        public var lease: TimeInterval = 60
         /// How many deliveries one claim takes.
-        var batch: Int = 500
+        public var batch: Int = 500
         /// Attempts before a failure is final.
-        var attempts: Int = 8
+        public var attempts: Int = 8
         /// The wait after the first failure; it doubles after each, up to ``retryCap``.
-        var retryBase: TimeInterval = 30
+        public var retryBase: TimeInterval = 30
         /// The longest wait between attempts.
-        var retryCap: TimeInterval = 3600
+        public var retryCap: TimeInterval = 3600
         /// Failures in a row that disable a webhook.
-        var webhookFailureLimit: Int = 20
+        public var webhookFailureLimit: Int = 20
         /// How long ended deliveries are kept (what happened, for the operator).
-        var keepEnded: TimeInterval = 14 * 86_400
+        public var keepEnded: TimeInterval = 14 * 86_400
         /// Sends made at once.
-        var concurrency: Int = 32
+        public var concurrency: Int = 32
     }
 
     /// What one pass did.
-    struct PassReport: Equatable, Sendable {
-        var sent = 0
-        var retried = 0
-        var failed = 0
-        var deferred = 0
-        var dropped = 0
+    public struct PassReport: Equatable, Sendable {
+        /// Deliveries a device's service or a webhook accepted.
+        public var sent = 0
+        /// Failed attempts that will be tried again.
+        public var retried = 0
+        /// Deliveries given up after failures.
+        public var failed = 0
+        /// Deliveries held by quiet hours.
+        public var deferred = 0
+        /// Deliveries not sent: preferences, the daily cap, a device gone, an expiry.
+        public var dropped = 0
     }
 
     /// Sends everything due, batch after batch, until nothing is left.
     @discardableResult
-    func runDue() async throws -> PassReport {
+    public func runDue() async throws -> PassReport {
         var report = PassReport()
         while true {
             let now = now()
@@ -180,7 +186,7 @@ struct Deliveries: Sendable {
 
     /// The queue outcome of a transport's answer: a failure is tried again after a wait
     /// that doubles, unless it was the last attempt or the notification will have expired.
-    func outcome(of result: TransportResult, _ delivery: PendingDelivery, now: Date) -> DeliveryOutcome {
+    public func outcome(of result: TransportResult, _ delivery: PendingDelivery, now: Date) -> DeliveryOutcome {
         switch result {
         case .delivered:
             return .sent

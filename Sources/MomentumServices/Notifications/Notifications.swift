@@ -11,30 +11,31 @@ import MomentumStore
 /// ``NotificationPlanner`` what fell due since the last run, stores it in the inbox (at
 /// most once per key) and sets the next wake. Events that change the habits and profile
 /// changes touch the wake, so the next run re-plans at once.
-struct Notifications: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct Notifications: Sendable {
+    let store: any EventStore & NotificationInbox & SocialGraph
+    /// The now.
+    public let now: @Sendable () -> Date
     let changes: ChangePublisher
     let metrics: NotificationMetrics
     let logger: Logger
     /// How long a claimed run may take before another scheduler may take the user.
-    let lease: TimeInterval
+    public let lease: TimeInterval
     /// How many users one scheduler pass claims at a time.
-    let batch: Int
+    public let batch: Int
 
     /// What one pass of the scheduler did.
-    struct PassReport: Equatable, Sendable {
+    public struct PassReport: Equatable, Sendable {
         /// Users whose run was made.
-        var users = 0
+        public var users = 0
         /// Notifications stored in inboxes.
-        var sent = 0
+        public var sent = 0
         /// Notifications found after they stopped making sense.
-        var dropped = 0
+        public var dropped = 0
     }
 
     /// Runs every user whose wake has come, batch after batch, until none is left.
     @discardableResult
-    func runDue() async throws -> PassReport {
+    public func runDue() async throws -> PassReport {
         var report = PassReport()
         while true {
             let now = now()
@@ -93,13 +94,13 @@ struct Notifications: Sendable {
 
     /// Asks for the user's notifications to be planned again (their habits or profile
     /// changed, or they just registered).
-    func touch(_ user: String) async throws {
+    public func touch(_ user: String) async throws {
         try await store.touchNotifications(of: [user], at: now())
     }
 
     /// Whether an event can change when the user's notifications come: a habit created,
     /// changed or archived, or an event removed.
-    static func changesSchedule(_ event: Event) -> Bool {
+    public static func changesSchedule(_ event: Event) -> Bool {
         switch event.payload {
         case .habitCreated, .habitUpdated, .habitArchived, .removal: true
         default: false
@@ -107,7 +108,7 @@ struct Notifications: Sendable {
     }
 
     /// Puts the milestones just reached in the user's inbox at once (when they want them).
-    func milestones(_ unlocks: [Unlock], of user: String) async throws {
+    public func milestones(_ unlocks: [Unlock], of user: String) async throws {
         guard !unlocks.isEmpty else { return }
         let now = now()
         let notifications = try await store.evaluate(user) { engine, profile -> [PlannedNotification] in
@@ -126,7 +127,7 @@ struct Notifications: Sendable {
             }
             return Self.grouped(
                 each, unlocks: unlocks, now: now,
-                strings: WebStrings.negotiate(profile: profile.language, acceptLanguage: nil))
+                strings: Wording.negotiate(profile: profile.language, acceptLanguage: nil))
         }
         let stored = try await store.deliverNotifications(notifications, to: user, at: now)
         metrics.count(.milestone, outcome: "sent", by: stored.count)
@@ -148,9 +149,9 @@ struct Notifications: Sendable {
     ///   - words: Its title and body in the recipient's language.
     /// - Returns: Whether it was new.
     @discardableResult
-    func social(
+    public func social(
         kind: NotificationKind, key: String, to user: String, url: String, habit: String? = nil,
-        day: LocalDay? = nil, expires: Date? = nil, words: (WebStrings) -> (title: String, body: String)
+        day: LocalDay? = nil, expires: Date? = nil, words: (Wording) -> (title: String, body: String)
     ) async throws -> Bool {
         let now = now()
         let (today, language) = try await store.evaluate(user) { engine, profile in
@@ -160,7 +161,7 @@ struct Notifications: Sendable {
             return (DayClock(dayStartHour: profile.dayStartHour).localDay(of: now, in: zone), profile.language)
         }
         let localDay = day ?? today
-        let (title, body) = words(WebStrings.negotiate(profile: language, acceptLanguage: nil))
+        let (title, body) = words(Wording.negotiate(profile: language, acceptLanguage: nil))
         let notification = PlannedNotification(
             key: key, kind: kind, title: title, body: body, url: url, day: localDay, habit: habit, at: now,
             expires: expires ?? now.addingTimeInterval(7 * 86_400))
@@ -176,7 +177,7 @@ struct Notifications: Sendable {
     /// Bob 👏 and 3 others") instead of making one each (seed 004 R8.5).
     ///
     /// - Parameter reactions: Every reaction to the post, the newest first.
-    func reactions(_ reactions: [PostReaction], to post: String, of owner: String, now: Date) async throws {
+    public func reactions(_ reactions: [PostReaction], to post: String, of owner: String, now: Date) async throws {
         let (day, language) = try await store.evaluate(owner) { engine, profile in
             let zone =
                 ZoneOffsetTable.named(engine.streaks.latestZone ?? profile.timeZone)
@@ -185,7 +186,7 @@ struct Notifications: Sendable {
         }
         let key = "reaction:\(post):\(day)"
         let (title, body) = Self.reactionWords(
-            reactions, WebStrings.negotiate(profile: language, acceptLanguage: nil))
+            reactions, Wording.negotiate(profile: language, acceptLanguage: nil))
         if try await social(kind: .reaction, key: key, to: owner, url: "/feed", day: day, words: { _ in (title, body) })
         {
             return
@@ -197,7 +198,7 @@ struct Notifications: Sendable {
 
     /// A reaction notification's words: "Ana 🔥 and Bob 👏 reacted", "Ana 🔥, Bob 👏 and 3
     /// others reacted".
-    static func reactionWords(_ reactions: [PostReaction], _ strings: WebStrings) -> (title: String, body: String) {
+    public static func reactionWords(_ reactions: [PostReaction], _ strings: Wording) -> (title: String, body: String) {
         let names = reactions.prefix(2).map { "\($0.displayName) \($0.reaction.emoji)" }
         let others = reactions.count - names.count
         let who =
@@ -214,7 +215,7 @@ struct Notifications: Sendable {
     /// Tells every member of a subject's family about the subject's milestones just
     /// reached, whoever logged the event that reached them (the owner hears through
     /// ``milestones(_:of:)``).
-    func familyMilestones(_ unlocks: [Unlock], of owner: String) async throws {
+    public func familyMilestones(_ unlocks: [Unlock], of owner: String) async throws {
         let subjects = Set(unlocks.compactMap(\.subject))
         guard !subjects.isEmpty else { return }
         let names = try await store.evaluate(owner) { engine, _ in
@@ -243,11 +244,11 @@ struct Notifications: Sendable {
     /// The most milestones of one write that are each a notification of their own; more
     /// (a history brought in, a backlog synced) make one notification that names the
     /// biggest, so that the inbox is not flooded.
-    static let maximumSeparateMilestones = 3
+    public static let maximumSeparateMilestones = 3
 
     /// The milestones of one write as notifications: each its own, or one for them all.
-    static func grouped(
-        _ notifications: [PlannedNotification], unlocks: [Unlock], now: Date, strings: WebStrings = .english
+    public static func grouped(
+        _ notifications: [PlannedNotification], unlocks: [Unlock], now: Date, strings: Wording = .english
     ) -> [PlannedNotification] {
         guard notifications.count > maximumSeparateMilestones, let first = unlocks.first else { return notifications }
         let biggest = unlocks.enumerated().sorted {
@@ -268,10 +269,10 @@ struct Notifications: Sendable {
     // MARK: The inbox
 
     /// The most notifications one page of the inbox holds.
-    static let maximumPage = 100
+    public static let maximumPage = 100
 
     /// A page of the user's inbox, newest first, and how many are unread.
-    func inbox(
+    public func inbox(
         of user: String, before cursor: String?, limit: Int
     ) async throws -> (notifications: [InboxNotification], unread: Int, next: String?) {
         let position = try cursor.map(Self.position)
@@ -285,7 +286,7 @@ struct Notifications: Sendable {
     }
 
     /// How many of the user's notifications are unread (the bell's count).
-    func unreadCount(of user: String) async throws -> Int {
+    public func unreadCount(of user: String) async throws -> Int {
         try await store.unreadNotificationCount(of: user)
     }
 
@@ -293,7 +294,7 @@ struct Notifications: Sendable {
     /// devices hear of it.
     ///
     /// - Returns: How many are still unread.
-    func markRead(_ keys: [String]?, caller: Caller) async throws -> Int {
+    public func markRead(_ keys: [String]?, caller: Caller) async throws -> Int {
         let now = now()
         if try await store.markNotificationsRead(of: caller.user, keys: keys, at: now) > 0 {
             changes.publish(
@@ -304,7 +305,7 @@ struct Notifications: Sendable {
 
     /// The cursor of the page after a notification: its delivery instant (milliseconds)
     /// and key.
-    static func cursor(_ notification: InboxNotification) -> String {
+    public static func cursor(_ notification: InboxNotification) -> String {
         let millis = Int64((notification.createdAt.timeIntervalSince1970 * 1000).rounded())
         return "\(millis)~\(notification.notification.key)"
     }
@@ -312,11 +313,11 @@ struct Notifications: Sendable {
     /// Reads a cursor made by ``cursor(_:)``.
     ///
     /// - Throws: 422 naming `before` for anything else.
-    static func position(_ cursor: String) throws -> (createdAt: Date, key: String) {
+    public static func position(_ cursor: String) throws -> (createdAt: Date, key: String) {
         let parts = cursor.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let millis = Int64(parts[0]), (0...253_402_300_799_000).contains(millis),
             !parts[1].isEmpty
-        else { throw APIError.invalid("is not a cursor this server gave", field: "before") }
+        else { throw ServiceError.invalid("is not a cursor this server gave", field: "before") }
         return (Date(timeIntervalSince1970: Double(millis) / 1000), String(parts[1]))
     }
 }

@@ -7,18 +7,18 @@ import Foundation
 /// The sender makes a fresh P-256 key pair and salt for every message, agrees a secret with
 /// the subscription's public key (`p256dh`), mixes in the subscription's authentication
 /// secret, and seals the payload in one AES-128-GCM record.
-enum WebPushCrypto {
+public enum WebPushCrypto {
     /// A subscription key or secret that is not what RFC 8291 requires.
-    struct KeyError: Error, CustomStringConvertible {
-        var description: String
+    public struct KeyError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// The record size written in the header: one record holds the whole payload.
-    static let recordSize: UInt32 = 4096
+    public static let recordSize: UInt32 = 4096
 
     /// The most payload bytes one record holds (the record size less the tag and the
     /// delimiter), less the header a push service counts too.
-    static let maximumPayload = 3993
+    public static let maximumPayload = 3993
 
     /// Encrypts a payload for a subscription.
     ///
@@ -30,7 +30,7 @@ enum WebPushCrypto {
     ///   - salt: 16 random bytes (fresh, except in tests).
     /// - Returns: The request body: the `aes128gcm` header (salt, record size, the sender's
     ///   public key) and the sealed record.
-    static func encrypt(
+    public static func encrypt(
         _ payload: [UInt8], p256dh: [UInt8], auth: [UInt8],
         senderKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey(),
         salt: [UInt8] = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
@@ -58,7 +58,7 @@ enum WebPushCrypto {
 
     /// Decrypts a message as the browser does, with the subscription's private key: what a
     /// push service that is also the browser (the tests' receiver) reads.
-    static func decrypt(
+    public static func decrypt(
         _ body: [UInt8], receiverKey: P256.KeyAgreement.PrivateKey, auth: [UInt8]
     ) throws -> [UInt8] {
         guard body.count > 21 else { throw KeyError(description: "the body is shorter than its header") }
@@ -81,7 +81,7 @@ enum WebPushCrypto {
     }
 
     /// A subscription's public key, checked to be a point of P-256.
-    static func publicKey(_ bytes: [UInt8]) throws -> P256.KeyAgreement.PublicKey {
+    public static func publicKey(_ bytes: [UInt8]) throws -> P256.KeyAgreement.PublicKey {
         guard bytes.count == 65, bytes.first == 4 else {
             throw KeyError(description: "p256dh must be an uncompressed P-256 public key (65 bytes)")
         }
@@ -106,7 +106,7 @@ enum WebPushCrypto {
     }
 
     /// Bytes from base64url, padded or not; `nil` for anything else.
-    static func bytes(base64URL text: String) -> [UInt8]? {
+    public static func bytes(base64URL text: String) -> [UInt8]? {
         guard text.utf8.count <= 1024,
             text.utf8.allSatisfy({
                 ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95

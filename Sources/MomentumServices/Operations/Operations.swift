@@ -1,52 +1,50 @@
 import Foundation
 import MomentumStore
 
-/// What an operator asks of the server: whether it is ready, its metrics, and the
-/// suspicious activity it flagged for review.
-struct Operations: Sendable {
-    let store: any MomentumStore
-    let metrics: ServerMetrics
-    let hub: ChangeHub
+/// What an operator asks of the server: whether it is ready, and the suspicious activity it
+/// flagged for review. (Its metrics are the HTTP layer's: `MomentumServer`'s `/metrics`.)
+public struct Operations: Sendable {
+    let store: any StoreSchema & ReviewFlags
     /// Whether the relay is receiving other instances' changes right now; `nil` when this
     /// is the only instance.
-    let relayListening: RelayListening?
+    public let relayListening: (@Sendable () -> Bool)?
+
+    /// Creates the operator's use case.
+    ///
+    /// - Parameters:
+    ///   - store: The schema and the review flags.
+    ///   - relayListening: Whether other instances' changes are arriving; `nil` when this is
+    ///     the only instance.
+    public init(store: any StoreSchema & ReviewFlags, relayListening: (@Sendable () -> Bool)?) {
+        self.store = store
+        self.relayListening = relayListening
+    }
 
     /// The schema version, once the server can serve: the database reachable, its schema
     /// up to date, and (with other instances) their changes arriving.
     ///
-    /// - Throws: 503 saying which is not so.
-    func readiness() async throws -> Int {
+    /// - Throws: ``ServiceError`` `not_ready` (unavailable), saying which is not so.
+    public func readiness() async throws -> Int {
         do {
             let applied = try await store.appliedMigrations()
             guard applied.last == Schema.latestVersion else {
-                throw APIError(.serviceUnavailable, "not_ready", "the database schema is not up to date")
+                throw ServiceError(
+                    .unavailable(retryAfterSeconds: nil), "not_ready", "the database schema is not up to date")
             }
-            if let relayListening, !relayListening.value {
-                throw APIError(
-                    .serviceUnavailable, "not_ready",
+            if let relayListening, !relayListening() {
+                throw ServiceError(
+                    .unavailable(retryAfterSeconds: nil), "not_ready",
                     "not yet listening for other instances' changes (PostgreSQL LISTEN)")
             }
             return applied.last ?? 0
         } catch let error as StoreError {
-            throw APIError(.serviceUnavailable, "not_ready", "the database is not reachable: \(error.message)")
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: nil), "not_ready", "the database is not reachable: \(error.message)")
         }
-    }
-
-    /// The metrics in Prometheus's text format, brought up to the store's counts.
-    func metricsText() -> [UInt8] {
-        metrics.streams.set(Double(hub.count))
-        let statistics = store.statistics
-        if let appends = statistics.appends { metrics.update(appends: appends) }
-        if let guarded = statistics.guardedWrites {
-            metrics.update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)
-        }
-        if let cache = statistics.engineCache { metrics.update(engineCache: cache) }
-        metrics.updateResidentMemory()
-        return metrics.registry.emitToBuffer()
     }
 
     /// The latest suspicious activity flagged for review, newest first.
-    func reviewFlags(limit: Int) async throws -> [ReviewFlag] {
+    public func reviewFlags(limit: Int) async throws -> [ReviewFlag] {
         try await store.reviewFlags(limit: limit)
     }
 }

@@ -5,21 +5,22 @@ import MomentumStore
 /// A user's memories: listing them, their notes and photos, and their share cards.
 ///
 /// The JSON routes and the web app's memories and share pages both read and write here.
-struct Memories: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct Memories: Sendable {
+    let store: any EventStore & AccountStore & PhotoStore
+    /// The now.
+    public let now: @Sendable () -> Date
     /// Draws PNG share cards and decodes photos, on threads of its own.
-    let rasterizer: Rasterizer
+    public let rasterizer: Rasterizer
     let photoDecoder: PhotoDecoder
     /// Checks and stores uploaded photos.
-    let uploads: PhotoUploads
+    public let uploads: PhotoUploads
     let changes: ChangePublisher
 
     /// The longest note a memory may have, in characters.
-    static let maximumNote = 2_000
+    public static let maximumNote = 2_000
 
     /// The user's memories, newest first; those of one category when it is given.
-    func list(of user: String, category: String? = nil) async throws -> [Memory] {
+    public func list(of user: String, category: String? = nil) async throws -> [Memory] {
         var memories = try await store.projection(of: user).memories
         if let category { memories = memories.filter { $0.category == category } }
         return try await inLanguage(memories, of: user).sorted { ($0.time, $0.id) > ($1.time, $1.id) }
@@ -55,7 +56,7 @@ struct Memories: Sendable {
 
     /// The memories of the user's today in earlier years (``MemoryBook/onThisDay(_:subjects:)``),
     /// newest first; those of one category when it is given.
-    func onThisDay(of user: String, category: String? = nil) async throws -> [Memory] {
+    public func onThisDay(of user: String, category: String? = nil) async throws -> [Memory] {
         let memories = try await list(of: user, category: category)
         let now = now()
         let (today, subjects) = try await store.evaluate(user) { engine, profile in
@@ -67,18 +68,18 @@ struct Memories: Sendable {
     /// One memory.
     ///
     /// - Throws: 404 when the user has no memory of that id.
-    func memory(_ id: String, of user: String) async throws -> Memory {
+    public func memory(_ id: String, of user: String) async throws -> Memory {
         guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
-            throw APIError.notFound("memory '\(id)'")
+            throw ServiceError.notFound("memory '\(id)'")
         }
         return try await inLanguage([memory], of: user).first ?? memory
     }
 
     /// Sets a memory's note (`nil`, or only spaces, removes it).
-    func setNote(_ note: String?, of id: String, caller: Caller) async throws -> Memory {
+    public func setNote(_ note: String?, of id: String, caller: Caller) async throws -> Memory {
         let memory = try await memory(id, of: caller.user)
         if let note, note.count > Self.maximumNote {
-            throw APIError.invalid("must have at most 2,000 characters", field: "note")
+            throw ServiceError.invalid("must have at most 2,000 characters", field: "note")
         }
         let kept = note.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         return try await save(memory, note: kept, photo: memory.photo, caller: caller)
@@ -91,7 +92,7 @@ struct Memories: Sendable {
     ///   or is too large.
     /// - Parameter current: The memory, as ``memory(_:of:)`` gave it (the route looks it up
     ///   before it reads the upload, so that a photo for no memory is a 404 at once).
-    func attachPhoto(_ bytes: [UInt8], to current: Memory, caller: Caller) async throws -> Memory {
+    public func attachPhoto(_ bytes: [UInt8], to current: Memory, caller: Caller) async throws -> Memory {
         // The original (without metadata) and its size-limited copy for share cards,
         // stored side by side; replacing or removing the photo deletes both.
         let stored = try await uploads.store(bytes, under: MemoryPhoto.directory, shareCopy: true, for: caller.user)
@@ -101,7 +102,7 @@ struct Memories: Sendable {
     }
 
     /// Removes a memory's photo, and its files.
-    func removePhoto(of id: String, caller: Caller) async throws -> Memory {
+    public func removePhoto(of id: String, caller: Caller) async throws -> Memory {
         let current = try await memory(id, of: caller.user)
         return try await save(current, note: current.note, photo: nil, caller: caller)
     }
@@ -109,9 +110,9 @@ struct Memories: Sendable {
     /// A stored photo of the user's.
     ///
     /// - Throws: 404 when the user has no photo at that path.
-    func photo(at path: String, of user: String) async throws -> StoredPhoto {
+    public func photo(at path: String, of user: String) async throws -> StoredPhoto {
         guard let photo = try await store.photo(of: user, path: path) else {
-            throw APIError.notFound("photo '\(path)'")
+            throw ServiceError.notFound("photo '\(path)'")
         }
         return photo
     }
@@ -120,16 +121,16 @@ struct Memories: Sendable {
     /// which pages show where it has no photo.
     ///
     /// - Throws: 404 when the user has no memory of that id.
-    func illustration(of id: String, user: String) async throws -> Illustration {
+    public func illustration(of id: String, user: String) async throws -> Illustration {
         guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
-            throw APIError.notFound("memory '\(id)'")
+            throw ServiceError.notFound("memory '\(id)'")
         }
         return Illustration(memory: memory, packs: try await store.profile(of: user)?.packs ?? [])
     }
 
     /// A memory's share card, as SVG: its title, caption, badge, date, subject and photo,
     /// or its illustration when it has no photo, in its category's colour.
-    func shareCardSVG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, String) {
+    public func shareCardSVG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, String) {
         let memory = try await memory(id, of: user)
         let (badge, subject, translation, packs) = try await store.evaluate(user) { engine, profile in
             (
@@ -149,7 +150,7 @@ struct Memories: Sendable {
 
     /// A memory's share card drawn as PNG (on the rasterizer's threads, bounded in time and
     /// number, with a cache).
-    func shareCardPNG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, [UInt8]) {
+    public func shareCardPNG(of id: String, format: ShareCardFormat, user: String) async throws -> (Memory, [UInt8]) {
         let (memory, svg) = try await shareCardSVG(of: id, format: format, user: user)
         return (memory, try await rasterizer.png(fromSVG: svg, width: format.width, height: format.height))
     }

@@ -10,23 +10,23 @@ import CMomentumImage
 /// progressive JPEG needs its coefficients, within ``jpegMemory``), and a JPEG is decoded
 /// at the smallest DCT scale that still covers the copy. The C side catches both
 /// libraries' `longjmp`s, which never cross a Swift frame.
-struct PhotoDecoder: Sendable {
+public struct PhotoDecoder: Sendable {
     /// The most memory libjpeg may use for one photo: a progressive JPEG keeps all of its
     /// coefficients, 2 bytes a sample, so this covers 40 megapixels with 4:2:0 chroma
     /// (the usual camera JPEG) and about 26 with full-resolution chroma.
-    static let jpegMemory = 160 << 20
+    public static let jpegMemory = 160 << 20
 
     /// The size a photo may have and the size of its copy.
-    struct Limits: Sendable, Equatable {
+    public struct Limits: Sendable, Equatable {
         /// The most pixels on either side.
-        var maxSide: Int
+        public var maxSide: Int
         /// The most pixels in all.
-        var maxPixels: Int
+        public var maxPixels: Int
         /// The longest side of the copy for share cards.
-        var copySide: Int
+        public var copySide: Int
 
         /// A sentence naming the limits, for error messages.
-        var description: String {
+        public var description: String {
             let megapixels =
                 maxPixels % 1_000_000 == 0 ? "\(maxPixels / 1_000_000) megapixels" : "\(maxPixels) pixels"
             return "a photo may have at most \(maxSide) pixels on a side and \(megapixels) in all"
@@ -34,32 +34,32 @@ struct PhotoDecoder: Sendable {
     }
 
     /// A size-limited copy of a photo, encoded.
-    struct Copy: Sendable, Equatable {
+    public struct Copy: Sendable, Equatable {
         /// `image/jpeg`, or `image/png` for a photo with transparency.
-        var contentType: String
+        public var contentType: String
         /// The file name extension that goes with the content type.
-        var ext: String
+        public var ext: String
         /// The encoded copy.
-        var bytes: [UInt8]
+        public var bytes: [UInt8]
         /// The copy's size in pixels.
-        var width: Int
+        public var width: Int
         var height: Int
     }
 
     /// What decoding found.
-    struct Decoded: Sendable, Equatable {
+    public struct Decoded: Sendable, Equatable {
         /// The photo's size in pixels.
-        var width: Int
+        public var width: Int
         var height: Int
         /// How many bytes of the input the image takes, through its end marker: anything
         /// after it is not part of the image.
-        var imageLength: Int
+        public var imageLength: Int
         /// The copy for share cards.
-        var copy: Copy
+        public var copy: Copy
     }
 
     /// Why a photo was refused.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, Sendable {
         /// Neither a JPEG nor a PNG.
         case unsupportedType
         /// More pixels than the limits allow.
@@ -73,19 +73,19 @@ struct PhotoDecoder: Sendable {
     let limits: Limits
 
     /// A decoder with the limits `configuration` sets.
-    init(configuration: ServerConfiguration) {
+    public init(configuration: ServerConfiguration) {
         limits = Limits(
             maxSide: configuration.maxPhotoSide, maxPixels: configuration.maxPhotoPixels,
             copySide: configuration.shareCopySide)
     }
 
     /// A decoder with the given limits.
-    init(limits: Limits) {
+    public init(limits: Limits) {
         self.limits = limits
     }
 
     /// Decodes `bytes` completely and makes the copy.
-    func decode(_ bytes: [UInt8]) throws(Failure) -> Decoded {
+    public func decode(_ bytes: [UInt8]) throws(Failure) -> Decoded {
         var cLimits = cmi_limits(
             max_side: UInt32(clamping: limits.maxSide), max_pixels: UInt64(clamping: limits.maxPixels),
             copy_side: UInt32(clamping: limits.copySide), jpeg_quality: 85, jpeg_max_memory: Self.jpegMemory)

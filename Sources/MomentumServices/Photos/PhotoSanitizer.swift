@@ -8,31 +8,34 @@ import Foundation
 /// marker is cut off. PNG: the `eXIf`, `tEXt`, `zTXt`, `iTXt` and `tIME` chunks are
 /// dropped. Then ``PhotoDecoder`` decodes what is left: a photo over the size limits, or
 /// one that does not decode to its last row, is refused.
-enum PhotoSanitizer {
-    enum Failure: Error, Equatable {
+public enum PhotoSanitizer: Sendable {
+    /// Why a photo was refused.
+    public enum Failure: Error, Equatable, Sendable {
+        /// Neither JPEG nor PNG.
         case unsupportedType
+        /// Not a photo that decodes: the sentence says where it broke.
         case malformed(String)
         /// Too many pixels, or too demanding to decode: the sentence says which limit.
         case tooLarge(String)
     }
 
     /// A photo ready to store.
-    struct Sanitized: Sendable, Equatable {
+    public struct Sanitized: Sendable, Equatable {
         /// The photo's content type.
-        var contentType: String
+        public var contentType: String
         /// Its bytes without metadata.
-        var bytes: [UInt8]
+        public var bytes: [UInt8]
         /// The file name extension for its content type.
-        var ext: String
+        public var ext: String
         /// Its size in pixels.
-        var width: Int
+        public var width: Int
         var height: Int
         /// The size-limited copy for share cards.
-        var shareCopy: PhotoDecoder.Copy
+        public var shareCopy: PhotoDecoder.Copy
     }
 
     /// The photo without metadata, checked by decoding, and its copy for share cards.
-    static func sanitize(_ bytes: [UInt8], decoder: PhotoDecoder) throws(Failure) -> Sanitized {
+    public static func sanitize(_ bytes: [UInt8], decoder: PhotoDecoder) throws(Failure) -> Sanitized {
         let (contentType, stripped, ext) = try stripMetadata(bytes)
         let decoded: PhotoDecoder.Decoded
         do throws(PhotoDecoder.Failure) {
@@ -55,7 +58,9 @@ enum PhotoSanitizer {
     }
 
     /// The photo's content type and its bytes without metadata.
-    static func stripMetadata(_ bytes: [UInt8]) throws(Failure) -> (contentType: String, bytes: [UInt8], ext: String) {
+    public static func stripMetadata(
+        _ bytes: [UInt8]
+    ) throws(Failure) -> (contentType: String, bytes: [UInt8], ext: String) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return ("image/jpeg", try jpeg(bytes), "jpg") }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return ("image/png", try png(bytes), "png")

@@ -4,19 +4,20 @@ import MomentumStore
 /// Uploaded photos, for memories and subjects alike: proving an upload is a JPEG or PNG by
 /// decoding it, storing it without its metadata, and deleting the files of a photo no
 /// longer shown.
-struct PhotoUploads: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct PhotoUploads: Sendable {
+    let store: any PhotoStore
+    /// The now.
+    public let now: @Sendable () -> Date
     /// Its threads decode photos, off the event loops (and bcrypt's pool).
-    let rasterizer: Rasterizer
+    public let rasterizer: Rasterizer
     let photoDecoder: PhotoDecoder
 
     /// The paths a stored upload got.
-    struct Stored: Sendable, Equatable {
+    public struct Stored: Sendable, Equatable {
         /// The photo without its metadata.
-        var original: String
+        public var original: String
         /// Its size-limited copy for share cards, when one was asked for.
-        var shareCopy: String?
+        public var shareCopy: String?
     }
 
     /// Checks and stores an upload under `directory` (`memories/`, `subjects/`) with a
@@ -25,7 +26,9 @@ struct PhotoUploads: Sendable {
     /// - Parameter shareCopy: Whether to store the size-limited copy share cards show.
     /// - Throws: 415 for a file that is not a JPEG or PNG, 422 for one that does not decode
     ///   or is too large.
-    func store(_ bytes: [UInt8], under directory: String, shareCopy: Bool, for user: String) async throws -> Stored {
+    public func store(
+        _ bytes: [UInt8], under directory: String, shareCopy: Bool, for user: String
+    ) async throws -> Stored {
         let decoder = photoDecoder
         // Decoding a photo of up to 40 megapixels takes a core for a while: on the image
         // threads, not an event loop.
@@ -37,11 +40,11 @@ struct PhotoUploads: Sendable {
         case .success(let value):
             sanitized = value
         case .failure(.unsupportedType):
-            throw APIError(.unsupportedMediaType, "unsupported_photo_type", "upload a JPEG or PNG photo")
+            throw ServiceError(.unsupported, "unsupported_photo_type", "upload a JPEG or PNG photo")
         case .failure(.malformed(let reason)):
-            throw APIError(.unprocessableContent, "invalid_photo", "the photo could not be read: \(reason)")
+            throw ServiceError(.invalid, "invalid_photo", "the photo could not be read: \(reason)")
         case .failure(.tooLarge(let reason)):
-            throw APIError(.unprocessableContent, "photo_too_large", reason)
+            throw ServiceError(.invalid, "photo_too_large", reason)
         }
         let name = "\(directory)\(Tokens.id("p_"))"
         var stored = Stored(original: "\(name).\(sanitized.ext)")
@@ -63,7 +66,7 @@ struct PhotoUploads: Sendable {
     }
 
     /// Deletes the user's photos at these paths (a path with no photo is passed over).
-    func delete(_ paths: [String], of user: String) async throws {
+    public func delete(_ paths: [String], of user: String) async throws {
         for path in paths { _ = try await store.deletePhoto(of: user, path: path) }
     }
 }

@@ -1,7 +1,6 @@
 import CoreMetrics
 import Dispatch
 import Foundation
-import HTTPTypes
 
 /// Turns share-card SVG into PNG with librsvg's `rsvg-convert` (Debian: `librsvg2-bin`),
 /// within bounds: each card has a time limit (the process is killed past it), at most
@@ -9,24 +8,24 @@ import HTTPTypes
 /// `NIOThreadPool.singleton`, where bcrypt runs), a card that finds no free place within
 /// ``Limits/queueWait`` is answered 503 with `Retry-After`, and drawn cards are kept in a
 /// ``ShareCardCache``.
-final class Rasterizer: Sendable {
+public final class Rasterizer: Sendable {
     /// The bounds of the rasterizer.
-    struct Limits: Sendable {
+    public struct Limits: Sendable {
         /// How long one card may take to draw.
-        var timeout: Duration
+        public var timeout: Duration
         /// How many cards may be drawn at once.
-        var concurrency: Int
+        public var concurrency: Int
         /// How long a card waits for a free place before it is refused.
-        var queueWait: Duration
+        public var queueWait: Duration
         /// The bytes of drawn cards kept in memory.
-        var cacheBytes: Int
+        public var cacheBytes: Int
     }
 
     /// The rasterizer's executable.
-    let command: String
+    public let command: String
     let limits: Limits
     /// The threads cards are drawn on, which also decode uploaded photos.
-    let work: ImageWork
+    public let work: ImageWork
     private let slots: WorkSlots
     /// Photo decodes at once (one): an upload flood waits a bounded time, then gets a
     /// 503, and never fills the image threads ahead of the cards.
@@ -38,7 +37,7 @@ final class Rasterizer: Sendable {
     private let timedOut: CoreMetrics.Counter
 
     /// Creates a rasterizer that draws on `work`'s threads and counts with `factory`.
-    init(command: String, limits: Limits, work: ImageWork, factory: any MetricsFactory) {
+    public init(command: String, limits: Limits, work: ImageWork, factory: any MetricsFactory) {
         self.command = command
         self.limits = limits
         self.work = work
@@ -52,7 +51,7 @@ final class Rasterizer: Sendable {
     }
 
     /// Creates the rasterizer `configuration` describes, with threads of its own.
-    convenience init(configuration: ServerConfiguration, factory: any MetricsFactory) {
+    public convenience init(configuration: ServerConfiguration, factory: any MetricsFactory) {
         self.init(
             command: configuration.rasterizer,
             limits: Limits(
@@ -64,15 +63,14 @@ final class Rasterizer: Sendable {
 
     /// Runs a photo decode on the image threads, one at a time.
     ///
-    /// - Throws: ``APIError`` 503 `photo_busy` (with `Retry-After`) when another decode
+    /// - Throws: ``ServiceError`` 503 `photo_busy` (with `Retry-After`) when another decode
     ///   still runs after ``Limits/queueWait``.
-    func decodePhoto<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+    public func decodePhoto<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
         guard await decodes.acquire(waitingAtMost: limits.queueWait) else {
             busy.increment()
-            throw APIError(
-                .serviceUnavailable, "photo_busy",
-                "the server is reading as many photos as it may at once; try again in 2 s",
-                headers: [.retryAfter: "2"])
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: 2), "photo_busy",
+                "the server is reading as many photos as it may at once; try again in 2 s")
         }
         defer { decodes.release() }
         return try await work.run(body)
@@ -80,10 +78,10 @@ final class Rasterizer: Sendable {
 
     /// The PNG of `svg` at exactly `width` × `height` pixels.
     ///
-    /// - Throws: ``APIError`` 503: `rasterizer_busy` (with `Retry-After`) when no place
+    /// - Throws: ``ServiceError`` 503: `rasterizer_busy` (with `Retry-After`) when no place
     ///   came free in time, `rasterizer_timeout` when drawing took too long,
     ///   `rasterizer_unavailable` when the rasterizer is missing or failed.
-    func png(fromSVG svg: String, width: Int, height: Int) async throws -> [UInt8] {
+    public func png(fromSVG svg: String, width: Int, height: Int) async throws -> [UInt8] {
         let key = ShareCardCache.Key(svg: svg, width: width, height: height)
         if let png = cache.card(for: key) {
             cacheHits.increment()
@@ -92,11 +90,10 @@ final class Rasterizer: Sendable {
         guard await slots.acquire(waitingAtMost: limits.queueWait) else {
             busy.increment()
             let retry = max(1, Int(limits.timeout.components.seconds / 2))
-            throw APIError(
-                .serviceUnavailable, "rasterizer_busy",
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: retry), "rasterizer_busy",
                 "the server is drawing as many share cards as it may at once; try again in \(retry) s "
-                    + "(the SVG is available now)",
-                headers: [.retryAfter: String(retry)])
+                    + "(the SVG is available now)")
         }
         defer { slots.release() }
         // Another request may have drawn the same card while this one waited.
@@ -133,8 +130,8 @@ final class Rasterizer: Sendable {
         process.standardError = errorFile
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        let missing = APIError(
-            .serviceUnavailable, "rasterizer_unavailable",
+        let missing = ServiceError(
+            .unavailable(retryAfterSeconds: nil), "rasterizer_unavailable",
             "PNG share cards need \(command) (Debian package librsvg2-bin); the SVG is available")
         do {
             try process.run()
@@ -148,15 +145,15 @@ final class Rasterizer: Sendable {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
             timedOut.increment()
-            throw APIError(
-                .serviceUnavailable, "rasterizer_timeout",
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: nil), "rasterizer_timeout",
                 "the share card took longer than \(limits.timeout) to draw and was stopped; the SVG is available")
         }
         guard process.terminationStatus == 0, let png = try? Data(contentsOf: output) else {
             if process.terminationStatus == 127 { throw missing }
             let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw APIError(
-                .serviceUnavailable, "rasterizer_unavailable",
+            throw ServiceError(
+                .unavailable(retryAfterSeconds: nil), "rasterizer_unavailable",
                 "the share card could not be rasterized: \(text.prefix(200))")
         }
         return Array(png)

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// The SVG holds everything the card shows, so two requests with the same SVG and size
 /// get the same PNG, whoever asks.
-final class ShareCardCache: Sendable {
+public final class ShareCardCache: Sendable {
     /// A card's identity: the SHA-256 of its SVG, and its size.
-    struct Key: Hashable, Sendable {
+    public struct Key: Hashable, Sendable {
         let digest: [UInt8]
         let width: Int
         let height: Int
@@ -32,19 +32,19 @@ final class ShareCardCache: Sendable {
     }
 
     /// The most bytes of PNG kept (0 keeps none).
-    let capacity: Int
+    public let capacity: Int
     private let state = Mutex(State())
 
     /// Creates an empty cache of `capacity` bytes.
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
     /// The bytes of PNG kept now.
-    var bytes: Int { state.withLock { $0.bytes } }
+    public var bytes: Int { state.withLock { $0.bytes } }
 
     /// The card, if it is kept; marks it as just used.
-    func card(for key: Key) -> [UInt8]? {
+    public func card(for key: Key) -> [UInt8]? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
             state.clock += 1
@@ -56,7 +56,7 @@ final class ShareCardCache: Sendable {
 
     /// Keeps a card, dropping the least recently used ones beyond the budget. A card larger
     /// than the whole budget is not kept.
-    func keep(_ png: [UInt8], for key: Key) {
+    public func keep(_ png: [UInt8], for key: Key) {
         guard png.count <= capacity else { return }
         state.withLock { state in
             state.clock += 1

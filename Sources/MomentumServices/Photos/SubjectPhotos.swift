@@ -8,20 +8,21 @@ import MomentumStore
 /// a `subject` event the server records, so that every device learns of it by syncing and
 /// the subject's history says when it changed. A replaced or removed photo's file is
 /// deleted from the server.
-struct SubjectPhotos: Sendable {
-    let store: any MomentumStore
+public struct SubjectPhotos: Sendable {
+    let store: any EventStore
     let uploads: PhotoUploads
     let ingest: EventIngest
-    let now: @Sendable () -> Date
+    /// The now.
+    public let now: @Sendable () -> Date
 
     /// The caller's subject of that id.
     ///
     /// - Throws: 404 when the caller has no such subject.
-    func subject(_ id: String, of user: String, after version: Int64 = -1) async throws -> Subject {
+    public func subject(_ id: String, of user: String, after version: Int64 = -1) async throws -> Subject {
         let subject = try await store.evaluate(user, after: version) { engine, _ in
             engine.achievements.subjects[id]
         }
-        guard let subject else { throw APIError.notFound("subject '\(id)'") }
+        guard let subject else { throw ServiceError.notFound("subject '\(id)'") }
         return subject
     }
 
@@ -29,7 +30,7 @@ struct SubjectPhotos: Sendable {
     ///
     /// - Parameter current: The subject, as ``subject(_:of:after:)`` gave it (the route looks
     ///   it up before it reads the upload, so that a photo for no subject is a 404 at once).
-    func attach(_ bytes: [UInt8], to current: Subject, caller: Caller) async throws -> Subject {
+    public func attach(_ bytes: [UInt8], to current: Subject, caller: Caller) async throws -> Subject {
         let stored = try await uploads.store(bytes, under: Subject.photoDirectory, shareCopy: false, for: caller.user)
         do {
             return try await record(current, photo: stored.original, caller: caller)
@@ -41,7 +42,7 @@ struct SubjectPhotos: Sendable {
     }
 
     /// Removes the subject's photo (a subject without one is answered as it is).
-    func remove(from id: String, caller: Caller) async throws -> Subject {
+    public func remove(from id: String, caller: Caller) async throws -> Subject {
         let current = try await subject(id, of: caller.user)
         guard current.photo != nil else { return current }
         return try await record(current, photo: "", caller: caller)

@@ -9,68 +9,70 @@ import Synchronization
 /// profile change bumps the version, and a new day changes the key, so an entry is never
 /// read for a state it was not computed from. The JSON `GET /v1/analytics` answers is kept
 /// beside the value once a route asked for it. The entry used longest ago goes first.
-final class AnalyticsCache: Sendable {
+public final class AnalyticsCache: Sendable {
     /// What an entry was computed from: the user's projection version and day.
-    struct Key: Hashable, Sendable {
+    public struct Key: Hashable, Sendable {
         var version: Int64
         var today: LocalDay
     }
 
     /// One user's analytics.
-    struct Entry: Sendable {
+    public struct Entry: Sendable {
         var key: Key
-        var analytics: UserAnalytics
+        /// The analytics.
+        public var analytics: UserAnalytics
         /// The habit-days computing it read (``UserEngine/analysedDays(today:)``).
-        var analysedDays: Int
+        public var analysedDays: Int
         /// The answer of `GET /v1/analytics`, once encoded.
-        var json: [UInt8]?
+        public var json: [UInt8]?
 
         /// An estimate of the memory the entry holds, in bytes.
-        var estimatedBytes: Int {
+        public var estimatedBytes: Int {
             let periods = analytics.habits.reduce(0) { $0 + $1.weeks.count + $1.months.count }
             return 1_024 + analytics.habits.count * 2_048 + periods * 64 + (json?.count ?? 0)
         }
     }
 
     /// How the cache has served so far.
-    struct Statistics: Sendable, Equatable {
+    public struct Statistics: Sendable, Equatable {
         /// Reads answered from an entry.
-        var hits = 0
+        public var hits = 0
         /// Analytics computed.
-        var computed = 0
+        public var computed = 0
         /// The habit-days those computations read, in all.
-        var analysedDays = 0
+        public var analysedDays = 0
         /// The most habit-days one computation read.
-        var largestAnalysis = 0
+        public var largestAnalysis = 0
         /// Large reads refused because every place stayed taken.
-        var busy = 0
+        public var busy = 0
     }
 
     private struct State {
         var entries: [String: (entry: Entry, bytes: Int, lastUse: UInt64)] = [:]
         var bytes = 0
         var clock: UInt64 = 0
-        var statistics = Statistics()
+        /// The statistics.
+        public var statistics = Statistics()
     }
 
     /// The most bytes kept (0 keeps none).
-    let capacity: Int
+    public let capacity: Int
     private let state = Mutex(State())
     private let hitCounter: CoreMetrics.Counter
     private let computedCounter: CoreMetrics.Counter
 
     /// Creates an empty cache of `capacity` bytes that counts with `factory`.
-    init(capacity: Int, factory: any MetricsFactory) {
+    public init(capacity: Int, factory: any MetricsFactory) {
         self.capacity = max(0, capacity)
         hitCounter = Counter(label: "momentum_analytics_cache_hits_total", factory: factory)
         computedCounter = Counter(label: "momentum_analytics_computed_total", factory: factory)
     }
 
     /// How the cache has served so far.
-    var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// The user's entry if it was computed for `key`; counts a hit.
-    func entry(of user: String, at key: Key) -> Entry? {
+    public func entry(of user: String, at key: Key) -> Entry? {
         let found = state.withLock { state -> Entry? in
             guard var kept = state.entries[user], kept.entry.key == key else { return nil }
             state.clock += 1
@@ -87,7 +89,7 @@ final class AnalyticsCache: Sendable {
     ///
     /// - Returns: `entry`.
     @discardableResult
-    func keep(computed entry: Entry, for user: String) -> Entry {
+    public func keep(computed entry: Entry, for user: String) -> Entry {
         computedCounter.increment()
         state.withLock { state in
             state.statistics.computed += 1
@@ -99,7 +101,7 @@ final class AnalyticsCache: Sendable {
     }
 
     /// Keeps the JSON of the user's entry at `key`, if the entry is still the one kept.
-    func keep(json: [UInt8], for user: String, at key: Key) {
+    public func keep(json: [UInt8], for user: String, at key: Key) {
         guard let kept = state.withLock({ $0.entries[user]?.entry }), kept.key == key else { return }
         var entry = kept
         entry.json = json
@@ -107,7 +109,7 @@ final class AnalyticsCache: Sendable {
     }
 
     /// Counts a large read refused for want of a place.
-    func countBusy() {
+    public func countBusy() {
         state.withLock { $0.statistics.busy += 1 }
     }
 

@@ -17,24 +17,25 @@ import MomentumStore
 /// habit-days (analytics, or calendars of years) waits for one of a few places
 /// (``largeReads``), so that accounts with long histories cannot take every core from
 /// everyone else's reads.
-struct Dashboard: Sendable {
-    let store: any MomentumStore
-    let now: @Sendable () -> Date
+public struct Dashboard: Sendable {
+    let store: any EventStore & AccountStore
+    /// The now.
+    public let now: @Sendable () -> Date
     /// Analytics computed, by user.
-    let analyticsCache: AnalyticsCache
+    public let analyticsCache: AnalyticsCache
     /// The places for reads of more than ``smallReadDays`` habit-days.
-    let largeReads: WorkSlots
+    public let largeReads: WorkSlots
     /// How long such a read waits for a place before it is refused.
-    let largeReadWait: Duration
+    public let largeReadWait: Duration
     /// Reads refused for want of a place.
     private let largeReadsRefused: CoreMetrics.Counter
 
     /// The most habit-days a read computes at once, without a place: analytics of 10 habits
     /// over seven years (about a millisecond), or 90 days of calendar for 200 habits.
-    static let smallReadDays = 25_000
+    public static let smallReadDays = 25_000
 
     /// A dashboard with the bounds `configuration` sets.
-    init(store: any MomentumStore, configuration: ServerConfiguration, factory: any MetricsFactory) {
+    public init(store: any EventStore & AccountStore, configuration: ServerConfiguration, factory: any MetricsFactory) {
         self.store = store
         now = configuration.clock
         analyticsCache = AnalyticsCache(capacity: configuration.analyticsCacheBytes, factory: factory)
@@ -44,7 +45,7 @@ struct Dashboard: Sendable {
     }
 
     /// Today's dashboard, as `GET /v1/today` answers it.
-    func today(_ user: String) async throws -> TodayReport {
+    public func today(_ user: String) async throws -> TodayReport {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             TodayReport.evaluate(&engine, now: now, profileZone: profile.timeZone)
@@ -58,7 +59,8 @@ struct Dashboard: Sendable {
     ///   - user: The user.
     ///   - calendarDays: Days of calendar per habit.
     ///   - version: A projection version the state must include (a write's own).
-    func state(_ user: String, calendarDays: Int, after version: Int64 = -1) async throws -> (UserState, Profile) {
+    public func state(_ user: String, calendarDays: Int, after version: Int64 = -1) async throws -> (UserState, Profile)
+    {
         let now = now()
         return try await evaluate(user, calendarDays: calendarDays, after: version) { engine, profile in
             (engine.state(now: now, profile: profile, days: calendarDays), profile)
@@ -66,17 +68,17 @@ struct Dashboard: Sendable {
     }
 
     /// The user's subjects (pets, children, plants), by id.
-    func subjects(of user: String) async throws -> [Subject] {
+    public func subjects(of user: String) async throws -> [Subject] {
         try await store.evaluate(user) { engine, _ in engine.achievements.subjects.values.sorted { $0.id < $1.id } }
     }
 
     /// Every habit with `calendarDays` of calendar.
-    func habits(_ user: String, calendarDays: Int) async throws -> [HabitState] {
+    public func habits(_ user: String, calendarDays: Int) async throws -> [HabitState] {
         try await state(user, calendarDays: calendarDays).0.habits
     }
 
     /// One habit's state, or `nil` when the user has no such habit.
-    func habit(
+    public func habit(
         _ id: String, of user: String, calendarDays: Int, after version: Int64 = -1
     ) async throws
         -> HabitState?
@@ -86,7 +88,7 @@ struct Dashboard: Sendable {
 
     /// One habit in detail: its state, analytics, unlocks and the zone they are in; `nil`
     /// when the user has no such habit.
-    func habitDetail(_ id: String, of user: String, calendarDays: Int) async throws -> HabitDetail? {
+    public func habitDetail(_ id: String, of user: String, calendarDays: Int) async throws -> HabitDetail? {
         let analytics = try await analytics(user).habits.first { $0.habit == id }
         let now = now()
         return try await evaluate(user, calendarDays: calendarDays) { engine, profile -> HabitDetail? in
@@ -101,19 +103,19 @@ struct Dashboard: Sendable {
     }
 
     /// Analytics across the user's habits.
-    func analytics(_ user: String) async throws -> UserAnalytics {
+    public func analytics(_ user: String) async throws -> UserAnalytics {
         try await analyticsEntry(user, json: false).analytics
     }
 
     /// ``analytics(_:)`` as the JSON `GET /v1/analytics` answers, encoded once per version
     /// and day.
-    func analyticsJSON(_ user: String) async throws -> [UInt8] {
+    public func analyticsJSON(_ user: String) async throws -> [UInt8] {
         let entry = try await analyticsEntry(user, json: true)
         return try entry.json ?? MomentumJSON.encodeBytes(entry.analytics, renaming: AnswerForm.renames)
     }
 
     /// Profile statistics.
-    func stats(_ user: String) async throws -> ProfileStatsResponse {
+    public func stats(_ user: String) async throws -> ProfileStatsResponse {
         let analytics = try await analytics(user)
         return try await store.evaluate(user) { engine, _ in
             ProfileStatsResponse(
@@ -123,31 +125,31 @@ struct Dashboard: Sendable {
     }
 
     /// The wallet and its ledger.
-    func wallet(_ user: String) async throws -> WalletChangeResponse {
+    public func wallet(_ user: String) async throws -> WalletChangeResponse {
         let (state, _) = try await state(user, calendarDays: 1)
         return WalletChangeResponse(wallet: state.wallet, ledger: state.ledger)
     }
 
     /// The freeze store's catalog (the profile's pack's) and the wallet.
-    func freezeStore(_ user: String) async throws -> StoreResponse {
+    public func freezeStore(_ user: String) async throws -> StoreResponse {
         let (state, profile) = try await state(user, calendarDays: 1)
         return StoreResponse(catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
     }
 
     /// The rule pack in force (a combination for several).
-    func pack(_ user: String) async throws -> RulePack {
-        guard let profile = try await store.profile(of: user) else { throw APIError.notFound("account") }
+    public func pack(_ user: String) async throws -> RulePack {
+        guard let profile = try await store.profile(of: user) else { throw ServiceError.notFound("account") }
         return try profile.rulePack()
     }
 
     /// Freezes offered for missed days, waiting for an answer.
-    func freezeOffers(_ user: String) async throws -> [OpenFreezeOffer] {
+    public func freezeOffers(_ user: String) async throws -> [OpenFreezeOffer] {
         try await state(user, calendarDays: 1).0.freezeOffers
     }
 
     /// Achievements unlocked (in the order achieved) and still locked, the user's own
     /// milestones among them.
-    func achievements(_ user: String) async throws -> AchievementsResponse {
+    public func achievements(_ user: String) async throws -> AchievementsResponse {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             _ = engine.advance(to: now)
@@ -167,7 +169,7 @@ struct Dashboard: Sendable {
     }
 
     /// Progression through the pack's methods: timelines, statistics, highlights.
-    func progression(_ user: String) async throws -> ProgressionSummary {
+    public func progression(_ user: String) async throws -> ProgressionSummary {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             engine.summary(
@@ -179,7 +181,7 @@ struct Dashboard: Sendable {
 
     /// Progression through the pack's methods, with the unlocks and analytics the Journey
     /// page shows beside it.
-    func journey(_ user: String) async throws -> Journey {
+    public func journey(_ user: String) async throws -> Journey {
         let analytics = try await analytics(user)
         let now = now()
         return try await store.evaluate(user) { engine, profile in
@@ -236,10 +238,9 @@ extension Dashboard {
             largeReadsRefused.increment()
             analyticsCache.countBusy()
             let retry = max(1, Int(largeReadWait.components.seconds))
-            throw APIError(
-                .tooManyRequests, "read_busy",
-                "the server is computing as many large \(what) as it may at once; try again in \(retry) s",
-                headers: [.retryAfter: String(retry)])
+            throw ServiceError(
+                .tooMany(retryAfterSeconds: retry), "read_busy",
+                "the server is computing as many large \(what) as it may at once; try again in \(retry) s")
         }
         defer { largeReads.release() }
         return try await body()
@@ -259,7 +260,7 @@ extension Dashboard {
         return try await withLargeReadPlace(reading: "analytics") {
             // Another read may have computed them while this one waited.
             guard case .done(let entry) = try await lookUp(user, now: now, computingLarge: true) else {
-                throw APIError(.internalServerError, "internal_error", "analytics could not be computed")
+                throw ServiceError(.failed, "internal_error", "analytics could not be computed")
             }
             return json && entry.json == nil ? try encoded(entry, of: user) : entry
         }
@@ -299,7 +300,7 @@ extension Dashboard {
     /// What the pack pages and Today's pack sections show: the pack in force, the journal
     /// (entries, checklist, log streaks, goals), the subjects and the progression, in the
     /// user's zone.
-    func journal(_ user: String, recent: Int = 30) async throws -> JournalPage {
+    public func journal(_ user: String, recent: Int = 30) async throws -> JournalPage {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             let zone = engine.streaks.latestZone ?? profile.timeZone
@@ -318,46 +319,59 @@ extension Dashboard {
 }
 
 /// What a pack's page shows.
-struct JournalPage: Sendable {
+public struct JournalPage: Sendable {
     /// The pack in force (a combination for several).
-    var pack: RulePack
-    var journal: JournalSummary
+    public var pack: RulePack
+    /// The journal.
+    public var journal: JournalSummary
     /// The subjects in the order they were added.
-    var subjects: [Subject]
-    var progression: ProgressionSummary
-    var unlocks: [Unlock]
+    public var subjects: [Subject]
+    /// The progression.
+    public var progression: ProgressionSummary
+    /// The unlocks.
+    public var unlocks: [Unlock]
     /// The user's local day now.
-    var today: LocalDay
-    var now: Date
-    var zone: String
+    public var today: LocalDay
+    /// The now.
+    public var now: Date
+    /// The zone.
+    public var zone: String
 }
 
 /// One habit in detail.
-struct HabitDetail: Sendable {
-    var habit: HabitState
-    var analytics: HabitAnalytics?
-    var unlocks: [Unlock]
-    var zone: String
+public struct HabitDetail: Sendable {
+    /// The habit.
+    public var habit: HabitState
+    /// The analytics.
+    public var analytics: HabitAnalytics?
+    /// The unlocks.
+    public var unlocks: [Unlock]
+    /// The zone.
+    public var zone: String
     /// The user's local day.
-    var today: LocalDay
+    public var today: LocalDay
     /// The groups the user's habits are in.
-    var groups: [String]
+    public var groups: [String]
     /// The pauses of this habit or of every habit, under way or to come.
-    var pauses: [PausePeriod]
+    public var pauses: [PausePeriod]
 }
 
 /// What the Journey shows: progression, every unlock, analytics, in the user's zone.
-struct Journey: Sendable {
-    var progression: ProgressionSummary
-    var unlocks: [Unlock]
-    var analytics: UserAnalytics
-    var zone: String
+public struct Journey: Sendable {
+    /// The progression.
+    public var progression: ProgressionSummary
+    /// The unlocks.
+    public var unlocks: [Unlock]
+    /// The analytics.
+    public var analytics: UserAnalytics
+    /// The zone.
+    public var zone: String
 }
 
 extension MomentumUser {
     /// The state at `now` in the zone of the user's latest event (their profile's zone
     /// before the first), with `days` of calendar per habit.
-    mutating func state(now: Date, profile: Profile, days: Int) -> UserState {
+    public mutating func state(now: Date, profile: Profile, days: Int) -> UserState {
         state(at: now, zone: streaks.latestZone ?? profile.timeZone, calendarDays: days)
     }
 }

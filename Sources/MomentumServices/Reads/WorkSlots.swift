@@ -3,9 +3,10 @@ import Synchronization
 /// A counting semaphore whose callers wait a bounded time: at most `count` holders at
 /// once, and a caller that gets no slot within its wait is told so, so that a burst turns
 /// into quick refusals instead of a queue that grows without end.
-final class WorkSlots: Sendable {
+public final class WorkSlots: Sendable {
     private struct Waiter {
-        let id: Int
+        /// The id.
+        public let id: Int
         let continuation: CheckedContinuation<Bool, Never>
     }
 
@@ -18,16 +19,16 @@ final class WorkSlots: Sendable {
     private let state: Mutex<State>
 
     /// Creates `count` slots (at least one).
-    init(count: Int) {
+    public init(count: Int) {
         state = Mutex(State(free: max(1, count)))
     }
 
     /// How many callers are waiting for a slot now.
-    var waiting: Int { state.withLock { $0.waiters.count } }
+    public var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Takes a slot, waiting at most `wait` for one; `false` when none came free in time
     /// (or the task was cancelled). A `true` must be followed by ``release()``.
-    func acquire(waitingAtMost wait: Duration) async -> Bool {
+    public func acquire(waitingAtMost wait: Duration) async -> Bool {
         let id: Int? = state.withLock { state in
             if state.free > 0 {
                 state.free -= 1
@@ -63,7 +64,7 @@ final class WorkSlots: Sendable {
     }
 
     /// Returns a slot: the longest waiter gets it, or it becomes free.
-    func release() {
+    public func release() {
         let next = state.withLock { state -> Waiter? in
             guard !state.waiters.isEmpty else {
                 state.free += 1

@@ -14,17 +14,18 @@ import MomentumStore
 ///
 /// Whoever is not a member gets the same 404 as for a subject that does not exist, and so
 /// does a viewer who tries to write.
-struct Families: Sendable {
-    let store: any MomentumStore
+public struct Families: Sendable {
+    let store: any EventStore & AccountStore & SocialGraph & PhotoStore
     let social: Social
     let ingest: EventIngest
     let changes: ChangePublisher
-    let now: @Sendable () -> Date
+    /// The now.
+    public let now: @Sendable () -> Date
 
     /// The caller's role in a subject's family: `owner` for their own subject.
     ///
     /// - Throws: 404 when the caller is not in the family or the subject does not exist.
-    func role(of caller: Caller, owner: String, subject: String) async throws -> String {
+    public func role(of caller: Caller, owner: String, subject: String) async throws -> String {
         if owner == caller.user {
             let exists = try await store.evaluate(owner) { engine, _ in engine.achievements.subjects[subject] != nil }
             guard exists else { throw Self.noFamily(owner, subject) }
@@ -36,14 +37,15 @@ struct Families: Sendable {
         return role.rawValue
     }
 
-    static func noFamily(_ owner: String, _ subject: String) -> APIError {
-        APIError.notFound("family of '\(subject.prefix(64))' of '\(owner.prefix(64))'")
+    static func noFamily(_ owner: String, _ subject: String) -> ServiceError {
+        ServiceError.notFound("family of '\(subject.prefix(64))' of '\(owner.prefix(64))'")
     }
 
-    static func manages(_ role: String) -> Bool { role == "owner" || role == FamilyRole.coOwner.rawValue }
+    /// The manages.
+    public static func manages(_ role: String) -> Bool { role == "owner" || role == FamilyRole.coOwner.rawValue }
 
     /// The caller's own subjects and the subjects shared with them.
-    func list(caller: Caller) async throws -> [FamilyView] {
+    public func list(caller: Caller) async throws -> [FamilyView] {
         let (own, ownerName) = try await store.evaluate(caller.user) { engine, profile in
             (engine.achievements.subjects.values.sorted { $0.id < $1.id }, profile.displayName)
         }
@@ -72,7 +74,7 @@ struct Families: Sendable {
 
     /// A subject's family as one of its members sees it: the members (the owner first),
     /// the subject's achievements and memories, and its latest events with who logged them.
-    func detail(owner: String, subject id: String, caller: Caller) async throws -> FamilyDetail {
+    public func detail(owner: String, subject id: String, caller: Caller) async throws -> FamilyDetail {
         let role = try await role(of: caller, owner: owner, subject: id)
         let (subject, unlocks, ownerName) = try await store.evaluate(owner) { engine, profile in
             (
@@ -113,7 +115,7 @@ struct Families: Sendable {
     ///
     /// - Throws: 404 for anyone outside the family, and for a path of the owner's that is
     ///   not the subject's.
-    func photo(owner: String, subject id: String, path: String, caller: Caller) async throws -> StoredPhoto {
+    public func photo(owner: String, subject id: String, path: String, caller: Caller) async throws -> StoredPhoto {
         _ = try await role(of: caller, owner: owner, subject: id)
         let (subjectPhoto, unlockIDs) = try await store.evaluate(owner) { engine, _ in
             (engine.achievements.subjects[id]?.photo, Set(engine.unlocks.filter { $0.subject == id }.map(\.id)))
@@ -127,13 +129,13 @@ struct Families: Sendable {
             }
         }
         guard allowed.contains(path), let photo = try await store.photo(of: owner, path: path) else {
-            throw APIError.notFound("photo '\(path.prefix(128))'")
+            throw ServiceError.notFound("photo '\(path.prefix(128))'")
         }
         return photo
     }
 
     /// Whether an event is about a subject.
-    static func concerns(_ event: Event, _ subject: String) -> Bool {
+    public static func concerns(_ event: Event, _ subject: String) -> Bool {
         switch event.payload {
         case .activity(let activity): activity.subject == subject
         case .subject(let changed): changed.id == subject
@@ -142,7 +144,7 @@ struct Families: Sendable {
     }
 
     /// Invites someone into a subject's family (the owner and co-owners).
-    func invite(
+    public func invite(
         owner: String, subject: String, role: FamilyRole, expiresInDays: Int?, caller: Caller
     ) async throws -> InvitationView {
         guard Self.manages(try await self.role(of: caller, owner: owner, subject: subject)) else {
@@ -156,7 +158,7 @@ struct Families: Sendable {
     /// it, so the owner sees (and can withdraw) all that could still admit someone.
     ///
     /// - Throws: 404 for anyone who does not manage the family.
-    func invitations(owner: String, subject: String, caller: Caller) async throws -> [InvitationView] {
+    public func invitations(owner: String, subject: String, caller: Caller) async throws -> [InvitationView] {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
         let now = now()
@@ -173,7 +175,7 @@ struct Families: Sendable {
     ///
     /// - Throws: 404 for anyone who does not manage the family, and for a code that is not
     ///   an open invitation to it the caller may withdraw.
-    func revokeInvitation(code: String, owner: String, subject: String, caller: Caller) async throws {
+    public func revokeInvitation(code: String, owner: String, subject: String, caller: Caller) async throws {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
         guard let normalized = InvitationCode.normalize(code),
@@ -185,7 +187,7 @@ struct Families: Sendable {
 
     /// Changes a member's role (the owner and co-owners); a co-owner who becomes a
     /// caregiver or viewer loses the open invitations they made.
-    func changeRole(
+    public func changeRole(
         owner: String, subject: String, member: String, to role: FamilyRole, caller: Caller
     ) async throws -> FamilyMemberView {
         guard Self.manages(try await self.role(of: caller, owner: owner, subject: subject)) else {
@@ -193,7 +195,7 @@ struct Families: Sendable {
         }
         guard try await store.setFamilyRole(role, of: member, subject: subject, owner: owner, at: now()),
             let changed = try await store.familyMembers(of: subject, owner: owner).first(where: { $0.user == member })
-        else { throw APIError.notFound("member '\(member.prefix(64))'") }
+        else { throw ServiceError.notFound("member '\(member.prefix(64))'") }
         changes.publish(Change(kind: "families", at: now()), to: member)
         return FamilyMemberView(
             user: member, displayName: changed.displayName, role: role.rawValue, since: changed.since)
@@ -202,15 +204,15 @@ struct Families: Sendable {
     /// Removes a member (the owner and co-owners), or the caller leaves (any member).
     /// What they logged stays in the subject's log; the open invitations they made are
     /// withdrawn.
-    func remove(owner: String, subject: String, member: String, caller: Caller) async throws {
+    public func remove(owner: String, subject: String, member: String, caller: Caller) async throws {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) || member == caller.user else { throw Self.noFamily(owner, subject) }
         guard member != owner else {
-            throw APIError.invalid("the owner cannot leave their own subject's family", field: "member")
+            throw ServiceError.invalid("the owner cannot leave their own subject's family", field: "member")
         }
         let now = now()
         guard try await store.removeFamilyMember(member, subject: subject, owner: owner, at: now) else {
-            throw APIError.notFound("member '\(member.prefix(64))'")
+            throw ServiceError.notFound("member '\(member.prefix(64))'")
         }
         changes.publish(Change(kind: "families", at: now), to: member)
         changes.publish(Change(kind: "families", at: now), to: owner)
@@ -218,10 +220,10 @@ struct Families: Sendable {
 
     /// Stores events a caregiver or co-owner logs for the subject in the owner's log, each
     /// recording who logged it. Only `log` events about this subject are taken.
-    func log(_ events: [Event], owner: String, subject: String, caller: Caller) async throws -> PushResponse {
+    public func log(_ events: [Event], owner: String, subject: String, caller: Caller) async throws -> PushResponse {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard role != FamilyRole.viewer.rawValue else { throw Self.noFamily(owner, subject) }
-        var problems: [APIError.Detail] = []
+        var problems: [ServiceError.Field] = []
         for (index, event) in events.enumerated() {
             guard case .activity(let activity) = event.payload, activity.subject == subject else {
                 problems.append(
@@ -232,7 +234,7 @@ struct Families: Sendable {
             }
         }
         if let first = problems.first {
-            throw APIError(.unprocessableContent, "invalid_input", first.issue, details: problems)
+            throw ServiceError(.invalid, "invalid_input", first.issue, fields: problems)
         }
         let ownerCaller = Caller(user: owner, tokenHash: caller.tokenHash, deviceName: caller.deviceName)
         return try await ingest.append(events, caller: ownerCaller, loggedBy: owner == caller.user ? nil : caller.user)
@@ -240,39 +242,61 @@ struct Families: Sendable {
 }
 
 /// A subject's family in a list.
-struct FamilyView: Encodable, Sendable {
-    var owner: String
-    var ownerName: String
-    var subject: String
-    var subjectName: String
-    var role: String
-    var members: Int
+public struct FamilyView: Encodable, Sendable {
+    /// The owner.
+    public var owner: String
+    /// The owner name.
+    public var ownerName: String
+    /// The subject.
+    public var subject: String
+    /// The subject name.
+    public var subjectName: String
+    /// The role.
+    public var role: String
+    /// The members.
+    public var members: Int
 }
 
 /// A member of a family (the owner too).
-struct FamilyMemberView: Encodable, Sendable {
-    var user: String
-    var displayName: String
-    var role: String
-    var since: Date?
+public struct FamilyMemberView: Encodable, Sendable {
+    /// The user.
+    public var user: String
+    /// The display name.
+    public var displayName: String
+    /// The role.
+    public var role: String
+    /// The since.
+    public var since: Date?
 }
 
 /// An event about the subject, with who logged it.
-struct FamilyEvent: Encodable, Sendable {
-    var seq: Int64
-    var event: Event
-    var loggedBy: String
-    var loggedByName: String
+public struct FamilyEvent: Encodable, Sendable {
+    /// The seq.
+    public var seq: Int64
+    /// The event.
+    public var event: Event
+    /// The logged by.
+    public var loggedBy: String
+    /// The logged by name.
+    public var loggedByName: String
 }
 
 /// A subject's family in full.
-struct FamilyDetail: Encodable, Sendable {
-    var owner: String
-    var ownerName: String
-    var subject: Subject
-    var role: String
-    var members: [FamilyMemberView]
-    var achievements: [Unlock]
-    var memories: [Memory]
-    var recent: [FamilyEvent]
+public struct FamilyDetail: Encodable, Sendable {
+    /// The owner.
+    public var owner: String
+    /// The owner name.
+    public var ownerName: String
+    /// The subject.
+    public var subject: Subject
+    /// The role.
+    public var role: String
+    /// The members.
+    public var members: [FamilyMemberView]
+    /// The achievements.
+    public var achievements: [Unlock]
+    /// The memories.
+    public var memories: [Memory]
+    /// The recent.
+    public var recent: [FamilyEvent]
 }

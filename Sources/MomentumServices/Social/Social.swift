@@ -11,42 +11,43 @@ import MomentumStore
 /// Every check of who may see or do what is here, and every refusal of something the
 /// caller may not know about (a stranger's post, a removed friend, someone who blocked
 /// them) is the same 404 as for an id that does not exist.
-struct Social: Sendable {
-    let store: any MomentumStore
+public struct Social: Sendable {
+    let store: any EventStore & AccountStore & SocialGraph & ReviewFlags & NotificationInbox
     let changes: ChangePublisher
-    let notifications: Notifications
+    /// The notifications.
+    public let notifications: Notifications
     /// Invitations, reactions and nudges per user and minute.
-    let actions: any RequestLimit
+    public let actions: any RequestLimit
     /// Invitation codes looked up per user and minute (guessing codes is slow).
-    let codes: any RequestLimit
-    let now: @Sendable () -> Date
+    public let codes: any RequestLimit
+    /// The now.
+    public let now: @Sendable () -> Date
 
     /// How long an invitation stays open unless asked otherwise.
-    static let defaultInvitationDays = 7
+    public static let defaultInvitationDays = 7
     /// The most invitations one user makes in 24 hours.
-    static let maximumInvitationsPerDay = 50
+    public static let maximumInvitationsPerDay = 50
     /// The most people one user can block.
-    static let maximumBlocks = 1_000
+    public static let maximumBlocks = 1_000
 
     // MARK: Invitations
 
     /// Makes a friend invitation, or (with `subject`) a family invitation.
-    func invite(
+    public func invite(
         caller: Caller, expiresInDays: Int?, family: (owner: String, subject: String, role: FamilyRole)? = nil
     ) async throws -> InvitationView {
         try actions.check("invite:" + caller.user, scope: "making invitations")
         let days = expiresInDays ?? Self.defaultInvitationDays
         guard (1...30).contains(days) else {
-            throw APIError.invalid("must be 1 to 30 days, not \(days)", field: "expiresInDays")
+            throw ServiceError.invalid("must be 1 to 30 days, not \(days)", field: "expiresInDays")
         }
         let now = now()
         let recent = try await store.invitations(
             of: caller.user, since: now.addingTimeInterval(-86_400), limit: Self.maximumInvitationsPerDay + 1)
         guard recent.count < Self.maximumInvitationsPerDay else {
-            throw APIError(
-                .tooManyRequests, "rate_limited",
-                "at most \(Self.maximumInvitationsPerDay) invitations a day; withdrawn ones count too",
-                headers: [.retryAfter: "3600"])
+            throw ServiceError(
+                .tooMany(retryAfterSeconds: 3600), "rate_limited",
+                "at most \(Self.maximumInvitationsPerDay) invitations a day; withdrawn ones count too")
         }
         let invitation = Invitation(
             code: InvitationCode.make(), inviter: caller.user, kind: family == nil ? .friend : .family,
@@ -57,7 +58,7 @@ struct Social: Sendable {
     }
 
     /// The invitations the caller made in the last 30 days.
-    func invitations(caller: Caller) async throws -> [InvitationView] {
+    public func invitations(caller: Caller) async throws -> [InvitationView] {
         let now = now()
         return try await store.invitations(of: caller.user, since: now.addingTimeInterval(-30 * 86_400), limit: 200)
             .map { InvitationView($0, now: now) }
@@ -66,7 +67,7 @@ struct Social: Sendable {
     /// What the invitee sees before answering: who invites, to what.
     ///
     /// - Throws: 404 for a code that is not open to the caller, whatever the reason.
-    func preview(code: String, caller: Caller) async throws -> InvitationPreview {
+    public func preview(code: String, caller: Caller) async throws -> InvitationPreview {
         try codes.check("code:" + caller.user, scope: "looking up invitation codes")
         let now = now()
         guard let normalized = InvitationCode.normalize(code),
@@ -100,7 +101,7 @@ struct Social: Sendable {
     /// - Throws: 404 for a code that is not open to the caller; 409 when the two are
     ///   already friends (the member already in the family).
     @discardableResult
-    func answer(code: String, accept: Bool, caller: Caller) async throws -> InvitationAccepted? {
+    public func answer(code: String, accept: Bool, caller: Caller) async throws -> InvitationAccepted? {
         try codes.check("code:" + caller.user, scope: "looking up invitation codes")
         guard let normalized = InvitationCode.normalize(code) else { throw Self.noInvitation(code) }
         let now = now()
@@ -108,7 +109,7 @@ struct Social: Sendable {
         case .unavailable:
             throw Self.noInvitation(code)
         case .alreadyConnected:
-            throw APIError(.conflict, "already_connected", "you are already friends (or in this family)")
+            throw ServiceError(.conflict, "already_connected", "you are already friends (or in this family)")
         case .declined:
             return nil
         case .accepted(let invitation):
@@ -154,14 +155,14 @@ struct Social: Sendable {
     }
 
     /// Withdraws an open invitation of the caller's.
-    func revoke(code: String, caller: Caller) async throws {
+    public func revoke(code: String, caller: Caller) async throws {
         guard let normalized = InvitationCode.normalize(code),
             try await store.revokeInvitation(code: normalized, of: caller.user, at: now())
         else { throw Self.noInvitation(code) }
     }
 
-    static func noInvitation(_ code: String) -> APIError {
-        APIError(
+    static func noInvitation(_ code: String) -> ServiceError {
+        ServiceError(
             .notFound, "not_found",
             "invitation '\(code.prefix(40))' not found: it may be mistyped, expired, withdrawn or used")
     }
@@ -169,7 +170,7 @@ struct Social: Sendable {
     // MARK: Friends
 
     /// The caller's friends.
-    func friends(caller: Caller) async throws -> [FriendView] {
+    public func friends(caller: Caller) async throws -> [FriendView] {
         try await store.friends(of: caller.user).map(FriendView.init)
     }
 
@@ -178,7 +179,7 @@ struct Social: Sendable {
     /// shared too), and their posts.
     ///
     /// - Throws: 404 unless the two are friends.
-    func profile(of friendID: String, caller: Caller) async throws -> FriendProfile {
+    public func profile(of friendID: String, caller: Caller) async throws -> FriendProfile {
         guard let friend = try await store.friend(friendID, of: caller.user) else { throw Self.noFriend(friendID) }
         let sharing = try await store.sharing(of: friendID)
         let now = now()
@@ -202,14 +203,14 @@ struct Social: Sendable {
     /// Whether friends see an achievement on its owner's profile: its category is shared
     /// and, when it is about a habit, so is that habit (a shared category does not reveal a
     /// private habit's name or id).
-    static func shows(_ unlock: Unlock, categories: Set<String>, habits: Set<String>) -> Bool {
+    public static func shows(_ unlock: Unlock, categories: Set<String>, habits: Set<String>) -> Bool {
         guard categories.contains(unlock.category) else { return false }
         guard let habit = unlock.habit else { return true }
         return habits.contains(habit)
     }
 
     /// Ends a friendship.
-    func remove(friend friendID: String, caller: Caller) async throws {
+    public func remove(friend friendID: String, caller: Caller) async throws {
         guard try await store.removeFriend(friendID, of: caller.user) else { throw Self.noFriend(friendID) }
         let now = now()
         changes.publish(Change(kind: "friends", at: now), to: caller.user)
@@ -218,7 +219,7 @@ struct Social: Sendable {
 
     /// Cheers on a friend whose shared streak is at risk today: at most once a day from
     /// each friend, never more than the friend takes in a day, and only when they take nudges.
-    func nudge(_ friendID: String, caller: Caller) async throws -> NudgeView {
+    public func nudge(_ friendID: String, caller: Caller) async throws -> NudgeView {
         try actions.check("nudge:" + caller.user, scope: "nudging")
         guard try await store.friend(friendID, of: caller.user) != nil else { throw Self.noFriend(friendID) }
         let sharing = Set(try await store.sharing(of: friendID).habits)
@@ -233,19 +234,19 @@ struct Social: Sendable {
             )
         }
         guard preferences.nudges else {
-            throw APIError(.conflict, "not_taking_nudges", "\(name) is not taking nudges")
+            throw ServiceError(.conflict, "not_taking_nudges", "\(name) is not taking nudges")
         }
         guard let habit = atRisk.max(by: { $0.current < $1.current }) else {
-            throw APIError(.conflict, "nothing_at_risk", "none of \(name)'s shared streaks is at risk today")
+            throw ServiceError(.conflict, "nothing_at_risk", "none of \(name)'s shared streaks is at risk today")
         }
         let prefix = "nudge:\(day):"
         let today = try await store.notifications(of: friendID, before: nil, limit: 200)
             .filter { $0.notification.key.hasPrefix(prefix) }
         if today.contains(where: { $0.notification.key == prefix + caller.user }) {
-            throw APIError(.conflict, "already_nudged", "you cheered \(name) on today already")
+            throw ServiceError(.conflict, "already_nudged", "you cheered \(name) on today already")
         }
         guard today.count < preferences.nudgesPerDay else {
-            throw APIError(.conflict, "not_taking_nudges", "\(name) has had all the cheering they take today")
+            throw ServiceError(.conflict, "not_taking_nudges", "\(name) has had all the cheering they take today")
         }
         let sender = try await store.profile(of: caller.user)?.displayName ?? "A friend"
         let zone = ZoneOffsetTable.named(zoneName) ?? ZoneOffsetTable.named("UTC")!
@@ -271,7 +272,7 @@ struct Social: Sendable {
         return NudgeView(to: friendID, day: day.description)
     }
 
-    static func noFriend(_ id: String) -> APIError { APIError.notFound("friend '\(id.prefix(64))'") }
+    static func noFriend(_ id: String) -> ServiceError { ServiceError.notFound("friend '\(id.prefix(64))'") }
 
     // MARK: Blocks
 
@@ -279,11 +280,11 @@ struct Social: Sendable {
     /// ends each one's membership in the families of the other's subjects: a block is not
     /// compatible with looking after someone's subject, logging into their history, or
     /// letting them log into one's own.
-    func block(_ other: String, caller: Caller) async throws {
-        guard other != caller.user else { throw APIError.invalid("you cannot block yourself", field: "user") }
-        guard other.utf8.count <= 128 else { throw APIError.invalid("is not a user id", field: "user") }
+    public func block(_ other: String, caller: Caller) async throws {
+        guard other != caller.user else { throw ServiceError.invalid("you cannot block yourself", field: "user") }
+        guard other.utf8.count <= 128 else { throw ServiceError.invalid("is not a user id", field: "user") }
         guard try await store.blocks(of: caller.user).count < Self.maximumBlocks else {
-            throw APIError(.conflict, "too_many_blocks", "at most \(Self.maximumBlocks) people can be blocked")
+            throw ServiceError(.conflict, "too_many_blocks", "at most \(Self.maximumBlocks) people can be blocked")
         }
         let now = now()
         try await store.block(other, by: caller.user, at: now)
@@ -294,19 +295,19 @@ struct Social: Sendable {
     }
 
     /// Lifts a block.
-    func unblock(_ other: String, caller: Caller) async throws {
+    public func unblock(_ other: String, caller: Caller) async throws {
         guard try await store.unblock(other, by: caller.user) else {
-            throw APIError.notFound("block of '\(other.prefix(64))'")
+            throw ServiceError.notFound("block of '\(other.prefix(64))'")
         }
     }
 
     /// Whom the caller blocked.
-    func blocks(caller: Caller) async throws -> [BlockedUser] { try await store.blocks(of: caller.user) }
+    public func blocks(caller: Caller) async throws -> [BlockedUser] { try await store.blocks(of: caller.user) }
 
     // MARK: Sharing
 
     /// What the caller shares, and what they could.
-    func sharing(caller: Caller) async throws -> SharingView {
+    public func sharing(caller: Caller) async throws -> SharingView {
         let settings = try await store.sharing(of: caller.user)
         return SharingView(settings: settings, available: try await available(caller.user))
     }
@@ -314,9 +315,9 @@ struct Social: Sendable {
     /// Replaces what the caller shares (a list left out keeps its value).
     ///
     /// - Throws: 422 naming a habit or category the caller does not have.
-    func setSharing(habits: [String]?, categories: [String]?, caller: Caller) async throws -> SharingView {
+    public func setSharing(habits: [String]?, categories: [String]?, caller: Caller) async throws -> SharingView {
         let available = try await available(caller.user)
-        var problems: [APIError.Detail] = []
+        var problems: [ServiceError.Field] = []
         let habitIDs = Set(available.habits.map(\.id))
         for (index, habit) in (habits ?? []).enumerated() where !habitIDs.contains(habit) {
             problems.append(.init(field: "habits[\(index)]", issue: "'\(habit.prefix(64))' is not one of your habits"))
@@ -335,7 +336,7 @@ struct Social: Sendable {
             problems.append(.init(field: "categories", issue: "at most 100 categories"))
         }
         if let first = problems.first {
-            throw APIError(.unprocessableContent, "invalid_input", first.issue, details: problems)
+            throw ServiceError(.invalid, "invalid_input", first.issue, fields: problems)
         }
         let current = try await store.sharing(of: caller.user)
         let settings = SharingSettings(
@@ -365,7 +366,7 @@ struct Social: Sendable {
     ///
     /// - Returns: The post, and whether this share made it.
     /// - Throws: 404 for an achievement the caller does not have.
-    func share(unlock id: String, caller: Caller) async throws -> (PostView, created: Bool) {
+    public func share(unlock id: String, caller: Caller) async throws -> (PostView, created: Bool) {
         let now = now()
         let found = try await store.evaluate(caller.user) { engine, profile -> (Unlock, String?, String?)? in
             guard let unlock = engine.unlocks.first(where: { $0.id == id }) else { return nil }
@@ -377,7 +378,7 @@ struct Social: Sendable {
             return (unlock, habitName, subjectName)
         }
         guard let (unlock, habitName, subjectName) = found else {
-            throw APIError.notFound("achievement '\(id.prefix(128))'")
+            throw ServiceError.notFound("achievement '\(id.prefix(128))'")
         }
         let post = Post(
             owner: caller.user, id: Self.postID(unlock.id), unlock: unlock, habitName: habitName,
@@ -388,26 +389,26 @@ struct Social: Sendable {
     }
 
     /// The post id of an achievement: the same every time it is shared.
-    static func postID(_ unlock: String) -> String {
+    public static func postID(_ unlock: String) -> String {
         "p_" + SHA256.hash(data: Data(unlock.utf8)).prefix(10).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The caller's own posts, held ones included.
-    func posts(caller: Caller) async throws -> [PostView] {
+    public func posts(caller: Caller) async throws -> [PostView] {
         try await store.posts(of: caller.user, limit: 200).map(PostView.init)
     }
 
     /// Takes a post back from every feed.
-    func deletePost(_ id: String, caller: Caller) async throws {
+    public func deletePost(_ id: String, caller: Caller) async throws {
         guard let readers = try await store.deletePost(id, of: caller.user) else {
-            throw APIError.notFound("post '\(id.prefix(64))'")
+            throw ServiceError.notFound("post '\(id.prefix(64))'")
         }
         let now = now()
         for reader in readers { changes.publish(Change(kind: "feed", at: now), to: reader) }
     }
 
     /// A page of the caller's feed.
-    func feed(caller: Caller, before: String?, limit: Int) async throws -> FeedView {
+    public func feed(caller: Caller, before: String?, limit: Int) async throws -> FeedView {
         let cursor = try before.map(Self.feedPosition)
         let items = try await store.feed(of: caller.user, before: cursor, limit: limit + 1)
         let page = items.prefix(limit)
@@ -425,7 +426,7 @@ struct Social: Sendable {
     static func feedPosition(_ cursor: String) throws -> FeedCursor {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        let invalid = APIError.invalid("is not a cursor this server gave", field: "before")
+        let invalid = ServiceError.invalid("is not a cursor this server gave", field: "before")
         guard cursor.utf8.count <= 512, let data = Data(base64Encoded: base64),
             let raw = String(data: data, encoding: .utf8)
         else { throw invalid }
@@ -444,13 +445,13 @@ struct Social: Sendable {
     /// reactions of a day make one notification, later ones regroup it.
     ///
     /// - Throws: 404 when the caller cannot see the post (or it is their own).
-    func react(
+    public func react(
         _ reaction: ReactionKind?, to post: String, of owner: String, caller: Caller
     ) async throws -> [PostReaction] {
         try actions.check("react:" + caller.user, scope: "reacting")
         let now = now()
         guard let outcome = try await store.react(reaction, to: post, of: owner, by: caller.user, at: now) else {
-            throw APIError.notFound("post '\(post.prefix(64))'")
+            throw ServiceError.notFound("post '\(post.prefix(64))'")
         }
         changes.publish(Change(kind: "feed", at: now), to: owner)
         changes.publish(Change(kind: "feed", at: now), to: caller.user)
@@ -461,9 +462,9 @@ struct Social: Sendable {
     }
 
     /// Who reacted to a post the caller can see.
-    func reactions(to post: String, of owner: String, caller: Caller) async throws -> [PostReaction] {
+    public func reactions(to post: String, of owner: String, caller: Caller) async throws -> [PostReaction] {
         guard try await store.canSee(post: post, of: owner, reader: caller.user) else {
-            throw APIError.notFound("post '\(post.prefix(64))'")
+            throw ServiceError.notFound("post '\(post.prefix(64))'")
         }
         return try await store.reactions(to: post, of: owner)
     }
@@ -472,9 +473,9 @@ struct Social: Sendable {
 
     /// Clears a review flag (the operator's); with the user's last one, their held posts
     /// reach their friends.
-    func clearFlag(_ id: String, of user: String) async throws -> ClearedFlagView {
+    public func clearFlag(_ id: String, of user: String) async throws -> ClearedFlagView {
         guard let cleared = try await store.clearReviewFlag(id, of: user, at: now()) else {
-            throw APIError.notFound("open review flag '\(id.prefix(64))' of '\(user.prefix(64))'")
+            throw ServiceError.notFound("open review flag '\(id.prefix(64))' of '\(user.prefix(64))'")
         }
         let now = now()
         let readers = Set(cleared.released.values.flatMap { $0 })
@@ -486,7 +487,7 @@ struct Social: Sendable {
 
 /// Invitation codes: 12 characters of an alphabet without look-alikes (60 bits), shown
 /// as `XXXX-XXXX-XXXX`, typed in any case, with or without dashes and spaces.
-enum InvitationCode {
+public enum InvitationCode: Sendable {
     static let alphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789".utf8) + [UInt8(ascii: "L")]
 
     static func make() -> String {

@@ -7,19 +7,29 @@ import MomentumStore
 // fields can be renamed without changing an answer.
 
 /// An invitation as its inviter sees it.
-struct InvitationView: Encodable, Sendable {
-    var code: String
-    var link: String
-    var kind: String
-    var state: String
-    var createdAt: Date
-    var expiresAt: Date
-    var answeredAt: Date?
-    var subject: String?
-    var role: String?
+public struct InvitationView: Encodable, Sendable {
+    /// The code.
+    public var code: String
+    /// The link.
+    public var link: String
+    /// The kind.
+    public var kind: String
+    /// The state.
+    public var state: String
+    /// The created at.
+    public var createdAt: Date
+    /// The expires at.
+    public var expiresAt: Date
+    /// The answered at.
+    public var answeredAt: Date?
+    /// The subject.
+    public var subject: String?
+    /// The role.
+    public var role: String?
     /// In a family's list of its invitations: who made it.
-    var inviter: String?
-    var inviterName: String?
+    public var inviter: String?
+    /// The inviter name.
+    public var inviterName: String?
 
     init(_ invitation: Invitation, now: Date, inviterName: String? = nil) {
         code = InvitationCode.display(invitation.code)
@@ -39,21 +49,31 @@ struct InvitationView: Encodable, Sendable {
 }
 
 /// What the invitee sees before answering.
-struct InvitationPreview: Encodable, Sendable {
-    var code: String
-    var kind: String
-    var inviterName: String
-    var expiresAt: Date
-    var subject: String?
-    var subjectName: String?
-    var role: String?
+public struct InvitationPreview: Encodable, Sendable {
+    /// The code.
+    public var code: String
+    /// The kind.
+    public var kind: String
+    /// The inviter name.
+    public var inviterName: String
+    /// The expires at.
+    public var expiresAt: Date
+    /// The subject.
+    public var subject: String?
+    /// The subject name.
+    public var subjectName: String?
+    /// The role.
+    public var role: String?
 }
 
 /// A friend.
-struct FriendView: Encodable, Sendable {
-    var user: String
-    var displayName: String
-    var since: Date
+public struct FriendView: Encodable, Sendable {
+    /// The user.
+    public var user: String
+    /// The display name.
+    public var displayName: String
+    /// The since.
+    public var since: Date
 
     init(_ friend: Friend) {
         user = friend.user
@@ -63,31 +83,47 @@ struct FriendView: Encodable, Sendable {
 }
 
 /// A family the caller belongs to.
-struct MembershipView: Encodable, Sendable {
-    var owner: String
-    var ownerName: String
-    var subject: String
-    var subjectName: String?
-    var role: String
-    var since: Date
+public struct MembershipView: Encodable, Sendable {
+    /// The owner.
+    public var owner: String
+    /// The owner name.
+    public var ownerName: String
+    /// The subject.
+    public var subject: String
+    /// The subject name.
+    public var subjectName: String?
+    /// The role.
+    public var role: String
+    /// The since.
+    public var since: Date
 }
 
 /// What accepting an invitation made.
-struct InvitationAccepted: Encodable, Sendable {
-    var kind: String
-    var friend: FriendView?
-    var membership: MembershipView?
+public struct InvitationAccepted: Encodable, Sendable {
+    /// The kind.
+    public var kind: String
+    /// The friend.
+    public var friend: FriendView?
+    /// The membership.
+    public var membership: MembershipView?
 }
 
 /// A habit a friend shares, as the server evaluates it (seed 004 R8.4).
-struct SharedHabit: Encodable, Sendable {
-    var habit: String
-    var name: String
-    var current: Int
-    var best: Int
-    var unit: String
-    var doneToday: Bool
-    var atRisk: Bool
+public struct SharedHabit: Encodable, Sendable {
+    /// The habit.
+    public var habit: String
+    /// The name.
+    public var name: String
+    /// The current.
+    public var current: Int
+    /// The best.
+    public var best: Int
+    /// The unit.
+    public var unit: String
+    /// The done today.
+    public var doneToday: Bool
+    /// The at risk.
+    public var atRisk: Bool
 
     init(_ state: HabitState) {
         habit = state.definition.id
@@ -101,36 +137,53 @@ struct SharedHabit: Encodable, Sendable {
 }
 
 /// A friend's profile.
-struct FriendProfile: Encodable, Sendable {
-    var user: String
-    var displayName: String
-    var since: Date
-    var habits: [SharedHabit]
-    var achievements: [Unlock]
-    var posts: [PostView]
+public struct FriendProfile: Encodable, Sendable {
+    /// The user.
+    public var user: String
+    /// The display name.
+    public var displayName: String
+    /// The since.
+    public var since: Date
+    /// The habits.
+    public var habits: [SharedHabit]
+    /// The achievements.
+    public var achievements: [Unlock]
+    /// The posts.
+    public var posts: [PostView]
 }
 
 /// A nudge sent.
-struct NudgeView: Encodable, Sendable {
-    var to: String
-    var day: String
+public struct NudgeView: Encodable, Sendable {
+    /// The to.
+    public var to: String
+    /// The day.
+    public var day: String
 }
 
 /// What the caller shares, and what they could.
-struct SharingView: Encodable, Sendable {
-    struct Habit: Encodable, Sendable {
-        var id: String
-        var name: String
+public struct SharingView: Encodable, Sendable {
+    /// A habit the user could share.
+    public struct Habit: Encodable, Sendable {
+        /// The id.
+        public var id: String
+        /// The name.
+        public var name: String
     }
 
-    struct Available: Encodable, Sendable {
-        var habits: [Habit]
-        var categories: [String]
+    /// What the user could share: their habits and the memories' categories.
+    public struct Available: Encodable, Sendable {
+        /// The habits.
+        public var habits: [Habit]
+        /// The categories.
+        public var categories: [String]
     }
 
-    var habits: [String]
-    var categories: [String]
-    var available: Available
+    /// The habits.
+    public var habits: [String]
+    /// The categories.
+    public var categories: [String]
+    /// What the user could share.
+    public var available: Available
 
     init(settings: SharingSettings, available: Available) {
         habits = settings.habits
@@ -140,14 +193,21 @@ struct SharingView: Encodable, Sendable {
 }
 
 /// A shared achievement.
-struct PostView: Encodable, Sendable {
-    var owner: String
-    var id: String
-    var unlock: Unlock
-    var habitName: String?
-    var subjectName: String?
-    var createdAt: Date
-    var held: Bool
+public struct PostView: Encodable, Sendable {
+    /// The owner.
+    public var owner: String
+    /// The id.
+    public var id: String
+    /// The unlock.
+    public var unlock: Unlock
+    /// The habit name.
+    public var habitName: String?
+    /// The subject name.
+    public var subjectName: String?
+    /// The created at.
+    public var createdAt: Date
+    /// The held.
+    public var held: Bool
 
     init(_ post: Post) {
         owner = post.owner
@@ -161,12 +221,17 @@ struct PostView: Encodable, Sendable {
 }
 
 /// A post on a feed, with its reactions.
-struct FeedItemView: Encodable, Sendable {
-    var post: PostView
-    var authorName: String
-    var reactions: [String: Int]
-    var mine: String?
-    var addedAt: Date
+public struct FeedItemView: Encodable, Sendable {
+    /// The post.
+    public var post: PostView
+    /// The author name.
+    public var authorName: String
+    /// The reactions.
+    public var reactions: [String: Int]
+    /// The mine.
+    public var mine: String?
+    /// The added at.
+    public var addedAt: Date
 
     init(_ item: FeedItem) {
         post = PostView(item.post)
@@ -178,14 +243,19 @@ struct FeedItemView: Encodable, Sendable {
 }
 
 /// A page of a feed.
-struct FeedView: Encodable, Sendable {
-    var items: [FeedItemView]
-    var next: String?
+public struct FeedView: Encodable, Sendable {
+    /// The items.
+    public var items: [FeedItemView]
+    /// The next.
+    public var next: String?
 }
 
 /// What clearing a review flag did.
-struct ClearedFlagView: Encodable, Sendable {
-    var openFlags: Int
-    var releasedPosts: Int
-    var readers: Int
+public struct ClearedFlagView: Encodable, Sendable {
+    /// The open flags.
+    public var openFlags: Int
+    /// The released posts.
+    public var releasedPosts: Int
+    /// The readers.
+    public var readers: Int
 }

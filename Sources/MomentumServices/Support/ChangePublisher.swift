@@ -3,11 +3,12 @@ import MomentumStore
 
 /// Tells a user's connected devices, on this instance and every other, that their data
 /// changed.
-struct ChangePublisher: Sendable {
-    let hub: ChangeHub
+public struct ChangePublisher: Sendable {
+    /// The devices connected to this instance.
+    public let hub: any LocalChangeDelivery
     let relay: (any ChangeRelay)?
     /// This instance's id, so that the others know where a change came from.
-    let instance: String
+    public let instance: String
     let logger: Logger
 
     /// Delivers a change to the user's streams here and posts it to the other instances.
@@ -15,7 +16,7 @@ struct ChangePublisher: Sendable {
     /// The change leaves for the other instances with the relay's next notification; the
     /// request that made it does not wait for that (`ServerState.flushRelay()` does, at
     /// shutdown).
-    func publish(_ change: Change, to user: String) {
+    public func publish(_ change: Change, to user: String) {
         hub.deliver(change, to: user)
         guard let relay else { return }
         let logger = logger
@@ -26,7 +27,7 @@ struct ChangePublisher: Sendable {
 
     /// Tells the other instances that a device session ended (`*`: every session of the
     /// user), so that none of them keeps trusting it from its cache.
-    func relayRevocation(of user: String, tokenHash: String) async {
+    public func relayRevocation(of user: String, tokenHash: String) async {
         guard let relay else { return }
         do {
             try await relay.publish(RelayMessage(instance: instance, user: user, revoked: tokenHash))
@@ -34,4 +35,10 @@ struct ChangePublisher: Sendable {
             logger.warning("could not relay a revoked session", metadata: ["error": .string("\(error)")])
         }
     }
+}
+
+/// The devices connected to this instance: the HTTP layer's change streams.
+public protocol LocalChangeDelivery: Sendable {
+    /// Sends `change` to every stream `user` has open here.
+    func deliver(_ change: Change, to user: String)
 }

@@ -1,14 +1,12 @@
 import Crypto
 import Foundation
-import HummingbirdBcrypt
-import NIOPosix
 
-/// Bearer tokens and passwords.
+/// Bearer tokens and random ids.
 ///
 /// A token is `<user id>.<43 random base64url characters>` (256 bits). The server stores
 /// only its SHA-256; the user id in front lets it look the token up within that user's
 /// rows, so authentication never scans other users.
-enum Tokens {
+public enum Tokens: Sendable {
     static func make(user: String) -> (token: String, hash: String) {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -17,7 +15,7 @@ enum Tokens {
     }
 
     /// The token's SHA-256 in lowercase hex: what the store keeps and looks up.
-    static func hash(_ token: String) -> String {
+    public static func hash(_ token: String) -> String {
         var token = token
         let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
         return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { output in
@@ -34,7 +32,7 @@ enum Tokens {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The user id a token names, if it has the token's shape.
-    static func user(of token: String) -> String? {
+    public static func user(of token: String) -> String? {
         guard let dot = token.lastIndex(of: "."), dot > token.startIndex else { return nil }
         let secret = token[token.index(after: dot)...]
         guard secret.count == 43 else { return nil }
@@ -42,10 +40,10 @@ enum Tokens {
     }
 
     /// The public id of a device: the first 16 hex digits of its token's hash.
-    static func deviceID(_ tokenHash: String) -> String { String(tokenHash.prefix(16)) }
+    public static func deviceID(_ tokenHash: String) -> String { String(tokenHash.prefix(16)) }
 
     /// A random id with a prefix: `u_` followed by 20 base32 characters (100 bits).
-    static func id(_ prefix: String) -> String {
+    public static func id(_ prefix: String) -> String {
         // 100 random bits from two draws of the system generator (a draw is a system call).
         var generator = SystemRandomNumberGenerator()
         var bits = (generator.next() as UInt64, generator.next() as UInt64)
@@ -66,18 +64,9 @@ enum Tokens {
 
     private static let idAlphabet: [UInt8] = Array("abcdefghijkmnpqrstuvwxyz23456789".utf8)
 
-    static func base64URL(_ bytes: [UInt8]) -> String {
+    /// `bytes` in base64url, without padding.
+    public static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Hashes a password with bcrypt, off the event loops.
-    static func hashPassword(_ password: String, cost: UInt8) async throws -> String {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
-    }
-
-    /// Checks a password against its bcrypt hash, off the event loops.
-    static func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
     }
 }

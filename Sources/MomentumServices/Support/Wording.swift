@@ -4,7 +4,7 @@ import Synchronization
 
 /// The web app's words in one language, and how it writes dates, numbers and amounts.
 ///
-/// Each language is a folder, `Resources/web/locales/<tag>/`, of JSON files: `meta.json`
+/// Each language is a folder, `Resources/locales/<tag>/`, of JSON files: `meta.json`
 /// (the language's name, its Foundation locale, currency and date patterns) and one file per
 /// area of the app (`today.json`, `js.json`, …) holding nested objects of strings. A string
 /// is found by its area and path, `today.title`; templates write `{{t.today.title}}`, Swift
@@ -19,36 +19,36 @@ import Synchronization
 /// string it lacks, and `WebStringsTests` fails until every language has every string.
 /// Adding a language is adding its folder here and its file under MomentumCore's
 /// `Resources/Languages`.
-final class WebStrings: @unchecked Sendable {
+public final class Wording: @unchecked Sendable {
     // Unchecked: every stored property is immutable after loading except `formatters`,
     // which guards itself with a mutex.
 
     /// The language of the page being rendered; English outside one.
-    @TaskLocal static var current: WebStrings = english
+    @TaskLocal public static var current: Wording = english
 
     /// The language's tag (`en`, `pt-BR`).
-    let language: String
+    public let language: String
     /// The language's name in itself, as the profile's choice shows it.
-    let name: String
+    public let name: String
     /// The Foundation locale that writes its dates and numbers.
-    let locale: Locale
+    public let locale: Locale
     /// The currency code of a savings amount written in this language.
-    let currency: String
+    public let currency: String
     /// The language's plural rules (the engine's, from the same language's file): "1 day",
     /// "0 dia", "1.000.000 de dias".
-    let plurals: PluralRules
+    public let plurals: PluralRules
     /// Every string, by its dotted key (`today.title`), English filling the gaps.
-    let texts: [String: String]
+    public let texts: [String: String]
     /// The same strings as nested dictionaries, for templates (`t.today.title`).
-    let tree: [String: Any]
+    public let tree: [String: Any]
     /// The `js` area as JSON, safe inside a `<script type="application/json">` element.
-    let script: String
+    public let script: String
     /// Date patterns by name (`long`, `short`, `month`, `weekday`).
-    let datePatterns: [String: String]
+    public let datePatterns: [String: String]
     private let formatters = Mutex<[String: DateFormatterBox]>([:])
 
     /// Every bundled language, by tag.
-    static let all: [String: WebStrings] = {
+    public static let all: [String: Wording] = {
         do {
             return try load()
         } catch {
@@ -57,13 +57,13 @@ final class WebStrings: @unchecked Sendable {
     }()
 
     /// English, the language every other one falls back to.
-    static let english: WebStrings = {
+    public static let english: Wording = {
         guard let english = all["en"] else { fatalError("the web app has no English strings") }
         return english
     }()
 
     /// The tags of the bundled languages, English first.
-    static var languages: [String] { ["en"] + all.keys.filter { $0 != "en" }.sorted() }
+    public static var languages: [String] { ["en"] + all.keys.filter { $0 != "en" }.sorted() }
 
     private init(
         language: String, meta: [String: Any], texts: [String: String], tree: [String: Any], script: String
@@ -83,13 +83,13 @@ final class WebStrings: @unchecked Sendable {
 
     /// The string at `key` with its `{placeholders}` filled; the key itself when no
     /// language has it (a test keeps that from shipping).
-    func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
+    public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
         Self.fill(texts[key] ?? key, values)
     }
 
     /// The form of `<key>` for a count's plural category in this language, with `{count}`
     /// written in this language.
-    func count(_ key: String, _ count: Int, _ values: [String: String] = [:]) -> String {
+    public func count(_ key: String, _ count: Int, _ values: [String: String] = [:]) -> String {
         var values = values
         values["count"] = number(Double(count))
         return self(form(key, Double(count)), values)
@@ -97,7 +97,7 @@ final class WebStrings: @unchecked Sendable {
 
     /// The key of a plural group's form for a number: `<key>.<category>`, or `<key>.other`
     /// when the language has no text for that category.
-    func form(_ key: String, _ count: Double) -> String {
+    public func form(_ key: String, _ count: Double) -> String {
         let exact = "\(key).\(plurals.category(for: count).rawValue)"
         return texts[exact] != nil ? exact : "\(key).other"
     }
@@ -123,19 +123,19 @@ final class WebStrings: @unchecked Sendable {
     // MARK: Numbers and dates
 
     /// A number with this language's separators (`1,234.5`, `1.234,5`).
-    func number(_ value: Double, fractionDigits: Int = 0) -> String {
+    public func number(_ value: Double, fractionDigits: Int = 0) -> String {
         guard value.isFinite else { return "–" }
         return value.formatted(.number.precision(.fractionLength(0...max(0, fractionDigits))).locale(locale))
     }
 
     /// An amount of money in this language's currency (`$1,234.50`, `R$ 1.234,50`).
-    func money(_ value: Double) -> String {
+    public func money(_ value: Double) -> String {
         guard value.isFinite else { return "–" }
         return value.formatted(.currency(code: currency).locale(locale))
     }
 
     /// A day written with one of the language's date patterns (`long`: "Tue 24 Nov 2026").
-    func day(_ day: LocalDay, _ pattern: String = "long") -> String {
+    public func day(_ day: LocalDay, _ pattern: String = "long") -> String {
         let format = datePatterns[pattern] ?? "yyyy-MM-dd"
         let (year, month, date) = day.civil
         var components = DateComponents()
@@ -153,14 +153,14 @@ final class WebStrings: @unchecked Sendable {
     /// The language of a request: the profile's, else the first of the browser's
     /// `Accept-Language` that Momentum has (`pt-PT` and `pt` find `pt-BR`), else English;
     /// matched as the engine matches (`Translation.bestMatch`), whose languages are these.
-    static func negotiate(profile: String?, acceptLanguage: String?) -> WebStrings {
+    public static func negotiate(profile: String?, acceptLanguage: String?) -> Wording {
         let wanted = (profile.map { [$0] } ?? []) + preferred(acceptLanguage)
         return Translation.bestMatch(for: wanted).flatMap { all[$0] } ?? english
     }
 
     /// The tags of an `Accept-Language` header by preference (quality, then order); at most
     /// 20 are read, and ones with quality 0 are refused.
-    static func preferred(_ header: String?) -> [String] {
+    public static func preferred(_ header: String?) -> [String] {
         guard let header, header.utf8.count <= 1_024 else { return [] }
         let entries = header.split(separator: ",").prefix(20).enumerated().compactMap {
             index, part -> (tag: String, quality: Double, index: Int)? in
@@ -177,8 +177,8 @@ final class WebStrings: @unchecked Sendable {
 
     // MARK: Loading
 
-    private static func load() throws -> [String: WebStrings] {
-        guard let root = Bundle.module.url(forResource: "Resources/web/locales", withExtension: nil) else {
+    private static func load() throws -> [String: Wording] {
+        guard let root = Bundle.module.url(forResource: "Resources/locales", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile)
         }
         var raw: [String: (meta: [String: Any], areas: [String: Any])] = [:]
@@ -198,10 +198,10 @@ final class WebStrings: @unchecked Sendable {
         }
         guard let english = raw["en"] else { throw CocoaError(.fileNoSuchFile) }
         let englishTexts = flatten(english.areas)
-        var all: [String: WebStrings] = [:]
+        var all: [String: Wording] = [:]
         for (tag, entry) in raw {
             let texts = englishTexts.merging(flatten(entry.areas)) { _, own in own }
-            all[tag] = WebStrings(
+            all[tag] = Wording(
                 language: tag, meta: entry.meta, texts: texts, tree: nest(texts),
                 script: scriptJSON(texts.filter { $0.key.hasPrefix("js.") }))
         }
@@ -209,7 +209,7 @@ final class WebStrings: @unchecked Sendable {
     }
 
     /// Nested objects of strings as dotted keys (`["today": ["title": …]]` → `today.title`).
-    static func flatten(_ object: [String: Any], prefix: String = "") -> [String: String] {
+    public static func flatten(_ object: [String: Any], prefix: String = "") -> [String: String] {
         var texts: [String: String] = [:]
         for (key, value) in object {
             let path = prefix.isEmpty ? key : "\(prefix).\(key)"
@@ -248,7 +248,7 @@ final class WebStrings: @unchecked Sendable {
     }
 }
 
-/// A date formatter, used only under the lock of the ``WebStrings`` that owns it.
+/// A date formatter, used only under the lock of the ``Wording`` that owns it.
 private final class DateFormatterBox: @unchecked Sendable {
     let formatter: DateFormatter
 
@@ -266,7 +266,7 @@ private final class DateFormatterBox: @unchecked Sendable {
 /// The string at `key` in the language of the page being rendered, placeholders filled.
 /// (One capital letter, as gettext's `_` and Foundation's `NSLocalizedString` are short:
 /// the views call it hundreds of times.)
-// swift-format-ignore: AlwaysUseLowerCamelCase
-func L(_ key: String, _ values: [String: String] = [:]) -> String {
-    WebStrings.current(key, values)
+// swift-format-ignore: AlwaysUseLowerCamelCase, AllPublicDeclarationsHaveDocumentation
+public func L(_ key: String, _ values: [String: String] = [:]) -> String {
+    Wording.current(key, values)
 }

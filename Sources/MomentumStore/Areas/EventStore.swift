@@ -5,7 +5,7 @@ import MomentumCore
 ///
 /// One area of ``MomentumStore``: a use case that needs only this area receives only
 /// this protocol.
-public protocol EventLog: Sendable {
+public protocol EventStore: Sendable {
     /// Appends events to the user's log and updates their projections, in one transaction.
     ///
     /// Each event is judged on its own: an event already in the log is a ``EventOutcome/Status/duplicate``

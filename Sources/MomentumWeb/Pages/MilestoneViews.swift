@@ -1,14 +1,15 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 
 extension WebViews {
     /// The Journey page's "Your milestones" card: each milestone of the user's own with
     /// where it stands, and the form that defines one (choices from the user's habits and
     /// the pack's logs).
     func milestoneSection(_ caller: Caller) async throws -> [String: Any] {
-        let milestones = try await server.milestones.list(caller.user)
-        let pack = try await server.dashboard.pack(caller.user)
-        let habits = try await server.dashboard.habits(caller.user, calendarDays: 1)
+        let milestones = try await services.milestones.list(caller.user)
+        let pack = try await services.dashboard.pack(caller.user)
+        let habits = try await services.dashboard.habits(caller.user, calendarDays: 1)
         let names = Dictionary(habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
         // A habit's streak counts its periods: days, weeks, months.
         let units = Dictionary(
@@ -68,7 +69,7 @@ extension WebViews {
             return item.map { "\(name) (\($0))" } ?? name
         }
         let target = state.target ?? 0
-        let strings = WebStrings.current
+        let strings = Wording.current
         switch state.rule {
         case .moment:
             return L("journey.rule.moment")
@@ -95,11 +96,11 @@ extension WebViews {
     /// ``Coaching/unit(_:)``'s.
     static func units(_ unit: String, _ count: Int) -> String {
         switch unit {
-        case "week": WebStrings.current.count("journey.units.week", count)
-        case "month": WebStrings.current.count("journey.units.month", count)
-        case "year": WebStrings.current.count("journey.units.year", count)
-        case "period": WebStrings.current.count("journey.units.period", count)
-        default: WebStrings.current.count("journey.units.day", count)
+        case "week": Wording.current.count("journey.units.week", count)
+        case "month": Wording.current.count("journey.units.month", count)
+        case "year": Wording.current.count("journey.units.year", count)
+        case "period": Wording.current.count("journey.units.period", count)
+        default: Wording.current.count("journey.units.day", count)
         }
     }
 

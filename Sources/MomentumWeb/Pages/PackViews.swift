@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// The pages of the packs a user tracks (the puppy journal, savings, growth) and their
@@ -9,7 +10,7 @@ extension WebViews {
     /// The page of one of the user's packs (`/packs/ollie`); `nil` when they do not track it
     /// or it has no forms.
     func packPage(_ caller: Caller, pack name: String) async throws -> [String: Any]? {
-        let journal = try await server.dashboard.journal(caller.user, recent: 15)
+        let journal = try await services.dashboard.journal(caller.user, recent: 15)
         guard let member = journal.pack.members.first(where: { $0.name == name }), !member.forms.isEmpty else {
             return nil
         }
@@ -93,7 +94,7 @@ extension WebViews {
                 "label": label.isEmpty ? streak.kind : label, "icon": option?.icon ?? form?.icon ?? "🔥",
                 "current": Self.integer(streak.current),
                 "best": L("packs.streak.best", ["best": Self.integer(streak.best)]),
-                "days": WebStrings.current.count("packs.streak.inARow", streak.current),
+                "days": Wording.current.count("packs.streak.inARow", streak.current),
             ]
         }
         if whole { section["stats"] = stats(pack, journal) }
@@ -161,7 +162,7 @@ extension WebViews {
             let earliest = pack.backfillDays.map { journal.today.advanced(by: -$0) }
             context["backdate"] = Self.dropEmpty([
                 "max": journal.today.description, "min": earliest?.description ?? "",
-                "window": pack.backfillDays.map { WebStrings.current.count("packs.form.daysBack", $0) }
+                "window": pack.backfillDays.map { Wording.current.count("packs.form.daysBack", $0) }
                     ?? L("packs.form.anyEarlierDay"),
             ])
         }
@@ -496,10 +497,10 @@ extension WebViews {
     /// A number of days, weeks, months or years: "1 day", "3 weeks".
     static func span(_ count: Int, _ unit: SpanUnit) -> String {
         switch unit {
-        case .day: WebStrings.current.count("packs.age.days", count)
-        case .week: WebStrings.current.count("packs.age.weeks", count)
-        case .month: WebStrings.current.count("packs.age.months", count)
-        case .year: WebStrings.current.count("packs.age.years", count)
+        case .day: Wording.current.count("packs.age.days", count)
+        case .week: Wording.current.count("packs.age.weeks", count)
+        case .month: Wording.current.count("packs.age.months", count)
+        case .year: Wording.current.count("packs.age.years", count)
         }
     }
 
@@ -557,7 +558,7 @@ extension WebViews {
     /// An amount of money in the page's language (`$1,234.50`, `R$ 1.234,50`); whole amounts
     /// without cents (`$1,000`), as seed 002 writes them; a value that is not finite as zero.
     static func money(_ amount: Double) -> String {
-        let strings = WebStrings.current
+        let strings = Wording.current
         let cents = amount.isFinite ? (amount * 100).rounded() : 0
         guard cents.truncatingRemainder(dividingBy: 100) == 0 else { return strings.money(amount) }
         let whole = cents == 0 ? 0 : cents / 100
@@ -566,12 +567,12 @@ extension WebViews {
 
     /// A number in the page's language without a needless fraction: `8`, `8.5`, `8.25`.
     static func number(_ value: Double) -> String {
-        WebStrings.current.number(value.isFinite ? value : 0, fractionDigits: 2)
+        Wording.current.number(value.isFinite ? value : 0, fractionDigits: 2)
     }
 
     /// A whole number in the page's language.
     static func integer(_ value: Int) -> String {
-        WebStrings.current.number(Double(value))
+        Wording.current.number(Double(value))
     }
 
     /// A number as an HTML attribute (`min`, `max`) reads it, the same in every language:

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// The web app's social pages: friends and invitations, a friend's profile, the feed,
@@ -8,9 +9,9 @@ import MomentumStore
 extension WebViews {
     /// `/friends`: invitations, friends, what the user shares, and whom they blocked.
     func friends(_ caller: Caller) async throws -> [String: Any] {
-        let social = server.social
+        let social = services.social
         var page = try await chrome(caller, "friends", title: L("social.friends.title"))
-        let now = server.now()
+        let now = configuration.clock()
         let friends = try await social.friends(caller: caller)
         page["friends"] = friends.map {
             ["id": $0.user, "name": $0.displayName, "since": Self.longDay(Self.day($0.since))]
@@ -39,7 +40,7 @@ extension WebViews {
             ["id": $0.user, "name": $0.displayName.isEmpty ? L("social.friends.someone") : $0.displayName]
         }
         page["hasBlocked"] = !blocked.isEmpty
-        let families = try await server.families.list(caller: caller).filter { $0.role != "owner" }
+        let families = try await services.families.list(caller: caller).filter { $0.role != "owner" }
         page["families"] = families.map {
             [
                 "owner": $0.owner, "subject": $0.subject, "subjectName": $0.subjectName, "ownerName": $0.ownerName,
@@ -56,8 +57,8 @@ extension WebViews {
     func friend(_ caller: Caller, id: String) async throws -> [String: Any]? {
         let profile: FriendProfile
         do {
-            profile = try await server.social.profile(of: id, caller: caller)
-        } catch let error as APIError where error.status == .notFound {
+            profile = try await services.social.profile(of: id, caller: caller)
+        } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
         var page = try await chrome(caller, "friends", title: profile.displayName)
@@ -92,8 +93,8 @@ extension WebViews {
     /// `/feed`: friends' posts and the user's own, newest first, with reactions.
     func feed(_ caller: Caller, before: String?) async throws -> [String: Any] {
         var page = try await chrome(caller, "feed", title: L("social.feed.title"))
-        let feed = try await server.social.feed(caller: caller, before: before, limit: 20)
-        let now = server.now()
+        let feed = try await services.social.feed(caller: caller, before: before, limit: 20)
+        let now = configuration.clock()
         page["items"] = feed.items.map { item -> [String: Any] in
             let post = item.post
             let own = post.owner == caller.user
@@ -124,18 +125,18 @@ extension WebViews {
     func invitation(_ caller: Caller, code: String) async throws -> [String: Any] {
         var page = try await chrome(caller, "friends", title: L("social.invitation.title"))
         do {
-            let preview = try await server.social.preview(code: code, caller: caller)
+            let preview = try await services.social.preview(code: code, caller: caller)
             let subject = preview.subjectName ?? preview.subject ?? ""
             page["invitation"] = [
                 "code": preview.code, "inviter": preview.inviterName, "family": preview.kind == "family",
                 "subject": subject, "role": preview.role.map(Self.roleLabel) ?? "",
-                "expires": L("social.expires", ["when": Self.relative(preview.expiresAt, now: server.now())]),
+                "expires": L("social.expires", ["when": Self.relative(preview.expiresAt, now: configuration.clock())]),
                 "familyHeading": L(
                     "social.invitation.familyHeading", ["inviter": preview.inviterName, "subject": subject]),
                 "familyNote": L("social.invitation.familyNote", ["subject": subject]),
                 "friendHeading": L("social.invitation.friendHeading", ["inviter": preview.inviterName]),
             ]
-        } catch let error as APIError where error.status == .notFound || error.status == .tooManyRequests {
+        } catch let error as ServiceError where error.kind == .notFound || error.kind.isTooMany {
             page["unavailable"] = error.message
         }
         return page
@@ -146,14 +147,14 @@ extension WebViews {
     func family(_ caller: Caller, owner: String, subject: String) async throws -> [String: Any]? {
         let detail: FamilyDetail
         do {
-            detail = try await server.families.detail(owner: owner, subject: subject, caller: caller)
-        } catch let error as APIError where error.status == .notFound {
+            detail = try await services.families.detail(owner: owner, subject: subject, caller: caller)
+        } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
         var page = try await chrome(caller, "friends", title: detail.subject.name)
         let invitations =
             Families.manages(detail.role)
-            ? try await server.families.invitations(owner: owner, subject: subject, caller: caller) : []
+            ? try await services.families.invitations(owner: owner, subject: subject, caller: caller) : []
         page["family"] = familyCard(detail, caller: caller, invitations: invitations)
         page["logTitle"] = L("social.family.logFor", ["name": detail.subject.name])
         page["achievements"] = detail.achievements.prefix(30).map {
@@ -176,7 +177,7 @@ extension WebViews {
             }
             return [
                 "what": what, "by": entry.loggedBy == caller.user ? L("social.family.byYou") : entry.loggedByName,
-                "when": Self.relative(entry.event.at, now: server.now()),
+                "when": Self.relative(entry.event.at, now: configuration.clock()),
             ]
         }
         page["hasRecent"] = !detail.recent.isEmpty
@@ -192,7 +193,7 @@ extension WebViews {
         _ detail: FamilyDetail, caller: Caller, invitations open: [InvitationView] = []
     ) -> [String: Any] {
         let manages = Families.manages(detail.role)
-        let now = server.now()
+        let now = configuration.clock()
         return [
             "invitations": open.map { invitation -> [String: Any] in
                 let by = invitation.inviter == caller.user ? L("social.family.byYou") : invitation.inviterName ?? ""
@@ -240,8 +241,8 @@ extension WebViews {
     /// The kinds a caregiver can log for the owner's subject: the owner's packs' `log` forms.
     private func logKinds(owner: String) async throws -> [[String: Any]] {
         // The owner's pack speaks the owner's language; the page speaks the reader's.
-        let pack = try await server.dashboard.pack(owner).translated(
-            Translation.named(WebStrings.current.language) ?? .english)
+        let pack = try await services.dashboard.pack(owner).translated(
+            Translation.named(Wording.current.language) ?? .english)
         var seen = Set<String>()
         var kinds: [[String: Any]] = []
         // One tap logs: forms whose every required field is a choice of buttons (a potty
@@ -264,7 +265,7 @@ extension WebViews {
 
     /// The family of the pack page's subject, for its card (`nil` without a subject).
     func familyOfSubject(_ caller: Caller, subject: String) async throws -> [String: Any]? {
-        guard let detail = try? await server.families.detail(owner: caller.user, subject: subject, caller: caller)
+        guard let detail = try? await services.families.detail(owner: caller.user, subject: subject, caller: caller)
         else { return nil }
         return familyCard(detail, caller: caller)
     }
@@ -324,7 +325,7 @@ extension WebViews {
 
     /// A streak's length in its unit ("12 days", "3 weeks").
     static func streak(_ count: Int, unit: String) -> String {
-        let strings = WebStrings.current
+        let strings = Wording.current
         return switch unit {
         case "day": strings.count("social.units.day", count)
         case "week": strings.count("social.units.week", count)
@@ -347,9 +348,9 @@ extension WebViews {
         let text: String
         switch span {
         case ..<60: return L("social.relative.justNow")
-        case ..<3_600: text = WebStrings.current.count("social.relative.minutes", span / 60)
-        case ..<86_400: text = WebStrings.current.count("social.relative.hours", span / 3_600)
-        default: text = WebStrings.current.count("social.relative.days", span / 86_400)
+        case ..<3_600: text = Wording.current.count("social.relative.minutes", span / 60)
+        case ..<86_400: text = Wording.current.count("social.relative.hours", span / 3_600)
+        default: text = Wording.current.count("social.relative.days", span / 86_400)
         }
         return seconds > 0 ? L("social.relative.ahead", ["time": text]) : L("social.relative.ago", ["time": text])
     }

@@ -1,17 +1,18 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MomentumServices
 import Mustache
 
 /// The web app's session cookie and the header that marks its writes.
-enum WebSession {
+public enum WebSession {
     /// The cookie holding the browser's device token (HttpOnly, SameSite=Strict).
-    static let cookieName = "momentum_session"
+    public static let cookieName = "momentum_session"
     /// Writes authenticated by the cookie must carry this header with ``clientHeaderValue``;
     /// a cross-site form cannot set it, so a cookie alone never changes data.
-    static let clientHeader = HTTPField.Name("X-Momentum-Client")!
+    public static let clientHeader = HTTPField.Name("X-Momentum-Client")!
     /// The header's value.
-    static let clientHeaderValue = "web"
+    public static let clientHeaderValue = "web"
 }
 
 /// The web app's templates and static files, read once from the module's resources.
@@ -34,7 +35,7 @@ final class WebAssets: Sendable {
     }()
 
     private init() throws {
-        guard let root = Bundle.module.url(forResource: "Resources/web", withExtension: nil) else {
+        guard let root = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
             throw CocoaError(.fileNoSuchFile)
         }
         var templates: [String: MustacheTemplate] = [:]
@@ -66,10 +67,10 @@ final class WebAssets: Sendable {
     }
 
     /// Renders a page as an HTML response with the app's security headers, in the language
-    /// of ``WebStrings/current``: its strings are the context's `t`, its tag `lang`, and the
+    /// of ``Wording/current``: its strings are the context's `t`, its tag `lang`, and the
     /// script's strings `strings`.
     func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let strings = WebStrings.current
+        let strings = Wording.current
         var context = context
         context["t"] = strings.tree
         context["lang"] = strings.language

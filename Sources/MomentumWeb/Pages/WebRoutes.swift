@@ -2,12 +2,41 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// The web app: pages rendered on the server from the engine's state, enhanced by plain
 /// JavaScript modules that call the JSON API with the session cookie.
-extension Routes {
-    func addWebRoutes(_ router: Router<MomentumContext>) {
+///
+/// Its pages call the use cases (``Services``) as the JSON API's controllers do; what
+/// only the HTTP layer knows (who a session cookie belongs to, the status of a refusal)
+/// comes in through ``WebSessionAuthority`` and `status`.
+public struct WebController<Context: WebRequestContext>: Sendable {
+    let services: Services
+    let configuration: ServerConfiguration
+    let sessions: any WebSessionAuthority
+    /// The HTTP layer's one table from a refusal to a status.
+    let status: @Sendable (ServiceError) -> HTTPResponse.Status
+
+    /// Creates the web app's controller.
+    ///
+    /// - Parameters:
+    ///   - services: The use cases.
+    ///   - configuration: The server's settings (the default pack, cookies, the demo).
+    ///   - sessions: Who a session cookie belongs to.
+    ///   - status: The HTTP status of a service's refusal.
+    public init(
+        services: Services, configuration: ServerConfiguration, sessions: any WebSessionAuthority,
+        status: @escaping @Sendable (ServiceError) -> HTTPResponse.Status
+    ) {
+        self.services = services
+        self.configuration = configuration
+        self.sessions = sessions
+        self.status = status
+    }
+
+    /// Adds the pages, the static files and the forms' routes to `router`.
+    public func addRoutes(to router: Router<Context>) {
         let assets = WebAssets.shared
         router.get("/") { request, _ in
             let signedIn = try await webCaller(request) != nil
@@ -15,7 +44,7 @@ extension Routes {
         }
         router.get("static/:file") { _, context in
             let name = try context.parameter("file")
-            guard let file = assets.files[name] else { throw APIError.notFound("file '\(name)'") }
+            guard let file = assets.files[name] else { throw ServiceError.notFound("file '\(name)'") }
             return Response(
                 status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
@@ -23,7 +52,7 @@ extension Routes {
         // The service worker shows Web Push notifications; served from the root so that its
         // scope is the whole app.
         router.get("sw.js") { _, _ in
-            guard let file = assets.files["sw.js"] else { throw APIError.notFound("file 'sw.js'") }
+            guard let file = assets.files["sw.js"] else { throw ServiceError.notFound("file 'sw.js'") }
             return Response(
                 status: .ok,
                 headers: [
@@ -36,7 +65,7 @@ extension Routes {
             let next = Self.next(request.uri.queryParameters["next"].map(String.init))
             if try await webCaller(request) != nil { return Response.redirect(to: next ?? "/today", type: .normal) }
             return Self.inBrowserLanguage(request) {
-                assets.page("signin", AuthPage(demo: server.configuration.demo, next: next).context)
+                assets.page("signin", AuthPage(demo: configuration.demo, next: next).context)
             }
         }
         router.get("signup") { request, _ in
@@ -48,7 +77,7 @@ extension Routes {
                         next: Self.next(request.uri.queryParameters["next"].map(String.init)),
                         zones: WebViews.zones(selected: "UTC"),
                         packChoices: WebViews.packChoices(
-                            checked: RulePack.canonicalNames(server.configuration.pack) ?? [])
+                            checked: RulePack.canonicalNames(configuration.pack) ?? [])
                     ).context)
             }
         }
@@ -56,34 +85,36 @@ extension Routes {
             let form = try await webForm(request, context)
             do {
                 let shown = request.cookies[Self.deviceCookie]?.value
-                let session = try await server.accounts.signIn(
+                let session = try await services.accounts.signIn(
                     SignInRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         email: form["email"] ?? "", password: form["password"] ?? ""),
                     address: context.addressKey, deviceKey: shown)
                 return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: shown)
-            } catch let error as APIError {
+            } catch let refusal as ServiceError {
+                let error = refusal
                 return Self.inBrowserLanguage(request) {
-                    var page = AuthPage(demo: server.configuration.demo, next: Self.next(form["next"]))
+                    var page = AuthPage(demo: configuration.demo, next: Self.next(form["next"]))
                     page.email = form["email"] ?? ""
                     page.error = Self.sentences(error)
-                    return assets.page("signin", page.context, status: error.status)
+                    return assets.page("signin", page.context, status: status(error))
                 }
             }
         }
         router.post("signup") { request, context in
             let form = try await webForm(request, context)
             do {
-                let session = try await server.accounts.register(
+                let session = try await services.accounts.register(
                     RegisterRequest(
                         deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
                         displayName: form["displayName"] ?? "", email: form["email"] ?? "",
-                        language: Translation.bestMatch(for: WebStrings.preferred(request.headers[.acceptLanguage])),
+                        language: Translation.bestMatch(for: Wording.preferred(request.headers[.acceptLanguage])),
                         packs: Self.packs(form),
                         password: form["password"] ?? "", timeZone: form["timeZone"]),
                     address: context.addressKey)
                 return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: nil)
-            } catch let error as APIError {
+            } catch let refusal as ServiceError {
+                let error = refusal
                 // Built in the browser's language: the title and the packs' hints are words.
                 return Self.inBrowserLanguage(request) {
                     var page = AuthPage(
@@ -94,14 +125,14 @@ extension Routes {
                     page.email = form["email"] ?? ""
                     page.displayName = form["displayName"] ?? ""
                     page.error = Self.sentences(error)
-                    return assets.page("signup", page.context, status: error.status)
+                    return assets.page("signup", page.context, status: status(error))
                 }
             }
         }
         router.post("signout") { request, _ in
             try requireSameOrigin(request)
             if let caller = try await webCaller(request) {
-                try await server.accounts.revoke(user: caller.user, tokenHash: caller.tokenHash)
+                try await services.accounts.revoke(user: caller.user, tokenHash: caller.tokenHash)
             }
             var response = Response.redirect(to: "/signin", type: .normal)
             response.setCookie(
@@ -111,7 +142,7 @@ extension Routes {
             return response
         }
 
-        let views = WebViews(server: server)
+        let views = WebViews(services: services, configuration: configuration)
         for (path, page) in [
             ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
             ("notifications", "notifications"), ("friends", "friends"), ("feed", "feed"),
@@ -205,9 +236,9 @@ extension Routes {
         // without a photo: light and dark in one document, as the reader's scheme asks.
         router.get("memories/:memory/illustration.svg") { request, context in
             guard let caller = try await webCaller(request) else {
-                throw APIError.unauthorized
+                throw ServiceError.unauthenticated
             }
-            let illustration = try await server.memories.illustration(
+            let illustration = try await services.memories.illustration(
                 of: try context.parameter("memory"), user: caller.user)
             return Response(
                 status: .ok,
@@ -223,11 +254,7 @@ extension Routes {
     /// The signed-in browser's caller, or `nil` without a valid session cookie.
     func webCaller(_ request: Request) async throws -> Caller? {
         guard let token = request.cookies[WebSession.cookieName]?.value, !token.isEmpty else { return nil }
-        do {
-            return try await server.authenticate(token: token)
-        } catch let error as APIError where error.status == .unauthorized {
-            return nil
-        }
+        return try await sessions.caller(token: token)
     }
 
     /// A page for the signed-in browser, or the sign-in page without a valid session. A
@@ -238,15 +265,11 @@ extension Routes {
     ) async throws -> Response {
         guard let caller = try await webCaller(request) else { return toSignIn(request) }
         do {
-            let language = try await server.accounts.profile(of: caller.user).language
-            let strings = WebStrings.negotiate(profile: language, acceptLanguage: request.headers[.acceptLanguage])
-            return try await WebStrings.$current.withValue(strings) { try await body(caller) }
-        } catch let error where APIError.from(error).status == .notFound {
-            do {
-                try await server.confirmSession(of: caller)
-            } catch let ended as APIError where ended.status == .unauthorized {
-                return toSignIn(request)
-            }
+            let language = try await services.accounts.profile(of: caller.user).language
+            let strings = Wording.negotiate(profile: language, acceptLanguage: request.headers[.acceptLanguage])
+            return try await Wording.$current.withValue(strings) { try await body(caller) }
+        } catch let error where Self.isNotFound(error) {
+            guard try await sessions.isLive(caller) else { return toSignIn(request) }
             throw error
         }
     }
@@ -256,20 +279,20 @@ extension Routes {
         _ caller: Caller, _ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var context = context
-        let unread = try await server.notifications.unreadCount(of: caller.user)
+        let unread = try await services.notifications.unreadCount(of: caller.user)
         context["unread"] = unread
         context["hasUnread"] = unread > 0
         context["bellLabel"] =
             unread > 0
-            ? "\(L("common.notifications")), \(WebStrings.current.count("common.unread", unread))"
+            ? "\(L("common.notifications")), \(Wording.current.count("common.unread", unread))"
             : L("common.notifications")
         return WebAssets.shared.page(template, context, status: status)
     }
 
     /// Renders a signed-out page in the browser's language.
     static func inBrowserLanguage(_ request: Request, _ render: () -> Response) -> Response {
-        WebStrings.$current.withValue(
-            WebStrings.negotiate(profile: nil, acceptLanguage: request.headers[.acceptLanguage]), operation: render)
+        Wording.$current.withValue(
+            Wording.negotiate(profile: nil, acceptLanguage: request.headers[.acceptLanguage]), operation: render)
     }
 
     /// The sign-in page, which comes back to the page asked for (an invitation's link)
@@ -299,11 +322,11 @@ extension Routes {
         response.setCookie(
             Cookie(
                 name: WebSession.cookieName, value: session.token,
-                maxAge: Int(server.configuration.sessionLifetime.components.seconds), path: "/",
+                maxAge: Int(configuration.sessionLifetime.components.seconds), path: "/",
                 secure: secure(request), httpOnly: true, sameSite: .strict))
         // The browser's device key, shown with its next sign-in (only to the sign-in form),
         // so that guesses at the password from elsewhere do not keep it out.
-        if let key = await server.accounts.deviceKey(for: session.email, showing: shownDeviceKey) {
+        if let key = await services.accounts.deviceKey(for: session.email, showing: shownDeviceKey) {
             response.setCookie(
                 Cookie(
                     name: Self.deviceCookie, value: key, maxAge: 400 * 86_400, path: "/signin",
@@ -313,13 +336,13 @@ extension Routes {
     }
 
     /// The cookie that holds the browser's device key (``SignInDevices``).
-    static let deviceCookie = "momentum_device"
+    static var deviceCookie: String { "momentum_device" }
 
     /// Whether the session cookie must be `Secure`: always when configured so, and for a
     /// request a TLS-terminating proxy forwarded from HTTPS. (A client that fakes the
     /// header only keeps its own cookie off plain HTTP.)
     private func secure(_ request: Request) -> Bool {
-        if server.configuration.secureCookies { return true }
+        if configuration.secureCookies { return true }
         guard let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!] else { return false }
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
@@ -327,7 +350,7 @@ extension Routes {
     /// A URL-encoded form body as a dictionary. A form posted from another site (its
     /// `Origin` is not this server) is refused, so no one can sign a visitor in to an
     /// account of theirs or out of their own.
-    private func webForm(_ request: Request, _ context: MomentumContext) async throws -> [String: String] {
+    private func webForm(_ request: Request, _ context: Context) async throws -> [String: String] {
         try requireSameOrigin(request)
         let buffer = try await request.body.collect(upTo: 16_384)
         var fields: [String: String] = [:]
@@ -349,11 +372,11 @@ func requireSameOrigin(_ request: Request) throws {
     guard let origin = request.headers[.origin], origin != "null" else { return }
     let host = request.head.authority ?? ""
     guard let parsed = URLComponents(string: origin), let originHost = parsed.host else {
-        throw APIError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
+        throw ServiceError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
     }
     let originAuthority = parsed.port.map { "\(originHost):\($0)" } ?? originHost
     guard originAuthority == host else {
-        throw APIError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
+        throw ServiceError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
     }
 }
 
@@ -382,14 +405,19 @@ struct AuthPage {
     }
 }
 
-extension Routes {
+extension WebController {
+    /// Whether `error` says that what was asked for does not exist.
+    static func isNotFound(_ error: any Error) -> Bool {
+        (error as? ServiceError)?.kind == .notFound || (error as? StoreError)?.code == .notFound
+    }
+
     /// An error as a page shows it: each field at fault as a sentence ("Display name must
     /// have 1 to 100 characters."), as the web app's script words them; an issue that
     /// names its own subject stands alone. The API speaks English: a page in another
     /// language tells a refusal it knows (by code, or a field's rule) in that language,
     /// from the script's `errors` strings.
-    static func sentences(_ error: APIError) -> String {
-        let strings = WebStrings.current
+    static func sentences(_ error: ServiceError) -> String {
+        let strings = Wording.current
         func translated(_ key: String) -> String? {
             strings.language == "en" ? nil : strings.texts["js.errors.\(key)"]
         }
@@ -411,10 +439,10 @@ extension Routes {
         }
         // Field by field for bad input; another refusal's message says what to do instead
         // ("an account with this email exists; sign in instead").
-        if error.details.isEmpty || error.code != "invalid_input" {
+        if error.fields.isEmpty || error.code != "invalid_input" {
             return translated("code.\(error.code)") ?? sentence("", error.message)
         }
-        return error.details.map { detail in
+        return error.fields.map { detail in
             var name = String(detail.field.split(separator: ".").last ?? "")
             if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
             return translated("field.\(name)") ?? sentence(detail.field, detail.issue)

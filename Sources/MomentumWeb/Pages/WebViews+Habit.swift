@@ -1,12 +1,13 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 extension WebViews {
     // MARK: Habit details
 
     func habit(_ caller: Caller, id: String) async throws -> [String: Any]? {
-        guard let detail = try await server.dashboard.habitDetail(id, of: caller.user, calendarDays: 91) else {
+        guard let detail = try await services.dashboard.habitDetail(id, of: caller.user, calendarDays: 91) else {
             return nil
         }
         let (habit, analytics, unlocks, zone) = (detail.habit, detail.analytics, detail.unlocks, detail.zone)
@@ -14,7 +15,7 @@ extension WebViews {
         page["habit"] = habitRow(habit)
         page["pauses"] = Self.pauseForm(
             detail.pauses, today: detail.today, names: [habit.definition.id: habit.definition.name],
-            profile: try await server.accounts.profile(of: caller.user), habit: habit.definition.id)
+            profile: try await services.accounts.profile(of: caller.user), habit: habit.definition.id)
         page["policy"] = habit.policy.name ?? "custom"
         page["breaks"] = habit.breaks
         page["startDay"] = Self.longDay(habit.startDay)
@@ -65,7 +66,7 @@ extension WebViews {
             page["milestones"] = analytics.milestones.filter { !unlocked.contains($0.streak) }.map {
                 [
                     "streak": $0.streak, "day": Self.longDay($0.day),
-                    "label": WebStrings.current.count("habit.milestones.streak", $0.streak),
+                    "label": Wording.current.count("habit.milestones.streak", $0.streak),
                 ]
             }
             page["historyWeeks"] = analytics.weeks.suffix(12).reversed().map(Self.period)

@@ -1,13 +1,14 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 extension WebViews {
     // MARK: Memories
 
     func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
-        let all = try await server.memories.list(of: caller.user)
-        let onThisDay = try await server.memories.onThisDay(of: caller.user)
+        let all = try await services.memories.list(of: caller.user)
+        let onThisDay = try await services.memories.onThisDay(of: caller.user)
         var page = try await chrome(caller, "memories", title: L("memories.title"))
         let shown = category.map { wanted in all.filter { $0.category == wanted } } ?? all
         page["memories"] = shown.map(memoryCard)
@@ -33,7 +34,7 @@ extension WebViews {
             // Without a photo, the memory shows its illustration (issue 45).
             "illustration": "/memories/\(escapedID)/illustration.svg",
             "title": memory.title, "caption": memory.caption, "category": memory.category,
-            "categoryName": Self.categoryName(memory.category)?.lowercased(with: WebStrings.current.locale)
+            "categoryName": Self.categoryName(memory.category)?.lowercased(with: Wording.current.locale)
                 ?? memory.category,
             "photoAlt": L("memories.photoAlt", ["title": memory.title]),
             "day": Self.longDay(memory.day), "note": memory.note ?? "",
@@ -45,8 +46,8 @@ extension WebViews {
     func share(_ caller: Caller, memory id: String) async throws -> [String: Any]? {
         let memory: Memory
         do {
-            memory = try await server.memories.memory(id, of: caller.user)
-        } catch let error as APIError where error.status == .notFound {
+            memory = try await services.memories.memory(id, of: caller.user)
+        } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
         var page = try await chrome(caller, "memories", title: L("memories.sharePage.title", ["title": memory.title]))
@@ -69,7 +70,7 @@ extension WebViews {
     // MARK: Journey and profile
 
     func journey(_ caller: Caller) async throws -> [String: Any] {
-        let journey = try await server.dashboard.journey(caller.user)
+        let journey = try await services.dashboard.journey(caller.user)
         let (progression, unlocks, analytics, zone) = (
             journey.progression, journey.unlocks, journey.analytics, journey.zone
         )
@@ -116,7 +117,7 @@ extension WebViews {
             ]
             let small = unlocks.filter { $0.tier < .notable }
             if let latest = small.first {
-                entry["smallSteps"] = WebStrings.current.count(
+                entry["smallSteps"] = Wording.current.count(
                     "journey.smallSteps", small.count, ["title": latest.title])
             }
             return entry

@@ -1,5 +1,6 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 extension WebViews {
@@ -7,10 +8,10 @@ extension WebViews {
 
     /// The in-app inbox: the newest notifications, unread ones marked.
     func notifications(_ caller: Caller, before: String?) async throws -> [String: Any] {
-        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 1)
+        let (state, profile) = try await services.dashboard.state(caller.user, calendarDays: 1)
         var page = chrome(
             "notifications", title: L("notifications.title"), wallet: state.wallet, profile: profile)
-        let inbox = try await server.notifications.inbox(of: caller.user, before: before, limit: 50)
+        let inbox = try await services.notifications.inbox(of: caller.user, before: before, limit: 50)
         let zone = ZoneOffsetTable.named(state.timeZone) ?? ZoneOffsetTable.named("UTC")!
         page["notifications"] = inbox.notifications.map { entry -> [String: Any] in
             let notification = entry.notification

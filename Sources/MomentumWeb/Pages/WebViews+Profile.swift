@@ -1,13 +1,14 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 extension WebViews {
     func profile(_ caller: Caller) async throws -> [String: Any] {
-        let profile = try await server.accounts.profile(of: caller.user)
+        let profile = try await services.accounts.profile(of: caller.user)
         var page = try await chrome(caller, "profile", title: L("profile.title"))
-        let stats = try await server.dashboard.stats(caller.user)
-        page["email"] = try await server.accounts.account(of: caller.user).email
+        let stats = try await services.dashboard.stats(caller.user)
+        page["email"] = try await services.accounts.account(of: caller.user).email
         page["profile"] =
             [
                 "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
@@ -26,10 +27,10 @@ extension WebViews {
             ] as [String: Any]
         page["languages"] =
             [["value": "", "label": L("profile.preferences.languageAutomatic"), "selected": profile.language == nil]]
-            + WebStrings.languages.map {
-                ["value": $0, "label": WebStrings.all[$0]?.name ?? $0, "selected": $0 == profile.language]
+            + Wording.languages.map {
+                ["value": $0, "label": Wording.all[$0]?.name ?? $0, "selected": $0 == profile.language]
             }
-        page["pushTargets"] = try await server.store.pushTargets(of: caller.user).map { target -> [String: Any] in
+        page["pushTargets"] = try await services.pushTargets.targets(of: caller.user).map { target -> [String: Any] in
             let view = PushTargetView(target)
             return [
                 "id": view.id, "label": view.label,
@@ -66,7 +67,7 @@ extension WebViews {
         }
         let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
         let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
-        page["devices"] = try await server.accounts.devices(of: caller.user)
+        page["devices"] = try await services.accounts.devices(of: caller.user)
             .map { session -> [String: Any] in
                 [
                     "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,
@@ -92,7 +93,7 @@ extension WebViews {
             "habits": L("profile.packHints.habits"), "ollie": L("profile.packHints.ollie"),
             "savings": L("profile.packHints.savings"), "growth": L("profile.packHints.growth"),
         ]
-        let translation = Translation.named(WebStrings.current.language) ?? .english
+        let translation = Translation.named(Wording.current.language) ?? .english
         return RulePack.bundledOrder.compactMap { name in
             guard let pack = RulePack.bundled[name]?.translated(translation) else { return nil }
             return [

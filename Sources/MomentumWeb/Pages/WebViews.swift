@@ -1,16 +1,18 @@
 import Foundation
 import MomentumCore
+import MomentumServices
 import MomentumStore
 
 /// Builds the web pages' template contexts from the engine's state. Every value is a plain
 /// Swift string, number, Boolean, array or dictionary, so the templates stay logic-less.
 struct WebViews: Sendable {
-    let server: ServerState
+    let services: Services
+    let configuration: ServerConfiguration
 
     /// What every signed-in page shows: the top bar's counters, the navigation, the store
     /// and the celebration settings.
     func chrome(_ caller: Caller, _ section: String, title: String) async throws -> [String: Any] {
-        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 1)
+        let (state, profile) = try await services.dashboard.state(caller.user, calendarDays: 1)
         return chrome(section, title: title, wallet: state.wallet, profile: profile)
     }
 
@@ -27,8 +29,8 @@ struct WebViews: Sendable {
             "displayName": profile.displayName.isEmpty ? L("common.you") : profile.displayName,
             "diamonds": wallet.diamonds,
             "freezes": wallet.freezes,
-            "diamondsLabel": WebStrings.current.count("common.diamondsLabel", wallet.diamonds),
-            "freezesLabel": WebStrings.current.count("common.freezesLabel", wallet.freezes),
+            "diamondsLabel": Wording.current.count("common.diamondsLabel", wallet.diamonds),
+            "freezesLabel": Wording.current.count("common.freezesLabel", wallet.freezes),
             "reduceMotion": profile.preferences.accessibility.reduceMotion,
             "celebrationStyle": profile.preferences.style.rawValue,
             "timeZone": profile.timeZone,
@@ -37,7 +39,7 @@ struct WebViews: Sendable {
                 "items": catalog.items.map {
                     [
                         "id": $0.id, "freezes": $0.freezes, "diamonds": $0.diamonds,
-                        "label": WebStrings.current.count("common.store.freezes", $0.freezes),
+                        "label": Wording.current.count("common.store.freezes", $0.freezes),
                         "affordable": $0.diamonds <= wallet.diamonds,
                     ]
                 },
@@ -50,7 +52,7 @@ struct WebViews: Sendable {
     // MARK: Today
 
     func today(_ caller: Caller) async throws -> [String: Any] {
-        let (state, profile) = try await server.dashboard.state(caller.user, calendarDays: 7)
+        let (state, profile) = try await services.dashboard.state(caller.user, calendarDays: 7)
         var page = chrome("today", title: L("today.title"), wallet: state.wallet, profile: profile)
         let names = Dictionary(
             state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
@@ -99,7 +101,7 @@ struct WebViews: Sendable {
         // goals, the growth stages. Habits show when the account tracks them or has some.
         let pack = (try? profile.rulePack()) ?? .habits
         if pack.members.contains(where: { !$0.forms.isEmpty }) {
-            page["packs"] = packSections(try await server.dashboard.journal(caller.user, recent: 0))
+            page["packs"] = packSections(try await services.dashboard.journal(caller.user, recent: 0))
         }
         let tracksHabits = pack.memberNames.contains("habits") || !state.habits.isEmpty
         page["showHabits"] = tracksHabits
@@ -261,7 +263,7 @@ struct WebViews: Sendable {
 
     /// A schedule in words: "every day", "Mon, Wed, Fri", "3 times a week", "every 2 days".
     static func scheduleLabel(_ schedule: Schedule) -> String {
-        let strings = WebStrings.current
+        let strings = Wording.current
         return switch schedule {
         case .daily: L("habit.schedule.everyDay")
         case .weekdays(let days): days.sorted().map(weekdayShort).joined(separator: ", ")
@@ -282,7 +284,7 @@ struct WebViews: Sendable {
         let window = ((try? profile.rulePack()) ?? .habits).backfillDays(forEventType: "completion")
         var form: [String: Any] = [
             "today": today.description, "weekLater": today.advanced(by: 6).description,
-            "backfill": window.map { WebStrings.current.count("today.pause.backfill", $0) } ?? "",
+            "backfill": window.map { Wording.current.count("today.pause.backfill", $0) } ?? "",
             "list": pauses.map { pause -> [String: Any] in
                 [
                     "id": pause.id, "what": pause.habit.map { names[$0] ?? $0 } ?? L("today.pause.everyHabit"),
@@ -335,7 +337,7 @@ struct WebViews: Sendable {
             ]
         }
         let score = analytics.score
-        let weight = WebStrings.current.number(score.weight, fractionDigits: 1)
+        let weight = Wording.current.number(score.weight, fractionDigits: 1)
         insights["score"] =
             [
                 "raw": Int(score.raw.rounded()), "adjusted": Int(score.adjusted.rounded()),
@@ -360,7 +362,7 @@ struct WebViews: Sendable {
     /// The word for a streak's unit, `1 week`'s or `3 weeks'` (the number is the caller's
     /// to write).
     static func plural(_ count: Int, _ unit: String) -> String {
-        let strings = WebStrings.current
+        let strings = Wording.current
         return switch unit {
         case "day": strings.count("days.units.day", count)
         case "week": strings.count("days.units.week", count)
@@ -374,7 +376,7 @@ struct WebViews: Sendable {
     /// A number as the page's language writes it, without a needless fraction and, as
     /// ``attribute(_:)``, without grouping its thousands: `1000`, `8.5` (`8,5` in Portuguese).
     static func written(_ value: Double) -> String {
-        let separator = WebStrings.current.locale.decimalSeparator ?? "."
+        let separator = Wording.current.locale.decimalSeparator ?? "."
         let plain = attribute(value)
         return separator == "." ? plain : plain.replacingOccurrences(of: ".", with: separator)
     }
@@ -395,7 +397,7 @@ struct WebViews: Sendable {
     /// A weekday's full name: `Monday`.
     static func fullWeekday(_ weekday: Weekday) -> String {
         // 1970-01-05 (day 4) was a Monday.
-        WebStrings.current.day(LocalDay(number: 3 + weekday.rawValue), "weekday")
+        Wording.current.day(LocalDay(number: 3 + weekday.rawValue), "weekday")
     }
 
     /// A month's name, 1 to 12: `November`.
@@ -435,13 +437,13 @@ struct WebViews: Sendable {
     }
 
     /// A day in full: `Tue 24 Nov 2026`.
-    static func longDay(_ day: LocalDay) -> String { WebStrings.current.day(day, "long") }
+    static func longDay(_ day: LocalDay) -> String { Wording.current.day(day, "long") }
 
     /// A day without its year: `24 Nov`.
-    static func shortDay(_ day: LocalDay) -> String { WebStrings.current.day(day, "short") }
+    static func shortDay(_ day: LocalDay) -> String { Wording.current.day(day, "short") }
 
     /// The month and year of a day: `November 2026`.
-    static func monthName(_ day: LocalDay) -> String { WebStrings.current.day(day, "month") }
+    static func monthName(_ day: LocalDay) -> String { Wording.current.day(day, "month") }
 
     /// The local day of an instant in the user's zone, written out.
     static func longDate(_ date: Date, zone: ZoneOffsetTable) -> String {

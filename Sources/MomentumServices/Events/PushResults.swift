@@ -1,0 +1,103 @@
+import Foundation
+import MomentumCore
+import MomentumStore
+
+/// What happened to one pushed event.
+public struct EventResult: Codable, Sendable {
+    /// `applied`, `duplicate` (already stored: a retry), `rejected` (valid but refused by
+    /// the rules, such as a purchase without enough diamonds) or `invalid`.
+    public var status: String
+    /// The event's id, as sent.
+    public var id: String
+    /// Where an applied event sits in the user's log.
+    public var seq: Int64?
+    /// Why the event was refused, for a `rejected` or `invalid` one.
+    public var error: ErrorBody?
+
+    /// The engine's reason for refusing an event.
+    public struct ErrorBody: Codable, Sendable {
+        /// The code.
+        public var code: String
+        /// The message.
+        public var message: String
+        /// The field.
+        public var field: String?
+    }
+
+    init(_ outcome: EventOutcome) {
+        id = outcome.id
+        switch outcome.status {
+        case .applied(let seq):
+            status = "applied"
+            self.seq = seq
+        case .duplicate: status = "duplicate"
+        case .rejected(let error):
+            status = "rejected"
+            self.error = ErrorBody(code: error.code.description, message: error.message, field: error.field)
+        case .invalid(let error):
+            status = "invalid"
+            self.error = ErrorBody(code: error.code.description, message: error.message, field: error.field)
+        }
+    }
+}
+
+/// What a push did: each event's outcome (the engine's verdict, a ``MomentumError``, for
+/// one it refused), the head of the log, the wallet and the achievements unlocked.
+///
+/// Encoded as the push's answer: `results` (one ``EventResult`` per outcome), `headSeq`,
+/// `wallet`, `unlocks`.
+public struct PushResponse: Encodable, Sendable {
+    /// One outcome per event, in the order sent.
+    public var outcomes: [EventOutcome]
+    /// The user's newest sequence number: pull after it for changes from other devices.
+    public var headSeq: Int64
+    /// The wallet after the push.
+    public var wallet: Wallet
+    /// Achievements this push unlocked.
+    public var unlocks: [Unlock]
+    /// The projection version the push produced (not sent: routes read their answer with it).
+    public var version: Int64 = -1
+    /// The JSON of the habit states the push wrote, by habit id (not sent: routes may
+    /// answer with it; see `AppendResult.habitJSON`).
+    public var habitJSON: [String: String] = [:]
+
+    /// Each outcome as the answer shows it.
+    public var results: [EventResult] { outcomes.map(EventResult.init) }
+
+    enum CodingKeys: String, CodingKey, Sendable {
+        case results, headSeq, wallet, unlocks
+    }
+
+    /// Writes the answer's fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(results, forKey: .results)
+        try container.encode(headSeq, forKey: .headSeq)
+        try container.encode(wallet, forKey: .wallet)
+        try container.encode(unlocks, forKey: .unlocks)
+    }
+}
+
+/// A stored event, as pulled by a device.
+public struct PulledEvent: Codable, Sendable {
+    /// The seq.
+    public var seq: Int64
+    /// The event.
+    public var event: Event
+    /// The received at.
+    public var receivedAt: Date
+    /// The device.
+    public var device: String?
+    /// The family member who logged it into this log, when not its owner.
+    public var loggedBy: String?
+}
+
+/// The answer to a pull.
+public struct PullResponse: Codable, Sendable {
+    /// The events.
+    public var events: [PulledEvent]
+    /// Pass this as `after` to get what comes next.
+    public var cursor: Int64
+    /// Whether more events are waiting after `cursor`.
+    public var more: Bool
+}
