@@ -101,7 +101,7 @@ extension UserEngine {
     }
 
     /// Withdraws an event (or remembers the tombstone if it has not arrived yet).
-    private mutating func remove(_ target: String) {
+    mutating func remove(_ target: String) {
         tombstones.insert(target)
         guard let index = indexByID[target], let position = entries.firstIndex(where: { $0.event == index }) else {
             return
