@@ -65,26 +65,3 @@ extension Routes {
             })
     }
 }
-
-extension Request {
-    /// A boolean query parameter: `true` or `1`, `false` or `0`.
-    func boolean(_ name: String, default value: Bool) throws -> Bool {
-        guard let text = uri.queryParameters[name[...]] else { return value }
-        switch text {
-        case "true", "1": return true
-        case "false", "0": return false
-        default: throw APIError.invalid("must be true or false", field: name)
-        }
-    }
-
-    /// An integer query parameter within a range.
-    func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = uri.queryParameters[name[...]] else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw APIError.invalid(
-                "must be an integer from \(range.lowerBound) to \(range.upperBound == .max ? "…" : String(range.upperBound))",
-                field: name)
-        }
-        return number
-    }
-}

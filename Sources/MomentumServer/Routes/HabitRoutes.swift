@@ -4,7 +4,6 @@ import MomentumAPI
 import MomentumCore
 import MomentumServices
 import MomentumStore
-import Synchronization
 
 extension Routes {
     func addHabitRoutes(_ group: RouterGroup<MomentumContext>) {
@@ -75,24 +74,12 @@ extension Routes {
         }
     }
 
-    /// A convenience route's body, decoded once for its route.
-    ///
-    /// An empty body (a plain check-in) decodes to the same request every time for the
-    /// same route, so it is decoded once per route and remembered (``EmptyBodies``):
-    /// `JSONDecoder` on `{}` was 2–3 % of an everyday check-in's core.
+    /// A convenience route's body (``Request/eventRequest(for:limit:emptyIsObject:)``).
     func body(
         _ request: Request, for route: EventRequest.Route, emptyIsObject: Bool = false
-    ) async throws
-        -> EventRequest
-    {
-        let buffer = try await JSONIO.collect(request, limit: server.configuration.maxBodyBytes)
-        let empty = emptyIsObject && buffer.readableBytes == 0
-        if empty, let known = EmptyBodies.shared.request(for: route) { return known }
-        let decoded = try JSONIO.decode(
-            EventRequest.self, body: buffer, of: request, userInfo: [EventRequest.routeKey: route],
-            emptyIsObject: emptyIsObject)
-        if empty { EmptyBodies.shared.remember(decoded, for: route) }
-        return decoded
+    ) async throws -> EventRequest {
+        try await request.eventRequest(
+            for: route, limit: server.configuration.maxBodyBytes, emptyIsObject: emptyIsObject)
     }
 
     /// A habit's state now, with `days` of calendar; 404 when the user has no such habit.
@@ -130,29 +117,5 @@ struct CheckInResponse: Codable {
         out += try MomentumJSON.encodeBytes(wallet)
         out.append(UInt8(ascii: "}"))
         return out
-    }
-}
-
-/// The request an empty body decodes to, by route: a pure function of the route (the
-/// decoder is given nothing else), so remembering it changes no answer. A body that is
-/// refused is not remembered and is refused again, with the same words.
-final class EmptyBodies: Sendable {
-    static let shared = EmptyBodies()
-
-    /// The most routes remembered (one per habit and kind of convenience route); beyond
-    /// it the memory starts over.
-    static let maximumRoutes = 4_096
-
-    private let requests = Mutex<[EventRequest.Route: EventRequest]>([:])
-
-    func request(for route: EventRequest.Route) -> EventRequest? {
-        requests.withLock { $0[route] }
-    }
-
-    func remember(_ request: EventRequest, for route: EventRequest.Route) {
-        requests.withLock { requests in
-            if requests.count >= Self.maximumRoutes { requests.removeAll() }
-            requests[route] = request
-        }
     }
 }
