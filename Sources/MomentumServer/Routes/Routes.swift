@@ -17,12 +17,22 @@ struct Routes {
         let authenticated = router.group("v1").add(middleware: AuthMiddleware(server: server))
             .add(middleware: IdempotencyMiddleware(server: server))
         addAccountRoutes(public: v1, authenticated: authenticated)
-        addEventRoutes(authenticated)
-        addHabitRoutes(authenticated)
-        addMilestoneRoutes(authenticated)
-        addReadRoutes(authenticated)
+        EventController(
+            ingest: server.services.ingest, hub: server.hub, streams: server.metrics.streams,
+            maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: authenticated)
+        HabitController(
+            ingest: server.services.ingest, dashboard: server.services.dashboard,
+            maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: authenticated)
+        MilestoneController(
+            milestones: server.services.milestones, ingest: server.services.ingest,
+            maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: authenticated)
+        ReadController(dashboard: server.services.dashboard, ingest: server.services.ingest)
+            .addRoutes(to: authenticated)
         addMemoryRoutes(authenticated)
-        addCelebrationRoutes(authenticated)
+        CelebrationController(celebrations: server.services.celebrations).addRoutes(to: authenticated)
         addNotificationRoutes(authenticated)
         addPushRoutes(authenticated)
         addSocialRoutes(authenticated)

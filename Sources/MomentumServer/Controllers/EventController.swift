@@ -1,0 +1,85 @@
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MomentumAPI
+import MomentumCore
+import MomentumServices
+
+/// Sync: push (`POST /v1/events`), pull (`GET /v1/events`) through ``EventIngest``, and
+/// the change stream (`GET /v1/stream`) from the ``ChangeHub``.
+struct EventController: Sendable {
+    let ingest: EventIngest
+    /// Where the user's changes arrive, from this instance or (relayed) from another.
+    let hub: ChangeHub
+    /// Open server-sent event streams (``ServerMetrics/streams``).
+    let streams: Meter
+    /// The most bytes a request body may hold.
+    let maxBodyBytes: Int
+
+    func addRoutes(to group: RouterGroup<MomentumContext>) {
+        group.post("events", use: push)
+        group.get("events", use: pull)
+        group.get("stream", use: stream)
+    }
+
+    /// `POST /v1/events`: a device's batch of events (``PushRequest``), validated and stored;
+    /// the ``PushResponse``.
+    @Sendable func push(_ request: Request, context: MomentumContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await JSONIO.decode(PushRequest.self, from: request, limit: maxBodyBytes)
+        let response = try await ingest.append(body.events, caller: caller)
+        return try JSONIO.response(response)
+    }
+
+    /// `GET /v1/events?after=&limit=`: a page of the user's stored events after the cursor
+    /// `after`, at most `limit` (1 to 1,000, 500 by default), for a device catching up.
+    @Sendable func pull(_ request: Request, context: MomentumContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let after = try request.integer("after", default: 0, in: 0...Int.max)
+        let limit = try request.integer("limit", default: 500, in: 1...1_000)
+        return try JSONIO.response(try await ingest.pull(caller.user, after: Int64(after), limit: limit))
+    }
+
+    /// `GET /v1/stream`: server-sent events: `change` whenever the user's data changes on
+    /// any device (on any instance), a comment every 15 seconds to keep proxies from
+    /// closing the stream.
+    @Sendable func stream(_ request: Request, context: MomentumContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let hub = self.hub
+        let streams = self.streams
+        let (id, changes) = try hub.subscribe(caller.user)
+        let stopWatching = hub.closeWhenConnectionEnds(context.channel, user: caller.user, id: id)
+        streams.increment()
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(15))
+                hub.heartbeat(caller.user, id: id)
+            }
+        }
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: .init { writer in
+                defer {
+                    stopWatching()
+                    heartbeat.cancel()
+                    hub.close(caller.user, id: id)
+                    streams.decrement()
+                }
+                try await writer.write(ByteBuffer(string: "retry: 2000\nevent: ready\ndata: {}\n\n"))
+                for await item in changes.cancelOnGracefulShutdown() {
+                    switch item {
+                    case .heartbeat:
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    case .change(let change):
+                        let data = String(decoding: try MomentumJSON.encodeBytes(change), as: UTF8.self)
+                        try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
