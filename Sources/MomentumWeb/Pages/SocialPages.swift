@@ -122,24 +122,23 @@ extension WebViews {
     }
 
     /// `/invitations/{code}`: who invites, to what, with accept and decline.
-    func invitation(_ caller: Caller, code: String) async throws -> [String: Any] {
-        var page = try await chrome(caller, "friends", title: L("social.invitation.title"))
+    func invitation(_ caller: Caller, code: String) async throws -> (InvitationPage, Chrome) {
+        let chrome = try await layout(caller, "friends", title: L("social.invitation.title"))
         do {
             let preview = try await services.social.preview(code: code, caller: caller)
             let subject = preview.subjectName ?? preview.subject ?? ""
-            page["invitation"] = [
-                "code": preview.code, "inviter": preview.inviterName, "family": preview.kind == "family",
-                "subject": subject, "role": preview.role.map(Self.roleLabel) ?? "",
-                "expires": L("social.expires", ["when": Self.relative(preview.expiresAt, now: configuration.clock())]),
-                "familyHeading": L(
+            let invitation = InvitationPage.Invitation(
+                code: preview.code, inviter: preview.inviterName, family: preview.kind == "family",
+                subject: subject, role: preview.role.map(Self.roleLabel) ?? "",
+                expires: L("social.expires", ["when": Self.relative(preview.expiresAt, now: configuration.clock())]),
+                familyHeading: L(
                     "social.invitation.familyHeading", ["inviter": preview.inviterName, "subject": subject]),
-                "familyNote": L("social.invitation.familyNote", ["subject": subject]),
-                "friendHeading": L("social.invitation.friendHeading", ["inviter": preview.inviterName]),
-            ]
+                familyNote: L("social.invitation.familyNote", ["subject": subject]),
+                friendHeading: L("social.invitation.friendHeading", ["inviter": preview.inviterName]))
+            return (InvitationPage(invitation: invitation), chrome)
         } catch let error as ServiceError where error.kind == .notFound || error.kind.isTooMany {
-            page["unavailable"] = error.message
+            return (InvitationPage(unavailable: error.message), chrome)
         }
-        return page
     }
 
     /// `/families/{owner}/{subject}`: a subject's family as one of its members sees it;

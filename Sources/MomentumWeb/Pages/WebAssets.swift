@@ -70,11 +70,20 @@ final class WebAssets: Sendable {
     /// of ``Wording/current``: its strings are the context's `t`, its tag `lang`, and the
     /// script's strings `strings`.
     func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        render(template, RenderContext(strings: Self.strings(), page: context, chrome: nil), status: status)
+    }
+
+    /// Renders a page's typed model, in the layout's ``Chrome`` when signed in.
+    func page<Model: TemplateModel>(_ model: Model, chrome: Chrome?, status: HTTPResponse.Status = .ok) -> Response {
+        render(Model.template, RenderContext(strings: Self.strings(), page: model, chrome: chrome), status: status)
+    }
+
+    private static func strings() -> [String: Any] {
         let strings = Wording.current
-        var context = context
-        context["t"] = strings.tree
-        context["lang"] = strings.language
-        context["strings"] = strings.script
+        return ["t": strings.tree, "lang": strings.language, "strings": strings.script]
+    }
+
+    private func render(_ template: String, _ context: RenderContext, status: HTTPResponse.Status) -> Response {
         let html = library.render(context, withTemplate: template) ?? "template \(template) is missing"
         return Response(status: status, headers: Self.htmlHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
     }

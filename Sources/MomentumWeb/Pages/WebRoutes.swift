@@ -8,7 +8,7 @@ import MomentumStore
 /// The web app: pages rendered on the server from the engine's state, enhanced by plain
 /// JavaScript modules that call the JSON API with the session cookie.
 ///
-/// Its pages call the use cases (``Services``) as the JSON API's controllers do; what
+/// Its pages call the use cases (`Services`) as the JSON API's controllers do; what
 /// only the HTTP layer knows (who a session cookie belongs to, the status of a refusal)
 /// comes in through ``WebSessionAuthority`` and `status`.
 public struct WebController<Context: WebRequestContext>: Sendable {
@@ -61,91 +61,12 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                 ],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
-        router.get("signin") { request, _ in
-            let next = Self.next(request.uri.queryParameters["next"].map(String.init))
-            if try await webCaller(request) != nil { return Response.redirect(to: next ?? "/today", type: .normal) }
-            return Self.inBrowserLanguage(request) {
-                assets.page("signin", AuthPage(demo: configuration.demo, next: next).context)
-            }
-        }
-        router.get("signup") { request, _ in
-            Self.inBrowserLanguage(request) {
-                assets.page(
-                    "signup",
-                    AuthPage(
-                        title: L("auth.createAccount"),
-                        next: Self.next(request.uri.queryParameters["next"].map(String.init)),
-                        zones: WebViews.zones(selected: "UTC"),
-                        packChoices: WebViews.packChoices(
-                            checked: RulePack.canonicalNames(configuration.pack) ?? [])
-                    ).context)
-            }
-        }
-        router.post("signin") { request, context in
-            let form = try await webForm(request, context)
-            do {
-                let shown = request.cookies[Self.deviceCookie]?.value
-                let session = try await services.accounts.signIn(
-                    SignInRequest(
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
-                        email: form["email"] ?? "", password: form["password"] ?? ""),
-                    address: context.addressKey, deviceKey: shown)
-                return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: shown)
-            } catch let refusal as ServiceError {
-                let error = refusal
-                return Self.inBrowserLanguage(request) {
-                    var page = AuthPage(demo: configuration.demo, next: Self.next(form["next"]))
-                    page.email = form["email"] ?? ""
-                    page.error = Self.sentences(error)
-                    return assets.page("signin", page.context, status: status(error))
-                }
-            }
-        }
-        router.post("signup") { request, context in
-            let form = try await webForm(request, context)
-            do {
-                let session = try await services.accounts.register(
-                    RegisterRequest(
-                        deviceName: Self.deviceName(userAgent: request.headers[.userAgent]),
-                        displayName: form["displayName"] ?? "", email: form["email"] ?? "",
-                        language: Translation.bestMatch(for: Wording.preferred(request.headers[.acceptLanguage])),
-                        packs: Self.packs(form),
-                        password: form["password"] ?? "", timeZone: form["timeZone"]),
-                    address: context.addressKey)
-                return await signedIn(session, request, next: Self.next(form["next"]), shownDeviceKey: nil)
-            } catch let refusal as ServiceError {
-                let error = refusal
-                // Built in the browser's language: the title and the packs' hints are words.
-                return Self.inBrowserLanguage(request) {
-                    var page = AuthPage(
-                        title: L("auth.createAccount"), next: Self.next(form["next"]),
-                        zones: WebViews.zones(selected: form["timeZone"] ?? "UTC"),
-                        packChoices: WebViews.packChoices(
-                            checked: form["packs"].map { $0.split(separator: "+").map(String.init) } ?? []))
-                    page.email = form["email"] ?? ""
-                    page.displayName = form["displayName"] ?? ""
-                    page.error = Self.sentences(error)
-                    return assets.page("signup", page.context, status: status(error))
-                }
-            }
-        }
-        router.post("signout") { request, _ in
-            try requireSameOrigin(request)
-            if let caller = try await webCaller(request) {
-                try await services.accounts.revoke(user: caller.user, tokenHash: caller.tokenHash)
-            }
-            var response = Response.redirect(to: "/signin", type: .normal)
-            response.setCookie(
-                Cookie(
-                    name: WebSession.cookieName, value: "", maxAge: 0, path: "/", secure: secure(request),
-                    httpOnly: true, sameSite: .strict))
-            return response
-        }
+        addAuthRoutes(to: router)
 
         let views = WebViews(services: services, configuration: configuration)
         for (path, page) in [
             ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
-            ("notifications", "notifications"), ("friends", "friends"), ("feed", "feed"),
+            ("friends", "friends"), ("feed", "feed"),
         ] {
             router.get(RouterPath(path)) { request, _ in
                 try await signedInPage(request) { caller in
@@ -154,9 +75,6 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                         case "today": try await views.today(caller)
                         case "journey": try await views.journey(caller)
                         case "profile": try await views.profile(caller)
-                        case "notifications":
-                            try await views.notifications(
-                                caller, before: request.uri.queryParameters["before"].map(String.init))
                         case "friends": try await views.friends(caller)
                         case "feed":
                             try await views.feed(caller, before: request.uri.queryParameters["before"].map(String.init))
@@ -168,13 +86,19 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                 }
             }
         }
+        router.get("notifications") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.notifications(
+                    caller, before: request.uri.queryParameters["before"].map(String.init))
+                return try await render(caller, page, chrome)
+            }
+        }
         router.get("habits/:habit") { request, context in
             try await signedInPage(request) { caller in
                 guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
                     return try await render(
-                        caller,
-                        "missing", try await views.chrome(caller, "today", title: L("habit.missing.title")),
-                        status: .notFound)
+                        caller, MissingPage(),
+                        try await views.layout(caller, "today", title: L("habit.missing.title")), status: .notFound)
                 }
                 return try await render(caller, "habit", page)
             }
@@ -183,9 +107,8 @@ public struct WebController<Context: WebRequestContext>: Sendable {
             try await signedInPage(request) { caller in
                 guard let page = try await views.packPage(caller, pack: try context.parameter("pack")) else {
                     return try await render(
-                        caller,
-                        "missing", try await views.chrome(caller, "today", title: L("habit.missing.title")),
-                        status: .notFound)
+                        caller, MissingPage(),
+                        try await views.layout(caller, "today", title: L("habit.missing.title")), status: .notFound)
                 }
                 return try await render(caller, "pack", page)
             }
@@ -194,17 +117,16 @@ public struct WebController<Context: WebRequestContext>: Sendable {
             try await signedInPage(request) { caller in
                 guard let page = try await views.friend(caller, id: try context.parameter("friend")) else {
                     return try await render(
-                        caller,
-                        "missing", try await views.chrome(caller, "friends", title: L("habit.missing.title")),
-                        status: .notFound)
+                        caller, MissingPage(),
+                        try await views.layout(caller, "friends", title: L("habit.missing.title")), status: .notFound)
                 }
                 return try await render(caller, "friend", page)
             }
         }
         router.get("invitations/:code") { request, context in
             try await signedInPage(request) { caller in
-                try await render(
-                    caller, "invitation", try await views.invitation(caller, code: try context.parameter("code")))
+                let (page, chrome) = try await views.invitation(caller, code: try context.parameter("code"))
+                return try await render(caller, page, chrome)
             }
         }
         router.get("families/:owner/:subject") { request, context in
@@ -214,22 +136,20 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                         caller, owner: try context.parameter("owner"), subject: try context.parameter("subject"))
                 else {
                     return try await render(
-                        caller,
-                        "missing", try await views.chrome(caller, "friends", title: L("habit.missing.title")),
-                        status: .notFound)
+                        caller, MissingPage(),
+                        try await views.layout(caller, "friends", title: L("habit.missing.title")), status: .notFound)
                 }
                 return try await render(caller, "family", page)
             }
         }
         router.get("memories/:memory/share") { request, context in
             try await signedInPage(request) { caller in
-                guard let page = try await views.share(caller, memory: try context.parameter("memory")) else {
+                guard let (page, chrome) = try await views.share(caller, memory: try context.parameter("memory")) else {
                     return try await render(
-                        caller,
-                        "missing", try await views.chrome(caller, "memories", title: L("habit.missing.title")),
-                        status: .notFound)
+                        caller, MissingPage(),
+                        try await views.layout(caller, "memories", title: L("habit.missing.title")), status: .notFound)
                 }
-                return try await render(caller, "share", page)
+                return try await render(caller, page, chrome)
             }
         }
         // A memory's illustration, for the memories page and the celebrations of a memory
@@ -282,11 +202,27 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         let unread = try await services.notifications.unreadCount(of: caller.user)
         context["unread"] = unread
         context["hasUnread"] = unread > 0
-        context["bellLabel"] =
-            unread > 0
+        context["bellLabel"] = Self.bellLabel(unread)
+        return WebAssets.shared.page(template, context, status: status)
+    }
+
+    /// Renders a signed-in page's model in its layout, with the bell's unread count.
+    private func render<Model: TemplateModel>(
+        _ caller: Caller, _ page: Model, _ chrome: Chrome, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var chrome = chrome
+        let unread = try await services.notifications.unreadCount(of: caller.user)
+        chrome.unread = unread
+        chrome.hasUnread = unread > 0
+        chrome.bellLabel = Self.bellLabel(unread)
+        return WebAssets.shared.page(page, chrome: chrome, status: status)
+    }
+
+    /// The bell's label: "Notifications", with the unread count when there are some.
+    private static func bellLabel(_ unread: Int) -> String {
+        unread > 0
             ? "\(L("common.notifications")), \(Wording.current.count("common.unread", unread))"
             : L("common.notifications")
-        return WebAssets.shared.page(template, context, status: status)
     }
 
     /// Renders a signed-out page in the browser's language.
@@ -294,188 +230,11 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         Wording.$current.withValue(
             Wording.negotiate(profile: nil, acceptLanguage: request.headers[.acceptLanguage]), operation: render)
     }
-
-    /// The sign-in page, which comes back to the page asked for (an invitation's link)
-    /// once signed in.
-    private func toSignIn(_ request: Request) -> Response {
-        guard request.method == .get, let next = Self.next(request.uri.path), next != "/" else {
-            return Response.redirect(to: "/signin", type: .normal)
-        }
-        let encoded =
-            next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["/", "-", "_", "."])) ?? ""
-        return Response.redirect(to: "/signin?next=\(encoded)", type: .normal)
-    }
-
-    /// A page of this site to go to after signing in: a path of its own, never another
-    /// site's address.
-    static func next(_ value: String?) -> String? {
-        guard let value, value.hasPrefix("/"), !value.hasPrefix("//"), !value.contains("\\"), value.utf8.count <= 512,
-            !value.contains(where: { $0.isNewline || $0 == " " })
-        else { return nil }
-        return value
-    }
-
-    private func signedIn(
-        _ session: SessionResponse, _ request: Request, next: String? = nil, shownDeviceKey: String?
-    ) async -> Response {
-        var response = Response.redirect(to: next ?? "/today", type: .normal)
-        response.setCookie(
-            Cookie(
-                name: WebSession.cookieName, value: session.token,
-                maxAge: Int(configuration.sessionLifetime.components.seconds), path: "/",
-                secure: secure(request), httpOnly: true, sameSite: .strict))
-        // The browser's device key, shown with its next sign-in (only to the sign-in form),
-        // so that guesses at the password from elsewhere do not keep it out.
-        if let key = await services.accounts.deviceKey(for: session.email, showing: shownDeviceKey) {
-            response.setCookie(
-                Cookie(
-                    name: Self.deviceCookie, value: key, maxAge: 400 * 86_400, path: "/signin",
-                    secure: secure(request), httpOnly: true, sameSite: .strict))
-        }
-        return response
-    }
-
-    /// The cookie that holds the browser's device key (``SignInDevices``).
-    static var deviceCookie: String { "momentum_device" }
-
-    /// Whether the session cookie must be `Secure`: always when configured so, and for a
-    /// request a TLS-terminating proxy forwarded from HTTPS. (A client that fakes the
-    /// header only keeps its own cookie off plain HTTP.)
-    private func secure(_ request: Request) -> Bool {
-        if configuration.secureCookies { return true }
-        guard let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!] else { return false }
-        return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
-    }
-
-    /// A URL-encoded form body as a dictionary. A form posted from another site (its
-    /// `Origin` is not this server) is refused, so no one can sign a visitor in to an
-    /// account of theirs or out of their own.
-    private func webForm(_ request: Request, _ context: Context) async throws -> [String: String] {
-        try requireSameOrigin(request)
-        let buffer = try await request.body.collect(upTo: 16_384)
-        var fields: [String: String] = [:]
-        for pair in String(buffer: buffer).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            guard let name = parts.first, !name.isEmpty else { continue }
-            let value = parts.count > 1 ? parts[1] : ""
-            // A repeated field (the sign-up's pack checkboxes) is its values joined by "+".
-            fields[name] = fields[name].map { "\($0)+\(value)" } ?? value
-        }
-        return fields
-    }
-}
-
-/// Refuses a browser form whose `Origin` header names another host than this request's.
-func requireSameOrigin(_ request: Request) throws {
-    guard let origin = request.headers[.origin], origin != "null" else { return }
-    let host = request.head.authority ?? ""
-    guard let parsed = URLComponents(string: origin), let originHost = parsed.host else {
-        throw ServiceError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
-    }
-    let originAuthority = parsed.port.map { "\(originHost):\($0)" } ?? originHost
-    guard originAuthority == host else {
-        throw ServiceError(.forbidden, "cross_site_form", "this form must be sent from Momentum's own pages")
-    }
-}
-
-/// The sign-in and sign-up pages.
-struct AuthPage {
-    /// The page's title; `nil` for "Sign in" in the page's language.
-    var title: String?
-    var demo = false
-    /// Where to go once signed in (a path of this site), if not Today.
-    var next: String?
-    var email = ""
-    var displayName = ""
-    var error: String?
-    var zones: [[String: Any]] = []
-    var packChoices: [[String: Any]] = []
-
-    /// The page's template context.
-    var context: [String: Any] {
-        var context: [String: Any] = [
-            "title": title ?? L("auth.signIn"), "demo": demo, "email": email, "displayName": displayName,
-            "zones": zones, "packChoices": packChoices,
-        ]
-        if let next { context["next"] = next }
-        if let error { context["error"] = error }
-        return context
-    }
 }
 
 extension WebController {
     /// Whether `error` says that what was asked for does not exist.
     static func isNotFound(_ error: any Error) -> Bool {
         (error as? ServiceError)?.kind == .notFound || (error as? StoreError)?.code == .notFound
-    }
-
-    /// An error as a page shows it: each field at fault as a sentence ("Display name must
-    /// have 1 to 100 characters."), as the web app's script words them; an issue that
-    /// names its own subject stands alone. The API speaks English: a page in another
-    /// language tells a refusal it knows (by code, or a field's rule) in that language,
-    /// from the script's `errors` strings.
-    static func sentences(_ error: ServiceError) -> String {
-        let strings = Wording.current
-        func translated(_ key: String) -> String? {
-            strings.language == "en" ? nil : strings.texts["js.errors.\(key)"]
-        }
-        func sentence(_ field: String, _ issue: String) -> String {
-            var label = String(field.split(separator: ".").last ?? "")
-            if let bracket = label.firstIndex(of: "[") { label = String(label[..<bracket]) }
-            label = label.reduce(into: "") { words, character in
-                if character.isUppercase, let last = words.last, last.isLowercase { words.append(" ") }
-                words.append(character)
-            }.lowercased()
-            let predicates = [
-                "must", "is", "are", "was", "has", "have", "cannot", "can't", "should", "appears", "needs", "does",
-                "not",
-            ]
-            let first = issue.prefix { $0.isLetter || $0 == "'" }
-            var text = !label.isEmpty && predicates.contains(String(first)) ? "\(label) \(issue)" : issue
-            text = text.prefix(1).uppercased() + text.dropFirst()
-            return [".", "!", "?"].contains(text.last) ? text : text + "."
-        }
-        // Field by field for bad input; another refusal's message says what to do instead
-        // ("an account with this email exists; sign in instead").
-        if error.fields.isEmpty || error.code != "invalid_input" {
-            return translated("code.\(error.code)") ?? sentence("", error.message)
-        }
-        return error.fields.map { detail in
-            var name = String(detail.field.split(separator: ".").last ?? "")
-            if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
-            return translated("field.\(name)") ?? sentence(detail.field, detail.issue)
-        }.joined(separator: " ")
-    }
-
-    /// The packs a sign-up form chose: its checked boxes; none when the form showed boxes
-    /// and none was checked (refused: an account tracks something); the server's default
-    /// pack for a form without the choice.
-    static func packs(_ form: [String: String]) -> [String]? {
-        if let packs = form["packs"] { return packs.split(separator: "+").map(String.init) }
-        return form["packChoice"] == nil ? nil : []
-    }
-
-    /// A browser's device name from its `User-Agent` ("Firefox on macOS"), so that the list
-    /// of signed-in devices tells them apart; "Web browser" when it says nothing familiar.
-    static func deviceName(userAgent: String?) -> String {
-        guard let agent = userAgent else { return "Web browser" }
-        let browsers = [
-            ("Edg/", "Edge"), ("EdgiOS/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS/", "Firefox"),
-            ("CriOS/", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"),
-        ]
-        let systems = [
-            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
-            ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"),
-        ]
-        let browser = browsers.first { agent.contains($0.0) }?.1
-        let system = systems.first { agent.contains($0.0) }?.1
-        switch (browser, system) {
-        case (let browser?, let system?): return "\(browser) on \(system)"
-        case (let browser?, nil): return browser
-        case (nil, let system?): return "Web browser on \(system)"
-        case (nil, nil): return "Web browser"
-        }
     }
 }

@@ -43,28 +43,26 @@ extension WebViews {
         ]
     }
 
-    func share(_ caller: Caller, memory id: String) async throws -> [String: Any]? {
+    func share(_ caller: Caller, memory id: String) async throws -> (SharePage, Chrome)? {
         let memory: Memory
         do {
             memory = try await services.memories.memory(id, of: caller.user)
         } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
-        var page = try await chrome(caller, "memories", title: L("memories.sharePage.title", ["title": memory.title]))
-        let card = memoryCard(memory)
-        page["memory"] = card
-        let escaped = card["escapedID"] as? String ?? id
-        page["formats"] = ShareCardFormat.allCases.map { format in
+        let chrome = try await layout(
+            caller, "memories", title: L("memories.sharePage.title", ["title": memory.title]))
+        let escaped = memoryCard(memory)["escapedID"] as? String ?? id
+        let formats = ShareCardFormat.allCases.map { format in
             let base = "/v1/memories/\(escaped)/share-card?format=\(format.rawValue)"
             let name = Self.formatName(format)
-            return [
-                "name": name, "alt": L("memories.sharePage.preview", ["format": name]), "format": format.rawValue,
-                "size": "\(format.width) × \(format.height)", "width": format.width, "height": format.height,
-                "svg": base + "&type=svg", "png": base + "&type=png",
-                "file": memory.unlockID.replacingOccurrences(of: "#", with: "-") + "-\(format.rawValue)",
-            ]
+            return SharePage.Format(
+                name: name, alt: L("memories.sharePage.preview", ["format": name]), format: format.rawValue,
+                size: "\(format.width) × \(format.height)", width: format.width, height: format.height,
+                svg: base + "&type=svg", png: base + "&type=png",
+                file: memory.unlockID.replacingOccurrences(of: "#", with: "-") + "-\(format.rawValue)")
         }
-        return page
+        return (SharePage(formats: formats), chrome)
     }
 
     // MARK: Journey and profile

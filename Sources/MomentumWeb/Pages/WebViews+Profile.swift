@@ -88,7 +88,7 @@ extension WebViews {
     }
 
     /// The bundled packs as the sign-up and profile forms offer them.
-    static func packChoices(checked: [String]) -> [[String: Any]] {
+    static func packChoices(checked: [String]) -> [PackChoice] {
         let hints = [
             "habits": L("profile.packHints.habits"), "ollie": L("profile.packHints.ollie"),
             "savings": L("profile.packHints.savings"), "growth": L("profile.packHints.growth"),
@@ -96,10 +96,9 @@ extension WebViews {
         let translation = Translation.named(Wording.current.language) ?? .english
         return RulePack.bundledOrder.compactMap { name in
             guard let pack = RulePack.bundled[name]?.translated(translation) else { return nil }
-            return [
-                "value": name, "label": pack.title, "icon": pack.icon ?? "", "hint": hints[name] ?? "",
-                "checked": checked.contains(name),
-            ]
+            return PackChoice(
+                value: name, label: pack.title, icon: pack.icon ?? "", hint: hints[name] ?? "",
+                checked: checked.contains(name))
         }
     }
 
@@ -127,9 +126,9 @@ extension WebViews {
     }
 
     /// Every IANA zone the server knows, with one selected.
-    static func zones(selected: String) -> [[String: Any]] {
+    static func zones(selected: String) -> [ZoneOption] {
         var names = TimeZone.knownTimeZoneIdentifiers.sorted()
         if !names.contains(selected) { names.insert(selected, at: 0) }
-        return names.map { ["name": $0, "selected": $0 == selected] }
+        return names.map { ZoneOption(name: $0, selected: $0 == selected) }
     }
 }
