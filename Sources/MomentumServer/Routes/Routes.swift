@@ -31,11 +31,16 @@ struct Routes {
         ).addRoutes(to: authenticated)
         ReadController(dashboard: server.services.dashboard, ingest: server.services.ingest)
             .addRoutes(to: authenticated)
-        addMemoryRoutes(authenticated)
+        MemoryController(
+            memories: server.services.memories, subjectPhotos: server.services.subjectPhotos,
+            maxPhotoBytes: server.configuration.maxPhotoBytes
+        ).addRoutes(to: authenticated)
         CelebrationController(celebrations: server.services.celebrations).addRoutes(to: authenticated)
-        addNotificationRoutes(authenticated)
+        NotificationController(notifications: server.services.notifications).addRoutes(to: authenticated)
         addPushRoutes(authenticated)
-        addSocialRoutes(authenticated)
+        SocialController(social: server.services.social).addRoutes(to: authenticated)
+        FamilyController(families: server.services.families, maxBodyBytes: server.configuration.maxBodyBytes)
+            .addRoutes(to: authenticated)
         WebController<MomentumContext>(
             services: server.services, configuration: server.configuration, sessions: server,
             status: { APIError.from($0).status }
