@@ -26,7 +26,6 @@ public final class ServerState: Sendable {
     let trustedProxies: TrustedProxies
     /// bcrypt's own pool, with a bounded queue.
     let passwords: PasswordHasher
-    let inFlight = Mutex(Set<String>())
     let hub: ChangeHub
     let relay: (any ChangeRelay)?
     /// Whether the relay is receiving other instances' changes right now.
@@ -207,10 +206,6 @@ public final class ServerState: Sendable {
         }
         if let change = message.change { hub.deliver(change, to: message.user) }
     }
-
-    /// Whether cached sessions may be trusted: always on a single instance; with other
-    /// instances only while the relay is receiving their revocations.
-    var sessionCacheTrusted: Bool { relay == nil || relayListening.value }
 }
 
 /// Whether the relay is receiving other instances' changes right now.

@@ -95,6 +95,10 @@ public final class Services: Sendable {
     /// Device sessions verified in the last few seconds (the HTTP layer's authentication
     /// reads it; signing out forgets).
     public let sessions: SessionCache
+    /// Who a device token signs in (the API's bearer tokens, the web app's cookie).
+    public let sessionAuthentication: SessionAuthentication
+    /// The answers kept by `Idempotency-Key`.
+    public let idempotency: Idempotency
     /// Draws PNG share cards on threads of its own, bounded in time and number, with a
     /// cache; its threads also decode uploaded photos.
     public let rasterizer: Rasterizer
@@ -113,6 +117,10 @@ public final class Services: Sendable {
         let logger = edges.logger
         let now = configuration.clock
         sessions = SessionCache(ttl: configuration.sessionCacheSeconds)
+        sessionAuthentication = SessionAuthentication(
+            store: store, sessions: sessions, lifetime: configuration.sessionLifetime, now: now,
+            relayListening: edges.relayListening)
+        idempotency = Idempotency(store: store, now: now)
         signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
         rasterizer = Rasterizer(configuration: configuration, factory: edges.metrics)
         photoDecoder = PhotoDecoder(configuration: configuration)

@@ -74,3 +74,28 @@ final class EmptyBodies: Sendable {
         }
     }
 }
+
+/// The admin token's check, for the operator's routes (``AdminController``, the webhooks
+/// of ``PushController``).
+struct AdminGate: Sendable {
+    /// The admin token (``ServerConfiguration/adminToken``); with none, the admin routes
+    /// do not exist.
+    let token: String?
+
+    /// Checks the admin token (`Authorization: Bearer <token>`, the scheme in any case).
+    ///
+    /// - Throws: 404 when no admin token is configured (the endpoints do not exist then),
+    ///   401 for a missing or wrong token.
+    func require(_ request: Request) throws {
+        guard let expected = token, !expected.isEmpty else {
+            throw APIError.notFound("endpoint")
+        }
+        let token = request.headers[.authorization].flatMap(AuthMiddleware.bearerToken) ?? ""
+        let x = Array(token.utf8)
+        let y = Array(expected.utf8)
+        // Constant time in the token's bytes, so that timing tells nothing of the token.
+        guard x.count == y.count, zip(x, y).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
+            throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
+        }
+    }
+}

@@ -8,7 +8,10 @@ import MomentumWeb
 /// the user's device sessions, then applies the per-user rate limit.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
-    let server: ServerState
+    /// Who a token signs in.
+    let sessions: SessionAuthentication
+    /// Requests per user per minute.
+    let userLimit: any RequestLimit
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -32,9 +35,9 @@ struct AuthMiddleware: RouterMiddleware {
         } else {
             throw APIError.unauthorized
         }
-        let caller = try await server.authenticate(token: token)
+        let caller = try await sessions.authenticate(token: token)
         let user = caller.user
-        try server.userLimiter.check(user, scope: "for this account")
+        try userLimit.check(user, scope: "for this account")
         var context = context
         context.caller = caller
         context.logged.user = user
@@ -45,7 +48,7 @@ struct AuthMiddleware: RouterMiddleware {
             // ago, before the relay brought the news (deleting the account ends them all):
             // the route then finds no account. That is the session's end, not a missing
             // resource.
-            try await server.confirmSession(of: caller)
+            try await sessions.confirm(caller)
             throw error
         }
     }
@@ -66,53 +69,12 @@ struct AuthMiddleware: RouterMiddleware {
     }
 }
 
-extension ServerState {
-    /// The caller a device token belongs to, refreshing the session's seen-at at most every
-    /// five minutes (so reads do not write).
-    ///
-    /// - Throws: 401 when the token is malformed, unknown, revoked or expired.
-    func authenticate(token: String) async throws -> Caller {
-        guard let user = Tokens.user(of: token) else { throw APIError.unauthorized }
-        let hash = Tokens.hash(token)
-        let now = now()
-        var session: DeviceSession
-        if sessionCacheTrusted, let cached = sessions.session(hash, now: now), cached.userID == user {
-            session = cached
-        } else {
-            guard let stored = try await store.session(of: user, tokenHash: hash) else { throw APIError.unauthorized }
-            session = stored
-            sessions.remember(stored, now: now)
-        }
-        guard session.isLive(at: now, lifetime: configuration.sessionLifetime) else { throw APIError.unauthorized }
-        if now.timeIntervalSince(session.lastSeenAt) > 300 {
-            try await store.touchSession(of: user, tokenHash: hash, at: now)
-            session.lastSeenAt = now
-            sessions.remember(session, now: now)
-        }
-        return Caller(user: user, tokenHash: hash, deviceName: session.deviceName)
-    }
-
-    /// Throws 401, and forgets the session here, when the caller's session has ended since
-    /// it was verified; returns when it still exists or cannot be read just now.
-    func confirmSession(of caller: Caller) async throws {
-        let stored: DeviceSession?
-        do {
-            stored = try await store.session(of: caller.user, tokenHash: caller.tokenHash)
-        } catch {
-            return
-        }
-        guard stored == nil else { return }
-        sessions.forget(tokenHash: caller.tokenHash)
-        throw APIError.unauthorized
-    }
-}
-
 extension ServerState: WebSessionAuthority {
     /// The caller a web session's token names, or `nil` when it names none.
     public func caller(token: String) async throws -> Caller? {
         do {
-            return try await authenticate(token: token)
-        } catch let error as APIError where error.status == .unauthorized {
+            return try await services.sessionAuthentication.authenticate(token: token)
+        } catch let error as ServiceError where error.kind == .unauthenticated {
             return nil
         }
     }
@@ -120,9 +82,9 @@ extension ServerState: WebSessionAuthority {
     /// Whether the caller's session still exists.
     public func isLive(_ caller: Caller) async throws -> Bool {
         do {
-            try await confirmSession(of: caller)
+            try await services.sessionAuthentication.confirm(caller)
             return true
-        } catch let error as APIError where error.status == .unauthorized {
+        } catch let error as ServiceError where error.kind == .unauthenticated {
             return false
         }
     }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import Hummingbird
+import MomentumServices
 import MomentumStore
 import NIOCore
-import Synchronization
 
 /// Stripe's idempotency semantics for writes that carry an `Idempotency-Key` header.
 ///
@@ -16,7 +16,10 @@ import Synchronization
 /// - Keys are per user and kept for 24 hours.
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
-    let server: ServerState
+    /// The records kept by key.
+    let idempotency: Idempotency
+    /// The most bytes a request body may hold (the larger of the body and photo limits).
+    let maxBodyBytes: Int
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -29,24 +32,22 @@ struct IdempotencyMiddleware: RouterMiddleware {
         guard (1...255).contains(key.count) else {
             throw APIError.invalid("Idempotency-Key must have 1 to 255 characters", field: "Idempotency-Key")
         }
-        let limit = max(server.configuration.maxBodyBytes, server.configuration.maxPhotoBytes)
-        let body = try await request.body.collect(upTo: limit)
+        let body = try await request.body.collect(upTo: maxBodyBytes)
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         hasher.update(data: Data(buffer: body))
         let requestHash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
 
-        if let record = try await server.store.idempotencyRecord(of: caller.user, key: key) {
+        if let record = try await idempotency.record(of: caller.user, key: key) {
             return try replay(record, requestHash: requestHash)
         }
-        let slot = "\(caller.user) \(key)"
-        guard server.inFlight.withLock({ $0.insert(slot).inserted }) else {
+        guard idempotency.begin(key, of: caller.user) else {
             throw APIError(
                 .conflict, "idempotency_conflict", "a request with this Idempotency-Key is still being processed")
         }
-        defer { _ = server.inFlight.withLock { $0.remove(slot) } }
+        defer { idempotency.end(key, of: caller.user) }
         // Checked again now that this request holds the key: a twin may have just finished.
-        if let record = try await server.store.idempotencyRecord(of: caller.user, key: key) {
+        if let record = try await idempotency.record(of: caller.user, key: key) {
             return try replay(record, requestHash: requestHash)
         }
 
@@ -62,11 +63,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
         guard status < 500, status != 429 else { return response }
         let collected = Collector.Bytes()
         try await response.body.write(Collector(storage: collected))
-        let stored = try await server.store.saveIdempotencyRecord(
-            IdempotencyRecord(
-                key: key, requestHash: requestHash, status: status, response: collected.bytes,
-                createdAt: server.now()),
-            for: caller.user)
+        let stored = try await idempotency.save(
+            key: key, requestHash: requestHash, status: status, response: collected.bytes, for: caller.user)
         var replayed = Response(
             status: response.status, headers: response.headers,
             body: .init(byteBuffer: ByteBuffer(bytes: stored.response)))

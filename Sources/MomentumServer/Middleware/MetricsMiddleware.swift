@@ -180,8 +180,13 @@ final class ServerMetrics: Sendable {
     /// The metrics in Prometheus's text format, brought up to the store's counts and the
     /// streams open now.
     func text(store: any MomentumStore, streams: Int) -> [UInt8] {
+        text(statistics: store.statistics, streams: streams)
+    }
+
+    /// The metrics in Prometheus's text format, brought up to the store's counts
+    /// (`statistics`) and the streams open now.
+    func text(statistics: StoreStatistics, streams: Int) -> [UInt8] {
         self.streams.set(Double(streams))
-        let statistics = store.statistics
         if let appends = statistics.appends { update(appends: appends) }
         if let guarded = statistics.guardedWrites {
             update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)

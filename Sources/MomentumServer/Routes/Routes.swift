@@ -10,13 +10,34 @@ struct Routes {
     let server: ServerState
 
     func register(on router: Router<MomentumContext>) {
-        addOpsRoutes(router)
-        addAdminRoutes(router)
-        addWebhookRoutes(router)
+        let admin = AdminGate(token: server.configuration.adminToken)
+        let push = PushController(
+            targets: server.services.pushTargets, vapid: server.vapid, apns: server.configuration.apns != nil,
+            admin: admin)
+        OperationsController(
+            operations: server.services.operations, metrics: server.metrics,
+            statistics: { [store = server.store] in store.statistics }, streams: { [hub = server.hub] in hub.count }
+        ).addRoutes(to: router)
+        AdminController(
+            admin: admin, operations: server.services.operations, social: server.services.social,
+            accounts: server.services.accounts, ingest: server.services.ingest,
+            maxArchiveBytes: server.configuration.maxArchiveBytes, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
+        push.addWebhookRoutes(to: router)
         let v1 = router.group("v1")
-        let authenticated = router.group("v1").add(middleware: AuthMiddleware(server: server))
-            .add(middleware: IdempotencyMiddleware(server: server))
-        addAccountRoutes(public: v1, authenticated: authenticated)
+        let authenticated = router.group("v1")
+            .add(
+                middleware: AuthMiddleware(
+                    sessions: server.services.sessionAuthentication, userLimit: server.userLimiter)
+            )
+            .add(
+                middleware: IdempotencyMiddleware(
+                    idempotency: server.services.idempotency,
+                    maxBodyBytes: max(server.configuration.maxBodyBytes, server.configuration.maxPhotoBytes)))
+        AccountController(
+            accounts: server.services.accounts, habitImports: server.services.habitImports,
+            maxBodyBytes: server.configuration.maxBodyBytes, clock: server.configuration.clock
+        ).addRoutes(public: v1, authenticated: authenticated)
         EventController(
             ingest: server.services.ingest, hub: server.hub, streams: server.metrics.streams,
             maxBodyBytes: server.configuration.maxBodyBytes
@@ -37,7 +58,7 @@ struct Routes {
         ).addRoutes(to: authenticated)
         CelebrationController(celebrations: server.services.celebrations).addRoutes(to: authenticated)
         NotificationController(notifications: server.services.notifications).addRoutes(to: authenticated)
-        addPushRoutes(authenticated)
+        push.addRoutes(to: authenticated)
         SocialController(social: server.services.social).addRoutes(to: authenticated)
         FamilyController(families: server.services.families, maxBodyBytes: server.configuration.maxBodyBytes)
             .addRoutes(to: authenticated)
