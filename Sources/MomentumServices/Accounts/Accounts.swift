@@ -26,14 +26,17 @@ public struct Accounts: Sendable {
     /// The notifications.
     public let notifications: Notifications
 
-    private func now() -> Date { configuration.clock() }
+    /// The current instant.
+    func now() -> Date { configuration.clock() }
 
     /// Validates a registration, creates the account and its first device session.
     ///
     /// Every field at fault is named at once, not one per attempt.
     ///
-    /// - Parameter address: The client's address: its password checks running at once are
-    ///   limited as a sign-in's are.
+    /// - Parameters:
+    ///   - body: The registration, as the client sent it.
+    ///   - address: The client's address: its password checks running at once are
+    ///     limited as a sign-in's are.
     public func register(_ body: RegisterRequest, address: String) async throws -> SessionResponse {
         let email = Account.normalize(email: body.email)
         var problems: [ServiceError.Field] = []
@@ -92,10 +95,12 @@ public struct Accounts: Sendable {
     ///
     /// Failed attempts are throttled per email from this client, per address, and per
     /// email across the clients that never signed in to it (``SignInThrottle``): a
-    /// throttled attempt gets 429 before any password work, with the same answer whether
+    /// throttled attempt gets `.tooMany` before any password work, with the same answer whether
     /// or not the email has an account.
     ///
     /// - Parameters:
+    ///   - address: The client's address.
+    ///   - body: The email, password and device name, as the client sent them.
     ///   - address: The client's address.
     ///   - deviceKey: The key this client was given when it last signed in to an account
     ///     (``SignInDevices``), if it shows one: for this email, the client is known.
@@ -133,8 +138,8 @@ public struct Accounts: Sendable {
     /// it at leisure.
     ///
     /// - Returns: How many devices were signed out.
-    /// - Throws: 422 naming the new password when it is too short or too long, 403 when the
-    ///   current password is wrong, 429 when throttled.
+    /// - Throws: `.invalid` naming the new password when it is too short or too long, `.forbidden` when the
+    ///   current password is wrong, `.tooMany` when throttled.
     public func changePassword(_ body: ChangePasswordRequest, caller: Caller, address: String) async throws -> Int {
         guard body.newPassword.count >= 8, body.newPassword.utf8.count <= 72 else {
             throw ServiceError(
@@ -170,146 +175,6 @@ public struct Accounts: Sendable {
         return ended.count
     }
 
-    /// The whole account as a tar file (``AccountArchive/tar()``): the log, the profile, the
-    /// memories with their photos and the celebrations, as `momentum export` writes it.
-    public func archive(of user: String) async throws -> Data {
-        try await store.exportAccount(user).tar()
-    }
-
-    /// Creates an account on this server from an archive another server (or `momentum
-    /// export`) wrote: the operator's import (`POST /v1/admin/archives`).
-    ///
-    /// - Throws: 422 listing each problem of the archive (nothing is imported then), 409
-    ///   when its account id or email is taken here.
-    public func importArchive(_ tar: Data) async throws -> AccountArchive {
-        let archive: AccountArchive
-        do {
-            archive = try AccountArchive.read(tar: tar, origin: "the archive")
-        } catch {
-            throw ServiceError(
-                .invalid, "invalid_archive", error.message,
-                fields: error.problems.map { problem in
-                    .init(field: problem.line.map { "\(problem.file):\($0)" } ?? problem.file, issue: problem.reason)
-                })
-        }
-        if try await store.account(id: archive.account.id) != nil {
-            throw ServiceError(
-                .conflict, "account_exists", "this server already has the account '\(archive.account.id)'",
-                fields: [.init(field: "account", issue: "exists")])
-        }
-        if try await store.account(email: archive.account.email) != nil {
-            throw ServiceError(
-                .conflict, "email_taken", "an account with the email \(archive.account.email) exists on this server",
-                fields: [.init(field: "email", issue: "is taken")])
-        }
-        try await store.importAccount(archive, now: now())
-        try await notifications.touch(archive.account.id)
-        return archive
-    }
-
-    /// The devices the user is signed in on: their live sessions, the most recently used
-    /// first.
-    public func devices(of user: String) async throws -> [DeviceSession] {
-        let now = now()
-        return try await store.sessions(of: user)
-            .filter { $0.isLive(at: now, lifetime: configuration.sessionLifetime) }
-            .sorted { ($0.lastSeenAt, $0.tokenHash) > ($1.lastSeenAt, $1.tokenHash) }
-    }
-
-    /// Signs one of the user's devices out, by its id (``Tokens/deviceID(_:)``).
-    ///
-    /// - Throws: 404 when the user has no device of that id.
-    public func revokeDevice(_ id: String, of user: String) async throws {
-        guard let session = try await store.sessions(of: user).first(where: { Tokens.deviceID($0.tokenHash) == id })
-        else { throw ServiceError.notFound("device '\(id)'") }
-        try await revoke(user: user, tokenHash: session.tokenHash)
-    }
-
-    /// Ends one device session, in the store and then here (in that order, so that a
-    /// request verifying the token meanwhile cannot cache the session again), and tells
-    /// the other instances.
-    public func revoke(user: String, tokenHash: String) async throws {
-        try await store.deleteSession(of: user, tokenHash: tokenHash)
-        sessions.forget(tokenHash: tokenHash)
-        await changes.relayRevocation(of: user, tokenHash: tokenHash)
-    }
-
-    /// Deletes the account with everything it holds, and signs out every device.
-    public func deleteAccount(_ user: String) async throws {
-        try await store.deleteAccount(id: user)
-        sessions.forget(user: user)
-        await changes.relayRevocation(of: user, tokenHash: "*")
-    }
-
-    /// The user's account (its email, when it was made).
-    ///
-    /// - Throws: 404 when the account is gone.
-    public func account(of user: String) async throws -> Account {
-        guard let account = try await store.account(id: user) else { throw ServiceError.notFound("account") }
-        return account
-    }
-
-    /// The user's profile.
-    ///
-    /// - Throws: 404 when the account is gone.
-    public func profile(of user: String) async throws -> Profile {
-        guard let profile = try await store.profile(of: user) else { throw ServiceError.notFound("profile") }
-        return profile
-    }
-
-    /// Changes the fields of the profile a patch names, validates the result, stores it,
-    /// and tells the user's other devices.
-    public func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> Profile {
-        var profile = patch.applied(to: try await profile(of: caller.user))
-        profile.updatedAt = now()
-        try Self.validate(profile)
-        try await store.updateProfile(profile, for: caller.user)
-        // Its zone, day start or notification preferences may move the next notification.
-        try await notifications.touch(caller.user)
-        changes.publish(
-            Change(kind: "profile", device: Tokens.deviceID(caller.tokenHash), at: profile.updatedAt),
-            to: caller.user)
-        return profile
-    }
-
-    /// Whether `text` holds a control character (U+0000–U+001F, U+007F–U+009F): no email
-    /// address does.
-    public static func hasControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
-    }
-
-    /// Validates a profile, naming the field at fault.
-    public static func validate(_ profile: Profile) throws {
-        do {
-            try profile.validate()
-        } catch {
-            // The field at fault, and the issue beside it without the words that name it
-            // ("display name must have …" → displayName: "must have …").
-            let subjects = [
-                ("display name ", "displayName"), ("time zone ", "timeZone"), ("day start hour ", "dayStartHour"),
-                ("reminder hour ", "notifications.reminderHour"), ("weekly hour ", "notifications.weeklyHour"),
-                ("language ", "language"),
-            ]
-            let (field, issue) =
-                subjects.first { error.message.hasPrefix($0.0) }.map {
-                    ($0.1, String(error.message.dropFirst($0.0.count)))
-                }
-                ?? (Self.notificationField(error.message) ?? "pack", error.message)
-            throw ServiceError(
-                .invalid, error.code == .unknownPack ? "unknown_pack" : "invalid_input", error.message,
-                fields: [.init(field: field, issue: issue)])
-        }
-    }
-
-    /// The notification preference a validation message is about, if one.
-    public static func notificationField(_ message: String) -> String? {
-        if message.contains("reminder time") { return "notifications.reminderTimes" }
-        if message.contains("quiet hours") { return "notifications.quietHours" }
-        if message.contains("daily cap") { return "notifications.dailyCap" }
-        if message.contains("channel") || message.contains("inbox") { return "notifications.channels" }
-        return nil
-    }
-
     /// Who checks a password, as the sign-in throttle tells clients apart.
     public struct Client: Sendable {
         /// The client's address.
@@ -335,7 +200,7 @@ public struct Accounts: Sendable {
     /// check that never ran (bcrypt busy, the store failed: `verify` threw) is not held
     /// against the user.
     ///
-    /// - Throws: 429 before `verify` runs when a key of the attempt is throttled.
+    /// - Throws: `.tooMany` before `verify` runs when a key of the attempt is throttled.
     private func throttledPasswordCheck(
         email: String, client: Client, verify: () async throws -> Bool
     ) async throws -> Bool {
