@@ -8,117 +8,111 @@ import MomentumStore
 /// ``Social`` and ``Families`` use cases, as the JSON routes do.
 extension WebViews {
     /// `/friends`: invitations, friends, what the user shares, and whom they blocked.
-    func friends(_ caller: Caller) async throws -> [String: Any] {
+    func friends(_ caller: Caller) async throws -> (FriendsPage, Chrome) {
         let social = services.social
-        var page = try await chrome(caller, "friends", title: L("social.friends.title"))
+        let chrome = try await layout(caller, "friends", title: L("social.friends.title"))
         let now = configuration.clock()
         let friends = try await social.friends(caller: caller)
-        page["friends"] = friends.map {
-            ["id": $0.user, "name": $0.displayName, "since": Self.longDay(Self.day($0.since))]
-        }
-        page["noFriends"] = friends.isEmpty
         let open = try await social.invitations(caller: caller).filter { $0.state == "pending" && $0.kind == "friend" }
-        page["invitations"] = open.map {
-            [
-                "code": $0.code, "link": $0.link,
-                "expires": L("social.expires", ["when": Self.relative($0.expiresAt, now: now)]),
-            ]
-        }
-        page["hasInvitations"] = !open.isEmpty
         let sharing = try await social.sharing(caller: caller)
         let habits = Set(sharing.habits)
         let categories = Set(sharing.categories)
-        page["shareHabits"] = sharing.available.habits.map {
-            ["id": $0.id, "name": $0.name, "checked": habits.contains($0.id)]
-        }
-        page["shareCategories"] = sharing.available.categories.map {
-            ["id": $0, "name": Self.categoryLabel($0), "checked": categories.contains($0)]
-        }
-        page["noHabitsToShare"] = sharing.available.habits.isEmpty
         let blocked = try await social.blocks(caller: caller)
-        page["blocked"] = blocked.map {
-            ["id": $0.user, "name": $0.displayName.isEmpty ? L("social.friends.someone") : $0.displayName]
-        }
-        page["hasBlocked"] = !blocked.isEmpty
         let families = try await services.families.list(caller: caller).filter { $0.role != "owner" }
-        page["families"] = families.map {
-            [
-                "owner": $0.owner, "subject": $0.subject, "subjectName": $0.subjectName, "ownerName": $0.ownerName,
-                "role": $0.role,
-                "line": L("social.friends.familyLine", ["owner": $0.ownerName, "role": Self.roleLabel($0.role)]),
-            ]
-        }
-        page["hasFamilies"] = !families.isEmpty
-        return page
+        let page = FriendsPage(
+            friends: friends.map {
+                FriendsPage.Person(id: $0.user, name: $0.displayName, since: Self.longDay(Self.day($0.since)))
+            },
+            noFriends: friends.isEmpty,
+            invitations: open.map {
+                FriendsPage.Invitation(
+                    code: $0.code, link: $0.link,
+                    expires: L("social.expires", ["when": Self.relative($0.expiresAt, now: now)]))
+            },
+            hasInvitations: !open.isEmpty,
+            shareHabits: sharing.available.habits.map {
+                FriendsPage.Shareable(id: $0.id, name: $0.name, checked: habits.contains($0.id))
+            },
+            shareCategories: sharing.available.categories.map {
+                FriendsPage.Shareable(id: $0, name: Self.categoryLabel($0), checked: categories.contains($0))
+            },
+            noHabitsToShare: sharing.available.habits.isEmpty,
+            blocked: blocked.map {
+                FriendsPage.Person(
+                    id: $0.user, name: $0.displayName.isEmpty ? L("social.friends.someone") : $0.displayName)
+            },
+            hasBlocked: !blocked.isEmpty,
+            families: families.map {
+                FriendsPage.Family(
+                    owner: $0.owner, subject: $0.subject, subjectName: $0.subjectName,
+                    line: L("social.friends.familyLine", ["owner": $0.ownerName, "role": Self.roleLabel($0.role)]))
+            },
+            hasFamilies: !families.isEmpty)
+        return (page, chrome)
     }
 
     /// `/friends/{id}`: a friend's shared streaks, achievements and posts; `nil` for
     /// someone who is not a friend.
-    func friend(_ caller: Caller, id: String) async throws -> [String: Any]? {
+    func friend(_ caller: Caller, id: String) async throws -> (FriendPage, Chrome)? {
         let profile: FriendProfile
         do {
             profile = try await services.social.profile(of: id, caller: caller)
         } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
-        var page = try await chrome(caller, "friends", title: profile.displayName)
-        page["friend"] = [
-            "id": profile.user, "name": profile.displayName, "since": Self.longDay(Self.day(profile.since)),
-            "noStreaks": L("social.friend.noStreaks", ["name": profile.displayName]),
-            "cheer": L("social.friend.cheer", ["name": profile.displayName]),
-        ]
-        page["habits"] = profile.habits.map {
-            [
-                "name": $0.name, "current": $0.current, "best": $0.best,
-                "streak": Self.streak($0.current, unit: $0.unit),
-                "doneToday": $0.doneToday, "atRisk": $0.atRisk,
-            ] as [String: Any]
-        }
-        page["noHabits"] = profile.habits.isEmpty
-        page["canNudge"] = profile.habits.contains(where: \.atRisk)
-        page["achievements"] = profile.achievements.prefix(20).map {
-            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
-        }
-        page["hasAchievements"] = !profile.achievements.isEmpty
-        page["posts"] = profile.posts.map { post in
-            [
-                "badge": post.unlock.badge ?? "🏅", "title": post.unlock.title,
-                "day": Self.longDay(post.unlock.achievedDay),
-            ]
-        }
-        page["hasPosts"] = !profile.posts.isEmpty
-        return page
+        let chrome = try await layout(caller, "friends", title: profile.displayName)
+        let page = FriendPage(
+            friend: FriendPage.Friend(
+                id: profile.user, name: profile.displayName, since: Self.longDay(Self.day(profile.since)),
+                noStreaks: L("social.friend.noStreaks", ["name": profile.displayName]),
+                cheer: L("social.friend.cheer", ["name": profile.displayName])),
+            habits: profile.habits.map {
+                FriendPage.Habit(
+                    name: $0.name, current: $0.current, best: $0.best, streak: Self.streak($0.current, unit: $0.unit),
+                    doneToday: $0.doneToday, atRisk: $0.atRisk)
+            },
+            noHabits: profile.habits.isEmpty,
+            canNudge: profile.habits.contains(where: \.atRisk),
+            achievements: profile.achievements.prefix(20).map {
+                FriendPage.Unlock(badge: $0.badge ?? "🏅", title: $0.title, day: Self.longDay($0.achievedDay))
+            },
+            hasAchievements: !profile.achievements.isEmpty,
+            posts: profile.posts.map { post in
+                FriendPage.Unlock(
+                    badge: post.unlock.badge ?? "🏅", title: post.unlock.title,
+                    day: Self.longDay(post.unlock.achievedDay))
+            },
+            hasPosts: !profile.posts.isEmpty)
+        return (page, chrome)
     }
 
     /// `/feed`: friends' posts and the user's own, newest first, with reactions.
-    func feed(_ caller: Caller, before: String?) async throws -> [String: Any] {
-        var page = try await chrome(caller, "feed", title: L("social.feed.title"))
+    func feed(_ caller: Caller, before: String?) async throws -> (FeedPage, Chrome) {
+        let chrome = try await layout(caller, "feed", title: L("social.feed.title"))
         let feed = try await services.social.feed(caller: caller, before: before, limit: 20)
         let now = configuration.clock()
-        page["items"] = feed.items.map { item -> [String: Any] in
+        let items = feed.items.map { item in
             let post = item.post
             let own = post.owner == caller.user
             var detail = post.habitName.map { "\($0) · " } ?? ""
             if let subject = post.subjectName { detail = "\(subject) · " }
-            return [
-                "owner": post.owner, "post": post.id, "own": own,
-                "author": own ? L("social.feed.you") : item.authorName,
-                "badge": post.unlock.badge ?? "🏅", "title": post.unlock.title, "tier": post.unlock.tier.rawValue,
-                "detail": detail + Self.longDay(post.unlock.achievedDay),
-                "when": Self.relative(item.addedAt, now: now),
-                "reactions": ReactionKind.allCases.map { kind -> [String: Any] in
+            return FeedPage.Item(
+                owner: post.owner, post: post.id, own: own,
+                author: own ? L("social.feed.you") : item.authorName,
+                badge: post.unlock.badge ?? "🏅", title: post.unlock.title, tier: post.unlock.tier.rawValue,
+                detail: detail + Self.longDay(post.unlock.achievedDay),
+                when: Self.relative(item.addedAt, now: now),
+                reactions: ReactionKind.allCases.map { kind in
                     let count = item.reactions[kind.rawValue] ?? 0
-                    return [
-                        "kind": kind.rawValue, "emoji": kind.emoji, "count": count, "hasCount": count > 0,
-                        "mine": item.mine == kind.rawValue, "canReact": !own,
-                        "label": Self.reactionLabel(kind),
-                    ]
-                },
-            ]
+                    return FeedPage.Reaction(
+                        kind: kind.rawValue, emoji: kind.emoji, count: count, hasCount: count > 0,
+                        mine: item.mine == kind.rawValue, canReact: !own, label: Self.reactionLabel(kind))
+                })
         }
-        page["noItems"] = feed.items.isEmpty && before == nil
-        page["next"] = feed.next ?? ""
-        return Self.dropEmpty(page)
+        let page = FeedPage(
+            items: items, noItems: feed.items.isEmpty && before == nil,
+            next: feed.next.flatMap { $0.isEmpty ? nil : $0 })
+        return (page, chrome)
     }
 
     /// `/invitations/{code}`: who invites, to what, with accept and decline.

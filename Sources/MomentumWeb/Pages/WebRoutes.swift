@@ -65,8 +65,7 @@ public struct WebController<Context: WebRequestContext>: Sendable {
 
         let views = WebViews(services: services, configuration: configuration)
         for (path, page) in [
-            ("today", "today"), ("journey", "journey"), ("profile", "profile"), ("memories", "memories"),
-            ("friends", "friends"), ("feed", "feed"),
+            ("today", "today"), ("journey", "journey"), ("profile", "profile"),
         ] {
             router.get(RouterPath(path)) { request, _ in
                 try await signedInPage(request) { caller in
@@ -74,16 +73,30 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                         switch page {
                         case "today": try await views.today(caller)
                         case "journey": try await views.journey(caller)
-                        case "profile": try await views.profile(caller)
-                        case "friends": try await views.friends(caller)
-                        case "feed":
-                            try await views.feed(caller, before: request.uri.queryParameters["before"].map(String.init))
-                        default:
-                            try await views.memories(
-                                caller, category: request.uri.queryParameters["category"].map(String.init))
+                        default: try await views.profile(caller)
                         }
                     return try await render(caller, page, context)
                 }
+            }
+        }
+        router.get("memories") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.memories(
+                    caller, category: request.uri.queryParameters["category"].map(String.init))
+                return try await render(caller, page, chrome)
+            }
+        }
+        router.get("friends") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.friends(caller)
+                return try await render(caller, page, chrome)
+            }
+        }
+        router.get("feed") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.feed(
+                    caller, before: request.uri.queryParameters["before"].map(String.init))
+                return try await render(caller, page, chrome)
             }
         }
         router.get("notifications") { request, _ in
@@ -115,12 +128,12 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         }
         router.get("friends/:friend") { request, context in
             try await signedInPage(request) { caller in
-                guard let page = try await views.friend(caller, id: try context.parameter("friend")) else {
+                guard let (page, chrome) = try await views.friend(caller, id: try context.parameter("friend")) else {
                     return try await render(
                         caller, MissingPage(),
                         try await views.layout(caller, "friends", title: L("habit.missing.title")), status: .notFound)
                 }
-                return try await render(caller, "friend", page)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("invitations/:code") { request, context in

@@ -6,41 +6,36 @@ import MomentumStore
 extension WebViews {
     // MARK: Memories
 
-    func memories(_ caller: Caller, category: String?) async throws -> [String: Any] {
+    func memories(_ caller: Caller, category: String?) async throws -> (MemoriesPage, Chrome) {
         let all = try await services.memories.list(of: caller.user)
         let onThisDay = try await services.memories.onThisDay(of: caller.user)
-        var page = try await chrome(caller, "memories", title: L("memories.title"))
+        let chrome = try await layout(caller, "memories", title: L("memories.title"))
         let shown = category.map { wanted in all.filter { $0.category == wanted } } ?? all
-        page["memories"] = shown.map(memoryCard)
-        page["noMemories"] = shown.isEmpty
-        page["onThisDay"] = onThisDay.map(memoryCard)
-        page["hasOnThisDay"] = !onThisDay.isEmpty
-        page["categories"] =
-            ([["name": L("memories.all"), "href": "/memories", "current": category == nil]] as [[String: Any]])
+        let categories =
+            [MemoriesPage.Category(name: L("memories.all"), href: "/memories", current: category == nil)]
             + Set(all.map(\.category)).sorted().map {
-                [
-                    "name": Self.categoryName($0) ?? $0.capitalized, "href": "/memories?category=\($0)",
-                    "current": $0 == category,
-                ]
+                MemoriesPage.Category(
+                    name: Self.categoryName($0) ?? $0.capitalized, href: "/memories?category=\($0)",
+                    current: $0 == category)
             }
-        return page
+        let page = MemoriesPage(
+            memories: shown.map(memoryCard), noMemories: shown.isEmpty, onThisDay: onThisDay.map(memoryCard),
+            hasOnThisDay: !onThisDay.isEmpty, categories: categories)
+        return (page, chrome)
     }
 
-    func memoryCard(_ memory: Memory) -> [String: Any] {
+    func memoryCard(_ memory: Memory) -> MemoryCard {
         let escapedID = memory.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? memory.id
-        return [
-            "id": memory.id,
-            "escapedID": escapedID,
+        return MemoryCard(
+            id: memory.id, escapedID: escapedID,
             // Without a photo, the memory shows its illustration (issue 45).
-            "illustration": "/memories/\(escapedID)/illustration.svg",
-            "title": memory.title, "caption": memory.caption, "category": memory.category,
-            "categoryName": Self.categoryName(memory.category)?.lowercased(with: Wording.current.locale)
+            illustration: "/memories/\(escapedID)/illustration.svg",
+            title: memory.title, caption: memory.caption,
+            categoryName: Self.categoryName(memory.category)?.lowercased(with: Wording.current.locale)
                 ?? memory.category,
-            "photoAlt": L("memories.photoAlt", ["title": memory.title]),
-            "day": Self.longDay(memory.day), "note": memory.note ?? "",
-            "photo": memory.photo.map { "/v1/photos/\($0.original)" } ?? "",
-            "hasPhoto": memory.photo != nil,
-        ]
+            photoAlt: L("memories.photoAlt", ["title": memory.title]),
+            day: Self.longDay(memory.day), note: memory.note ?? "",
+            photo: memory.photo.map { "/v1/photos/\($0.original)" } ?? "", hasPhoto: memory.photo != nil)
     }
 
     func share(_ caller: Caller, memory id: String) async throws -> (SharePage, Chrome)? {
@@ -52,7 +47,7 @@ extension WebViews {
         }
         let chrome = try await layout(
             caller, "memories", title: L("memories.sharePage.title", ["title": memory.title]))
-        let escaped = memoryCard(memory)["escapedID"] as? String ?? id
+        let escaped = memoryCard(memory).escapedID
         let formats = ShareCardFormat.allCases.map { format in
             let base = "/v1/memories/\(escaped)/share-card?format=\(format.rawValue)"
             let name = Self.formatName(format)
