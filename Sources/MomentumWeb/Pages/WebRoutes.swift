@@ -65,18 +65,23 @@ public struct WebController<Context: WebRequestContext>: Sendable {
 
         let views = WebViews(services: services, configuration: configuration)
         for (path, page) in [
-            ("today", "today"), ("journey", "journey"), ("profile", "profile"),
+            ("today", "today"), ("journey", "journey"),
         ] {
             router.get(RouterPath(path)) { request, _ in
                 try await signedInPage(request) { caller in
                     let context: [String: Any] =
                         switch page {
                         case "today": try await views.today(caller)
-                        case "journey": try await views.journey(caller)
-                        default: try await views.profile(caller)
+                        default: try await views.journey(caller)
                         }
                     return try await render(caller, page, context)
                 }
+            }
+        }
+        router.get("profile") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.profile(caller)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("memories") { request, _ in

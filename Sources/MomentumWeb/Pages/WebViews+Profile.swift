@@ -4,87 +4,73 @@ import MomentumServices
 import MomentumStore
 
 extension WebViews {
-    func profile(_ caller: Caller) async throws -> [String: Any] {
+    func profile(_ caller: Caller) async throws -> (ProfilePage, Chrome) {
         let profile = try await services.accounts.profile(of: caller.user)
-        var page = try await chrome(caller, "profile", title: L("profile.title"))
+        let chrome = try await layout(caller, "profile", title: L("profile.title"))
         let stats = try await services.dashboard.stats(caller.user)
-        page["email"] = try await services.accounts.account(of: caller.user).email
-        page["profile"] =
-            [
-                "displayName": profile.displayName, "dayStartHour": profile.dayStartHour,
-                "reduceMotion": profile.preferences.accessibility.reduceMotion,
-                "doNotDisturb": profile.preferences.doNotDisturb,
-                "reminders": profile.notifications.reminders, "celebrations": profile.notifications.celebrations,
-                "weeklySummary": profile.notifications.weeklySummary, "pack": profile.pack,
-                "streakAtRisk": profile.notifications.streakAtRisk,
-                "streakBroken": profile.notifications.streakBroken, "freezes": profile.notifications.freezes,
-                "packs": profile.packs.joined(separator: "+"),
-                "quiet": profile.notifications.quietHours != nil,
-                "quietFrom": NotificationPreferences.clock(profile.notifications.quietHours?.from ?? 22 * 60),
-                "quietTo": NotificationPreferences.clock(profile.notifications.quietHours?.to ?? 7 * 60),
-                "dailyCap": profile.notifications.dailyCap.map(String.init) ?? "",
-                "languageValue": profile.language ?? "",
-            ] as [String: Any]
-        page["languages"] =
-            [["value": "", "label": L("profile.preferences.languageAutomatic"), "selected": profile.language == nil]]
-            + Wording.languages.map {
-                ["value": $0, "label": Wording.all[$0]?.name ?? $0, "selected": $0 == profile.language]
-            }
-        page["pushTargets"] = try await services.pushTargets.targets(of: caller.user).map { target -> [String: Any] in
-            let view = PushTargetView(target)
-            return [
-                "id": view.id, "label": view.label,
-                "channel": target.channel == .apns ? L("profile.push.apple") : L("profile.push.browser"),
-                "created": Self.longDay(
-                    DayClock(dayStartHour: 0).localDay(
-                        of: target.createdAt,
-                        in: ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!)),
-            ]
-        }
-        page["hasPushTargets"] = !((page["pushTargets"] as? [[String: Any]])?.isEmpty ?? true)
         let notifications = profile.notifications
-        page["reminderHours"] =
-            [
-                [
-                    "value": "", "label": L("profile.notifications.whenUsual"),
-                    "selected": notifications.reminderHour == nil,
-                ]
-            ]
-            + (0..<24).map {
-                [
-                    "value": "\($0)", "label": NotificationPreferences.clock($0 * 60),
-                    "selected": $0 == notifications.reminderHour,
-                ]
-            }
-        page["weeklyDays"] = Weekday.allCases.map {
-            ["value": $0.name, "label": Self.weekdayName($0), "selected": $0 == notifications.weeklyDay]
-        }
-        page["weeklyHours"] = (0..<24).map {
-            ["value": $0, "label": NotificationPreferences.clock($0 * 60), "selected": $0 == notifications.weeklyHour]
-        }
-        page["styles"] = CelebrationStyle.allCases.map {
-            ["value": $0.rawValue, "label": Self.styleName($0), "selected": $0 == profile.preferences.style]
-        }
+        let settings = ProfilePage.Settings(
+            displayName: profile.displayName, reduceMotion: profile.preferences.accessibility.reduceMotion,
+            doNotDisturb: profile.preferences.doNotDisturb, reminders: notifications.reminders,
+            celebrations: notifications.celebrations, weeklySummary: notifications.weeklySummary,
+            streakAtRisk: notifications.streakAtRisk, streakBroken: notifications.streakBroken,
+            freezes: notifications.freezes, packs: profile.packs.joined(separator: "+"),
+            quiet: notifications.quietHours != nil,
+            quietFrom: NotificationPreferences.clock(notifications.quietHours?.from ?? 22 * 60),
+            quietTo: NotificationPreferences.clock(notifications.quietHours?.to ?? 7 * 60),
+            dailyCap: notifications.dailyCap.map(String.init) ?? "", languageValue: profile.language ?? "")
         let zone = ZoneOffsetTable.named(profile.timeZone) ?? ZoneOffsetTable.named("UTC")!
         let day = { (instant: Date) in Self.longDay(DayClock(dayStartHour: 0).localDay(of: instant, in: zone)) }
-        page["devices"] = try await services.accounts.devices(of: caller.user)
-            .map { session -> [String: Any] in
-                [
-                    "id": Tokens.deviceID(session.tokenHash), "name": session.deviceName,
-                    "current": session.tokenHash == caller.tokenHash, "created": day(session.createdAt),
-                    "lastSeen": day(session.lastSeenAt),
-                ]
-            }
-        page["zones"] = Self.zones(selected: profile.timeZone)
-        page["packChoices"] = Self.packChoices(checked: profile.packs)
-        page["hours"] = (0..<24).map { ["value": $0, "selected": $0 == profile.dayStartHour] }
-        page["stats"] =
-            [
-                "habitsActive": stats.statistics.habitsActive, "totalDays": stats.statistics.totalDaysCompleted,
-                "milestones": stats.statistics.totalMilestones, "consistency": stats.consistency.score ?? 0,
-                "strength": stats.statistics.averageStrength ?? 0, "events": stats.events,
-            ] as [String: Any]
-        return page
+        let pushTargets = try await services.pushTargets.targets(of: caller.user).map { target in
+            let view = PushTargetView(target)
+            return ProfilePage.PushTarget(
+                id: view.id, label: view.label,
+                channel: target.channel == .apns ? L("profile.push.apple") : L("profile.push.browser"),
+                created: day(target.createdAt))
+        }
+        let devices = try await services.accounts.devices(of: caller.user).map { session in
+            ProfilePage.Device(
+                id: Tokens.deviceID(session.tokenHash), name: session.deviceName,
+                current: session.tokenHash == caller.tokenHash, created: day(session.createdAt),
+                lastSeen: day(session.lastSeenAt))
+        }
+        let page = ProfilePage(
+            email: try await services.accounts.account(of: caller.user).email,
+            profile: settings,
+            languages: [
+                .init(value: "", label: L("profile.preferences.languageAutomatic"), selected: profile.language == nil)
+            ]
+                + Wording.languages.map {
+                    .init(value: $0, label: Wording.all[$0]?.name ?? $0, selected: $0 == profile.language)
+                },
+            pushTargets: pushTargets, hasPushTargets: !pushTargets.isEmpty,
+            reminderHours: [
+                .init(
+                    value: "", label: L("profile.notifications.whenUsual"), selected: notifications.reminderHour == nil)
+            ]
+                + (0..<24).map {
+                    .init(
+                        value: "\($0)", label: NotificationPreferences.clock($0 * 60),
+                        selected: $0 == notifications.reminderHour)
+                },
+            weeklyDays: Weekday.allCases.map {
+                .init(value: $0.name, label: Self.weekdayName($0), selected: $0 == notifications.weeklyDay)
+            },
+            weeklyHours: (0..<24).map {
+                .init(
+                    value: $0, label: NotificationPreferences.clock($0 * 60), selected: $0 == notifications.weeklyHour)
+            },
+            styles: CelebrationStyle.allCases.map {
+                .init(value: $0.rawValue, label: Self.styleName($0), selected: $0 == profile.preferences.style)
+            },
+            devices: devices, zones: Self.zones(selected: profile.timeZone),
+            packChoices: Self.packChoices(checked: profile.packs),
+            hours: (0..<24).map { ProfilePage.Hour(value: $0, selected: $0 == profile.dayStartHour) },
+            stats: ProfilePage.Stats(
+                habitsActive: stats.statistics.habitsActive, totalDays: stats.statistics.totalDaysCompleted,
+                milestones: stats.statistics.totalMilestones, consistency: stats.consistency.score ?? 0,
+                strength: stats.statistics.averageStrength ?? 0, events: stats.events))
+        return (page, chrome)
     }
 
     /// The bundled packs as the sign-up and profile forms offer them.
