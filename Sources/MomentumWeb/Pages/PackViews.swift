@@ -21,8 +21,8 @@ extension WebViews {
         if let subject = Self.subject(for: member, journal),
             var family = try await familyOfSubject(caller, subject: subject.id)
         {
-            family["others"] = (family["others"] as? [[String: Any]])?.map { other in
-                other.merging(["roleName": Self.roleName(other["role"] as? String ?? "")]) { _, new in new }
+            for index in family.others.indices {
+                family.others[index].roleName = Self.roleName(family.others[index].role)
             }
             page["family"] = family
         }

@@ -137,46 +137,44 @@ extension WebViews {
 
     /// `/families/{owner}/{subject}`: a subject's family as one of its members sees it;
     /// `nil` when the user is not in it.
-    func family(_ caller: Caller, owner: String, subject: String) async throws -> [String: Any]? {
+    func family(_ caller: Caller, owner: String, subject: String) async throws -> (FamilyPage, Chrome)? {
         let detail: FamilyDetail
         do {
             detail = try await services.families.detail(owner: owner, subject: subject, caller: caller)
         } catch let error as ServiceError where error.kind == .notFound {
             return nil
         }
-        var page = try await chrome(caller, "friends", title: detail.subject.name)
+        let chrome = try await layout(caller, "friends", title: detail.subject.name)
         let invitations =
             Families.manages(detail.role)
             ? try await services.families.invitations(owner: owner, subject: subject, caller: caller) : []
-        page["family"] = familyCard(detail, caller: caller, invitations: invitations)
-        page["logTitle"] = L("social.family.logFor", ["name": detail.subject.name])
-        page["achievements"] = detail.achievements.prefix(30).map {
-            ["badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay)]
-        }
-        page["hasAchievements"] = !detail.achievements.isEmpty
-        page["memories"] = detail.memories.prefix(12).map {
-            [
-                "title": $0.title, "caption": $0.caption, "day": Self.longDay($0.day),
-                "photo": $0.photo?.shareCopy ?? $0.photo?.original ?? "", "hasPhoto": $0.photo != nil,
-                "familyOwner": owner,
-                "familySubject": subject,
-            ]
-        }
-        page["hasMemories"] = !detail.memories.isEmpty
-        page["recent"] = detail.recent.map { entry -> [String: Any] in
+        let recent = detail.recent.map { entry in
             var what = entry.event.payload.type
             if case .activity(let activity) = entry.event.payload {
                 what = [activity.kind, activity.item].compactMap { $0 }.joined(separator: " · ")
             }
-            return [
-                "what": what, "by": entry.loggedBy == caller.user ? L("social.family.byYou") : entry.loggedByName,
-                "when": Self.relative(entry.event.at, now: configuration.clock()),
-            ]
+            return FamilyPage.Entry(
+                what: what, by: entry.loggedBy == caller.user ? L("social.family.byYou") : entry.loggedByName,
+                when: Self.relative(entry.event.at, now: configuration.clock()))
         }
-        page["hasRecent"] = !detail.recent.isEmpty
-        page["canLog"] = detail.role != FamilyRole.viewer.rawValue
-        page["logKinds"] = try await logKinds(owner: owner)
-        return page
+        let page = FamilyPage(
+            family: familyCard(detail, caller: caller, invitations: invitations),
+            logTitle: L("social.family.logFor", ["name": detail.subject.name]),
+            achievements: detail.achievements.prefix(30).map {
+                FamilyPage.Achievement(badge: $0.badge ?? "🏅", title: $0.title, day: Self.longDay($0.achievedDay))
+            },
+            hasAchievements: !detail.achievements.isEmpty,
+            memories: detail.memories.prefix(12).map {
+                FamilyPage.Memory(
+                    title: $0.title, caption: $0.caption, day: Self.longDay($0.day),
+                    photo: $0.photo?.shareCopy ?? $0.photo?.original ?? "", hasPhoto: $0.photo != nil,
+                    familyOwner: owner, familySubject: subject)
+            },
+            hasMemories: !detail.memories.isEmpty,
+            recent: recent, hasRecent: !detail.recent.isEmpty,
+            canLog: detail.role != FamilyRole.viewer.rawValue,
+            logKinds: try await logKinds(owner: owner))
+        return (page, chrome)
     }
 
     /// The family card of a subject (its members, with invite and remove for those who
@@ -184,60 +182,53 @@ extension WebViews {
     /// subject's pack page show it.
     func familyCard(
         _ detail: FamilyDetail, caller: Caller, invitations open: [InvitationView] = []
-    ) -> [String: Any] {
+    ) -> FamilyCard {
         let manages = Families.manages(detail.role)
         let now = configuration.clock()
-        return [
-            "invitations": open.map { invitation -> [String: Any] in
+        return FamilyCard(
+            invitations: open.map { invitation in
                 let by = invitation.inviter == caller.user ? L("social.family.byYou") : invitation.inviterName ?? ""
-                return [
-                    "code": invitation.code, "link": invitation.link,
-                    "line": L(
+                return FamilyCard.Invitation(
+                    code: invitation.code, link: invitation.link,
+                    line: L(
                         "social.family.invitationLine",
                         ["role": Self.roleLabel(invitation.role ?? ""), "by": by]),
-                    "expires": L("social.expires", ["when": Self.relative(invitation.expiresAt, now: now)]),
-                ]
+                    expires: L("social.expires", ["when": Self.relative(invitation.expiresAt, now: now)]))
             },
-            "hasInvitations": !open.isEmpty,
-            "owner": detail.owner, "subject": detail.subject.id, "name": detail.subject.name,
-            "role": detail.role, "manages": manages, "isOwner": detail.owner == caller.user,
-            "heading": L("social.family.heading", ["name": detail.subject.name]),
-            "note": L("social.family.note", ["name": detail.subject.name]),
-            "members": detail.members.map { member -> [String: Any] in
-                [
-                    "id": member.user,
-                    "name": member.user == caller.user
+            hasInvitations: !open.isEmpty,
+            owner: detail.owner, subject: detail.subject.id, name: detail.subject.name,
+            role: detail.role, manages: manages, isOwner: detail.owner == caller.user,
+            heading: L("social.family.heading", ["name": detail.subject.name]),
+            note: L("social.family.note", ["name": detail.subject.name]),
+            members: detail.members.map { member in
+                FamilyCard.Member(
+                    id: member.user,
+                    name: member.user == caller.user
                         ? L("social.family.you", ["name": member.displayName]) : member.displayName,
-                    "role": member.role, "roleLabel": Self.roleLabel(member.role), "isOwner": member.role == "owner",
-                    "removable": member.role != "owner" && (manages || member.user == caller.user),
-                    "leave": member.user == caller.user && member.role != "owner",
-                    "roles": FamilyRole.allCases.map {
-                        [
-                            "value": $0.rawValue, "label": Self.roleLabel($0.rawValue),
-                            "selected": $0.rawValue == member.role,
-                        ]
+                    role: member.role, roleLabel: Self.roleLabel(member.role), isOwner: member.role == "owner",
+                    removable: member.role != "owner" && (manages || member.user == caller.user),
+                    leave: member.user == caller.user && member.role != "owner",
+                    roles: FamilyRole.allCases.map {
+                        FamilyCard.RoleChoice(
+                            value: $0.rawValue, label: Self.roleLabel($0.rawValue), selected: $0.rawValue == member.role
+                        )
                     },
-                    "canChange": manages && member.role != "owner",
-                ]
+                    canChange: manages && member.role != "owner")
             },
-            "roles": FamilyRole.allCases.map { ["value": $0.rawValue, "label": Self.roleLabel($0.rawValue)] },
-            "hasMembers": detail.members.count > 1,
-            "others": detail.members.dropFirst().enumerated().map { index, member in
-                [
-                    "name": member.displayName, "role": member.role,
-                    "last": index == detail.members.count - 2,
-                ] as [String: Any]
-            },
-        ]
+            roles: FamilyRole.allCases.map { FamilyCard.Role(value: $0.rawValue, label: Self.roleLabel($0.rawValue)) },
+            hasMembers: detail.members.count > 1,
+            others: detail.members.dropFirst().enumerated().map { index, member in
+                FamilyCard.Other(name: member.displayName, role: member.role, last: index == detail.members.count - 2)
+            })
     }
 
     /// The kinds a caregiver can log for the owner's subject: the owner's packs' `log` forms.
-    private func logKinds(owner: String) async throws -> [[String: Any]] {
+    private func logKinds(owner: String) async throws -> [FamilyPage.LogKind] {
         // The owner's pack speaks the owner's language; the page speaks the reader's.
         let pack = try await services.dashboard.pack(owner).translated(
             Translation.named(Wording.current.language) ?? .english)
         var seen = Set<String>()
-        var kinds: [[String: Any]] = []
+        var kinds: [FamilyPage.LogKind] = []
         // One tap logs: forms whose every required field is a choice of buttons (a potty
         // break outside, a socialization item); what needs typing is logged in the owner's
         // app or through the API.
@@ -246,18 +237,18 @@ extension WebViews {
             guard let kind = form.kind, !typed, seen.insert(kind).inserted else { continue }
             let items = form.fields.flatMap { field in
                 field.options.map {
-                    ["field": field.name, "value": $0.value, "label": $0.label, "icon": $0.icon ?? ""]
+                    FamilyPage.LogKind.Item(field: field.name, value: $0.value, label: $0.label, icon: $0.icon ?? "")
                 }
             }
-            kinds.append([
-                "kind": kind, "title": form.title, "icon": form.icon ?? "", "items": items, "hasItems": !items.isEmpty,
-            ])
+            kinds.append(
+                FamilyPage.LogKind(
+                    kind: kind, title: form.title, icon: form.icon ?? "", items: items, hasItems: !items.isEmpty))
         }
         return kinds
     }
 
     /// The family of the pack page's subject, for its card (`nil` without a subject).
-    func familyOfSubject(_ caller: Caller, subject: String) async throws -> [String: Any]? {
+    func familyOfSubject(_ caller: Caller, subject: String) async throws -> FamilyCard? {
         guard let detail = try? await services.families.detail(owner: caller.user, subject: subject, caller: caller)
         else { return nil }
         return familyCard(detail, caller: caller)

@@ -150,14 +150,14 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         router.get("families/:owner/:subject") { request, context in
             try await signedInPage(request) { caller in
                 guard
-                    let page = try await views.family(
+                    let (page, chrome) = try await views.family(
                         caller, owner: try context.parameter("owner"), subject: try context.parameter("subject"))
                 else {
                     return try await render(
                         caller, MissingPage(),
                         try await views.layout(caller, "friends", title: L("habit.missing.title")), status: .notFound)
                 }
-                return try await render(caller, "family", page)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("memories/:memory/share") { request, context in
