@@ -110,8 +110,8 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
 }
 
 /// Runs a pass of background work every interval for as long as the server runs: the
-/// notification scheduler (``ServerConfiguration/notificationInterval``) and the sender to
-/// devices and webhooks (``ServerConfiguration/deliveryInterval``). A failed pass is
+/// notification scheduler (`ServerConfiguration.notificationInterval`) and the sender to
+/// devices and webhooks (`ServerConfiguration.deliveryInterval`). A failed pass is
 /// logged and the next one comes on time; work a pass claimed and did not finish is taken
 /// again when its lease ends, by this instance or another.
 ///

@@ -141,7 +141,7 @@ public final class ServerState: Sendable {
     }
 
     /// Runs the sender once, at the configured clock's instant: every delivery due is sent,
-    /// held or dropped. The server does it every ``ServerConfiguration/deliveryInterval``;
+    /// held or dropped. The server does it every `ServerConfiguration.deliveryInterval`;
     /// a test with its own clock calls it.
     @discardableResult
     public func runDueDeliveries() async throws -> DeliveryPass {
@@ -153,7 +153,7 @@ public final class ServerState: Sendable {
 
     /// Runs the notification scheduler once, at the configured clock's instant: every user
     /// whose wake has come. The server does this every
-    /// ``ServerConfiguration/notificationInterval``; a test with its own clock calls it.
+    /// `ServerConfiguration.notificationInterval`; a test with its own clock calls it.
     @discardableResult
     public func runDueNotifications() async throws -> NotificationPass {
         let report = try await services.notifications.runDue()

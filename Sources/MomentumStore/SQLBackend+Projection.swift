@@ -11,7 +11,7 @@ extension SQLBackend {
         try await run(AppendPrograms.append(events, for: user, receivedAt: receivedAt, device: device, cache: engines))
     }
 
-    /// Appends like ``MomentumStore/append(_:for:receivedAt:device:)``, with the engine work
+    /// Appends like ``EventStore/append(_:for:receivedAt:device:)``, with the engine work
     /// done outside the write transaction.
     ///
     /// The events are applied to the user's cached engine (or, on a miss, to one replayed
@@ -31,7 +31,7 @@ extension SQLBackend {
     ///   - device: The device that sent them, if known.
     ///   - locks: Serializes this process's appends of one user (so that they do not
     ///     prepare against the same version).
-    /// - Returns: What the append did, as ``MomentumStore/append(_:for:receivedAt:device:)``
+    /// - Returns: What the append did, as ``EventStore/append(_:for:receivedAt:device:)``
     ///   reports it.
     public func appendPreparingOutside(
         _ events: [Event], for user: String, receivedAt: Date, device: String?, locks: UserLocks

@@ -5,8 +5,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Account care: changing the password (and signing out the other devices), downloading
 /// the whole account, and bringing that download into another Momentum server.

@@ -10,8 +10,8 @@ import Synchronization
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 @Suite struct AccountRouteTests {
     @Test func tokenHashIsTheLowercaseHexSHA256StoredSessionsUse() {

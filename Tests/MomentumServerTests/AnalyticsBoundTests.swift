@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// What one account can make the server's reads do is bounded: a device cannot create
 /// habits that start before its account, analytics read at most

@@ -5,8 +5,8 @@ import MomentumTestSupport
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// A check-in answers with the habit's state as the append stored it, spliced into the
 /// answer unencoded: the bytes must be those of encoding a fresh evaluation.

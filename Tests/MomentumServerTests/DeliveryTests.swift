@@ -8,8 +8,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Notifications on their way to devices and webhooks, end to end: real receivers on
 /// loopback (a push service over TLS that decrypts each message with the subscription's

@@ -4,8 +4,8 @@ import MomentumSQLite
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The account `momentum serve --demo` makes.
 @Suite struct DemoAccountTests {

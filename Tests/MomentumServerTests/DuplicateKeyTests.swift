@@ -4,8 +4,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// A JSON body that names one key twice in an object is refused with a 422 naming the key:
 /// Foundation keeps one of the values, and a proxy in front may keep the other.

@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Imports from other habit apps over HTTP (`POST /v1/imports`) and the CSV export (`GET
 /// /v1/account/csv`), on both backends: a dry run stores nothing, an import is stored once

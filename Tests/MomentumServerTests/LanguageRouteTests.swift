@@ -5,8 +5,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The profile's language through the API: registration takes it from the request, the
 /// engine's words (titles, captions) follow it, and bad choices are refused by name.

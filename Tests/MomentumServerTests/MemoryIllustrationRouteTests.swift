@@ -6,8 +6,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Issue 45, item 3: a memory without a photo shows its illustration, on the memories
 /// page, in its celebrations (through the same URL) and on its share cards; a photo

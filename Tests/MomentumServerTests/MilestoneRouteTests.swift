@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Milestones of the user's own over HTTP: defined with `PUT /v1/milestones/{milestone}`
 /// (or a `milestone` event), listed with their progress, celebrated, remembered and shared

@@ -6,8 +6,8 @@ import MomentumSQLite
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The routes and the OpenAPI document cannot drift: every route is documented, every
 /// documented operation is a route, and the served document is `MomentumAPI`'s `openapi.json`.

@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Accounts that track several packs, and the pages rendered from the packs' forms.
 struct PackPagesTests {

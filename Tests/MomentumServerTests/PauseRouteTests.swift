@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Pauses over HTTP: pushed as events, listed on `/v1/today`, refused past the backfill
 /// window, ended by a resume; and the web app's Today and habit pages that make them.

@@ -14,8 +14,8 @@ import NIOPosix
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Issue 23, defect 3 and the image parts of defect 6: photos are checked by decoding them
 /// and kept with a size-limited copy for cards; PNG share cards are drawn with a time

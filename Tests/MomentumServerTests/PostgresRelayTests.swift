@@ -7,8 +7,8 @@ import Testing
 
 @testable import MomentumPostgres
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The relay sends the changes that queue while a notification is on its way together,
 /// in payloads PostgreSQL accepts, and every other instance gets each change once.

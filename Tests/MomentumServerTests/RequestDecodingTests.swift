@@ -5,8 +5,8 @@ import MomentumTestSupport
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Request bodies are decoded once, by `JSONDecoder`, into their typed requests; when a
 /// body is refused, the answer names the field at fault with what the contract says of it.

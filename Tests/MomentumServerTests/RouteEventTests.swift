@@ -4,8 +4,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The events the convenience routes make of their bodies: one decoding, into an
 /// `EventRequest`, gives the event that the same fields pushed as an event decode to.

@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// A schedule changed over HTTP and from the habit's page.
 struct ScheduleChangeRouteTests {

@@ -13,8 +13,8 @@ import Synchronization
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// A server on a fresh SQLite store with a clock the test moves.
 final class TestClock: Sendable {

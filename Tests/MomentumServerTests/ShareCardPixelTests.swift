@@ -6,8 +6,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// What a PNG share card looks like once `rsvg-convert` has drawn it: the pixels, not only
 /// the SVG (issue 45, item 2: with an emoji font in the text's font list, librsvg drew

@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Authority that must not outlive its reason, through the API and the web pages on both
 /// backends: a co-owner's invitations end with their role, a shared achievement category

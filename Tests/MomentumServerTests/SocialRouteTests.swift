@@ -6,8 +6,8 @@ import MomentumStore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// A person, as the tests hold them: their token and id.
 struct Person {

@@ -5,8 +5,8 @@ import MomentumCore
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// Every social and family route, tried by each person who may not use it — a stranger, a
 /// removed friend, a blocked person, a viewer who tries to write — answers exactly as the

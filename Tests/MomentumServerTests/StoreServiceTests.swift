@@ -10,8 +10,8 @@ import ServiceLifecycle
 import Testing
 
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The store runs as a service of the application: a PostgreSQL store opened with
 /// `StoreLifecycle.service` gets its connection pool from the service group, is migrated

@@ -5,8 +5,8 @@ import Testing
 
 @testable import MomentumCore
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The web app's server side: forms, the session cookie and its CSRF rules, pages and
 /// static files. (What the pages do in a browser is `BrowserTests`.)

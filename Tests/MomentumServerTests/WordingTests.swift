@@ -3,8 +3,8 @@ import Testing
 
 @testable import MomentumCore
 @testable import MomentumServer
-@testable import MomentumWeb
 @testable import MomentumServices
+@testable import MomentumWeb
 
 /// The web app's languages: every language has every string, every string the app asks
 /// for exists, and a request finds its language.
@@ -236,11 +236,15 @@ struct WordingTests {
         Wording.$current.withValue(portuguese) {
             #expect(WebController<MomentumContext>.sentences(credentials) == "E-mail ou senha incorretos.")
             // A field the page knows is told in Portuguese; one it does not, as the API says.
-            #expect(WebController<MomentumContext>.sentences(fields) == "O nome precisa ter de 1 a 100 caracteres. Habit is not one of yours.")
+            #expect(
+                WebController<MomentumContext>.sentences(fields)
+                    == "O nome precisa ter de 1 a 100 caracteres. Habit is not one of yours.")
             #expect(WebController<MomentumContext>.sentences(unknown) == "A new refusal.")
         }
         #expect(WebController<MomentumContext>.sentences(credentials) == "Wrong email or password.")
-        #expect(WebController<MomentumContext>.sentences(fields) == "Display name must have 1 to 100 characters. Habit is not one of yours.")
+        #expect(
+            WebController<MomentumContext>.sentences(fields)
+                == "Display name must have 1 to 100 characters. Habit is not one of yours.")
     }
 
     @Test func fillingPlaceholdersIsTotal() {

@@ -101,7 +101,6 @@ public struct Accounts: Sendable {
     /// - Parameters:
     ///   - address: The client's address.
     ///   - body: The email, password and device name, as the client sent them.
-    ///   - address: The client's address.
     ///   - deviceKey: The key this client was given when it last signed in to an account
     ///     (``SignInDevices``), if it shows one: for this email, the client is known.
     public func signIn(_ body: SignInRequest, address: String, deviceKey: String? = nil) async throws -> SessionResponse

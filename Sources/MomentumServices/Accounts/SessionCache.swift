@@ -8,7 +8,7 @@ import Synchronization
 /// A session revoked through this instance (sign-out, device revoke, account deletion) is
 /// forgotten at once; one revoked through another instance as soon as the relay brings the
 /// revocation (and while the relay is not receiving, the cache is not used). A request
-/// that finds its account gone in the window before the revocation arrives answers 401 and
+/// that finds its account gone in the window before the revocation arrives answers `.unauthenticated` and
 /// forgets the session (see `AuthMiddleware`). A session deleted behind the servers' backs
 /// stops working at the latest ``ttl`` seconds later.
 public final class SessionCache: Sendable {

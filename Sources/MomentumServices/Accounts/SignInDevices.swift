@@ -47,6 +47,7 @@ public final class SignInDevices: Sendable {
     ///
     /// - Parameters:
     ///   - passwordHash: The account's password hash now: the key dies when it changes.
+    ///   - email: The account's email, normalized.
     ///   - now: The time of issue.
     /// - Throws: A store error when the secret cannot be read or made.
     public func issue(for email: String, passwordHash: String, now: Date) async throws -> String {

@@ -23,7 +23,7 @@ import Synchronization
 ///   most two; more concurrent attempts are refused at once. So a burst of guesses never
 ///   queues more than a few bcrypt runs, whatever its size.
 ///
-/// A refused attempt gets 429 with `Retry-After` and the same message whether or not the
+/// A refused attempt gets `.tooMany` with a retry delay and the same message whether or not the
 /// email has an account. It holds no check slot and costs no password work, but it is
 /// still a request to read and answer: a client that comes back before its `Retry-After`
 /// has passed (a script retrying at once, 16 at a time) would otherwise make the server
@@ -118,7 +118,7 @@ public final class SignInThrottle: Sendable {
         return min(maxBackoff, pow(2, Double(min(failures - free, 30))))
     }
 
-    /// Starts an attempt for the given keys, or throws 429 when one of them must wait or
+    /// Starts an attempt for the given keys, or throws `.tooMany` when one of them must wait or
     /// already has as many checks running as it may (after `refusalDelay` when the client
     /// did not wait for its last refusal's `Retry-After`).
     public func begin(_ keys: [Key], now: Double) async throws -> Attempt {
@@ -181,8 +181,12 @@ public final class SignInThrottle: Sendable {
     /// Ends an attempt: a failure counts against every key (and its source), a success
     /// resets the failures of the key named `resetting` (the email from that client).
     ///
-    /// - Parameter succeeded: `nil` when the password was never checked (bcrypt busy, the
-    ///   store failed): neither a failure to count against the user nor a success.
+    /// - Parameters:
+    ///   - attempt: The attempt ``begin(_:now:)`` admitted.
+    ///   - succeeded: `nil` when the password was never checked (bcrypt busy, the
+    ///     store failed): neither a failure to count against the user nor a success.
+    ///   - resetting: The key whose failures a success resets (the email from that client).
+    ///   - now: Seconds on the throttle's clock (uptime).
     public func end(_ attempt: Attempt, succeeded: Bool?, resetting: String? = nil, now: Double) {
         state.withLock { state in
             for key in attempt.keys {

@@ -22,7 +22,7 @@ public struct Celebrations: Sendable {
 
     /// Starts an app session (which paces celebrations) and answers as ``next(for:)``.
     ///
-    /// - Throws: 422 when the session id is not 1 to 128 characters.
+    /// - Throws: `.invalid` when the session id is not 1 to 128 characters.
     public func startSession(_ session: String, for user: String) async throws -> NextCelebrationResponse {
         guard (1...128).contains(session.count) else {
             throw ServiceError.invalid("must have 1 to 128 characters", field: "session")
@@ -39,7 +39,7 @@ public struct Celebrations: Sendable {
 
     /// Marks a celebration shown or dismissed, and tells the user's other devices.
     ///
-    /// - Throws: 404 when the user has no such celebration waiting.
+    /// - Throws: `.notFound` when the user has no such celebration waiting.
     public func mark(_ id: String, _ outcome: Outcome, caller: Caller) async throws {
         let now = now()
         let found = try await store.updateCelebrations(of: caller.user, now: now) { planner in

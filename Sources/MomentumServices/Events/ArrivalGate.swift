@@ -5,7 +5,7 @@ import Synchronization
 
 /// The trust boundary for the instants clients send: an event may not be dated before its
 /// account existed, nor further back than the pack's offline window
-/// (``RulePack/offlineDays``, at least the week of offline use the sync promises); nor may
+/// (`RulePack/offlineDays`, at least the week of offline use the sync promises); nor may
 /// a habit it creates start (`start`) before the day of the earliest such instant.
 ///
 /// Without it, one push of backdated completions could mint a streak's rewards (100 daily
@@ -13,10 +13,10 @@ import Synchronization
 /// start in 1970 made every later read of the account walk half a century of days. A
 /// habit's history from before the account comes only from an import. A retry of an event already
 /// stored is still answered `duplicate`, however old it has become. Trusted paths (the demo
-/// account, an archive import) store through ``MomentumStore`` directly and are not checked.
+/// account, an archive import) store through `MomentumStore` directly and are not checked.
 public final class ArrivalGate: Sendable {
     /// How long before its account an event may be dated: the clock skew between a
-    /// device and the server that ``RulePack/futureToleranceSeconds`` allows the other way.
+    /// device and the server that `RulePack/futureToleranceSeconds` allows the other way.
     public static let accountSkew: TimeInterval = 300
 
     private let createdAt = Mutex([String: Date]())

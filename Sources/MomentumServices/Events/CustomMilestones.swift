@@ -64,7 +64,10 @@ public struct CustomMilestones: Sendable {
 
     /// Every milestone of the user's own, in the order first defined, at the current instant.
     ///
-    /// - Parameter version: A projection version the answer must include (a write's own).
+    ///
+    /// - Parameters:
+    ///   - user: The user's id.
+    ///   - version: A projection version the answer must include (a write's own).
     public func list(_ user: String, after version: Int64 = -1) async throws -> [MilestoneState] {
         let now = now()
         return try await store.evaluate(user, after: version) { engine, profile in
@@ -86,7 +89,7 @@ public struct CustomMilestones: Sendable {
     /// Deletes the milestone `id` with a `milestone.deleted` event. An unlock it granted
     /// stays, as every unlock does; defining the id again makes a new milestone.
     ///
-    /// - Throws: 404 when the user has no milestone `id`; the engine's refusal otherwise.
+    /// - Throws: `.notFound` when the user has no milestone `id`; the engine's refusal otherwise.
     public func delete(_ id: String, caller: Caller) async throws {
         let zone = try await store.evaluate(caller.user) { engine, profile -> String? in
             guard engine.achievements.customMilestone(id) != nil else { return nil }

@@ -28,8 +28,11 @@ public struct EventIngest: Sendable {
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
     ///
-    /// - Parameter loggedBy: The family member who logged them into `caller.user`'s log
-    ///   (``Families``), recorded with each event; `nil` for the user's own.
+    /// - Parameters:
+    ///   - events: The events, in the order sent.
+    ///   - caller: The signed-in device asking.
+    ///   - loggedBy: The family member who logged them into `caller.user`'s log
+    ///     (``Families``), recorded with each event; `nil` for the user's own.
     public func append(_ events: [Event], caller: Caller, loggedBy: String? = nil) async throws -> PushResponse {
         try checkSize(of: events)
         var problems: [ServiceError.Field] = []
@@ -146,7 +149,7 @@ public struct EventIngest: Sendable {
 
     /// Stores one event made by a convenience route.
     ///
-    /// - Throws: The engine's own verdict, the ``MomentumError`` it refused the event with
+    /// - Throws: The engine's own verdict, the `MomentumError` it refused the event with
     ///   (the HTTP layer's one table maps its code to a status), or ``ServiceError``
     ///   `not_found` for a habit the user does not have.
     public func appendOne(_ event: Event, caller: Caller) async throws -> PushResponse {
@@ -171,14 +174,14 @@ public struct EventIngest: Sendable {
         return try await store.profile(of: caller.user)?.timeZone ?? "UTC"
     }
 
-    /// Stores the event a convenience route's body makes (``EventRequest/event(id:now:zone:)``):
+    /// Stores the event a convenience route's body makes (`EventRequest/event(id:now:zone:)`):
     /// a check-in, a skip, a new habit, a purchase.
     ///
     /// A retried request is answered as the first was: when the event id is already stored
     /// for an event that differs only in what the server filled in (`at`, `tz`, the route's
     /// defaults, which differ on every attempt), the stored event is the one appended, a
     /// duplicate. An id stored for an event that differs in a field the client gave is
-    /// still a 409.
+    /// still a `.conflict`.
     ///
     /// - Returns: The event stored under the id (on a retry, the first attempt's) and what
     ///   the push did.
@@ -238,7 +241,7 @@ public struct EventIngest: Sendable {
 
     /// Brings in history for the account of `email` (``importHistory(_:for:)``).
     ///
-    /// - Throws: 404 when no account has that email.
+    /// - Throws: `.notFound` when no account has that email.
     public func importHistory(_ events: [Event], email: String) async throws -> PushResponse {
         guard let account = try await store.account(email: email) else {
             throw ServiceError.notFound("account '\(email)'")

@@ -32,7 +32,7 @@ public struct HabitImports: Sendable {
     /// Reads the export, checks every event it makes against the account, and stores them
     /// (unless `dryRun`).
     ///
-    /// - Throws: 422 naming each bad line of the export, or each event the engine refuses
+    /// - Throws: `.invalid` naming each bad line of the export, or each event the engine refuses
     ///   (with its habit and day); nothing is stored then.
     public func run(_ request: HabitImportRequest, user: String) async throws -> HabitImportReport {
         let source = HabitImport.Source(rawValue: request.source.rawValue) ?? .loop
@@ -116,7 +116,7 @@ public struct HabitImports: Sendable {
     /// of the account's engine exactly as the store will apply it (each appended as
     /// detected `now`, the clock moved to `now` after each request), and cut into the
     /// requests the store takes. Each event's cost is the store's own measure
-    /// (``UserEngine/evaluationCost(of:)`` at the point the store will meet it, including
+    /// (`UserEngine/evaluationCost(of:)` at the point the store will meet it, including
     /// the rewind a request's closing advance causes for the next request's far-back
     /// events), so a planned request always fits the store's per-request budget, and an
     /// import whose requests together exceed `budget` is refused here, before anything is
@@ -241,7 +241,7 @@ public struct HabitImports: Sendable {
         return .init(file: habit, line: nil, reason: "\(habit)\(day): \(error.message)")
     }
 
-    /// The 422 for an export that cannot be imported.
+    /// The `.invalid` for an export that cannot be imported.
     public static func invalid(_ problems: [HabitImportError.Problem]) -> ServiceError {
         ServiceError(
             .invalid, "invalid_import",
@@ -256,7 +256,7 @@ public struct HabitImports: Sendable {
     // MARK: CSV export
 
     /// The account's habits as CSV files in Loop's layout, zipped (see
-    /// ``HabitImport/loopCSV(habits:days:)``).
+    /// `HabitImport/loopCSV(habits:days:)`).
     public func csvZip(of user: String) async throws -> [UInt8] {
         let now = now()
         let files = try await store.evaluate(user) { user, profile in

@@ -41,7 +41,7 @@ public struct EventResult: Codable, Sendable {
     }
 }
 
-/// What a push did: each event's outcome (the engine's verdict, a ``MomentumError``, for
+/// What a push did: each event's outcome (the engine's verdict, a `MomentumError`, for
 /// one it refused), the head of the log, the wallet and the achievements unlocked.
 ///
 /// Encoded as the push's answer: `results` (one ``EventResult`` per outcome), `headSeq`,

@@ -8,11 +8,11 @@ import Synchronization
 ///
 /// - A time-zone hop that gains a day: an event whose zone differs from the previous
 ///   event's and whose local date there is later than in the previous zone.
-/// - Bulk backdating: ``backfillLimit`` or more events within 24 hours that count for an
+/// - Bulk backdating: `backfillLimit` or more events within 24 hours that count for an
 ///   earlier day: logged with a `day` before their own (completions, skips, activities,
 ///   contributions), or sent more than ``lateArrival`` after their instant (an offline
 ///   device's week, or a client inventing instants). The events are kept (seed 004 R12.5).
-/// - A burst: ``burstLimit`` or more events within one minute.
+/// - A burst: `burstLimit` or more events within one minute.
 public final class SuspicionDetector: Sendable {
     static let backfillLimit = 10
     static let burstLimit = 300
@@ -58,6 +58,9 @@ public final class SuspicionDetector: Sendable {
     ///
     /// - Parameters:
     ///   - events: The events the store applied, in the order sent.
+    ///   - clock: The day clock the user's days are counted in.
+    ///   - now: The current instant.
+    ///   - user: The user's id.
     ///   - previousZone: The zone of the user's latest event before these.
     public func inspect(
         _ events: [Event], user: String, previousZone: String?, clock: DayClock, now: Date

@@ -5,10 +5,10 @@ import MomentumStore
 public enum TransportResult: Equatable, Sendable {
     /// Accepted.
     case delivered
-    /// A failure that may pass (a timeout, a 5xx, a 429), and how long the service asked us
+    /// A failure that may pass (a timeout, a 5xx, a `.tooMany`), and how long the service asked us
     /// to wait, if it did.
     case retry(String, after: TimeInterval?)
-    /// The device is gone for good (Web Push 404/410, APNs 410 Unregistered): its target is
+    /// The device is gone for good (Web Push `.notFound`/410, APNs 410 Unregistered): its target is
     /// removed.
     case gone(String)
     /// This message will never be accepted (too large, malformed): no retry.

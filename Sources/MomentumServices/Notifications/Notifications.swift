@@ -8,7 +8,7 @@ import MomentumStore
 ///
 /// Each user has a durable wake time in the store. When it comes, a scheduler (any
 /// instance: on PostgreSQL they share the work) claims the user, asks Core's
-/// ``NotificationPlanner`` what fell due since the last run, stores it in the inbox (at
+/// `NotificationPlanner` what fell due since the last run, stores it in the inbox (at
 /// most once per key) and sets the next wake. Events that change the habits and profile
 /// changes touch the wake, so the next run re-plans at once.
 public struct Notifications: Sendable {
@@ -176,7 +176,12 @@ public struct Notifications: Sendable {
     /// a notification (sent to their devices), later ones rewrite it in the inbox ("Ana 🔥,
     /// Bob 👏 and 3 others") instead of making one each (seed 004 R8.5).
     ///
-    /// - Parameter reactions: Every reaction to the post, the newest first.
+    ///
+    /// - Parameters:
+    ///   - reactions: Every reaction to the post, the newest first.
+    ///   - post: The post's id.
+    ///   - owner: The user whose post it is.
+    ///   - now: The current instant.
     public func reactions(_ reactions: [PostReaction], to post: String, of owner: String, now: Date) async throws {
         let (day, language) = try await store.evaluate(owner) { engine, profile in
             let zone =
@@ -312,7 +317,7 @@ public struct Notifications: Sendable {
 
     /// Reads a cursor made by ``cursor(_:)``.
     ///
-    /// - Throws: 422 naming `before` for anything else.
+    /// - Throws: `.invalid` naming `before` for anything else.
     public static func position(_ cursor: String) throws -> (createdAt: Date, key: String) {
         let parts = cursor.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let millis = Int64(parts[0]), (0...253_402_300_799_000).contains(millis),

@@ -124,10 +124,10 @@ public struct PushTargets: Sendable {
 
     /// Adds a webhook with a fresh secret.
     ///
-    /// - Throws: 422 `invalid_input` naming the field at fault (a URL that is not http or
-    ///   https, a host that does not resolve, no kinds), 422 `webhook_address_refused` when
+    /// - Throws: `.invalid` `invalid_input` naming the field at fault (a URL that is not http or
+    ///   https, a host that does not resolve, no kinds), `.invalid` `webhook_address_refused` when
     ///   the host is, or resolves to, an address of the server's own networks
-    ///   (``WebhookAddresses``) that no allowed network holds, 422 `webhook_dns_timeout` when
+    ///   (`WebhookAddresses`) that no allowed network holds, `.invalid` `webhook_dns_timeout` when
     ///   the host's lookup takes longer than the check waits (5 seconds).
     public func createWebhook(url: String, kinds: [NotificationKind]?) async throws -> Webhook {
         guard url.utf8.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
@@ -160,7 +160,7 @@ public struct PushTargets: Sendable {
 
     /// A webhook by id.
     ///
-    /// - Throws: 404 when there is none.
+    /// - Throws: `.notFound` when there is none.
     public func webhook(_ id: String) async throws -> Webhook {
         guard let webhook = try await store.webhooks().first(where: { $0.id == id }) else {
             throw ServiceError.notFound("webhook")

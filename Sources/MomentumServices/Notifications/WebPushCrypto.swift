@@ -10,6 +10,7 @@ import Foundation
 public enum WebPushCrypto {
     /// A subscription key or secret that is not what RFC 8291 requires.
     public struct KeyError: Error, CustomStringConvertible {
+        /// What is wrong with the key.
         public var description: String
     }
 

@@ -54,7 +54,7 @@ public struct Memories: Sendable {
         }
     }
 
-    /// The memories of the user's today in earlier years (``MemoryBook/onThisDay(_:subjects:)``),
+    /// The memories of the user's today in earlier years (`MemoryBook/onThisDay(_:subjects:)`),
     /// newest first; those of one category when it is given.
     public func onThisDay(of user: String, category: String? = nil) async throws -> [Memory] {
         let memories = try await list(of: user, category: category)
@@ -67,7 +67,7 @@ public struct Memories: Sendable {
 
     /// One memory.
     ///
-    /// - Throws: 404 when the user has no memory of that id.
+    /// - Throws: `.notFound` when the user has no memory of that id.
     public func memory(_ id: String, of user: String) async throws -> Memory {
         guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
             throw ServiceError.notFound("memory '\(id)'")
@@ -88,10 +88,13 @@ public struct Memories: Sendable {
     /// Attaches a photo to a memory (replacing any it had): the photo is decoded to prove
     /// it is one, stored without its metadata, with a size-limited copy for share cards.
     ///
-    /// - Throws: 415 for a file that is not a JPEG or PNG, 422 for one that does not decode
+    /// - Throws: `.unsupported` for a file that is not a JPEG or PNG, `.invalid` for one that does not decode
     ///   or is too large.
-    /// - Parameter current: The memory, as ``memory(_:of:)`` gave it (the route looks it up
-    ///   before it reads the upload, so that a photo for no memory is a 404 at once).
+    /// - Parameters:
+    ///   - bytes: The photo's bytes, as uploaded.
+    ///   - current: The memory, as ``memory(_:of:)`` gave it (the route looks it up
+    ///     before it reads the upload, so that a photo for no memory is a `.notFound` at once).
+    ///   - caller: The signed-in device asking.
     public func attachPhoto(_ bytes: [UInt8], to current: Memory, caller: Caller) async throws -> Memory {
         // The original (without metadata) and its size-limited copy for share cards,
         // stored side by side; replacing or removing the photo deletes both.
@@ -109,7 +112,7 @@ public struct Memories: Sendable {
 
     /// A stored photo of the user's.
     ///
-    /// - Throws: 404 when the user has no photo at that path.
+    /// - Throws: `.notFound` when the user has no photo at that path.
     public func photo(at path: String, of user: String) async throws -> StoredPhoto {
         guard let photo = try await store.photo(of: user, path: path) else {
             throw ServiceError.notFound("photo '\(path)'")
@@ -117,10 +120,10 @@ public struct Memories: Sendable {
         return photo
     }
 
-    /// The illustration of one of the user's memories (``Illustration/init(memory:packs:)``),
+    /// The illustration of one of the user's memories (`Illustration/init(memory:packs:)`),
     /// which pages show where it has no photo.
     ///
-    /// - Throws: 404 when the user has no memory of that id.
+    /// - Throws: `.notFound` when the user has no memory of that id.
     public func illustration(of id: String, user: String) async throws -> Illustration {
         guard let memory = try await store.projection(of: user).memories.first(where: { $0.id == id }) else {
             throw ServiceError.notFound("memory '\(id)'")

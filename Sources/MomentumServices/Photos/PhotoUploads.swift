@@ -23,8 +23,13 @@ public struct PhotoUploads: Sendable {
     /// Checks and stores an upload under `directory` (`memories/`, `subjects/`) with a
     /// fresh name, so that a path is never reused and may be cached for ever.
     ///
-    /// - Parameter shareCopy: Whether to store the size-limited copy share cards show.
-    /// - Throws: 415 for a file that is not a JPEG or PNG, 422 for one that does not decode
+    ///
+    /// - Parameters:
+    ///   - bytes: The photo's bytes, as uploaded.
+    ///   - directory: Where the photo is kept (`memories` or `subjects`).
+    ///   - shareCopy: Whether to store the size-limited copy share cards show.
+    ///   - user: The user's id.
+    /// - Throws: `.unsupported` for a file that is not a JPEG or PNG, `.invalid` for one that does not decode
     ///   or is too large.
     public func store(
         _ bytes: [UInt8], under directory: String, shareCopy: Bool, for user: String

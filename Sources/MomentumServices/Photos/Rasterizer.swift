@@ -6,7 +6,7 @@ import Foundation
 /// within bounds: each card has a time limit (the process is killed past it), at most
 /// ``Limits/concurrency`` cards are drawn at once on the threads of ``ImageWork`` (never on
 /// `NIOThreadPool.singleton`, where bcrypt runs), a card that finds no free place within
-/// ``Limits/queueWait`` is answered 503 with `Retry-After`, and drawn cards are kept in a
+/// ``Limits/queueWait`` is answered `.unavailable` with a retry delay, and drawn cards are kept in a
 /// ``ShareCardCache``.
 public final class Rasterizer: Sendable {
     /// The bounds of the rasterizer.
@@ -28,7 +28,7 @@ public final class Rasterizer: Sendable {
     public let work: ImageWork
     private let slots: WorkSlots
     /// Photo decodes at once (one): an upload flood waits a bounded time, then gets a
-    /// 503, and never fills the image threads ahead of the cards.
+    /// `.unavailable`, and never fills the image threads ahead of the cards.
     private let decodes = WorkSlots(count: 1)
     let cache: ShareCardCache
     private let rendered: CoreMetrics.Counter
@@ -63,7 +63,7 @@ public final class Rasterizer: Sendable {
 
     /// Runs a photo decode on the image threads, one at a time.
     ///
-    /// - Throws: ``ServiceError`` 503 `photo_busy` (with `Retry-After`) when another decode
+    /// - Throws: ``ServiceError`` `.unavailable` `photo_busy` (with a retry delay) when another decode
     ///   still runs after ``Limits/queueWait``.
     public func decodePhoto<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
         guard await decodes.acquire(waitingAtMost: limits.queueWait) else {
@@ -78,7 +78,7 @@ public final class Rasterizer: Sendable {
 
     /// The PNG of `svg` at exactly `width` × `height` pixels.
     ///
-    /// - Throws: ``ServiceError`` 503: `rasterizer_busy` (with `Retry-After`) when no place
+    /// - Throws: ``ServiceError`` `.unavailable`: `rasterizer_busy` (with a retry delay) when no place
     ///   came free in time, `rasterizer_timeout` when drawing took too long,
     ///   `rasterizer_unavailable` when the rasterizer is missing or failed.
     public func png(fromSVG svg: String, width: Int, height: Int) async throws -> [UInt8] {

@@ -17,7 +17,7 @@ public struct SubjectPhotos: Sendable {
 
     /// The caller's subject of that id.
     ///
-    /// - Throws: 404 when the caller has no such subject.
+    /// - Throws: `.notFound` when the caller has no such subject.
     public func subject(_ id: String, of user: String, after version: Int64 = -1) async throws -> Subject {
         let subject = try await store.evaluate(user, after: version) { engine, _ in
             engine.achievements.subjects[id]
@@ -28,8 +28,11 @@ public struct SubjectPhotos: Sendable {
 
     /// Gives the subject a photo, replacing any it had.
     ///
-    /// - Parameter current: The subject, as ``subject(_:of:after:)`` gave it (the route looks
-    ///   it up before it reads the upload, so that a photo for no subject is a 404 at once).
+    /// - Parameters:
+    ///   - bytes: The photo's bytes, as uploaded.
+    ///   - current: The subject, as ``subject(_:of:after:)`` gave it (the route looks
+    ///     it up before it reads the upload, so that a photo for no subject is a `.notFound` at once).
+    ///   - caller: The signed-in device asking.
     public func attach(_ bytes: [UInt8], to current: Subject, caller: Caller) async throws -> Subject {
         let stored = try await uploads.store(bytes, under: Subject.photoDirectory, shareCopy: false, for: caller.user)
         do {

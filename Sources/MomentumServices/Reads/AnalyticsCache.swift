@@ -21,7 +21,7 @@ public final class AnalyticsCache: Sendable {
         var key: Key
         /// The analytics.
         public var analytics: UserAnalytics
-        /// The habit-days computing it read (``UserEngine/analysedDays(today:)``).
+        /// The habit-days computing it read (`UserEngine/analysedDays(today:)`).
         public var analysedDays: Int
         /// The answer of `GET /v1/analytics`, once encoded.
         public var json: [UInt8]?

@@ -13,7 +13,7 @@ import MomentumStore
 ///
 /// Analytics (`GET /v1/analytics`, statistics, a habit's detail, the Journey) are computed
 /// once per projection version and day (``AnalyticsCache``), and what one computation reads
-/// is bounded by ``EventLimits/analyticsBudget``. A read of more than ``smallReadDays``
+/// is bounded by `EventLimits/analyticsBudget`. A read of more than ``smallReadDays``
 /// habit-days (analytics, or calendars of years) waits for one of a few places
 /// (``largeReads``), so that accounts with long histories cannot take every core from
 /// everyone else's reads.
@@ -207,7 +207,7 @@ extension Dashboard {
     /// holding one of ``largeReads`` when the calendars of `calendarDays` it reads hold
     /// more than ``smallReadDays`` habit-days.
     ///
-    /// - Throws: 429 `read_busy` when no place came free in time.
+    /// - Throws: `.tooMany` `read_busy` when no place came free in time.
     private func evaluate<Result: Sendable>(
         _ user: String, calendarDays: Int, after version: Int64 = -1,
         _ body: @escaping @Sendable (inout MomentumUser, Profile) -> Result
@@ -229,7 +229,7 @@ extension Dashboard {
     /// Runs `body` holding one of ``largeReads``.
     ///
     /// - Parameter what: What the read computes, for the refusal's message.
-    /// - Throws: 429 `read_busy` (with `Retry-After`) when no place came free within
+    /// - Throws: `.tooMany` `read_busy` (with a retry delay) when no place came free within
     ///   ``largeReadWait``.
     private func withLargeReadPlace<Result: Sendable>(
         reading what: String, _ body: () async throws -> Result
@@ -250,7 +250,7 @@ extension Dashboard {
     /// a computation or an encoding of more than ``smallReadDays`` habit-days holds one of
     /// ``largeReads``.
     ///
-    /// - Throws: 429 `read_busy` (with `Retry-After`) when no place came free in time.
+    /// - Throws: `.tooMany` `read_busy` (with a retry delay) when no place came free in time.
     private func analyticsEntry(_ user: String, json: Bool) async throws -> AnalyticsCache.Entry {
         let now = now()
         if case .done(let entry) = try await lookUp(user, now: now, computingLarge: false) {

@@ -12,7 +12,7 @@ import MomentumStore
 /// leaving the family takes nothing out of it. Celebrations of the subject reach every
 /// member's inbox (`Notifications.familyMilestones`), and every member sees its memories.
 ///
-/// Whoever is not a member gets the same 404 as for a subject that does not exist, and so
+/// Whoever is not a member gets the same `.notFound` as for a subject that does not exist, and so
 /// does a viewer who tries to write.
 public struct Families: Sendable {
     let store: any EventStore & AccountStore & SocialGraph & PhotoStore
@@ -24,7 +24,7 @@ public struct Families: Sendable {
 
     /// The caller's role in a subject's family: `owner` for their own subject.
     ///
-    /// - Throws: 404 when the caller is not in the family or the subject does not exist.
+    /// - Throws: `.notFound` when the caller is not in the family or the subject does not exist.
     public func role(of caller: Caller, owner: String, subject: String) async throws -> String {
         if owner == caller.user {
             let exists = try await store.evaluate(owner) { engine, _ in engine.achievements.subjects[subject] != nil }
@@ -113,7 +113,7 @@ public struct Families: Sendable {
     /// A photo of the subject's (its own, or a memory's) for a member of its family: the
     /// owner's stored photo, when that path belongs to the subject.
     ///
-    /// - Throws: 404 for anyone outside the family, and for a path of the owner's that is
+    /// - Throws: `.notFound` for anyone outside the family, and for a path of the owner's that is
     ///   not the subject's.
     public func photo(owner: String, subject id: String, path: String, caller: Caller) async throws -> StoredPhoto {
         _ = try await role(of: caller, owner: owner, subject: id)
@@ -157,7 +157,7 @@ public struct Families: Sendable {
     /// own for a co-owner. An invitation carries its maker's authority only while they hold
     /// it, so the owner sees (and can withdraw) all that could still admit someone.
     ///
-    /// - Throws: 404 for anyone who does not manage the family.
+    /// - Throws: `.notFound` for anyone who does not manage the family.
     public func invitations(owner: String, subject: String, caller: Caller) async throws -> [InvitationView] {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
@@ -173,7 +173,7 @@ public struct Families: Sendable {
 
     /// Withdraws an open invitation to a subject's family: the owner any, a co-owner their own.
     ///
-    /// - Throws: 404 for anyone who does not manage the family, and for a code that is not
+    /// - Throws: `.notFound` for anyone who does not manage the family, and for a code that is not
     ///   an open invitation to it the caller may withdraw.
     public func revokeInvitation(code: String, owner: String, subject: String, caller: Caller) async throws {
         let role = try await role(of: caller, owner: owner, subject: subject)

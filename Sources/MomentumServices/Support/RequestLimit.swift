@@ -5,7 +5,7 @@ public protocol RequestLimit: Sendable {
 }
 
 extension RequestLimit {
-    /// Counts one request, or throws 429 with `Retry-After` when it is over the limit.
+    /// Counts one request, or throws `.tooMany` with a retry delay when it is over the limit.
     public func check(_ key: String, scope: String) throws {
         if let wait = take(key) {
             throw ServiceError(

@@ -53,10 +53,10 @@ public struct ServerConfiguration: Sendable {
     public var signInMaxBackoffSeconds: Int = 300
     /// Threads that run bcrypt (sign-in, sign-up), apart from every other pool.
     public var passwordThreads: Int = 2
-    /// Password checks that may wait for a bcrypt thread; one more is refused at once (503).
+    /// Password checks that may wait for a bcrypt thread; one more is refused at once (`.unavailable`).
     public var passwordQueue: Int = 4
     /// Password checks (sign-ins and sign-ups) one client address may have running at
-    /// once; more are refused at once with 429 (a load test from one machine raises it).
+    /// once; more are refused at once with `.tooMany` (a load test from one machine raises it).
     public var passwordChecksPerAddress: Int = 2
     /// Seconds a connection may stay idle, or take to send a request's header, before it is
     /// closed (0: never).
@@ -105,7 +105,7 @@ public struct ServerConfiguration: Sendable {
     /// How many PNG share cards may be drawn at once (each on a thread of its own, apart
     /// from bcrypt's).
     public var rasterizerConcurrency: Int = 2
-    /// How long a PNG share card waits for a free place before it is answered 503 with
+    /// How long a PNG share card waits for a free place before it is answered `.unavailable` with
     /// `Retry-After`.
     public var rasterizerQueueWait: Duration = .seconds(2)
     /// The bytes of drawn PNG share cards kept in memory (0: none).
@@ -114,7 +114,7 @@ public struct ServerConfiguration: Sendable {
     /// calendars of years) may be computed at once: one fewer than the cores (at least
     /// one), so that accounts with long histories leave a core to everyone else's reads.
     public var largeReadConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
-    /// How long such a read waits for a place before it is answered 429 `read_busy` with
+    /// How long such a read waits for a place before it is answered `.tooMany` `read_busy` with
     /// `Retry-After`.
     public var largeReadQueueWait: Duration = .seconds(5)
     /// The bytes of computed analytics (and their JSON) kept in memory, each for its

@@ -68,7 +68,7 @@ public struct EventOutcome: Hashable, Sendable {
     }
 }
 
-/// The result of ``MomentumStore/append(_:for:receivedAt:device:)``.
+/// The result of ``EventStore/append(_:for:receivedAt:device:)``.
 public struct AppendResult: Hashable, Sendable {
     /// One outcome per event, in the order given.
     public var outcomes: [EventOutcome]
@@ -79,7 +79,7 @@ public struct AppendResult: Hashable, Sendable {
     /// The wallet after the append.
     public var wallet: Wallet
     /// The version of the user's projections after the append; hand it to
-    /// ``MomentumStore/evaluate(_:after:_:)`` to read the state this append produced.
+    /// ``EventStore/evaluate(_:after:_:)`` to read the state this append produced.
     /// `-1` when it is not known (reads after the append then go to the database).
     public var version: Int64
     /// The state of each habit whose stored row this append wrote, by habit id, as the
