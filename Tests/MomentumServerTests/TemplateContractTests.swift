@@ -15,14 +15,14 @@ import Testing
             (SignInPage.self, false), (SignUpPage.self, false), (MissingPage.self, true),
             (NotificationsPage.self, true), (InvitationPage.self, true), (SharePage.self, true),
             (MemoriesPage.self, true), (FriendsPage.self, true), (FriendPage.self, true), (FeedPage.self, true),
-            (ProfilePage.self, true), (FamilyPage.self, true),
+            (ProfilePage.self, true), (FamilyPage.self, true), (JourneyPage.self, true),
         ]
     }
 
     /// The templates whose pages still build a `[String: Any]` context (issue 46, item 3).
     static let untyped: Set<String> = [
         "amountform", "amountprogress", "habit", "habitrow",
-        "journey", "logform", "pack", "packsection", "pauseform", "today",
+        "logform", "pack", "packsection", "pauseform", "today",
     ]
 
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

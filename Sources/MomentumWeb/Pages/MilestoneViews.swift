@@ -6,7 +6,7 @@ extension WebViews {
     /// The Journey page's "Your milestones" card: each milestone of the user's own with
     /// where it stands, and the form that defines one (choices from the user's habits and
     /// the pack's logs).
-    func milestoneSection(_ caller: Caller) async throws -> [String: Any] {
+    func milestoneSection(_ caller: Caller) async throws -> MilestoneSection {
         let milestones = try await services.milestones.list(caller.user)
         let pack = try await services.dashboard.pack(caller.user)
         let habits = try await services.dashboard.habits(caller.user, calendarDays: 1)
@@ -20,22 +20,21 @@ extension WebViews {
             kinds.append((kind, "\(form.icon.map { "\($0) " } ?? "")\(form.title)"))
         }
         let kindTitles = Dictionary(kinds.map { ($0.kind, $0.title) }, uniquingKeysWith: { a, _ in a })
-        let items: [[String: Any]] = milestones.map { state in
-            var item: [String: Any] = [
-                "id": state.milestone, "title": state.title, "badge": state.badge ?? CustomMilestone.defaultBadge,
-                "rule": Self.ruleText(state, habits: names, units: units, kinds: kindTitles),
-                "definition": Self.definitionJSON(state),
-            ]
-            if let message = state.message, !message.isEmpty { item["message"] = message }
+        let items = milestones.map { state in
+            var item = MilestoneSection.Item(
+                id: state.milestone, title: state.title, badge: state.badge ?? CustomMilestone.defaultBadge,
+                rule: Self.ruleText(state, habits: names, units: units, kinds: kindTitles),
+                definition: Self.definitionJSON(state))
+            if let message = state.message, !message.isEmpty { item.message = message }
             if let reached = state.reached {
-                item["reached"] = L("journey.milestones.reached", ["day": Self.longDay(reached.achievedDay)])
-                item["unlock"] = reached.id
-                item["postLabel"] = L("journey.postLabel", ["title": state.title])
+                item.reached = L("journey.milestones.reached", ["day": Self.longDay(reached.achievedDay)])
+                item.unlock = reached.id
+                item.postLabel = L("journey.postLabel", ["title": state.title])
             } else if let progress = state.progress {
-                item["progress"] = progress.current
-                item["target"] = progress.target
+                item.progress = progress.current
+                item.target = progress.target
                 let current = Self.integer(progress.current)
-                item["progressText"] =
+                item.progressText =
                     state.rule == .streak
                     ? L(
                         "journey.milestones.progressInARow",
@@ -45,18 +44,15 @@ extension WebViews {
                         ])
                     : L("journey.milestones.progress", ["current": current, "target": Self.integer(progress.target)])
             } else {
-                item["waiting"] = true
+                item.waiting = true
             }
             return item
         }
         let active = habits.filter { $0.archivedDay == nil }
-        return [
-            "milestones": items, "hasMilestones": !items.isEmpty,
-            "milestoneHabits": active.map { ["id": $0.definition.id, "name": $0.definition.name] },
-            "milestoneKinds": kinds.map { ["kind": $0.kind, "title": $0.title] },
-            "hasMilestoneHabits": !active.isEmpty, "hasMilestoneKinds": !kinds.isEmpty,
-            "milestoneLimit": EventLimits.maximumCustomMilestones,
-        ]
+        return MilestoneSection(
+            items: items,
+            habits: active.map { MilestoneSection.Habit(id: $0.definition.id, name: $0.definition.name) },
+            kinds: kinds.map { MilestoneSection.Kind(kind: $0.kind, title: $0.title) })
     }
 
     /// What makes a milestone happen, in words: "100 × 🦮 Walk", "Run: 30 days in a row",

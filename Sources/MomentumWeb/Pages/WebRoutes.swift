@@ -64,18 +64,15 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         addAuthRoutes(to: router)
 
         let views = WebViews(services: services, configuration: configuration)
-        for (path, page) in [
-            ("today", "today"), ("journey", "journey"),
-        ] {
-            router.get(RouterPath(path)) { request, _ in
-                try await signedInPage(request) { caller in
-                    let context: [String: Any] =
-                        switch page {
-                        case "today": try await views.today(caller)
-                        default: try await views.journey(caller)
-                        }
-                    return try await render(caller, page, context)
-                }
+        router.get("today") { request, _ in
+            try await signedInPage(request) { caller in
+                try await render(caller, "today", try await views.today(caller))
+            }
+        }
+        router.get("journey") { request, _ in
+            try await signedInPage(request) { caller in
+                let (page, chrome) = try await views.journey(caller)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("profile") { request, _ in

@@ -62,30 +62,24 @@ extension WebViews {
 
     // MARK: Journey and profile
 
-    func journey(_ caller: Caller) async throws -> [String: Any] {
+    func journey(_ caller: Caller) async throws -> (JourneyPage, Chrome) {
         let journey = try await services.dashboard.journey(caller.user)
         let (progression, unlocks, analytics, zone) = (
             journey.progression, journey.unlocks, journey.analytics, journey.zone
         )
         let table = ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!
-        var page = try await chrome(caller, "journey", title: L("journey.title"))
-        page["timelines"] = progression.timelines.keys.sorted().map { method in
+        let chrome = try await layout(caller, "journey", title: L("journey.title"))
+        let timelines = progression.timelines.keys.sorted().map { method in
             let items = progression.timelines[method] ?? []
-            return [
-                "method": items.first?.methodName ?? method,
-                "items": items.map {
-                    [
-                        "stage": $0.toStage.name, "stageOf": Self.stageOf($0.stageNumber, $0.stageCount),
-                        "kind": Self.kindName($0.kind), "day": Self.longDate($0.advance.at, zone: table),
-                        "note": $0.advance.note ?? "",
-                    ] as [String: Any]
-                },
-            ] as [String: Any]
+            return JourneyPage.Timeline(
+                method: items.first?.methodName ?? method,
+                items: items.map {
+                    JourneyPage.Timeline.Item(
+                        stage: $0.toStage.name, stageOf: Self.stageOf($0.stageNumber, $0.stageCount),
+                        kind: Self.kindName($0.kind), day: Self.longDate($0.advance.at, zone: table),
+                        note: $0.advance.note ?? "")
+                })
         }
-        page["noProgression"] = progression.timelines.isEmpty
-        page["methodsPracticed"] = progression.statistics.methodsPracticed
-        page["totalAdvances"] = progression.statistics.totalAdvances
-        page["regressions"] = progression.statistics.regressions
         var months: [(String, [Unlock])] = []
         for unlock in unlocks.sorted(by: { $0.achievedAt > $1.achievedAt }) {
             let month = Self.monthName(unlock.achievedDay)
@@ -97,41 +91,42 @@ extension WebViews {
         }
         // Cards and full-screen milestones by name; a month's small steps (tier 1: "5 days
         // in a row outside", each day) counted in one line instead of filling the page.
-        page["months"] = months.map { month, unlocks in
-            var entry: [String: Any] = [
-                "month": month,
-                "unlocks": unlocks.filter { $0.tier >= .notable }.map {
-                    [
-                        "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay),
-                        "tier": $0.tier.rawValue, "unlock": $0.id,
-                        "postLabel": L("journey.postLabel", ["title": $0.title]),
-                    ]
-                },
-            ]
+        let monthViews = months.map { month, unlocks in
             let small = unlocks.filter { $0.tier < .notable }
-            if let latest = small.first {
-                entry["smallSteps"] = Wording.current.count(
-                    "journey.smallSteps", small.count, ["title": latest.title])
-            }
-            return entry
+            return JourneyPage.Month(
+                month: month,
+                unlocks: unlocks.filter { $0.tier >= .notable }.map {
+                    JourneyPage.Month.Unlock(
+                        badge: $0.badge ?? "🏅", title: $0.title, day: Self.longDay($0.achievedDay),
+                        tier: $0.tier.rawValue, unlock: $0.id,
+                        postLabel: L("journey.postLabel", ["title": $0.title]))
+                },
+                smallSteps: small.first.map {
+                    Wording.current.count("journey.smallSteps", small.count, ["title": $0.title])
+                })
         }
-        page["achievements"] = unlocks.count
-        page["consistency"] = analytics.consistency.score ?? 0
-        page["totalDays"] = analytics.profile.totalDaysCompleted
-        page["totalMilestones"] = analytics.profile.totalMilestones
-        page["bestStreaks"] = analytics.profile.bestStreaks.map { ["name": $0.name, "best": $0.best] }
-        page["hasBestStreaks"] = !analytics.profile.bestStreaks.isEmpty
-        // Seed 004 R9.3: habits ranked on one scale, weighted by difficulty.
-        page["comparison"] = analytics.comparison.map {
-            [
-                "rank": $0.rank, "name": $0.name, "difficulty": Self.difficultyName($0.difficulty),
-                "raw": Int($0.raw.rounded()), "adjusted": Int($0.adjusted.rounded()),
-                "normalized": Int($0.normalized.rounded()),
-            ] as [String: Any]
-        }
-        page["hasComparison"] = analytics.comparison.count > 1
-        page.merge(try await milestoneSection(caller)) { current, _ in current }
-        return page
+        let milestones = try await milestoneSection(caller)
+        let page = JourneyPage(
+            timelines: timelines, noProgression: progression.timelines.isEmpty,
+            methodsPracticed: progression.statistics.methodsPracticed,
+            totalAdvances: progression.statistics.totalAdvances, regressions: progression.statistics.regressions,
+            months: monthViews, achievements: unlocks.count, consistency: analytics.consistency.score ?? 0,
+            totalDays: analytics.profile.totalDaysCompleted, totalMilestones: analytics.profile.totalMilestones,
+            bestStreaks: analytics.profile.bestStreaks.map { JourneyPage.BestStreak(name: $0.name, best: $0.best) },
+            hasBestStreaks: !analytics.profile.bestStreaks.isEmpty,
+            // Seed 004 R9.3: habits ranked on one scale, weighted by difficulty.
+            comparison: analytics.comparison.map {
+                JourneyPage.Ranked(
+                    rank: $0.rank, name: $0.name, difficulty: Self.difficultyName($0.difficulty),
+                    raw: Int($0.raw.rounded()), adjusted: Int($0.adjusted.rounded()),
+                    normalized: Int($0.normalized.rounded()))
+            },
+            hasComparison: analytics.comparison.count > 1,
+            milestones: milestones.items, hasMilestones: !milestones.items.isEmpty,
+            milestoneHabits: milestones.habits, milestoneKinds: milestones.kinds,
+            hasMilestoneHabits: !milestones.habits.isEmpty, hasMilestoneKinds: !milestones.kinds.isEmpty,
+            milestoneLimit: EventLimits.maximumCustomMilestones)
+        return (page, chrome)
     }
 
     /// The name of one of the bundled packs' memory categories, capitalized ("Potty");
