@@ -178,11 +178,17 @@ public struct Families: Sendable {
     public func revokeInvitation(code: String, owner: String, subject: String, caller: Caller) async throws {
         let role = try await role(of: caller, owner: owner, subject: subject)
         guard Self.manages(role) else { throw Self.noFamily(owner, subject) }
-        guard let normalized = InvitationCode.normalize(code),
-            let invitation = try await store.invitation(code: normalized),
-            role == "owner" || invitation.inviter == caller.user,
-            try await store.revokeFamilyInvitation(code: normalized, subject: subject, owner: owner, at: now())
-        else { throw Social.noInvitation(code) }
+        // Each await its own statement: Swift 6.3.1's optimizer crashed splitting this
+        // coroutine (CoroFrame, swifterror) when both awaits sat in one `guard` on a
+        // composition of store protocols; a release build failed.
+        guard let normalized = InvitationCode.normalize(code) else { throw Social.noInvitation(code) }
+        let invitation = try await store.invitation(code: normalized)
+        guard let invitation, role == "owner" || invitation.inviter == caller.user else {
+            throw Social.noInvitation(code)
+        }
+        let revoked = try await store.revokeFamilyInvitation(
+            code: normalized, subject: subject, owner: owner, at: now())
+        guard revoked else { throw Social.noInvitation(code) }
     }
 
     /// Changes a member's role (the owner and co-owners); a co-owner who becomes a
