@@ -110,12 +110,12 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         }
         router.get("habits/:habit") { request, context in
             try await signedInPage(request) { caller in
-                guard let page = try await views.habit(caller, id: try context.parameter("habit")) else {
+                guard let (page, chrome) = try await views.habit(caller, id: try context.parameter("habit")) else {
                     return try await render(
                         caller, MissingPage(),
                         try await views.layout(caller, "today", title: L("habit.missing.title")), status: .notFound)
                 }
-                return try await render(caller, "habit", page)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("packs/:pack") { request, context in

@@ -26,43 +26,35 @@ extension WebViews {
 
     /// What the analytics say about a habit, in sentences (seed 004 R6, R7, R9.3): the best
     /// weekday, the scores weighted by difficulty, and encouragement or coaching after a break.
-    static func insights(_ analytics: HabitAnalytics) -> [String: Any] {
-        var insights: [String: Any] = [:]
+    static func insights(_ analytics: HabitAnalytics) -> Insights {
+        var bestWeekday: String?
         if let weekday = analytics.mostConsistentWeekday,
             let rate = analytics.weekdays.first(where: { $0.weekday == weekday })?.rate.percent
         {
-            insights["bestWeekday"] = L(
-                "habit.insights.bestWeekday", ["weekday": fullWeekday(weekday), "rate": String(rate)])
-        }
-        insights["weekdays"] = analytics.weekdays.map { day -> [String: Any] in
-            let percent = day.rate.percent ?? 0
-            return [
-                "day": weekdayShort(day.weekday), "percent": percent,
-                "best": day.weekday == analytics.mostConsistentWeekday,
-                "counted": day.rate.percent != nil,
-            ]
+            bestWeekday = L("habit.insights.bestWeekday", ["weekday": fullWeekday(weekday), "rate": String(rate)])
         }
         let score = analytics.score
         let weight = Wording.current.number(score.weight, fractionDigits: 1)
-        insights["score"] =
-            [
-                "raw": Int(score.raw.rounded()), "adjusted": Int(score.adjusted.rounded()),
-                "normalized": Int(score.normalized.rounded()),
-                "weight": weight,
-                "difficulty": analytics.difficulty.rawValue,
-                "weighted": L(
+        return Insights(
+            bestWeekday: bestWeekday,
+            weekdays: analytics.weekdays.map { day in
+                Insights.Weekday(
+                    day: weekdayShort(day.weekday), percent: day.rate.percent ?? 0,
+                    best: day.weekday == analytics.mostConsistentWeekday, counted: day.rate.percent != nil)
+            },
+            score: Insights.Score(
+                raw: Int(score.raw.rounded()), adjusted: Int(score.adjusted.rounded()),
+                normalized: Int(score.normalized.rounded()), weight: weight,
+                difficulty: analytics.difficulty.rawValue,
+                weighted: L(
                     "habit.insights.weighted",
-                    ["difficulty": difficultyLabel(analytics.difficulty), "weight": weight]),
-            ] as [String: Any]
-        if let encouragement = analytics.coaching.encouragement { insights["encouragement"] = encouragement }
-        if let recovery = analytics.coaching.recovery {
-            insights["recovery"] =
-                [
-                    "restart": recovery.restart, "stillCounts": recovery.stillCounts,
-                    "guidance": recovery.guidance.map(\.message), "reminder": recovery.reminder.message,
-                ] as [String: Any]
-        }
-        return insights
+                    ["difficulty": difficultyLabel(analytics.difficulty), "weight": weight])),
+            encouragement: analytics.coaching.encouragement,
+            recovery: analytics.coaching.recovery.map {
+                Insights.Recovery(
+                    restart: $0.restart, stillCounts: $0.stillCounts, guidance: $0.guidance.map(\.message),
+                    reminder: $0.reminder.message)
+            })
     }
 
     /// The word for a streak's unit, `1 week`'s or `3 weeks'` (the number is the caller's

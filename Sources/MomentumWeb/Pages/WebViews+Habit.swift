@@ -6,54 +6,61 @@ import MomentumStore
 extension WebViews {
     // MARK: Habit details
 
-    func habit(_ caller: Caller, id: String) async throws -> [String: Any]? {
+    func habit(_ caller: Caller, id: String) async throws -> (HabitPage, Chrome)? {
         guard let detail = try await services.dashboard.habitDetail(id, of: caller.user, calendarDays: 91) else {
             return nil
         }
         let (habit, analytics, unlocks, zone) = (detail.habit, detail.analytics, detail.unlocks, detail.zone)
-        var page = try await chrome(caller, "today", title: habit.definition.name)
-        page["habit"] = habitRow(habit)
-        page["pauses"] = Self.pauseForm(
-            detail.pauses, today: detail.today, names: [habit.definition.id: habit.definition.name],
-            profile: try await services.accounts.profile(of: caller.user), habit: habit.definition.id)
-        page["policy"] = habit.policy.name ?? "custom"
-        page["breaks"] = habit.breaks
-        page["startDay"] = Self.longDay(habit.startDay)
-        page["since"] = L(
-            "habit.calendar.since",
-            ["policy": Self.policyLabel(habit.policy.name), "day": Self.longDay(habit.startDay)])
-        page["weeks"] = calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!)
-        if habit.current > 0, let start = habit.currentStreakStart {
-            page["streakStart"] = Self.longDay(start)
-            page["streakBegan"] = L("habit.calendar.began", ["day": Self.longDay(start)])
-        }
-        if let archived = habit.archivedDay {
-            page["archivedOn"] = Self.longDay(archived)
-            page["archivedNote"] = L("habit.archived", ["day": Self.longDay(archived)])
-        }
+        let chrome = try await layout(caller, "today", title: habit.definition.name)
         // A habit without a category keeps none unless one is chosen ("" is sent as no change).
         let category = habit.definition.category ?? ""
         let categories =
             (category.isEmpty ? [""] : Self.habitCategories.contains(category) ? [] : [category])
             + Self.habitCategories
-        page["categoryOptions"] = categories.map {
-            [
-                "value": $0, "name": $0.isEmpty ? L("habit.form.noCategory") : Self.habitCategoryLabel($0),
-                "selected": $0 == category,
-            ]
-        }
-        page["difficulties"] = Difficulty.allCases.map {
-            ["name": $0.rawValue, "label": Self.difficultyLabel($0), "selected": $0 == habit.definition.difficulty]
-        }
-        page["scheduleOptions"] = Self.scheduleOptions(habit.definition.schedule)
-        page["group"] = habit.definition.group ?? ""
-        page["groupNames"] = detail.groups
+        let streakStart = habit.current > 0 ? habit.currentStreakStart : nil
+        var page = HabitPage(
+            habit: habitRow(habit),
+            pauses: Self.pauseForm(
+                detail.pauses, today: detail.today, names: [habit.definition.id: habit.definition.name],
+                profile: try await services.accounts.profile(of: caller.user), habit: habit.definition.id),
+            policy: habit.policy.name ?? "custom", breaks: habit.breaks, startDay: Self.longDay(habit.startDay),
+            since: L(
+                "habit.calendar.since",
+                ["policy": Self.policyLabel(habit.policy.name), "day": Self.longDay(habit.startDay)]),
+            weeks: calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!),
+            streakStart: streakStart.map(Self.longDay),
+            streakBegan: streakStart.map { L("habit.calendar.began", ["day": Self.longDay($0)]) },
+            archivedOn: habit.archivedDay.map(Self.longDay),
+            archivedNote: habit.archivedDay.map { L("habit.archived", ["day": Self.longDay($0)]) },
+            categoryOptions: categories.map {
+                HabitPage.CategoryOption(
+                    value: $0, name: $0.isEmpty ? L("habit.form.noCategory") : Self.habitCategoryLabel($0),
+                    selected: $0 == category)
+            },
+            difficulties: Difficulty.allCases.map {
+                HabitPage.DifficultyOption(
+                    name: $0.rawValue, label: Self.difficultyLabel($0), selected: $0 == habit.definition.difficulty)
+            },
+            scheduleOptions: Self.scheduleOptions(habit.definition.schedule),
+            group: habit.definition.group ?? "", groupNames: detail.groups,
+            hasBadges: !unlocks.isEmpty || !(analytics?.milestones.isEmpty ?? true),
+            badges: unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
+                HabitPage.Badge(
+                    badge: $0.badge ?? "🏅", title: $0.title, day: Self.longDay($0.achievedDay), unlock: $0.id,
+                    shareable: $0.tier >= .notable, postLabel: L("habit.milestones.postLabel", ["title": $0.title]))
+            },
+            legend: [
+                ("completed", L("habit.legend.completed")), ("grace", L("habit.legend.grace")),
+                ("frozen", L("habit.legend.frozen")), ("skipped", L("habit.legend.skipped")),
+                ("paused", L("habit.legend.paused")), ("missed", L("habit.legend.missed")),
+                ("pending", L("habit.legend.pending")), ("notStarted", L("habit.legend.notStarted")),
+            ].map { HabitPage.LegendEntry(state: $0.0, label: $0.1) })
         if let analytics {
-            page["rate30"] = analytics.rates.last30Days.percent ?? 0
-            page["rateAll"] = analytics.rates.allTime.percent ?? 0
-            page["strength"] = Int((analytics.strength.value * 100).rounded())
-            page["totalDays"] = analytics.totalDaysCompleted
-            page["trend"] =
+            page.rate30 = analytics.rates.last30Days.percent ?? 0
+            page.rateAll = analytics.rates.allTime.percent ?? 0
+            page.strength = Int((analytics.strength.value * 100).rounded())
+            page.totalDays = analytics.totalDaysCompleted
+            page.trend =
                 switch analytics.trend.direction {
                 case .improving: L("habit.trend.improving")
                 case .steady: L("habit.trend.steady")
@@ -63,35 +70,17 @@ extension WebViews {
             // A streak milestone the pack's rules unlocked shows once, as its badge.
             let unlocked = Set(
                 unlocks.filter { $0.milestoneType == "streak" }.compactMap { $0.value.flatMap { Int(exactly: $0) } })
-            page["milestones"] = analytics.milestones.filter { !unlocked.contains($0.streak) }.map {
-                [
-                    "streak": $0.streak, "day": Self.longDay($0.day),
-                    "label": Wording.current.count("habit.milestones.streak", $0.streak),
-                ]
+            page.milestones = analytics.milestones.filter { !unlocked.contains($0.streak) }.map {
+                HabitPage.Milestone(
+                    streak: $0.streak, day: Self.longDay($0.day),
+                    label: Wording.current.count("habit.milestones.streak", $0.streak))
             }
-            page["historyWeeks"] = analytics.weeks.suffix(12).reversed().map(Self.period)
-            page["historyMonths"] = analytics.months.reversed().map(Self.period)
-            page["chart"] = Self.chart(analytics.last30Days)
-            page["insights"] = Self.insights(analytics)
+            page.historyWeeks = analytics.weeks.suffix(12).reversed().map(Self.period)
+            page.historyMonths = analytics.months.reversed().map(Self.period)
+            page.chart = Self.chart(analytics.last30Days)
+            page.insights = Self.insights(analytics)
         }
-        page["hasBadges"] = !unlocks.isEmpty || !(analytics?.milestones.isEmpty ?? true)
-        page["badges"] = unlocks.sorted { $0.achievedAt < $1.achievedAt }.map {
-            [
-                "badge": $0.badge ?? "🏅", "title": $0.title, "day": Self.longDay($0.achievedDay), "unlock": $0.id,
-                "shareable": $0.tier >= .notable, "postLabel": L("habit.milestones.postLabel", ["title": $0.title]),
-            ] as [String: Any]
-        }
-        page["legend"] = [
-            ["state": "completed", "label": L("habit.legend.completed")],
-            ["state": "grace", "label": L("habit.legend.grace")],
-            ["state": "frozen", "label": L("habit.legend.frozen")],
-            ["state": "skipped", "label": L("habit.legend.skipped")],
-            ["state": "paused", "label": L("habit.legend.paused")],
-            ["state": "missed", "label": L("habit.legend.missed")],
-            ["state": "pending", "label": L("habit.legend.pending")],
-            ["state": "notStarted", "label": L("habit.legend.notStarted")],
-        ]
-        return page
+        return (page, chrome)
     }
 
     /// A streak policy's name in the page's language (`forgiving`, `strict`, `custom`).
@@ -106,10 +95,10 @@ extension WebViews {
     }
 
     /// The calendar as weeks (Monday first) of day cells; days before the window are blank.
-    func calendarWeeks(_ habit: HabitState, zone: ZoneOffsetTable) -> [[String: Any]] {
+    func calendarWeeks(_ habit: HabitState, zone: ZoneOffsetTable) -> [HabitPage.Week] {
         guard let first = habit.calendar.first?.day else { return [] }
         let padding = first.weekday.rawValue - 1
-        var cells: [[String: Any]] = Array(repeating: ["blank": true], count: padding)
+        var cells = Array(repeating: CalendarCell(blank: true), count: padding)
         let streakStart = habit.current > 0 ? habit.currentStreakStart : nil
         for day in habit.calendar {
             let times = day.completions.map { Self.time($0.at, zone: zone) }
@@ -120,28 +109,27 @@ extension WebViews {
             }
             if !notes.isEmpty { detail += " · “\(notes.joined(separator: "”, “"))”" }
             let inStreak = streakStart.map { day.day >= $0 && day.streak > 0 } ?? false
-            var cell: [String: Any] = [
-                "day": day.day.description, "number": day.day.civil.day, "state": day.state.rawValue,
-                "border": day.border.rawValue, "inStreak": inStreak, "detail": detail,
-                "hasNote": !notes.isEmpty,
-            ]
+            var cell = CalendarCell(
+                day: day.day.description, number: day.day.civil.day, state: day.state.rawValue,
+                border: day.border.rawValue, inStreak: inStreak, detail: detail, hasNote: !notes.isEmpty)
             // The month is named on its first day, and on the calendar's first.
             if day.day.civil.day == 1 || cells.count == padding {
-                cell["monthStart"] = Self.shortMonth(day.day.civil.month)
+                cell.monthStart = Self.shortMonth(day.day.civil.month)
             }
             cells.append(cell)
         }
         // One Tab stop for the whole calendar, on its last day; arrow keys move from there.
-        if !cells.isEmpty { cells[cells.count - 1]["tabStop"] = true }
-        return stride(from: 0, to: cells.count, by: 7).map { ["days": Array(cells[$0..<min(cells.count, $0 + 7)])] }
+        if !cells.isEmpty { cells[cells.count - 1].tabStop = true }
+        return stride(from: 0, to: cells.count, by: 7).map {
+            HabitPage.Week(days: Array(cells[$0..<min(cells.count, $0 + 7)]))
+        }
     }
 
-    static func period(_ period: PeriodSummary) -> [String: Any] {
-        [
-            "label": period.start.civil.day == 1 && period.end.civil.month == period.start.civil.month
+    static func period(_ period: PeriodSummary) -> HabitPage.Period {
+        HabitPage.Period(
+            label: period.start.civil.day == 1 && period.end.civil.month == period.start.civil.month
                 ? monthName(period.start) : "\(shortDay(period.start)) – \(shortDay(period.end))",
-            "done": period.rate.done, "due": period.rate.due, "percent": period.rate.percent ?? 0,
-        ]
+            done: period.rate.done, due: period.rate.due, percent: period.rate.percent ?? 0)
     }
 
     /// Thirty days of completions as bars with the 7-day rate as a line, in inline SVG.

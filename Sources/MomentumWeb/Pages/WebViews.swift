@@ -138,78 +138,63 @@ struct WebViews: Sendable {
         }
     }
 
-    func habitRow(_ habit: HabitState) -> [String: Any] {
-        let done = habit.today.state == .completed
+    func habitRow(_ habit: HabitState) -> HabitRow {
         let name = habit.definition.name
         let units = Self.plural(habit.current, habit.streakUnit)
-        return [
-            "id": habit.definition.id,
-            "name": name,
-            "category": habit.definition.category ?? "",
-            "categoryName": habit.definition.category.map(Self.habitCategoryLabel) ?? "",
-            "categoryLabel": habit.definition.category.map { "\(Self.habitCategoryLabel($0)) · " } ?? "",
-            "current": habit.current,
-            "best": habit.best,
-            // A weekly or monthly habit's streak is told in weeks or months.
-            "unit": habit.streakUnit,
-            "units": units,
-            "unitLabel": habit.streakUnit == "day" ? "" : units,
-            "bestUnits": Self.plural(habit.best, habit.streakUnit),
-            "streakLabel": L(
+        return HabitRow(
+            id: habit.definition.id, name: name, category: habit.definition.category ?? "",
+            categoryName: habit.definition.category.map(Self.habitCategoryLabel) ?? "",
+            categoryLabel: habit.definition.category.map { "\(Self.habitCategoryLabel($0)) · " } ?? "",
+            current: habit.current, best: habit.best,
+            unit: habit.streakUnit, units: units, unitLabel: habit.streakUnit == "day" ? "" : units,
+            bestUnits: Self.plural(habit.best, habit.streakUnit),
+            streakLabel: L(
                 "today.row.streakLabel", ["current": String(habit.current), "units": units, "best": String(habit.best)]),
-            "doneLabel": L("today.row.doneLabel", ["name": name]),
-            "checkInLabel": L("today.row.checkInLabel", ["name": name]),
-            "moveUpLabel": L("today.row.moveUp", ["name": name]),
-            "moveDownLabel": L("today.row.moveDown", ["name": name]),
-            "shield": habit.shieldActive,
-            "done": done,
-            "skipped": habit.today.state == .skipped,
-            "due": habit.today.due,
-            // Due today and not already covered (a weekly quota met): the check-in stands out.
-            "needed": habit.today.due && habit.today.state != .notDue && habit.today.state != .paused,
-            "paused": habit.today.state == .paused,
-            "status": Self.label(habit.today.state, due: habit.today.due),
-            "border": habit.border.rawValue,
-            "target": Self.targetFields(habit),
-            "week": habit.calendar.suffix(7).map { day in
-                [
-                    "day": day.day.description, "state": day.state.rawValue,
-                    "label": "\(Self.shortDay(day.day)): \(Self.label(day.state, due: true))",
-                ]
-            },
-        ]
+            doneLabel: L("today.row.doneLabel", ["name": name]),
+            checkInLabel: L("today.row.checkInLabel", ["name": name]),
+            moveUpLabel: L("today.row.moveUp", ["name": name]),
+            moveDownLabel: L("today.row.moveDown", ["name": name]),
+            shield: habit.shieldActive, done: habit.today.state == .completed,
+            skipped: habit.today.state == .skipped, due: habit.today.due,
+            needed: habit.today.due && habit.today.state != .notDue && habit.today.state != .paused,
+            paused: habit.today.state == .paused,
+            status: Self.label(habit.today.state, due: habit.today.due),
+            border: habit.border.rawValue, target: Self.targetFields(habit),
+            week: habit.calendar.suffix(7).map { day in
+                HabitRow.Day(
+                    day: day.day.description, state: day.state.rawValue,
+                    label: "\(Self.shortDay(day.day)): \(Self.label(day.state, due: true))")
+            })
     }
 
     /// A numeric habit's target and today's progress toward it, for the page: the amount,
     /// the unit, what was logged, a sentence ("5 of 8 glasses") and the meter's numbers.
     /// Empty for a check-off habit, so that templates show its Check in button instead.
-    static func targetFields(_ habit: HabitState) -> [String: Any] {
+    static func targetFields(_ habit: HabitState) -> HabitTarget {
         let target = habit.definition.target
         let name = habit.definition.name
-        var fields: [String: Any] = [
-            "kind": target.comparison.rawValue, "amount": attribute(target.amount), "measure": target.unit ?? "",
-            "logLabel": L("today.amount.logLabel", ["name": name]),
-            "amountLabel": (target.unit ?? "").isEmpty
+        var fields = HabitTarget(
+            kind: target.comparison.rawValue, amount: attribute(target.amount), measure: target.unit ?? "",
+            logLabel: L("today.amount.logLabel", ["name": name]),
+            amountLabel: (target.unit ?? "").isEmpty
                 ? L("today.amount.of", ["name": name])
                 : L("today.amount.ofIn", ["name": name, "measure": target.unit ?? ""]),
-        ]
-        fields["isCheck"] = target.comparison == .check
-        fields["isAtLeast"] = target.comparison == .atLeast
-        fields["isAtMost"] = target.comparison == .atMost
+            isCheck: target.comparison == .check, isAtLeast: target.comparison == .atLeast,
+            isAtMost: target.comparison == .atMost)
         guard target.comparison != .check else { return fields }
         let logged = habit.today.logged.isFinite ? max(0, habit.today.logged) : 0
         let unit = target.unit.map { " \($0)" } ?? ""
         let atMost = target.comparison == .atMost
         let over = atMost && logged > target.amount
-        fields["numeric"] = true
-        fields["atMost"] = atMost
-        fields["over"] = over
-        fields["logged"] = attribute(logged)
-        fields["meterMax"] = attribute(max(target.amount, atMost ? logged : 0, 1))
-        fields["meterValue"] = attribute(min(logged, max(target.amount, atMost ? logged : 0)))
+        fields.numeric = true
+        fields.atMost = atMost
+        fields.over = over
+        fields.logged = attribute(logged)
+        fields.meterMax = attribute(max(target.amount, atMost ? logged : 0, 1))
+        fields.meterValue = attribute(min(logged, max(target.amount, atMost ? logged : 0)))
         let words = ["amount": written(target.amount), "logged": written(logged), "unit": unit]
-        fields["goal"] = atMost ? L("today.amount.goalAtMost", words) : L("today.amount.goal", words)
-        fields["progress"] =
+        fields.goal = atMost ? L("today.amount.goalAtMost", words) : L("today.amount.goal", words)
+        fields.progress =
             if over {
                 L("today.amount.over", words)
             } else if atMost {
@@ -245,19 +230,20 @@ struct WebViews: Sendable {
 
     /// The schedules the web app offers (the new-habit form's three), with the habit's own
     /// first when it is another ("Keep: every 2 days").
-    static func scheduleOptions(_ current: Schedule) -> [[String: Any]] {
+    static func scheduleOptions(_ current: Schedule) -> [ScheduleOption] {
         let offered: [(value: String, label: String, schedule: Schedule)] = [
             ("daily", L("habit.schedule.daily"), .daily),
             ("weekdays", L("habit.schedule.weekdays"), .weekdays([.monday, .tuesday, .wednesday, .thursday, .friday])),
             ("3", L("habit.schedule.three"), .timesPerWeek(3)),
         ]
-        var options = offered.map { ["value": $0.value, "label": $0.label, "selected": $0.schedule == current] }
+        var options = offered.map {
+            ScheduleOption(value: $0.value, label: $0.label, selected: $0.schedule == current)
+        }
         if !offered.contains(where: { $0.schedule == current }) {
             options.insert(
-                [
-                    "value": "current", "label": L("habit.schedule.keep", ["schedule": scheduleLabel(current)]),
-                    "selected": true,
-                ],
+                ScheduleOption(
+                    value: "current", label: L("habit.schedule.keep", ["schedule": scheduleLabel(current)]),
+                    selected: true),
                 at: 0)
         }
         return options
@@ -282,22 +268,17 @@ struct WebViews: Sendable {
     /// earliest day the backfill window allows, a week by default.
     static func pauseForm(
         _ pauses: [PausePeriod], today: LocalDay, names: [String: String], profile: Profile, habit: String?
-    ) -> [String: Any] {
+    ) -> PauseForm {
         let window = ((try? profile.rulePack()) ?? .habits).backfillDays(forEventType: "completion")
-        var form: [String: Any] = [
-            "today": today.description, "weekLater": today.advanced(by: 6).description,
-            "backfill": window.map { Wording.current.count("today.pause.backfill", $0) } ?? "",
-            "list": pauses.map { pause -> [String: Any] in
-                [
-                    "id": pause.id, "what": pause.habit.map { names[$0] ?? $0 } ?? L("today.pause.everyHabit"),
-                    "from": longDay(pause.from), "until": longDay(pause.until), "note": pause.note ?? "",
-                    "underway": pause.from <= today, "upcoming": pause.from > today,
-                ]
+        return PauseForm(
+            today: today.description, weekLater: today.advanced(by: 6).description,
+            backfill: window.map { Wording.current.count("today.pause.backfill", $0) } ?? "",
+            list: pauses.map { pause in
+                PauseForm.Item(
+                    id: pause.id, what: pause.habit.map { names[$0] ?? $0 } ?? L("today.pause.everyHabit"),
+                    from: longDay(pause.from), until: longDay(pause.until), note: pause.note ?? "",
+                    underway: pause.from <= today, upcoming: pause.from > today)
             },
-        ]
-        if let window { form["earliest"] = today.advanced(by: -window).description }
-        if let habit { form["habit"] = habit }
-        form["hasList"] = !pauses.isEmpty
-        return form
+            earliest: window.map { today.advanced(by: -$0).description }, habit: habit, hasList: !pauses.isEmpty)
     }
 }
