@@ -10,7 +10,9 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Momentum",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // macOS 15: swift-configuration (the `momentum` command's settings) needs it; iOS apps embed
+    // MomentumClient, which needs iOS 17.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "MomentumCore", targets: ["MomentumCore"]),
         .library(name: "MomentumStore", targets: ["MomentumStore"]),
