@@ -8,123 +8,123 @@ extension WebViews {
     // MARK: Read-outs
 
     /// Counts per form: walks logged, dogs met, the checklist's coverage, the latest weight.
-    func stats(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
-        var stats: [[String: Any]] = []
+    func stats(_ pack: RulePack, _ journal: JournalPage) -> [PackSection.Stat] {
+        var stats: [PackSection.Stat] = []
         for form in pack.forms where form.type == "log" {
             guard let kind = form.kind else { continue }
             let items = journal.journal.items[kind] ?? []
             if let number = form.fields.first(where: { $0.input == .number && $0.required }) {
                 guard let latest = journal.journal.latestValues[kind] else { continue }
-                stats.append([
-                    "icon": form.icon ?? "", "label": form.title,
-                    "value": "\(Self.number(latest.value)) \(number.unit ?? "")".trimmingCharacters(in: .whitespaces),
-                    "note": Self.shortDay(latest.day),
-                ])
+                stats.append(
+                    PackSection.Stat(
+                        icon: form.icon ?? "", label: form.title,
+                        value: "\(Self.number(latest.value)) \(number.unit ?? "")".trimmingCharacters(in: .whitespaces),
+                        note: Self.shortDay(latest.day)))
             } else if let checklist = form.fields.first(where: { $0.input == .checklist }) {
                 let done = checklist.options.filter { items.contains("\($0.group ?? "")/\($0.value)") }.count
-                stats.append([
-                    "icon": form.icon ?? "", "label": form.title, "value": "\(done)/\(checklist.options.count)",
-                    "note": L("packs.stats.experiences"),
-                ])
+                stats.append(
+                    PackSection.Stat(
+                        icon: form.icon ?? "", label: form.title, value: "\(done)/\(checklist.options.count)",
+                        note: L("packs.stats.experiences")))
             } else if let group = form.values["group"] {
                 let count = items.filter { $0.hasPrefix("\(group)/") }.count
-                stats.append([
-                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(count),
-                    "note": L("packs.stats.soFar"),
-                ])
+                stats.append(
+                    PackSection.Stat(
+                        icon: form.icon ?? "", label: form.title, value: Self.integer(count),
+                        note: L("packs.stats.soFar")))
             } else if form.fields.contains(where: { $0.name == "item" && $0.input == .text }) {
-                stats.append([
-                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(items.count),
-                    "note": L("packs.stats.different"),
-                ])
+                stats.append(
+                    PackSection.Stat(
+                        icon: form.icon ?? "", label: form.title, value: Self.integer(items.count),
+                        note: L("packs.stats.different")))
             } else if let count = journal.journal.counts[kind], form.fields.allSatisfy({ $0.input != .buttons }) {
-                stats.append([
-                    "icon": form.icon ?? "", "label": form.title, "value": Self.integer(count),
-                    "note": L("packs.stats.logged"),
-                ])
+                stats.append(
+                    PackSection.Stat(
+                        icon: form.icon ?? "", label: form.title, value: Self.integer(count),
+                        note: L("packs.stats.logged")))
             }
         }
         return stats
     }
 
-    func goals(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
+    func goals(_ pack: RulePack, _ journal: JournalPage) -> [PackSection.Goal] {
         let categories = pack.forms.flatMap(\.fields).first { $0.name == "category" }?.options ?? []
         return journal.journal.goals.map { goal in
             let category = categories.first { $0.value == goal.goal.category }
             let percent = Int((goal.fraction * 100).rounded(.down))
-            return [
-                "id": goal.goal.id, "name": goal.goal.name, "icon": category?.icon ?? "💰",
-                "category": category?.label ?? goal.goal.category, "percent": percent, "completed": goal.completed,
-                "progress": L(
+            return PackSection.Goal(
+                id: goal.goal.id, name: goal.goal.name, icon: category?.icon ?? "💰",
+                category: category?.label ?? goal.goal.category, percent: percent, completed: goal.completed,
+                progress: L(
                     "packs.goals.progress",
                     ["saved": Self.money(goal.saved), "target": Self.money(goal.goal.target)]),
-                "left": L("packs.goals.left", ["left": Self.money(max(0, goal.goal.target - goal.saved))]),
-            ]
+                left: L("packs.goals.left", ["left": Self.money(max(0, goal.goal.target - goal.saved))]))
         }
     }
 
     /// Seed 002's milestone tiers on the way: each amount milestone of the pack, reached or
     /// not, with its tier (small, medium, large, epic).
-    func ladder(_ pack: RulePack, _ total: Double) -> [[String: Any]] {
+    func ladder(_ pack: RulePack, _ total: Double) -> [PackSection.Rung] {
         let amounts = pack.achievements.filter { $0.kind == .amount }.flatMap { $0.at ?? [] }.sorted()
         var next = true
         return amounts.map { amount in
             let reached = total >= amount
             defer { if !reached { next = false } }
             let tier = MilestoneTier.tier(for: amount)
-            return [
-                "amount": Self.money(amount), "tier": tier.rawValue, "tierName": Self.tierName(tier),
-                "reached": reached, "next": !reached && next,
-            ]
+            return PackSection.Rung(
+                amount: Self.money(amount), tier: tier.rawValue, tierName: Self.tierName(tier),
+                reached: reached, next: !reached && next)
         }
     }
 
-    func methods(_ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [[String: Any]] {
+    func methods(_ pack: RulePack, _ journal: JournalPage, whole: Bool) -> [PackSection.Method] {
         let zone = ZoneOffsetTable.named(journal.zone) ?? ZoneOffsetTable.named("UTC")!
         let now = journal.now
         return pack.methods.map { method in
             let items = journal.progression.timelines[method.id] ?? []
-            var context: [String: Any] = ["name": method.name, "id": method.id, "count": method.stages.count]
             guard let last = items.last else {
-                context["notStarted"] = true
-                return context
+                return PackSection.Method(
+                    name: method.name, id: method.id, count: method.stages.count, notStarted: true)
             }
-            context["stage"] = last.toStage.name
-            context["stageOf"] = Self.stageOf(last.stageNumber, last.stageCount)
-            context["percent"] = Int((Double(last.stageNumber) / Double(max(1, last.stageCount)) * 100).rounded())
-            context["final"] = last.isFinalStage
-            context["since"] = L(
-                "packs.method.since",
-                [
-                    "duration": Self.duration(StageDuration(from: last.advance.at, to: max(now, last.advance.at))),
-                    "day": Self.longDate(last.advance.at, zone: zone),
-                ])
+            var context = PackSection.Method(
+                name: method.name.nonEmpty, id: method.id.nonEmpty, count: method.stages.count,
+                stage: last.toStage.name.nonEmpty, stageOf: Self.stageOf(last.stageNumber, last.stageCount).nonEmpty,
+                percent: Int((Double(last.stageNumber) / Double(max(1, last.stageCount)) * 100).rounded()),
+                final: last.isFinalStage,
+                since: L(
+                    "packs.method.since",
+                    [
+                        "duration": Self.duration(StageDuration(from: last.advance.at, to: max(now, last.advance.at))),
+                        "day": Self.longDate(last.advance.at, zone: zone),
+                    ]
+                ).nonEmpty)
             if let celebration = journal.progression.celebrations[last.advance.eventID] {
-                context["affirmation"] = celebration.affirmation.text
+                context.affirmation = celebration.affirmation.text.nonEmpty
             }
             if whole {
-                context["hasTimeline"] = true
-                context["timeline"] = items.reversed().map { item -> [String: Any] in
-                    Self.dropEmpty([
-                        "stage": item.toStage.name, "stageOf": Self.stageOf(item.stageNumber, item.stageCount),
-                        "kind": Self.kindName(item.kind), "day": Self.longDate(item.advance.at, zone: zone),
-                        "note": item.advance.note ?? "",
-                        "time": item.timeAtPreviousStage.map {
+                context.hasTimeline = true
+                context.timeline = items.reversed().map { item in
+                    PackSection.Method.Step(
+                        stage: item.toStage.name.nonEmpty,
+                        stageOf: Self.stageOf(item.stageNumber, item.stageCount).nonEmpty,
+                        kind: Self.kindName(item.kind).nonEmpty,
+                        day: Self.longDate(item.advance.at, zone: zone).nonEmpty,
+                        note: item.advance.note?.nonEmpty,
+                        time: item.timeAtPreviousStage.map {
                             L(
                                 "packs.method.after",
                                 [
                                     "duration": Self.duration($0),
                                     "stage": item.fromStage?.name ?? L("packs.method.stageBefore"),
                                 ])
-                        } ?? "",
-                    ])
+                        }?.nonEmpty)
                 }
             }
-            return Self.dropEmpty(context)
+            return context
         }
     }
 
-    func recent(_ pack: RulePack, _ journal: JournalPage) -> [[String: Any]] {
+    func recent(_ pack: RulePack, _ journal: JournalPage) -> [PackSection.Entry] {
         let kinds = Set(pack.forms.compactMap(\.kind))
         let contributions = pack.forms.contains { $0.type == "contribution" }
         let goalNames = Dictionary(
@@ -161,10 +161,9 @@ extension WebViews {
                 }
             }
             let day = Self.longDay(entry.day)
-            return Self.dropEmpty([
-                "event": entry.event, "icon": icon, "what": what, "note": activity.note ?? "", "day": day,
-                "removeLabel": L("packs.recent.removeLabel", ["what": what, "day": day]),
-            ])
+            return PackSection.Entry(
+                event: entry.event.nonEmpty, icon: icon.nonEmpty, what: what.nonEmpty, note: activity.note?.nonEmpty,
+                day: day.nonEmpty, removeLabel: L("packs.recent.removeLabel", ["what": what, "day": day]).nonEmpty)
         }
     }
 }

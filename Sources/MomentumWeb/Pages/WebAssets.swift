@@ -66,13 +66,6 @@ final class WebAssets: Sendable {
         }
     }
 
-    /// Renders a page as an HTML response with the app's security headers, in the language
-    /// of ``Wording/current``: its strings are the context's `t`, its tag `lang`, and the
-    /// script's strings `strings`.
-    func page(_ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        render(template, RenderContext(strings: Self.strings(), page: context, chrome: nil), status: status)
-    }
-
     /// Renders a page's typed model, in the layout's ``Chrome`` when signed in.
     func page<Model: TemplateModel>(_ model: Model, chrome: Chrome?, status: HTTPResponse.Status = .ok) -> Response {
         render(Model.template, RenderContext(strings: Self.strings(), page: model, chrome: chrome), status: status)

@@ -66,7 +66,8 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         let views = WebViews(services: services, configuration: configuration)
         router.get("today") { request, _ in
             try await signedInPage(request) { caller in
-                try await render(caller, "today", try await views.today(caller))
+                let (page, chrome) = try await views.today(caller)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("journey") { request, _ in
@@ -120,12 +121,12 @@ public struct WebController<Context: WebRequestContext>: Sendable {
         }
         router.get("packs/:pack") { request, context in
             try await signedInPage(request) { caller in
-                guard let page = try await views.packPage(caller, pack: try context.parameter("pack")) else {
+                guard let (page, chrome) = try await views.packPage(caller, pack: try context.parameter("pack")) else {
                     return try await render(
                         caller, MissingPage(),
                         try await views.layout(caller, "today", title: L("habit.missing.title")), status: .notFound)
                 }
-                return try await render(caller, "pack", page)
+                return try await render(caller, page, chrome)
             }
         }
         router.get("friends/:friend") { request, context in
@@ -207,18 +208,6 @@ public struct WebController<Context: WebRequestContext>: Sendable {
             guard try await sessions.isLive(caller) else { return toSignIn(request) }
             throw error
         }
-    }
-
-    /// Renders a signed-in page with the bell's unread count in its top bar.
-    private func render(
-        _ caller: Caller, _ template: String, _ context: [String: Any], status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
-        var context = context
-        let unread = try await services.notifications.unreadCount(of: caller.user)
-        context["unread"] = unread
-        context["hasUnread"] = unread > 0
-        context["bellLabel"] = Self.bellLabel(unread)
-        return WebAssets.shared.page(template, context, status: status)
     }
 
     /// Renders a signed-in page's model in its layout, with the bell's unread count.

@@ -3,8 +3,8 @@ import MomentumCore
 import MomentumServices
 import MomentumStore
 
-/// Builds the web pages' template contexts from the engine's state. Every value is a plain
-/// Swift string, number, Boolean, array or dictionary, so the templates stay logic-less.
+/// Builds the web pages' typed models (`Views/`) from the engine's state: each page's model
+/// holds what its template reads, worded, so the templates stay logic-less.
 struct WebViews: Sendable {
     let services: Services
     let configuration: ServerConfiguration
@@ -41,74 +41,59 @@ struct WebViews: Sendable {
                 price: catalog.customPricePerFreeze, maximum: catalog.customMaximum))
     }
 
-    /// ``layout(_:_:title:)`` as a dictionary, for the pages whose context is one.
-    func chrome(_ caller: Caller, _ section: String, title: String) async throws -> [String: Any] {
-        try await layout(caller, section, title: title).context
-    }
-
-    /// ``layout(_:title:wallet:profile:)`` as a dictionary.
-    func chrome(_ section: String, title: String, wallet: Wallet, profile: Profile) -> [String: Any] {
-        layout(section, title: title, wallet: wallet, profile: profile).context
-    }
-
     // MARK: Today
 
-    func today(_ caller: Caller) async throws -> [String: Any] {
+    func today(_ caller: Caller) async throws -> (TodayPage, Chrome) {
         let (state, profile) = try await services.dashboard.state(caller.user, calendarDays: 7)
-        var page = chrome("today", title: L("today.title"), wallet: state.wallet, profile: profile)
+        let chrome = layout("today", title: L("today.title"), wallet: state.wallet, profile: profile)
         let names = Dictionary(
             state.habits.map { ($0.definition.id, $0.definition.name) }, uniquingKeysWith: { a, _ in a })
         let position = Dictionary(state.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let active = state.habits.filter { $0.archivedDay == nil }
             .sorted { (position[$0.definition.id] ?? .max) < (position[$1.definition.id] ?? .max) }
-        page["dayLabel"] = Self.longDay(state.today)
-        page["groups"] = Self.habitGroups(active).map { group -> [String: Any] in
-            [
-                "name": group.name, "grouped": !group.name.isEmpty, "count": group.habits.count,
-                "habits": group.habits.map(habitRow),
-            ]
-        }
-        page["movable"] = active.count > 1
-        page["groupNames"] = Self.groupNames(state.habits)
-        page["noHabits"] = active.isEmpty
-        page["archived"] = state.habits.filter { $0.archivedDay != nil }.map { habit -> [String: Any] in
-            [
-                "id": habit.definition.id, "name": habit.definition.name,
-                "archivedOn": habit.archivedDay.map(Self.longDay) ?? "",
-                "archivedLabel": L("today.archived.on", ["day": habit.archivedDay.map(Self.longDay) ?? ""]),
-            ]
-        }
-        page["hasArchived"] = state.habits.contains { $0.archivedDay != nil }
-        page["offers"] = state.freezeOffers.map {
-            [
-                "habit": $0.habit, "name": names[$0.habit] ?? $0.habit, "day": $0.day.description,
-                "dayLabel": Self.longDay($0.day), "after": L("today.offer.after", ["day": Self.longDay($0.day)]),
-            ]
-        }
-        page["categories"] = Self.habitCategories.map { ["value": $0, "label": Self.habitCategoryLabel($0)] }
         let pauses = state.pauses.filter { $0.until >= state.today }
-        page["pauses"] = Self.pauseForm(
-            pauses.filter { $0.habit == nil }, today: state.today, names: names, profile: profile, habit: nil)
-        if let vacation = pauses.first(where: { $0.habit == nil && $0.from <= state.today }) {
-            let until = Self.longDay(vacation.until)
-            let note = vacation.note ?? ""
-            page["vacation"] = [
-                "until": until, "note": note,
-                "text": note.isEmpty
-                    ? L("today.vacation.text", ["until": until])
-                    : L("today.vacation.withNote", ["until": until, "note": note]),
-            ]
-        }
         // The packs with forms each have a section: the puppy's one-tap logs, the savings
         // goals, the growth stages. Habits show when the account tracks them or has some.
         let pack = (try? profile.rulePack()) ?? .habits
-        if pack.members.contains(where: { !$0.forms.isEmpty }) {
-            page["packs"] = packSections(try await services.dashboard.journal(caller.user, recent: 0))
-        }
         let tracksHabits = pack.memberNames.contains("habits") || !state.habits.isEmpty
-        page["showHabits"] = tracksHabits
-        if !tracksHabits { page["noHabits"] = false }
-        return page
+        var page = TodayPage(
+            dayLabel: Self.longDay(state.today),
+            groups: Self.habitGroups(active).map { group in
+                TodayPage.Group(
+                    name: group.name, grouped: !group.name.isEmpty, count: group.habits.count,
+                    habits: group.habits.map(habitRow))
+            },
+            movable: active.count > 1, groupNames: Self.groupNames(state.habits),
+            noHabits: active.isEmpty && tracksHabits,
+            archived: state.habits.filter { $0.archivedDay != nil }.map { habit in
+                TodayPage.Archived(
+                    id: habit.definition.id, name: habit.definition.name,
+                    archivedOn: habit.archivedDay.map(Self.longDay) ?? "",
+                    archivedLabel: L("today.archived.on", ["day": habit.archivedDay.map(Self.longDay) ?? ""]))
+            },
+            hasArchived: state.habits.contains { $0.archivedDay != nil },
+            offers: state.freezeOffers.map {
+                TodayPage.Offer(
+                    habit: $0.habit, name: names[$0.habit] ?? $0.habit, day: $0.day.description,
+                    dayLabel: Self.longDay($0.day), after: L("today.offer.after", ["day": Self.longDay($0.day)]))
+            },
+            categories: Self.habitCategories.map { TodayPage.Category(value: $0, label: Self.habitCategoryLabel($0)) },
+            pauses: Self.pauseForm(
+                pauses.filter { $0.habit == nil }, today: state.today, names: names, profile: profile, habit: nil),
+            showHabits: tracksHabits)
+        if let vacation = pauses.first(where: { $0.habit == nil && $0.from <= state.today }) {
+            let until = Self.longDay(vacation.until)
+            let note = vacation.note ?? ""
+            page.vacation = TodayPage.Vacation(
+                until: until, note: note,
+                text: note.isEmpty
+                    ? L("today.vacation.text", ["until": until])
+                    : L("today.vacation.withNote", ["until": until, "note": note]))
+        }
+        if pack.members.contains(where: { !$0.forms.isEmpty }) {
+            page.packs = packSections(try await services.dashboard.journal(caller.user, recent: 0))
+        }
+        return (page, chrome)
     }
 
     /// The categories the web app offers for a habit (the values stored; see ``habitCategoryLabel(_:)``).

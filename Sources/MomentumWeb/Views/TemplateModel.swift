@@ -82,12 +82,3 @@ struct RenderContext: MustacheParent {
         return mirror.children.first?.value
     }
 }
-
-extension Chrome {
-    /// The layout's keys as a dictionary, for the pages whose context is still one.
-    var context: [String: Any] {
-        Dictionary(
-            Mirror(reflecting: self).children.compactMap { child in child.label.map { ($0, child.value) } },
-            uniquingKeysWith: { first, _ in first })
-    }
-}
