@@ -147,6 +147,44 @@ struct PackPagesTests {
         }
     }
 
+    /// Today's contribution form lists each goal once: a choice field without stage groups
+    /// does not borrow Today's habit groups (a Mustache section with no key of its own looks
+    /// it up in the enclosing context), which once listed every goal again under an
+    /// `<optgroup>` named after each group of habits.
+    @Test func todaysGoalChoiceListsEachGoalOnce() async throws {
+        try await ServerHarness.with { harness, client in
+            let created = try await client.call(
+                .post, "/signup",
+                bytes: Array(
+                    "displayName=Kim&email=kim%40example.com&password=correct+horse&timeZone=UTC&packs=habits&packs=savings"
+                        .utf8),
+                headers: WebRouteTests.form)
+            #expect(created.status == .seeOther, "\(created.text)")
+            let cookie = try #require(WebRouteTests.cookie(created))
+            var headers = Self.web
+            headers[.cookie] = cookie
+            let at = RFC3339.format(harness.now)
+            let pushed = try await client.call(
+                .post, "/v1/events",
+                json: eventsJSON([
+                    #"{"id": "h1", "at": "\#(at)", "tz": "UTC", "type": "habit.created", "habit": "read", "name": "Read", "group": "Evening"}"#,
+                    #"{"id": "h2", "at": "\#(at)", "tz": "UTC", "type": "habit.created", "habit": "walk", "name": "Walk", "group": "Morning"}"#,
+                    #"{"id": "g1", "at": "\#(at)", "tz": "UTC", "type": "goal", "goal": "bali-9f8e7d", "name": "Bali", "target": 3000}"#,
+                ]), headers: headers)
+            #expect(pushed.status == .ok, "\(pushed.text)")
+
+            let today = try await client.call(.get, "/today", headers: [.cookie: cookie])
+            #expect(today.status == .ok)
+            let select = try #require(
+                today.text.firstMatch(
+                    of: /<select id="f-savings-contribution-goal"[^>]*>(?<options>.*?)<\/select>/.dotMatchesNewlines()),
+                "Today has the contribution form")
+            let options = String(select.output.options)
+            #expect(options.components(separatedBy: #"value="bali-9f8e7d""#).count - 1 == 1, "\(options)")
+            #expect(!options.contains("<optgroup"), "\(options)")
+        }
+    }
+
     /// A client that is not written in Swift gets the forms from the API.
     @Test func thePackDocumentServesEveryMembersForms() async throws {
         try await ServerHarness.with { _, client in

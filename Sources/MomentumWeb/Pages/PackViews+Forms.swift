@@ -103,7 +103,12 @@ extension WebViews {
         case .number: context.number = true
         case .date: context.date = true
         case .note: context.note = true
-        case .choice: context.choice = true
+        case .choice:
+            // Its own (empty) lists, so that a section the choice does not fill reads nothing
+            // rather than the enclosing page's list of that name (Today's habit groups).
+            context.choice = true
+            context.options = []
+            context.groups = []
         case .buttons, .checklist: break
         }
         if let minimum = field.minimum { context.min = Self.attribute(minimum).nonEmpty }
