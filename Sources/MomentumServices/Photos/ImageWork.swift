@@ -18,9 +18,14 @@ public final class ImageWork: Sendable {
     }
 
     /// Runs `body` on one of the queue's threads, once one of its places is free.
+    ///
+    /// - Throws: `CancellationError` when the caller is cancelled while it waits (or no
+    ///   place came free within an hour), and what `body` throws.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        // The callers bound their own waits (Rasterizer); here work waits as long as it takes.
-        while await !slots.acquire(waitingAtMost: .seconds(60)) {}
+        // The callers bound their own waits (the Rasterizer's slots); here work waits up to
+        // an hour for a thread, and a cancelled caller stops waiting at once (a loop of
+        // retries would spin on a cancelled task, whose every wait ends at once).
+        guard await slots.acquire(waitingAtMost: .seconds(3_600)) else { throw CancellationError() }
         defer { slots.release() }
         return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }

@@ -41,16 +41,21 @@ public final class WorkSlots: Sendable {
         guard wait > .zero else { return false }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let granted = state.withLock { state in
+                let granted: Bool? = state.withLock { state in
                     if state.free > 0 {
                         state.free -= 1
                         return true
                     }
+                    // A task cancelled before it waits gives up now: its cancellation handler
+                    // ran before there was a waiter to give up, and no later one will.
+                    // (Checked under the lock that `giveUp` takes, so a cancellation finds
+                    // either this refusal or the waiter.)
+                    if Task.isCancelled { return false }
                     state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return false
+                    return nil
                 }
-                if granted {
-                    continuation.resume(returning: true)
+                if let granted {
+                    continuation.resume(returning: granted)
                     return
                 }
                 Task { [weak self] in
