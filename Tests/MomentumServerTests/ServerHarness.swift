@@ -480,7 +480,8 @@ func habitCreated(_ id: String, at: Date, zone: String = "Europe/Berlin") -> Str
             for _ in states { #expect(try await client.call(.get, "/healthz").status == .ok) }
             for state in states {
                 let metrics = String(
-                    decoding: state.metrics.text(store: state.store, streams: state.hub.count), as: UTF8.self)
+                    decoding: state.metrics.text(statistics: state.store.statistics, streams: state.hub.count),
+                    as: UTF8.self)
                 #expect(metrics.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
             }
             // What one instance writes, another reads.

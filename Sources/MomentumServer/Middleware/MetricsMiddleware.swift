@@ -177,12 +177,6 @@ final class ServerMetrics: Sendable {
             Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 
-    /// The metrics in Prometheus's text format, brought up to the store's counts and the
-    /// streams open now.
-    func text(store: any MomentumStore, streams: Int) -> [UInt8] {
-        text(statistics: store.statistics, streams: streams)
-    }
-
     /// The metrics in Prometheus's text format, brought up to the store's counts
     /// (`statistics`) and the streams open now.
     func text(statistics: StoreStatistics, streams: Int) -> [UInt8] {

@@ -46,7 +46,7 @@ public struct EventIngest: Sendable {
             }
         }
         if !problems.isEmpty {
-            throw ServiceError(.invalid, "invalid_input", problems[0].issue, fields: problems)
+            throw ServiceError.invalid(problems)
         }
         let now = now()
         let previousZone = try await detector.zone(of: caller.user) {

@@ -239,8 +239,8 @@ public struct Families: Sendable {
                 continue
             }
         }
-        if let first = problems.first {
-            throw ServiceError(.invalid, "invalid_input", first.issue, fields: problems)
+        if !problems.isEmpty {
+            throw ServiceError.invalid(problems)
         }
         let ownerCaller = Caller(user: owner, tokenHash: caller.tokenHash, deviceName: caller.deviceName)
         return try await ingest.append(events, caller: ownerCaller, loggedBy: owner == caller.user ? nil : caller.user)

@@ -142,8 +142,8 @@ public struct Social: Sendable {
         if (categories?.count ?? 0) > 100 {
             problems.append(.init(field: "categories", issue: "at most 100 categories"))
         }
-        if let first = problems.first {
-            throw ServiceError(.invalid, "invalid_input", first.issue, fields: problems)
+        if !problems.isEmpty {
+            throw ServiceError.invalid(problems)
         }
         let current = try await store.sharing(of: caller.user)
         let settings = SharingSettings(
