@@ -7,7 +7,8 @@ DIRECTORY holds the generated package `momentum_api`. Every request goes through
 functions and models (no hand-written HTTP): register, a refused read without a token, today's
 (empty) dashboard, a check-in (habit.created and a completion pushed as events), the same push
 again (a retry: every event a duplicate), today's dashboard with the streak, a pull in pages
-with the cursor, the profile, and the CSV export (a zip: a binary answer). Each step prints
+with the cursor, the profile, the CSV export (a zip: a binary answer), and the same answers
+grown by a newer server (a field added to every object) read by the generated models. Each step prints
 `ok` or `FAIL` with the reason; the last line is `steps: N passed, M failed` (a step after a
 failed one is not run and counts as failed).
 """
@@ -24,6 +25,8 @@ import uuid
 EMAIL = "python-client@example.com"
 DISPLAY_NAME = "Python Client"
 TIME_ZONE = "Europe/Berlin"
+# The field a "newer server" adds to every object of an answer.
+ADDED = "addedByANewerServer"
 
 
 def main():
@@ -45,6 +48,7 @@ def main():
         ("sync: pull in pages with the cursor", scenario.pull),
         ("the profile", scenario.profile),
         ("the CSV export as bytes (a media type generator.yaml maps)", scenario.csv),
+        ("answers with fields this client does not know still read", scenario.grown_answers),
     ]
     passed = failed = 0
     for name, step in steps:
@@ -229,6 +233,52 @@ class Scenario:
         payload = export.payload.read()
         check(payload.startswith(b"PK"), f"not a zip: {payload[:16]!r}")
         return f"{len(payload)} bytes"
+
+    def grown_answers(self):
+        from momentum_api.models import PushRequest
+
+        calls = [("getToday", {}), ("pullEvents", {"after": 0}), ("getProfile", {}),
+                 ("pushEvents", {"body": PushRequest(events=self.events)})]
+        for operation, arguments in calls:
+            response = self.endpoint(operation).sync_detailed(client=self.client, **arguments)
+            check(response.status_code == 200, f"{operation}: status {response.status_code}")
+            schema_name = self.answer_schema(operation)
+            model = getattr(importlib.import_module("momentum_api.models"), schema_name)
+            answer = json.loads(response.content)
+            grown = self.grow(answer, {"$ref": f"#/components/schemas/{schema_name}"})
+            check(grown != answer, f"{operation}: nothing grown")
+            read = model.from_dict(grown).to_dict()
+            check(without_added(read) == model.from_dict(answer).to_dict(),
+                  f"{operation}: read {without_added(read)}")
+        return ", ".join(operation for operation, _ in calls)
+
+    def answer_schema(self, operation_id):
+        for path in self.document["paths"].values():
+            for operation in path.values():
+                if isinstance(operation, dict) and operation.get("operationId") == operation_id:
+                    reference = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+                    return reference.rsplit("/", 1)[1]
+        raise KeyError(operation_id)
+
+    def grow(self, value, schema):
+        """`value` with ADDED in every object its schema gives properties (not in maps: their keys are data)."""
+        while "$ref" in schema:
+            schema = self.document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+        if isinstance(value, dict) and "properties" in schema:
+            grown = {key: self.grow(item, schema["properties"].get(key, {})) for key, item in value.items()}
+            grown[ADDED] = {"kind": "something new", "values": [1, 2]}
+            return grown
+        if isinstance(value, list) and "items" in schema:
+            return [self.grow(item, schema["items"]) for item in value]
+        return value
+
+
+def without_added(value):
+    if isinstance(value, dict):
+        return {key: without_added(item) for key, item in value.items() if key != ADDED}
+    if isinstance(value, list):
+        return [without_added(item) for item in value]
+    return value
 
 
 if __name__ == "__main__":
