@@ -158,15 +158,19 @@ class Scenario:
         return answer
 
     def check_in(self):
-        from momentum_api.models import Event, EventSchedule, EventType
+        from momentum_api import models
 
+        # An event's type is a string where the document keeps types open (events from newer
+        # devices), a generated enum where it lists them closed.
+        closed_types = getattr(models, "EventType", None)
+        event_type = closed_types if closed_types else str
         now, day = self.today.now, self.today.today
-        schedule = EventSchedule.from_dict({"kind": "daily"})
+        schedule = models.EventSchedule.from_dict({"kind": "daily"})
         self.events = [
-            Event(id=str(uuid.uuid4()), type_=EventType.HABIT_CREATED, at=now, tz=TIME_ZONE, habit=self.habit,
-                  name="Walk", schedule=schedule, start=day),
-            Event(id=str(uuid.uuid4()), type_=EventType.COMPLETION, at=now, tz=TIME_ZONE, habit=self.habit, day=day,
-                  note="around the block"),
+            models.Event(id=str(uuid.uuid4()), type_=event_type("habit.created"), at=now, tz=TIME_ZONE,
+                         habit=self.habit, name="Walk", schedule=schedule, start=day),
+            models.Event(id=str(uuid.uuid4()), type_=event_type("completion"), at=now, tz=TIME_ZONE,
+                         habit=self.habit, day=day, note="around the block"),
         ]
         answer = self.push()
         statuses = [str(result.status) for result in answer.results]
