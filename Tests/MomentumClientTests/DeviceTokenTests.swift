@@ -18,8 +18,8 @@ import Testing
             try await phone.register(.test("sam"))
             let token: [UInt8] = (0..<32).map { UInt8($0 * 7 % 256) }
             let registered = try await phone.registerDeviceToken(token, environment: .sandbox)
-            #expect(registered.channel == .apns)
-            #expect(registered.environment == .sandbox)
+            #expect(registered.channel.known == .apns)
+            #expect(registered.environment?.known == .sandbox)
             #expect(registered.label == "…" + String(token.map { String(format: "%02x", $0) }.joined().suffix(8)))
             // Every launch registers again: still one device.
             #expect(try await phone.registerDeviceToken(token, environment: .sandbox).id == registered.id)

@@ -6,6 +6,12 @@ import Testing
 /// Checks every JSON answer the router tests receive against the response schema that
 /// `MomentumAPI`'s `openapi.json` documents for its operation and status, so the server
 /// cannot drift from its contract.
+///
+/// The document keeps answers open (docs/api-versioning.md): a client must accept fields and
+/// enumeration values it does not know, because a newer server may send them. Our own server
+/// is held to more: here an object's documented properties are all it may send, and an open
+/// enumeration (`anyOf` its known values and any string) only its known values, so a field or
+/// value the server sends that the document does not list is still caught.
 final class OpenAPIContract: Sendable {
     static let shared = OpenAPIContract()
 
@@ -121,6 +127,14 @@ final class OpenAPIContract: Sendable {
             schema = resolved as? [String: Any] ?? [:]
         }
         if let options = schema["anyOf"] as? [Any] ?? schema["oneOf"] as? [Any] {
+            // An open enumeration: the server sends only the values the document knows.
+            let any = options.filter { ($0 as? [String: Any])?.keys.sorted() == ["type"] }
+            if options.count == 2, any.count == 1, (any[0] as? [String: Any])?["type"] as? String == "string",
+                let known = options.first(where: { ($0 as? [String: Any])?["$ref"] != nil })
+            {
+                validate(value, against: known, at: path, problems: &problems)
+                return
+            }
             for option in options {
                 var attempt: [String] = []
                 validate(value, against: option, at: path, problems: &attempt)
@@ -136,6 +150,11 @@ final class OpenAPIContract: Sendable {
             problems.append("\(path): \(kind), documented as \(allowed.joined(separator: " or "))")
             return
         }
+        if let values = schema["enum"] as? [Any], let text = value as? String,
+            !values.contains(where: { $0 as? String == text })
+        {
+            problems.append("\(path): \"\(text)\" is not one of the documented values")
+        }
         if let object = value as? [String: Any] {
             let properties = schema["properties"] as? [String: Any] ?? [:]
             for name in schema["required"] as? [String] ?? [] where object[name] == nil {
@@ -144,12 +163,11 @@ final class OpenAPIContract: Sendable {
             for (name, item) in object {
                 if let property = properties[name] {
                     validate(item, against: property, at: "\(path).\(name)", problems: &problems)
-                } else if let additional = schema["additionalProperties"] {
-                    if let allowed = additional as? Bool {
-                        if !allowed { problems.append("\(path).\(name): not documented") }
-                    } else {
-                        validate(item, against: additional, at: "\(path).\(name)", problems: &problems)
-                    }
+                } else if let additional = schema["additionalProperties"], !(additional is Bool) {
+                    validate(item, against: additional, at: "\(path).\(name)", problems: &problems)
+                } else if schema["properties"] != nil, schema["additionalProperties"] as? Bool != true {
+                    // Open to clients, closed to our server: a field it sends must be documented.
+                    problems.append("\(path).\(name): not documented")
                 }
             }
         }

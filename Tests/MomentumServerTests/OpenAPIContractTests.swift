@@ -56,6 +56,30 @@ import Testing
         await store.close()
     }
 
+    /// Every operation has its id and one tag the document describes, so a client generated
+    /// in another language groups operations by area (`accounts`, `habits`, …).
+    @Test func everyOperationHasAnIdAndADescribedTag() throws {
+        let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let tags = try #require(document["tags"] as? [[String: Any]])
+        let described = Set(
+            tags.compactMap { tag in (tag["description"] as? String).flatMap { _ in tag["name"] as? String } })
+        #expect(described.count == tags.count, "every tag has a description")
+        var ids: Set<String> = []
+        var used: Set<String> = []
+        for (path, operations) in try #require(document["paths"] as? [String: [String: Any]]) {
+            for (method, operation) in operations {
+                let operation = operation as? [String: Any] ?? [:]
+                let id = operation["operationId"] as? String ?? ""
+                #expect(!id.isEmpty && ids.insert(id).inserted, "\(method) \(path): a unique operationId")
+                let tagged = operation["tags"] as? [String] ?? []
+                #expect(tagged.count == 1 && described.isSuperset(of: tagged), "\(method) \(path): \(tagged)")
+                used.formUnion(tagged)
+            }
+        }
+        #expect(described.subtracting(used).sorted() == [], "tags no operation has")
+    }
+
     /// The request body each convenience route documents is exactly what the route takes:
     /// its event's fields, less those its path gives, with `eventId`, `at` and `tz`; the
     /// route accepts every documented field and refuses any other.
@@ -96,7 +120,7 @@ import Testing
     }
 
     /// The answer check catches what drift looks like: a field the document does not name,
-    /// a missing required field, a wrong type.
+    /// a value outside an enumeration, a missing required field, a wrong type.
     @Test func theAnswerCheckFindsUndocumentedMissingAndMistypedFields() throws {
         let contract = OpenAPIContract.shared
         let good = #"{"diamonds": 3, "freezes": 1}"#
@@ -111,6 +135,16 @@ import Testing
                 contract.problems(method: "GET", uri: "/v1/wallet", status: 200, body: Data(body.utf8)).count == 1,
                 "\(body)")
         }
+        // The document lets clients read fields and values it does not list; our server may
+        // send neither.
+        func family(role: String) -> Data {
+            let family = #"{"owner": "u1", "ownerName": "Ann", "subject": "s1", "subjectName": "Rex", "members": 0"#
+            return Data(#"{"families": [\#(family), "role": "\#(role)"}]}"#.utf8)
+        }
+        #expect(contract.problems(method: "GET", uri: "/v1/families", status: 200, body: family(role: "viewer")) == [])
+        #expect(
+            contract.problems(method: "GET", uri: "/v1/families", status: 200, body: family(role: "steward")).count == 1
+        )
         #expect(contract.problems(method: "GET", uri: "/v1/wallet", status: 418, body: Data("{}".utf8)).count == 1)
         #expect(
             contract.problems(method: "GET", uri: "/v1/undocumented", status: 200, body: Data("{}".utf8)).count == 1)
@@ -188,54 +222,79 @@ import Testing
         }
     }
 
-    /// Every object an answer can hold says which fields it has: either closed
-    /// (`additionalProperties: false`) or a map whose values have a schema.
-    @Test func everyAnswerObjectIsClosed() throws {
+    /// Answers are open and requests closed (docs/api-versioning.md): no object an answer can
+    /// hold refuses a field it does not know, and every enumeration in an answer takes any
+    /// string beside its known values (`anyOf` the known values and `string`), so a client
+    /// generated from today's document reads a newer server's answers. `Event`, which requests
+    /// and answers share, follows the events' own rules (MomentumCore.Event reads it).
+    @Test func everyAnswerObjectIsOpenAndEveryAnswerEnumerationTakesNewValues() throws {
         let data = try Data(contentsOf: Self.repository.appending(path: "Sources/MomentumAPI/openapi.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var open: [String] = []
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        func names(in value: Any) throws -> Set<String> {
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+            return Set(text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/).map { String($0.1) })
+        }
+        func closure(_ start: Set<String>) throws -> Set<String> {
+            var reached = start
+            var pending = Array(start)
+            while let name = pending.popLast() {
+                for found in try names(in: schemas[name] ?? [:]) where reached.insert(found).inserted {
+                    pending.append(found)
+                }
+            }
+            return reached
+        }
+        var answerRoots: [(String, Any)] = []
+        var requested: Set<String> = []
+        for (name, response) in (document["components"] as? [String: Any])?["responses"] as? [String: Any] ?? [:] {
+            answerRoots.append(("#/components/responses/\(name)", response))
+        }
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                let operation = operation as? [String: Any] ?? [:]
+                answerRoots.append(("\(method) \(path)", operation["responses"] ?? [:]))
+                requested.formUnion(try names(in: operation["requestBody"] ?? [:]))
+            }
+        }
+        requested = try closure(requested)
+        let answered = try closure(Set(try answerRoots.flatMap { try names(in: $0.1) }))
+        #expect(answered.intersection(requested) == ["Event"], "schemas both answers and requests use")
+        // The known-value enumerations that open enumerations refer to.
+        let knownValues = Set(
+            schemas.compactMap { name, schema in (schema as? [String: Any])?["enum"] != nil ? name : nil })
+        var closed: [String] = []
+        var closedEnumerations: [String] = []
         func walk(_ value: Any, _ path: String) {
             if let object = value as? [String: Any] {
-                if object["properties"] != nil, object["additionalProperties"] == nil { open.append(path) }
+                if object["additionalProperties"] as? Bool == false { closed.append(path) }
+                if object["enum"] != nil { closedEnumerations.append(path) }
+                if let options = object["anyOf"] as? [[String: Any]],
+                    let reference = options.compactMap({ $0["$ref"] as? String }).first,
+                    knownValues.contains(String(reference.split(separator: "/").last ?? "")),
+                    options.count != 2
+                        || !options.contains(where: {
+                            $0.keys.sorted() == ["type"] && $0["type"] as? String == "string"
+                        })
+                {
+                    closedEnumerations.append(path)
+                }
                 for (key, child) in object { walk(child, "\(path)/\(key)") }
             } else if let array = value as? [Any] {
                 for (index, child) in array.enumerated() { walk(child, "\(path)[\(index)]") }
             }
         }
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        var referenced: Set<String> = []
-        // Answers shared by operations (every error is the Error response).
-        let shared = (document["components"] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
-        for (name, response) in shared {
-            walk(response, "#/components/responses/\(name)")
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: response), as: UTF8.self)
-            for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/) {
-                referenced.insert(String(match.1))
-            }
+        for (path, root) in answerRoots { walk(root, path) }
+        for name in answered.subtracting(requested).subtracting(knownValues) {
+            walk(schemas[name] as Any, "#/components/schemas/\(name)")
         }
-        for (path, operations) in paths {
-            for (method, operation) in operations {
-                let responses = (operation as? [String: Any])?["responses"] ?? [:]
-                walk(responses, "\(method) \(path)")
-                let text = String(decoding: try JSONSerialization.data(withJSONObject: responses), as: UTF8.self)
-                for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/) {
-                    referenced.insert(String(match.1))
-                }
-            }
+        #expect(answered.contains("APIError") && answered.contains("Habit") && knownValues.contains("NotificationKind"))
+        #expect(closed.sorted() == [], "answer objects that refuse fields they do not know")
+        #expect(closedEnumerations.sorted() == [], "answer enumerations that refuse values they do not know")
+        // A known-value enumeration is only ever used open (in an answer), never closed.
+        for name in knownValues where !requested.contains(name) {
+            #expect(answered.contains(name), "\(name) is used by no answer")
         }
-        // Components an answer refers to, and those they refer to.
-        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
-        var pending = Array(referenced)
-        while let name = pending.popLast() {
-            guard let schema = schemas[name] else { continue }
-            walk(schema, "#/components/schemas/\(name)")
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: schema), as: UTF8.self)
-            for match in text.matches(of: /#\\?\/components\\?\/schemas\\?\/(\w+)/)
-            where referenced.insert(String(match.1)).inserted {
-                pending.append(String(match.1))
-            }
-        }
-        #expect(referenced.contains("APIError") && referenced.contains("Habit"))
-        #expect(open.sorted() == [], "answer objects that do not say which fields they have")
     }
 }

@@ -52,21 +52,6 @@ extension Components {
                         case field
                         case issue
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.field = try container.decode(
-                            Swift.String.self,
-                            forKey: .field
-                        )
-                        self.issue = try container.decode(
-                            Swift.String.self,
-                            forKey: .issue
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "field",
-                            "issue"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/APIError/error/details`.
                 public typealias DetailsPayload = [Components.Schemas.APIError._ErrorPayload.DetailsPayloadPayload]
@@ -94,26 +79,6 @@ extension Components {
                     case details
                     case message
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.code = try container.decode(
-                        Swift.String.self,
-                        forKey: .code
-                    )
-                    self.details = try container.decode(
-                        Components.Schemas.APIError._ErrorPayload.DetailsPayload.self,
-                        forKey: .details
-                    )
-                    self.message = try container.decode(
-                        Swift.String.self,
-                        forKey: .message
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "code",
-                        "details",
-                        "message"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/APIError/error`.
             public var error: Components.Schemas.APIError._ErrorPayload
@@ -126,16 +91,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case error
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.error = try container.decode(
-                    Components.Schemas.APIError._ErrorPayload.self,
-                    forKey: .error
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "error"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Achievements`.
@@ -180,36 +135,6 @@ extension Components {
                     case tier
                     case title
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.badge = try container.decode(
-                        Swift.String.self,
-                        forKey: .badge
-                    )
-                    self.category = try container.decode(
-                        Swift.String.self,
-                        forKey: .category
-                    )
-                    self.rule = try container.decode(
-                        Swift.String.self,
-                        forKey: .rule
-                    )
-                    self.tier = try container.decode(
-                        Swift.Int.self,
-                        forKey: .tier
-                    )
-                    self.title = try container.decode(
-                        Swift.String.self,
-                        forKey: .title
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "badge",
-                        "category",
-                        "rule",
-                        "tier",
-                        "title"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/Achievements/locked`.
             public typealias LockedPayload = [Components.Schemas.Achievements.LockedPayloadPayload]
@@ -232,21 +157,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case locked
                 case unlocked
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.locked = try container.decode(
-                    Components.Schemas.Achievements.LockedPayload.self,
-                    forKey: .locked
-                )
-                self.unlocked = try container.decode(
-                    [Components.Schemas.Unlock].self,
-                    forKey: .unlocked
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "locked",
-                    "unlocked"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Analytics`.
@@ -303,46 +213,6 @@ extension Components {
                     case rank
                     case raw
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.adjusted = try container.decode(
-                        Swift.Double.self,
-                        forKey: .adjusted
-                    )
-                    self.difficulty = try container.decode(
-                        Swift.String.self,
-                        forKey: .difficulty
-                    )
-                    self.habit = try container.decode(
-                        Swift.String.self,
-                        forKey: .habit
-                    )
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.normalized = try container.decode(
-                        Swift.Double.self,
-                        forKey: .normalized
-                    )
-                    self.rank = try container.decode(
-                        Swift.Int.self,
-                        forKey: .rank
-                    )
-                    self.raw = try container.decode(
-                        Swift.Double.self,
-                        forKey: .raw
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "adjusted",
-                        "difficulty",
-                        "habit",
-                        "name",
-                        "normalized",
-                        "rank",
-                        "raw"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/Analytics/comparison`.
             public typealias ComparisonPayload = [Components.Schemas.Analytics.ComparisonPayloadPayload]
@@ -384,36 +254,6 @@ extension Components {
                 case profile
                 case today
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.comparison = try container.decode(
-                    Components.Schemas.Analytics.ComparisonPayload.self,
-                    forKey: .comparison
-                )
-                self.consistency = try container.decode(
-                    Components.Schemas.ConsistencyScore.self,
-                    forKey: .consistency
-                )
-                self.habits = try container.decode(
-                    [Components.Schemas.HabitAnalytics].self,
-                    forKey: .habits
-                )
-                self.profile = try container.decode(
-                    Components.Schemas.ProfileStatistics.self,
-                    forKey: .profile
-                )
-                self.today = try container.decode(
-                    Swift.String.self,
-                    forKey: .today
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "comparison",
-                    "consistency",
-                    "habits",
-                    "profile",
-                    "today"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/AnimationPhase`.
         public struct AnimationPhase: Codable, Hashable, Sendable {
@@ -448,31 +288,6 @@ extension Components {
                 case kind
                 case motion
                 case start
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.duration = try container.decode(
-                    Swift.Double.self,
-                    forKey: .duration
-                )
-                self.kind = try container.decode(
-                    Swift.String.self,
-                    forKey: .kind
-                )
-                self.motion = try container.decode(
-                    Swift.String.self,
-                    forKey: .motion
-                )
-                self.start = try container.decode(
-                    Swift.Double.self,
-                    forKey: .start
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "duration",
-                    "kind",
-                    "motion",
-                    "start"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ArchiveImported`.
@@ -515,36 +330,6 @@ extension Components {
                 case photos
                 case userID
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.events = try container.decode(
-                    Swift.Int.self,
-                    forKey: .events
-                )
-                self.memories = try container.decode(
-                    Swift.Int.self,
-                    forKey: .memories
-                )
-                self.photos = try container.decode(
-                    Swift.Int.self,
-                    forKey: .photos
-                )
-                self.userID = try container.decode(
-                    Swift.String.self,
-                    forKey: .userID
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email",
-                    "events",
-                    "memories",
-                    "photos",
-                    "userID"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/BlockList`.
         public struct BlockList: Codable, Hashable, Sendable {
@@ -559,16 +344,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case blocked
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.blocked = try container.decode(
-                    [Components.Schemas.BlockedUser].self,
-                    forKey: .blocked
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "blocked"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/BlockedUser`.
@@ -598,26 +373,6 @@ extension Components {
                 case displayName
                 case since
                 case user
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.since = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                self.user = try container.decode(
-                    Swift.String.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "displayName",
-                    "since",
-                    "user"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CalendarDay`.
@@ -659,36 +414,6 @@ extension Components {
                 case day
                 case state
                 case streak
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.border = try container.decode(
-                    Swift.String.self,
-                    forKey: .border
-                )
-                self.completions = try container.decode(
-                    [Components.Schemas.CompletionRecord].self,
-                    forKey: .completions
-                )
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.state = try container.decode(
-                    Swift.String.self,
-                    forKey: .state
-                )
-                self.streak = try container.decode(
-                    Swift.Int.self,
-                    forKey: .streak
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "border",
-                    "completions",
-                    "day",
-                    "state",
-                    "streak"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Celebration`.
@@ -745,46 +470,6 @@ extension Components {
                 case retroactive
                 case unlock
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.config = try container.decode(
-                    Components.Schemas.CelebrationConfig.self,
-                    forKey: .config
-                )
-                self.folded = try container.decode(
-                    [Components.Schemas.FoldedCelebration].self,
-                    forKey: .folded
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.originalTier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .originalTier
-                )
-                self.presentedTier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .presentedTier
-                )
-                self.retroactive = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .retroactive
-                )
-                self.unlock = try container.decode(
-                    Components.Schemas.Unlock.self,
-                    forKey: .unlock
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "config",
-                    "folded",
-                    "id",
-                    "originalTier",
-                    "presentedTier",
-                    "retroactive",
-                    "unlock"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CelebrationAccessibility`.
         public struct CelebrationAccessibility: Codable, Hashable, Sendable {
@@ -826,36 +511,6 @@ extension Components {
                 case highContrast
                 case showsParticles
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.announcement = try container.decode(
-                    Swift.String.self,
-                    forKey: .announcement
-                )
-                self.fadeOnly = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .fadeOnly
-                )
-                self.hidesOverlayFromAccessibility = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .hidesOverlayFromAccessibility
-                )
-                self.highContrast = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .highContrast
-                )
-                self.showsParticles = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .showsParticles
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "announcement",
-                    "fadeOnly",
-                    "hidesOverlayFromAccessibility",
-                    "highContrast",
-                    "showsParticles"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CelebrationConfig`.
         public struct CelebrationConfig: Codable, Hashable, Sendable {
@@ -895,21 +550,6 @@ extension Components {
                     case emoji
                     case symbol
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.emoji = try container.decode(
-                        Swift.String.self,
-                        forKey: .emoji
-                    )
-                    self.symbol = try container.decode(
-                        Swift.String.self,
-                        forKey: .symbol
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "emoji",
-                        "symbol"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/icon`.
             public var icon: Components.Schemas.CelebrationConfig.IconPayload
@@ -924,20 +564,100 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/colors`.
                 public var colors: [Swift.String]
                 /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity`.
-                @frozen public enum IntensityPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case light = "light"
-                    case medium = "medium"
-                    case epic = "epic"
+                public struct IntensityPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity/value1`.
+                    public var value1: Components.Schemas.ParticleIntensity?
+                    /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity/value2`.
+                    public var value2: Swift.String?
+                    /// Creates a new `IntensityPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - value1:
+                    ///   - value2:
+                    public init(
+                        value1: Components.Schemas.ParticleIntensity? = nil,
+                        value2: Swift.String? = nil
+                    ) {
+                        self.value1 = value1
+                        self.value2 = value2
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self.value2 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                            [
+                                self.value1,
+                                self.value2
+                            ],
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                            self.value1,
+                            self.value2
+                        ])
+                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/intensity`.
                 public var intensity: Components.Schemas.CelebrationConfig.ParticlesPayload.IntensityPayload
                 /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type`.
-                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case confetti = "confetti"
-                    case sparkle = "sparkle"
-                    case coins = "coins"
-                    case hearts = "hearts"
-                    case stars = "stars"
+                public struct _TypePayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type/value1`.
+                    public var value1: Components.Schemas.ParticleKind?
+                    /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type/value2`.
+                    public var value2: Swift.String?
+                    /// Creates a new `_TypePayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - value1:
+                    ///   - value2:
+                    public init(
+                        value1: Components.Schemas.ParticleKind? = nil,
+                        value2: Swift.String? = nil
+                    ) {
+                        self.value1 = value1
+                        self.value2 = value2
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self.value2 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                            [
+                                self.value1,
+                                self.value2
+                            ],
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                            self.value1,
+                            self.value2
+                        ])
+                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/CelebrationConfig/particles/type`.
                 public var _type: Components.Schemas.CelebrationConfig.ParticlesPayload._TypePayload
@@ -961,26 +681,6 @@ extension Components {
                     case intensity
                     case _type = "type"
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.colors = try container.decode(
-                        [Swift.String].self,
-                        forKey: .colors
-                    )
-                    self.intensity = try container.decode(
-                        Components.Schemas.CelebrationConfig.ParticlesPayload.IntensityPayload.self,
-                        forKey: .intensity
-                    )
-                    self._type = try container.decode(
-                        Components.Schemas.CelebrationConfig.ParticlesPayload._TypePayload.self,
-                        forKey: ._type
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "colors",
-                        "intensity",
-                        "type"
-                    ])
-                }
             }
             /// The particles to draw (seed 002's themes and milestone coins); absent at tier 1, in minimal mode and with Reduce Motion.
             ///
@@ -989,9 +689,51 @@ extension Components {
             /// A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
             ///
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound`.
-            @frozen public enum SoundPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case chime = "chime"
-                case fanfare = "fanfare"
+            public struct SoundPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound/value1`.
+                public var value1: Components.Schemas.CelebrationSound?
+                /// - Remark: Generated from `#/components/schemas/CelebrationConfig/sound/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `SoundPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.CelebrationSound? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// A sound effect to play with it (tier 3: `fanfare`), when there is one; the app decides whether to play it (the user's sound setting, silent mode).
             ///
@@ -1012,16 +754,6 @@ extension Components {
                 }
                 public enum CodingKeys: String, CodingKey {
                     case phases
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.phases = try container.decode(
-                        [Components.Schemas.AnimationPhase].self,
-                        forKey: .phases
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "phases"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/CelebrationConfig/timeline`.
@@ -1084,71 +816,6 @@ extension Components {
                 case timeline
                 case visualStyle
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.accentColor = try container.decode(
-                    Swift.String.self,
-                    forKey: .accentColor
-                )
-                self.accentOpacity = try container.decode(
-                    Swift.Double.self,
-                    forKey: .accentOpacity
-                )
-                self.accessibility = try container.decode(
-                    Components.Schemas.CelebrationAccessibility.self,
-                    forKey: .accessibility
-                )
-                self.duration = try container.decode(
-                    Swift.Double.self,
-                    forKey: .duration
-                )
-                self.haptic = try container.decode(
-                    Swift.String.self,
-                    forKey: .haptic
-                )
-                self.icon = try container.decode(
-                    Components.Schemas.CelebrationConfig.IconPayload.self,
-                    forKey: .icon
-                )
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                self.particles = try container.decodeIfPresent(
-                    Components.Schemas.CelebrationConfig.ParticlesPayload.self,
-                    forKey: .particles
-                )
-                self.sound = try container.decodeIfPresent(
-                    Components.Schemas.CelebrationConfig.SoundPayload.self,
-                    forKey: .sound
-                )
-                self.tier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .tier
-                )
-                self.timeline = try container.decode(
-                    Components.Schemas.CelebrationConfig.TimelinePayload.self,
-                    forKey: .timeline
-                )
-                self.visualStyle = try container.decode(
-                    Swift.String.self,
-                    forKey: .visualStyle
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "accentColor",
-                    "accentOpacity",
-                    "accessibility",
-                    "duration",
-                    "haptic",
-                    "icon",
-                    "message",
-                    "particles",
-                    "sound",
-                    "tier",
-                    "timeline",
-                    "visualStyle"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CelebrationQueue`.
         public struct CelebrationQueue: Codable, Hashable, Sendable {
@@ -1182,26 +849,13 @@ extension Components {
                 case nextDelivery
                 case waiting
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.celebration = try container.decodeIfPresent(
-                    Components.Schemas.Celebration.self,
-                    forKey: .celebration
-                )
-                self.nextDelivery = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .nextDelivery
-                )
-                self.waiting = try container.decode(
-                    Swift.Int.self,
-                    forKey: .waiting
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "celebration",
-                    "nextDelivery",
-                    "waiting"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CelebrationSound`.
+        @frozen public enum CelebrationSound: String, Codable, Hashable, Sendable, CaseIterable {
+            case chime = "chime"
+            case fanfare = "fanfare"
         }
         /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest`.
         public struct ChangePasswordRequest: Codable, Hashable, Sendable {
@@ -1286,26 +940,6 @@ extension Components {
                 case unlocks
                 case wallet
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.habit = try container.decode(
-                    Components.Schemas.Habit.self,
-                    forKey: .habit
-                )
-                self.unlocks = try container.decode(
-                    [Components.Schemas.Unlock].self,
-                    forKey: .unlocks
-                )
-                self.wallet = try container.decode(
-                    Components.Schemas.Wallet.self,
-                    forKey: .wallet
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "habit",
-                    "unlocks",
-                    "wallet"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ClearedFlag`.
         public struct ClearedFlag: Codable, Hashable, Sendable {
@@ -1334,26 +968,6 @@ extension Components {
                 case openFlags
                 case readers
                 case releasedPosts
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.openFlags = try container.decode(
-                    Swift.Int.self,
-                    forKey: .openFlags
-                )
-                self.readers = try container.decode(
-                    Swift.Int.self,
-                    forKey: .readers
-                )
-                self.releasedPosts = try container.decode(
-                    Swift.Int.self,
-                    forKey: .releasedPosts
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "openFlags",
-                    "readers",
-                    "releasedPosts"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CompletionRate`.
@@ -1390,31 +1004,6 @@ extension Components {
                 case percent
                 case rate
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.done = try container.decode(
-                    Swift.Int.self,
-                    forKey: .done
-                )
-                self.due = try container.decode(
-                    Swift.Int.self,
-                    forKey: .due
-                )
-                self.percent = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .percent
-                )
-                self.rate = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .rate
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "done",
-                    "due",
-                    "percent",
-                    "rate"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CompletionRates`.
         public struct CompletionRates: Codable, Hashable, Sendable {
@@ -1449,31 +1038,6 @@ extension Components {
                 case last30Days
                 case thisMonth
                 case thisWeek
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.allTime = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .allTime
-                )
-                self.last30Days = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .last30Days
-                )
-                self.thisMonth = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .thisMonth
-                )
-                self.thisWeek = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .thisWeek
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "allTime",
-                    "last30Days",
-                    "thisMonth",
-                    "thisWeek"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CompletionRecord`.
@@ -1516,36 +1080,6 @@ extension Components {
                 case note
                 case value
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.at = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                self.backfilled = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .backfilled
-                )
-                self.event = try container.decode(
-                    Swift.String.self,
-                    forKey: .event
-                )
-                self.note = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .note
-                )
-                self.value = try container.decode(
-                    Swift.Double.self,
-                    forKey: .value
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "at",
-                    "backfilled",
-                    "event",
-                    "note",
-                    "value"
-                ])
-            }
         }
         /// Weighted completion over the last 30 days: each habit's units done and due, times its difficulty's weight (1, 1.5 or 2), so `done` and `due` may be fractional.
         ///
@@ -1583,26 +1117,6 @@ extension Components {
                 case due
                 case score
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.done = try container.decode(
-                    Swift.Double.self,
-                    forKey: .done
-                )
-                self.due = try container.decode(
-                    Swift.Double.self,
-                    forKey: .due
-                )
-                self.score = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .score
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "done",
-                    "due",
-                    "score"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/DayRate`.
         public struct DayRate: Codable, Hashable, Sendable {
@@ -1639,31 +1153,6 @@ extension Components {
                 case day
                 case rate7Days
                 case state
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.completed = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .completed
-                )
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.rate7Days = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .rate7Days
-                )
-                self.state = try container.decode(
-                    Swift.String.self,
-                    forKey: .state
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "completed",
-                    "day",
-                    "rate7Days",
-                    "state"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Device`.
@@ -1714,41 +1203,6 @@ extension Components {
                 case lastSeenAt
                 case name
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.current = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .current
-                )
-                self.expiresAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .expiresAt
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.lastSeenAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .lastSeenAt
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "createdAt",
-                    "current",
-                    "expiresAt",
-                    "id",
-                    "lastSeenAt",
-                    "name"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/DeviceList`.
         public struct DeviceList: Codable, Hashable, Sendable {
@@ -1764,18 +1218,8 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case devices
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.devices = try container.decode(
-                    [Components.Schemas.Device].self,
-                    forKey: .devices
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "devices"
-                ])
-            }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (docs/events.md). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone). Any other field is refused.
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (docs/events.md). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone). Events are the one request body that may come from a device newer than the server, so the schema is open: an event of a type the server does not know, or a field its type does not have, is kept as sent (stored, pulled, streamed, exported and imported unchanged) and ignored by an engine that does not know it, and the push answer lists it in `warnings`. Bounds (docs/events.md, Forward compatibility): a type is a lowercase letter then up to 63 of `a-z 0-9 . _ -`; an event carries at most 32 unknown fields, nesting at most 8 deep, 512 values and 8192 bytes of JSON together, numbers finite and at most 2^53-1 in magnitude; a push may carry at most 8 distinct unknown types, and an account hold at most 32 (more is refused as a whole with `too_many_unknown_types`, nothing stored).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -1813,26 +1257,6 @@ extension Components {
                 case field
                 case message
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.code = try container.decode(
-                    Swift.String.self,
-                    forKey: .code
-                )
-                self.field = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .field
-                )
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "code",
-                    "field",
-                    "message"
-                ])
-            }
         }
         /// What happened to one pushed event: `applied` (stored, with its `seq`), `duplicate` (already stored: a retry), `rejected` (valid but refused by the rules) or `invalid`.
         ///
@@ -1845,14 +1269,58 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/EventResult/seq`.
             public var seq: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/EventResult/status`.
-            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case applied = "applied"
-                case duplicate = "duplicate"
-                case rejected = "rejected"
-                case invalid = "invalid"
+            public struct StatusPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EventResult/status/value1`.
+                public var value1: Components.Schemas.EventStatus?
+                /// - Remark: Generated from `#/components/schemas/EventResult/status/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `StatusPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.EventStatus? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/EventResult/status`.
             public var status: Components.Schemas.EventResult.StatusPayload
+            /// What the event carried that the server kept without understanding it (absent when nothing): for an `applied` or `duplicate` event.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventResult/warnings`.
+            public var warnings: [Components.Schemas.EventWarning]?
             /// Creates a new `EventResult`.
             ///
             /// - Parameters:
@@ -1860,47 +1328,70 @@ extension Components {
             ///   - id:
             ///   - seq:
             ///   - status:
+            ///   - warnings: What the event carried that the server kept without understanding it (absent when nothing): for an `applied` or `duplicate` event.
             public init(
                 error: Components.Schemas.EventError? = nil,
                 id: Swift.String,
                 seq: Swift.Int64? = nil,
-                status: Components.Schemas.EventResult.StatusPayload
+                status: Components.Schemas.EventResult.StatusPayload,
+                warnings: [Components.Schemas.EventWarning]? = nil
             ) {
                 self.error = error
                 self.id = id
                 self.seq = seq
                 self.status = status
+                self.warnings = warnings
             }
             public enum CodingKeys: String, CodingKey {
                 case error
                 case id
                 case seq
                 case status
+                case warnings
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.error = try container.decodeIfPresent(
-                    Components.Schemas.EventError.self,
-                    forKey: .error
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.seq = try container.decodeIfPresent(
-                    Swift.Int64.self,
-                    forKey: .seq
-                )
-                self.status = try container.decode(
-                    Components.Schemas.EventResult.StatusPayload.self,
-                    forKey: .status
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "error",
-                    "id",
-                    "seq",
-                    "status"
-                ])
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EventStatus`.
+        @frozen public enum EventStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case applied = "applied"
+            case duplicate = "duplicate"
+            case rejected = "rejected"
+            case invalid = "invalid"
+        }
+        /// Something a pushed event carried that the server kept but does not understand: `unknown_type` (a type it does not know) or `unknown_field` (a field its type does not have, named in `field`; a misspelt field shows here). The event is stored as sent all the same.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EventWarning`.
+        public struct EventWarning: Codable, Hashable, Sendable {
+            /// `unknown_type` or `unknown_field`; more codes may come.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventWarning/code`.
+            public var code: Swift.String
+            /// The field at issue: `type` for `unknown_type`, the field itself for `unknown_field`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventWarning/field`.
+            public var field: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/EventWarning/message`.
+            public var message: Swift.String
+            /// Creates a new `EventWarning`.
+            ///
+            /// - Parameters:
+            ///   - code: `unknown_type` or `unknown_field`; more codes may come.
+            ///   - field: The field at issue: `type` for `unknown_type`, the field itself for `unknown_field`.
+            ///   - message:
+            public init(
+                code: Swift.String,
+                field: Swift.String? = nil,
+                message: Swift.String
+            ) {
+                self.code = code
+                self.field = field
+                self.message = message
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case field
+                case message
             }
         }
         /// - Remark: Generated from `#/components/schemas/Family`.
@@ -1916,11 +1407,51 @@ extension Components {
             /// The caller's role
             ///
             /// - Remark: Generated from `#/components/schemas/Family/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case owner = "owner"
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Family/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/Family/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// The caller's role
             ///
@@ -1962,41 +1493,6 @@ extension Components {
                 case subject
                 case subjectName
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.members = try container.decode(
-                    Swift.Int.self,
-                    forKey: .members
-                )
-                self.owner = try container.decode(
-                    Swift.String.self,
-                    forKey: .owner
-                )
-                self.ownerName = try container.decode(
-                    Swift.String.self,
-                    forKey: .ownerName
-                )
-                self.role = try container.decode(
-                    Components.Schemas.Family.RolePayload.self,
-                    forKey: .role
-                )
-                self.subject = try container.decode(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.subjectName = try container.decode(
-                    Swift.String.self,
-                    forKey: .subjectName
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "members",
-                    "owner",
-                    "ownerName",
-                    "role",
-                    "subject",
-                    "subjectName"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FamilyDetail`.
         public struct FamilyDetail: Codable, Hashable, Sendable {
@@ -2021,11 +1517,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/FamilyDetail/recent`.
             public var recent: [Components.Schemas.FamilyEvent]
             /// - Remark: Generated from `#/components/schemas/FamilyDetail/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case owner = "owner"
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/FamilyDetail/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/FamilyDetail/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/FamilyDetail/role`.
             public var role: Components.Schemas.FamilyDetail.RolePayload
@@ -2071,51 +1607,6 @@ extension Components {
                 case role
                 case subject
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.achievements = try container.decode(
-                    [Components.Schemas.Unlock].self,
-                    forKey: .achievements
-                )
-                self.members = try container.decode(
-                    [Components.Schemas.FamilyMember].self,
-                    forKey: .members
-                )
-                self.memories = try container.decode(
-                    [Components.Schemas.Memory].self,
-                    forKey: .memories
-                )
-                self.owner = try container.decode(
-                    Swift.String.self,
-                    forKey: .owner
-                )
-                self.ownerName = try container.decode(
-                    Swift.String.self,
-                    forKey: .ownerName
-                )
-                self.recent = try container.decode(
-                    [Components.Schemas.FamilyEvent].self,
-                    forKey: .recent
-                )
-                self.role = try container.decode(
-                    Components.Schemas.FamilyDetail.RolePayload.self,
-                    forKey: .role
-                )
-                self.subject = try container.decode(
-                    Components.Schemas.Subject.self,
-                    forKey: .subject
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "achievements",
-                    "members",
-                    "memories",
-                    "owner",
-                    "ownerName",
-                    "recent",
-                    "role",
-                    "subject"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FamilyEvent`.
         public struct FamilyEvent: Codable, Hashable, Sendable {
@@ -2150,31 +1641,6 @@ extension Components {
                 case loggedBy
                 case loggedByName
                 case seq
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.event = try container.decode(
-                    Components.Schemas.Event.self,
-                    forKey: .event
-                )
-                self.loggedBy = try container.decode(
-                    Swift.String.self,
-                    forKey: .loggedBy
-                )
-                self.loggedByName = try container.decode(
-                    Swift.String.self,
-                    forKey: .loggedByName
-                )
-                self.seq = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .seq
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "event",
-                    "loggedBy",
-                    "loggedByName",
-                    "seq"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/FamilyInvitationRequest`.
@@ -2235,27 +1701,57 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case families
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.families = try container.decode(
-                    [Components.Schemas.Family].self,
-                    forKey: .families
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "families"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FamilyMember`.
         public struct FamilyMember: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FamilyMember/displayName`.
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/FamilyMember/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case owner = "owner"
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/FamilyMember/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/FamilyMember/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/FamilyMember/role`.
             public var role: Components.Schemas.FamilyMember.RolePayload
@@ -2287,31 +1783,15 @@ extension Components {
                 case since
                 case user
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.role = try container.decode(
-                    Components.Schemas.FamilyMember.RolePayload.self,
-                    forKey: .role
-                )
-                self.since = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                self.user = try container.decode(
-                    Swift.String.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "displayName",
-                    "role",
-                    "since",
-                    "user"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FamilyRole`.
+        @frozen public enum FamilyRole: String, Codable, Hashable, Sendable, CaseIterable {
+            case owner = "owner"
+            case coOwner = "co-owner"
+            case caregiver = "caregiver"
+            case viewer = "viewer"
         }
         /// - Remark: Generated from `#/components/schemas/FamilyRoleRequest`.
         public struct FamilyRoleRequest: Codable, Hashable, Sendable {
@@ -2368,21 +1848,6 @@ extension Components {
                 case items
                 case next
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.FeedItem].self,
-                    forKey: .items
-                )
-                self.next = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .next
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "next"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FeedItem`.
         public struct FeedItem: Codable, Hashable, Sendable {
@@ -2391,12 +1856,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/FeedItem/authorName`.
             public var authorName: Swift.String
             /// - Remark: Generated from `#/components/schemas/FeedItem/mine`.
-            @frozen public enum MinePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case clap = "clap"
-                case fire = "fire"
-                case party = "party"
-                case strong = "strong"
-                case heart = "heart"
+            public struct MinePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/FeedItem/mine/value1`.
+                public var value1: Components.Schemas.Reaction?
+                /// - Remark: Generated from `#/components/schemas/FeedItem/mine/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `MinePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.Reaction? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/FeedItem/mine`.
             public var mine: Components.Schemas.FeedItem.MinePayload?
@@ -2431,36 +1935,6 @@ extension Components {
                 case mine
                 case post
                 case reactions
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.addedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .addedAt
-                )
-                self.authorName = try container.decode(
-                    Swift.String.self,
-                    forKey: .authorName
-                )
-                self.mine = try container.decodeIfPresent(
-                    Components.Schemas.FeedItem.MinePayload.self,
-                    forKey: .mine
-                )
-                self.post = try container.decode(
-                    Components.Schemas.Post.self,
-                    forKey: .post
-                )
-                self.reactions = try container.decode(
-                    Components.Schemas.ReactionCounts.self,
-                    forKey: .reactions
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "addedAt",
-                    "authorName",
-                    "mine",
-                    "post",
-                    "reactions"
-                ])
             }
         }
         /// A lesser unlock of a moment, shown as a line inside the moment's main celebration.
@@ -2504,36 +1978,6 @@ extension Components {
                 case message
                 case originalTier
                 case title
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.badge = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .badge
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                self.originalTier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .originalTier
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "badge",
-                    "id",
-                    "message",
-                    "originalTier",
-                    "title"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/FreezeDecisionRequest`.
@@ -2630,26 +2074,6 @@ extension Components {
                 case expires
                 case habit
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.expires = try container.decode(
-                    Swift.String.self,
-                    forKey: .expires
-                )
-                self.habit = try container.decode(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "day",
-                    "expires",
-                    "habit"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FreezeOfferList`.
         public struct FreezeOfferList: Codable, Hashable, Sendable {
@@ -2664,16 +2088,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case freezeOffers
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.freezeOffers = try container.decode(
-                    [Components.Schemas.FreezeOffer].self,
-                    forKey: .freezeOffers
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "freezeOffers"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/FreezeStore`.
@@ -2712,26 +2126,6 @@ extension Components {
                         case freezes
                         case id
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.diamonds = try container.decode(
-                            Swift.Int.self,
-                            forKey: .diamonds
-                        )
-                        self.freezes = try container.decode(
-                            Swift.Int.self,
-                            forKey: .freezes
-                        )
-                        self.id = try container.decode(
-                            Swift.String.self,
-                            forKey: .id
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "diamonds",
-                            "freezes",
-                            "id"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/FreezeStore/catalog/items`.
                 public typealias ItemsPayload = [Components.Schemas.FreezeStore.CatalogPayload.ItemsPayloadPayload]
@@ -2757,26 +2151,6 @@ extension Components {
                     case customPricePerFreeze
                     case items
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.customMaximum = try container.decode(
-                        Swift.Int.self,
-                        forKey: .customMaximum
-                    )
-                    self.customPricePerFreeze = try container.decode(
-                        Swift.Int.self,
-                        forKey: .customPricePerFreeze
-                    )
-                    self.items = try container.decode(
-                        Components.Schemas.FreezeStore.CatalogPayload.ItemsPayload.self,
-                        forKey: .items
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "customMaximum",
-                        "customPricePerFreeze",
-                        "items"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/FreezeStore/catalog`.
             public var catalog: Components.Schemas.FreezeStore.CatalogPayload
@@ -2797,21 +2171,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case catalog
                 case wallet
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.catalog = try container.decode(
-                    Components.Schemas.FreezeStore.CatalogPayload.self,
-                    forKey: .catalog
-                )
-                self.wallet = try container.decode(
-                    Components.Schemas.Wallet.self,
-                    forKey: .wallet
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "catalog",
-                    "wallet"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Friend`.
@@ -2842,26 +2201,6 @@ extension Components {
                 case since
                 case user
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.since = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                self.user = try container.decode(
-                    Swift.String.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "displayName",
-                    "since",
-                    "user"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FriendList`.
         public struct FriendList: Codable, Hashable, Sendable {
@@ -2876,16 +2215,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case friends
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.friends = try container.decode(
-                    [Components.Schemas.Friend].self,
-                    forKey: .friends
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "friends"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/FriendProfile`.
@@ -2935,41 +2264,6 @@ extension Components {
                 case posts
                 case since
                 case user
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.achievements = try container.decode(
-                    [Components.Schemas.Unlock].self,
-                    forKey: .achievements
-                )
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.habits = try container.decode(
-                    [Components.Schemas.SharedHabit].self,
-                    forKey: .habits
-                )
-                self.posts = try container.decode(
-                    [Components.Schemas.Post].self,
-                    forKey: .posts
-                )
-                self.since = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                self.user = try container.decode(
-                    Swift.String.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "achievements",
-                    "displayName",
-                    "habits",
-                    "posts",
-                    "since",
-                    "user"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Habit`.
@@ -3060,76 +2354,6 @@ extension Components {
                 case startDay
                 case today
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.archivedDay = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .archivedDay
-                )
-                self.best = try container.decode(
-                    Swift.Int.self,
-                    forKey: .best
-                )
-                self.border = try container.decode(
-                    Swift.String.self,
-                    forKey: .border
-                )
-                self.breaks = try container.decode(
-                    Swift.Int.self,
-                    forKey: .breaks
-                )
-                self.calendar = try container.decode(
-                    [Components.Schemas.CalendarDay].self,
-                    forKey: .calendar
-                )
-                self.current = try container.decode(
-                    Swift.Int.self,
-                    forKey: .current
-                )
-                self.currentStreakStart = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .currentStreakStart
-                )
-                self.definition = try container.decode(
-                    Components.Schemas.HabitDefinition.self,
-                    forKey: .definition
-                )
-                self.highestStreakAchieved = try container.decode(
-                    Swift.Int.self,
-                    forKey: .highestStreakAchieved
-                )
-                self.policy = try container.decode(
-                    Swift.String.self,
-                    forKey: .policy
-                )
-                self.shieldActive = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .shieldActive
-                )
-                self.startDay = try container.decode(
-                    Swift.String.self,
-                    forKey: .startDay
-                )
-                self.today = try container.decode(
-                    Components.Schemas.HabitToday.self,
-                    forKey: .today
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "archivedDay",
-                    "best",
-                    "border",
-                    "breaks",
-                    "calendar",
-                    "current",
-                    "currentStreakStart",
-                    "definition",
-                    "highestStreakAchieved",
-                    "policy",
-                    "shieldActive",
-                    "startDay",
-                    "today"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HabitAnalytics`.
         public struct HabitAnalytics: Codable, Hashable, Sendable {
@@ -3202,21 +2426,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case rate
                     case weekday
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.rate = try container.decode(
-                        Components.Schemas.CompletionRate.self,
-                        forKey: .rate
-                    )
-                    self.weekday = try container.decode(
-                        Swift.String.self,
-                        forKey: .weekday
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "rate",
-                        "weekday"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/HabitAnalytics/weekdays`.
@@ -3301,96 +2510,6 @@ extension Components {
                 case weekdays
                 case weeks
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.active = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .active
-                )
-                self.coaching = try container.decode(
-                    Components.Schemas.HabitAnalytics.CoachingPayload.self,
-                    forKey: .coaching
-                )
-                self.difficulty = try container.decode(
-                    Swift.String.self,
-                    forKey: .difficulty
-                )
-                self.habit = try container.decode(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.last30Days = try container.decode(
-                    [Components.Schemas.DayRate].self,
-                    forKey: .last30Days
-                )
-                self.milestones = try container.decode(
-                    [OpenAPIRuntime.OpenAPIValueContainer].self,
-                    forKey: .milestones
-                )
-                self.months = try container.decode(
-                    [Components.Schemas.MonthRate].self,
-                    forKey: .months
-                )
-                self.mostConsistentWeekday = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .mostConsistentWeekday
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.rates = try container.decode(
-                    Components.Schemas.CompletionRates.self,
-                    forKey: .rates
-                )
-                self.score = try container.decode(
-                    Components.Schemas.HabitScore.self,
-                    forKey: .score
-                )
-                self.streaks = try container.decode(
-                    Components.Schemas.StreakStatistics.self,
-                    forKey: .streaks
-                )
-                self.strength = try container.decode(
-                    Components.Schemas.HabitStrength.self,
-                    forKey: .strength
-                )
-                self.totalDaysCompleted = try container.decode(
-                    Swift.Int.self,
-                    forKey: .totalDaysCompleted
-                )
-                self.trend = try container.decode(
-                    Components.Schemas.Trend.self,
-                    forKey: .trend
-                )
-                self.weekdays = try container.decode(
-                    Components.Schemas.HabitAnalytics.WeekdaysPayload.self,
-                    forKey: .weekdays
-                )
-                self.weeks = try container.decode(
-                    [Components.Schemas.MonthRate].self,
-                    forKey: .weeks
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "active",
-                    "coaching",
-                    "difficulty",
-                    "habit",
-                    "last30Days",
-                    "milestones",
-                    "months",
-                    "mostConsistentWeekday",
-                    "name",
-                    "rates",
-                    "score",
-                    "streaks",
-                    "strength",
-                    "totalDaysCompleted",
-                    "trend",
-                    "weekdays",
-                    "weeks"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HabitDefinition`.
         public struct HabitDefinition: Codable, Hashable, Sendable {
@@ -3456,14 +2575,51 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/day`.
                 public var day: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/DaysPayload`.
-                @frozen public enum DaysPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case monday = "monday"
-                    case tuesday = "tuesday"
-                    case wednesday = "wednesday"
-                    case thursday = "thursday"
-                    case friday = "friday"
-                    case saturday = "saturday"
-                    case sunday = "sunday"
+                public struct DaysPayloadPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/DaysPayload/value1`.
+                    public var value1: Components.Schemas.Weekday?
+                    /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/DaysPayload/value2`.
+                    public var value2: Swift.String?
+                    /// Creates a new `DaysPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - value1:
+                    ///   - value2:
+                    public init(
+                        value1: Components.Schemas.Weekday? = nil,
+                        value2: Swift.String? = nil
+                    ) {
+                        self.value1 = value1
+                        self.value2 = value2
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self.value2 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                            [
+                                self.value1,
+                                self.value2
+                            ],
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                            self.value1,
+                            self.value2
+                        ])
+                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/days`.
                 public typealias DaysPayload = [Components.Schemas.HabitDefinition.SchedulePayload.DaysPayloadPayload]
@@ -3472,14 +2628,51 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/interval`.
                 public var interval: Swift.Int?
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind`.
-                @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case daily = "daily"
-                    case weekdays = "weekdays"
-                    case timesPerWeek = "timesPerWeek"
-                    case timesPerMonth = "timesPerMonth"
-                    case everyNDays = "everyNDays"
-                    case monthly = "monthly"
-                    case yearly = "yearly"
+                public struct KindPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind/value1`.
+                    public var value1: Components.Schemas.ScheduleKind?
+                    /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind/value2`.
+                    public var value2: Swift.String?
+                    /// Creates a new `KindPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - value1:
+                    ///   - value2:
+                    public init(
+                        value1: Components.Schemas.ScheduleKind? = nil,
+                        value2: Swift.String? = nil
+                    ) {
+                        self.value1 = value1
+                        self.value2 = value2
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self.value1 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self.value2 = try decoder.decodeFromSingleValueContainer()
+                        } catch {
+                            errors.append(error)
+                        }
+                        try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                            [
+                                self.value1,
+                                self.value2
+                            ],
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                            self.value1,
+                            self.value2
+                        ])
+                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/HabitDefinition/schedule/kind`.
                 public var kind: Components.Schemas.HabitDefinition.SchedulePayload.KindPayload
@@ -3516,41 +2709,6 @@ extension Components {
                     case interval
                     case kind
                     case month
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.count = try container.decodeIfPresent(
-                        Swift.Int.self,
-                        forKey: .count
-                    )
-                    self.day = try container.decodeIfPresent(
-                        Swift.Int.self,
-                        forKey: .day
-                    )
-                    self.days = try container.decodeIfPresent(
-                        Components.Schemas.HabitDefinition.SchedulePayload.DaysPayload.self,
-                        forKey: .days
-                    )
-                    self.interval = try container.decodeIfPresent(
-                        Swift.Int.self,
-                        forKey: .interval
-                    )
-                    self.kind = try container.decode(
-                        Components.Schemas.HabitDefinition.SchedulePayload.KindPayload.self,
-                        forKey: .kind
-                    )
-                    self.month = try container.decodeIfPresent(
-                        Swift.Int.self,
-                        forKey: .month
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "count",
-                        "day",
-                        "days",
-                        "interval",
-                        "kind",
-                        "month"
-                    ])
                 }
             }
             /// When the habit is due: `daily`; `weekdays` with `days`; `timesPerWeek` or `timesPerMonth` with `count`; `everyNDays` with `interval`; `monthly` with `day`; `yearly` with `month` and `day`.
@@ -3591,40 +2749,57 @@ extension Components {
                     case atMost
                     case unit
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.atLeast = try container.decodeIfPresent(
-                        Swift.Double.self,
-                        forKey: .atLeast
-                    )
-                    self.atMost = try container.decodeIfPresent(
-                        Swift.Double.self,
-                        forKey: .atMost
-                    )
-                    self.unit = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .unit
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "atLeast",
-                        "atMost",
-                        "unit"
-                    ])
-                }
             }
             /// Absent for a plain check; atLeast or atMost a number, with its unit
             ///
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/target`.
             public var target: Components.Schemas.HabitDefinition.TargetPayload?
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/weekStart`.
-            @frozen public enum WeekStartPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case monday = "monday"
-                case tuesday = "tuesday"
-                case wednesday = "wednesday"
-                case thursday = "thursday"
-                case friday = "friday"
-                case saturday = "saturday"
-                case sunday = "sunday"
+            public struct WeekStartPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/weekStart/value1`.
+                public var value1: Components.Schemas.Weekday?
+                /// - Remark: Generated from `#/components/schemas/HabitDefinition/weekStart/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `WeekStartPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.Weekday? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/HabitDefinition/weekStart`.
             public var weekStart: Components.Schemas.HabitDefinition.WeekStartPayload?
@@ -3676,61 +2851,6 @@ extension Components {
                 case target
                 case weekStart
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.category = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .category
-                )
-                self.difficulty = try container.decode(
-                    Swift.String.self,
-                    forKey: .difficulty
-                )
-                self.group = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .group
-                )
-                self.habit = try container.decode(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.policy = try container.decodeIfPresent(
-                    Components.Schemas.HabitDefinition.PolicyPayload.self,
-                    forKey: .policy
-                )
-                self.schedule = try container.decode(
-                    Components.Schemas.HabitDefinition.SchedulePayload.self,
-                    forKey: .schedule
-                )
-                self.start = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .start
-                )
-                self.target = try container.decodeIfPresent(
-                    Components.Schemas.HabitDefinition.TargetPayload.self,
-                    forKey: .target
-                )
-                self.weekStart = try container.decodeIfPresent(
-                    Components.Schemas.HabitDefinition.WeekStartPayload.self,
-                    forKey: .weekStart
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "category",
-                    "difficulty",
-                    "group",
-                    "habit",
-                    "name",
-                    "policy",
-                    "schedule",
-                    "start",
-                    "target",
-                    "weekStart"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HabitDetail`.
         public struct HabitDetail: Codable, Hashable, Sendable {
@@ -3753,21 +2873,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case analytics
                 case habit
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.analytics = try container.decode(
-                    Components.Schemas.HabitAnalytics.self,
-                    forKey: .analytics
-                )
-                self.habit = try container.decode(
-                    Components.Schemas.Habit.self,
-                    forKey: .habit
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "analytics",
-                    "habit"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/HabitImportReport`.
@@ -3795,9 +2900,51 @@ extension Components {
             /// The app the export came from.
             ///
             /// - Remark: Generated from `#/components/schemas/HabitImportReport/source`.
-            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case loop = "loop"
-                case beaver = "beaver"
+            public struct SourcePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/HabitImportReport/source/value1`.
+                public var value1: Components.Schemas.ImportSource?
+                /// - Remark: Generated from `#/components/schemas/HabitImportReport/source/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `SourcePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.ImportSource? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// The app the export came from.
             ///
@@ -3842,46 +2989,6 @@ extension Components {
                 case notes
                 case source
                 case stored
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.alreadyImported = try container.decode(
-                    Swift.Int.self,
-                    forKey: .alreadyImported
-                )
-                self.dryRun = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .dryRun
-                )
-                self.future = try container.decode(
-                    Swift.Int.self,
-                    forKey: .future
-                )
-                self.habits = try container.decode(
-                    [Components.Schemas.ImportedHabit].self,
-                    forKey: .habits
-                )
-                self.notes = try container.decode(
-                    [Swift.String].self,
-                    forKey: .notes
-                )
-                self.source = try container.decode(
-                    Components.Schemas.HabitImportReport.SourcePayload.self,
-                    forKey: .source
-                )
-                self.stored = try container.decode(
-                    Swift.Int.self,
-                    forKey: .stored
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "alreadyImported",
-                    "dryRun",
-                    "future",
-                    "habits",
-                    "notes",
-                    "source",
-                    "stored"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/HabitImportRequest`.
@@ -3980,16 +3087,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case habits
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.habits = try container.decode(
-                    [Components.Schemas.Habit].self,
-                    forKey: .habits
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "habits"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HabitScore`.
         public struct HabitScore: Codable, Hashable, Sendable {
@@ -4049,51 +3146,6 @@ extension Components {
                 case streak
                 case weight
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.adjusted = try container.decode(
-                    Swift.Double.self,
-                    forKey: .adjusted
-                )
-                self.adjustedBest = try container.decode(
-                    Swift.Double.self,
-                    forKey: .adjustedBest
-                )
-                self.adjustedStreak = try container.decode(
-                    Swift.Double.self,
-                    forKey: .adjustedStreak
-                )
-                self.best = try container.decode(
-                    Swift.Int.self,
-                    forKey: .best
-                )
-                self.normalized = try container.decode(
-                    Swift.Double.self,
-                    forKey: .normalized
-                )
-                self.raw = try container.decode(
-                    Swift.Double.self,
-                    forKey: .raw
-                )
-                self.streak = try container.decode(
-                    Swift.Int.self,
-                    forKey: .streak
-                )
-                self.weight = try container.decode(
-                    Swift.Double.self,
-                    forKey: .weight
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "adjusted",
-                    "adjustedBest",
-                    "adjustedStreak",
-                    "best",
-                    "normalized",
-                    "raw",
-                    "streak",
-                    "weight"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HabitStrength`.
         public struct HabitStrength: Codable, Hashable, Sendable {
@@ -4124,26 +3176,6 @@ extension Components {
                 case percent
                 case thirtyDaysAgo
                 case value
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.percent = try container.decode(
-                    Swift.Int.self,
-                    forKey: .percent
-                )
-                self.thirtyDaysAgo = try container.decode(
-                    Swift.Double.self,
-                    forKey: .thirtyDaysAgo
-                )
-                self.value = try container.decode(
-                    Swift.Double.self,
-                    forKey: .value
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "percent",
-                    "thirtyDaysAgo",
-                    "value"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/HabitToday`.
@@ -4186,36 +3218,6 @@ extension Components {
                 case remaining
                 case state
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.due = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .due
-                )
-                self.logged = try container.decode(
-                    Swift.Double.self,
-                    forKey: .logged
-                )
-                self.period = try container.decodeIfPresent(
-                    Components.Schemas.PeriodProgress.self,
-                    forKey: .period
-                )
-                self.remaining = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .remaining
-                )
-                self.state = try container.decode(
-                    Swift.String.self,
-                    forKey: .state
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "due",
-                    "logged",
-                    "period",
-                    "remaining",
-                    "state"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Health`.
         public struct Health: Codable, Hashable, Sendable {
@@ -4230,16 +3232,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case status
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.status = try container.decode(
-                    Swift.String.self,
-                    forKey: .status
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "status"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ImportRequest`.
@@ -4281,6 +3273,13 @@ extension Components {
                     "events"
                 ])
             }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ImportSource`.
+        @frozen public enum ImportSource: String, Codable, Hashable, Sendable, CaseIterable {
+            case loop = "loop"
+            case beaver = "beaver"
         }
         /// - Remark: Generated from `#/components/schemas/ImportedHabit`.
         public struct ImportedHabit: Codable, Hashable, Sendable {
@@ -4340,41 +3339,6 @@ extension Components {
                 case new
                 case skips
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.archived = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .archived
-                )
-                self.checkIns = try container.decode(
-                    Swift.Int.self,
-                    forKey: .checkIns
-                )
-                self.habit = try container.decode(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.new = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .new
-                )
-                self.skips = try container.decode(
-                    Swift.Int.self,
-                    forKey: .skips
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "archived",
-                    "checkIns",
-                    "habit",
-                    "name",
-                    "new",
-                    "skips"
-                ])
-            }
         }
         /// An invitation by code or link: one person accepts or declines it, once, before it expires.
         ///
@@ -4399,9 +3363,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Invitation/inviterName`.
             public var inviterName: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Invitation/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case friend = "friend"
-                case family = "family"
+            public struct KindPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Invitation/kind/value1`.
+                public var value1: Components.Schemas.InvitationKind?
+                /// - Remark: Generated from `#/components/schemas/Invitation/kind/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `KindPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.InvitationKind? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Invitation/kind`.
             public var kind: Components.Schemas.Invitation.KindPayload
@@ -4410,20 +3416,100 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Invitation/link`.
             public var link: Swift.String
             /// - Remark: Generated from `#/components/schemas/Invitation/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Invitation/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/Invitation/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Invitation/role`.
             public var role: Components.Schemas.Invitation.RolePayload?
             /// - Remark: Generated from `#/components/schemas/Invitation/state`.
-            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case pending = "pending"
-                case accepted = "accepted"
-                case declined = "declined"
-                case revoked = "revoked"
-                case expired = "expired"
+            public struct StatePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Invitation/state/value1`.
+                public var value1: Components.Schemas.InvitationState?
+                /// - Remark: Generated from `#/components/schemas/Invitation/state/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `StatePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.InvitationState? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Invitation/state`.
             public var state: Components.Schemas.Invitation.StatePayload
@@ -4483,75 +3569,57 @@ extension Components {
                 case state
                 case subject
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.answeredAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .answeredAt
-                )
-                self.code = try container.decode(
-                    Swift.String.self,
-                    forKey: .code
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.expiresAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .expiresAt
-                )
-                self.inviter = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .inviter
-                )
-                self.inviterName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .inviterName
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.Invitation.KindPayload.self,
-                    forKey: .kind
-                )
-                self.link = try container.decode(
-                    Swift.String.self,
-                    forKey: .link
-                )
-                self.role = try container.decodeIfPresent(
-                    Components.Schemas.Invitation.RolePayload.self,
-                    forKey: .role
-                )
-                self.state = try container.decode(
-                    Components.Schemas.Invitation.StatePayload.self,
-                    forKey: .state
-                )
-                self.subject = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "answeredAt",
-                    "code",
-                    "createdAt",
-                    "expiresAt",
-                    "inviter",
-                    "inviterName",
-                    "kind",
-                    "link",
-                    "role",
-                    "state",
-                    "subject"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/InvitationAccepted`.
         public struct InvitationAccepted: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/InvitationAccepted/friend`.
             public var friend: Components.Schemas.Friend?
             /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case friend = "friend"
-                case family = "family"
+            public struct KindPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind/value1`.
+                public var value1: Components.Schemas.InvitationKind?
+                /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `KindPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.InvitationKind? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/InvitationAccepted/kind`.
             public var kind: Components.Schemas.InvitationAccepted.KindPayload
@@ -4577,26 +3645,13 @@ extension Components {
                 case kind
                 case membership
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.friend = try container.decodeIfPresent(
-                    Components.Schemas.Friend.self,
-                    forKey: .friend
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.InvitationAccepted.KindPayload.self,
-                    forKey: .kind
-                )
-                self.membership = try container.decodeIfPresent(
-                    Components.Schemas.Membership.self,
-                    forKey: .membership
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "friend",
-                    "kind",
-                    "membership"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InvitationKind`.
+        @frozen public enum InvitationKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case friend = "friend"
+            case family = "family"
         }
         /// - Remark: Generated from `#/components/schemas/InvitationList`.
         public struct InvitationList: Codable, Hashable, Sendable {
@@ -4612,16 +3667,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case invitations
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.invitations = try container.decode(
-                    [Components.Schemas.Invitation].self,
-                    forKey: .invitations
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "invitations"
-                ])
-            }
         }
         /// What the person who received an invitation sees before answering it.
         ///
@@ -4634,17 +3679,100 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/InvitationPreview/inviterName`.
             public var inviterName: Swift.String
             /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case friend = "friend"
-                case family = "family"
+            public struct KindPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind/value1`.
+                public var value1: Components.Schemas.InvitationKind?
+                /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `KindPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.InvitationKind? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/InvitationPreview/kind`.
             public var kind: Components.Schemas.InvitationPreview.KindPayload
             /// - Remark: Generated from `#/components/schemas/InvitationPreview/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/InvitationPreview/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/InvitationPreview/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/InvitationPreview/role`.
             public var role: Components.Schemas.InvitationPreview.RolePayload?
@@ -4688,46 +3816,6 @@ extension Components {
                 case subject
                 case subjectName
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.code = try container.decode(
-                    Swift.String.self,
-                    forKey: .code
-                )
-                self.expiresAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .expiresAt
-                )
-                self.inviterName = try container.decode(
-                    Swift.String.self,
-                    forKey: .inviterName
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.InvitationPreview.KindPayload.self,
-                    forKey: .kind
-                )
-                self.role = try container.decodeIfPresent(
-                    Components.Schemas.InvitationPreview.RolePayload.self,
-                    forKey: .role
-                )
-                self.subject = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.subjectName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subjectName
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "code",
-                    "expiresAt",
-                    "inviterName",
-                    "kind",
-                    "role",
-                    "subject",
-                    "subjectName"
-                ])
-            }
         }
         /// A friend invitation. Invitations are by code or link only: nobody is looked up by email, so inviting reveals nothing about who has an account.
         ///
@@ -4758,6 +3846,16 @@ extension Components {
                 ])
             }
         }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InvitationState`.
+        @frozen public enum InvitationState: String, Codable, Hashable, Sendable, CaseIterable {
+            case pending = "pending"
+            case accepted = "accepted"
+            case declined = "declined"
+            case revoked = "revoked"
+            case expired = "expired"
+        }
         /// - Remark: Generated from `#/components/schemas/Language`.
         public struct Language: Codable, Hashable, Sendable {
             /// The language's name in itself: English, Português (Brasil).
@@ -4784,21 +3882,6 @@ extension Components {
                 case name
                 case tag
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.tag = try container.decode(
-                    Swift.String.self,
-                    forKey: .tag
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "tag"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/LanguageList`.
         public struct LanguageList: Codable, Hashable, Sendable {
@@ -4813,16 +3896,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case languages
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.languages = try container.decode(
-                    [Components.Schemas.Language].self,
-                    forKey: .languages
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "languages"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
@@ -4901,90 +3974,108 @@ extension Components {
                 case source
                 case streak
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.at = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.diamondBalance = try container.decode(
-                    Swift.Int.self,
-                    forKey: .diamondBalance
-                )
-                self.diamonds = try container.decode(
-                    Swift.Int.self,
-                    forKey: .diamonds
-                )
-                self.event = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .event
-                )
-                self.freezeBalance = try container.decode(
-                    Swift.Int.self,
-                    forKey: .freezeBalance
-                )
-                self.freezes = try container.decode(
-                    Swift.Int.self,
-                    forKey: .freezes
-                )
-                self.habit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.reason = try container.decode(
-                    Swift.String.self,
-                    forKey: .reason
-                )
-                self.source = try container.decode(
-                    Swift.String.self,
-                    forKey: .source
-                )
-                self.streak = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .streak
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "at",
-                    "day",
-                    "diamondBalance",
-                    "diamonds",
-                    "event",
-                    "freezeBalance",
-                    "freezes",
-                    "habit",
-                    "reason",
-                    "source",
-                    "streak"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/LogField`.
         public struct LogField: Codable, Hashable, Sendable {
             /// Where a choice's options come from when they are the user's own.
             ///
             /// - Remark: Generated from `#/components/schemas/LogField/from`.
-            @frozen public enum FromPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case goals = "goals"
-                case methods = "methods"
-                case stages = "stages"
+            public struct FromPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LogField/from/value1`.
+                public var value1: Components.Schemas.LogFieldSource?
+                /// - Remark: Generated from `#/components/schemas/LogField/from/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `FromPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.LogFieldSource? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// Where a choice's options come from when they are the user's own.
             ///
             /// - Remark: Generated from `#/components/schemas/LogField/from`.
             public var from: Components.Schemas.LogField.FromPayload?
             /// - Remark: Generated from `#/components/schemas/LogField/input`.
-            @frozen public enum InputPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case text = "text"
-                case number = "number"
-                case date = "date"
-                case note = "note"
-                case choice = "choice"
-                case buttons = "buttons"
-                case checklist = "checklist"
+            public struct InputPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LogField/input/value1`.
+                public var value1: Components.Schemas.LogFieldInput?
+                /// - Remark: Generated from `#/components/schemas/LogField/input/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `InputPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.LogFieldInput? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/LogField/input`.
             public var input: Components.Schemas.LogField.InputPayload
@@ -5060,66 +4151,26 @@ extension Components {
                 case suggestions
                 case unit
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.from = try container.decodeIfPresent(
-                    Components.Schemas.LogField.FromPayload.self,
-                    forKey: .from
-                )
-                self.input = try container.decode(
-                    Components.Schemas.LogField.InputPayload.self,
-                    forKey: .input
-                )
-                self.label = try container.decode(
-                    Swift.String.self,
-                    forKey: .label
-                )
-                self.maximum = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .maximum
-                )
-                self.minimum = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .minimum
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.options = try container.decode(
-                    [Components.Schemas.LogOption].self,
-                    forKey: .options
-                )
-                self.placeholder = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .placeholder
-                )
-                self.required = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .required
-                )
-                self.suggestions = try container.decode(
-                    [Swift.String].self,
-                    forKey: .suggestions
-                )
-                self.unit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .unit
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "from",
-                    "input",
-                    "label",
-                    "maximum",
-                    "minimum",
-                    "name",
-                    "options",
-                    "placeholder",
-                    "required",
-                    "suggestions",
-                    "unit"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LogFieldInput`.
+        @frozen public enum LogFieldInput: String, Codable, Hashable, Sendable, CaseIterable {
+            case text = "text"
+            case number = "number"
+            case date = "date"
+            case note = "note"
+            case choice = "choice"
+            case buttons = "buttons"
+            case checklist = "checklist"
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LogFieldSource`.
+        @frozen public enum LogFieldSource: String, Codable, Hashable, Sendable, CaseIterable {
+            case goals = "goals"
+            case methods = "methods"
+            case stages = "stages"
         }
         /// A form that records one event: its fixed values, and fields named after the event's payload fields.
         ///
@@ -5152,12 +4203,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/LogForm/today`.
             public var today: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/LogForm/type`.
-            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case log = "log"
-                case goal = "goal"
-                case contribution = "contribution"
-                case stage = "stage"
-                case subject = "subject"
+            public struct _TypePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LogForm/type/value1`.
+                public var value1: Components.Schemas.LogFormType?
+                /// - Remark: Generated from `#/components/schemas/LogForm/type/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `_TypePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.LogFormType? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/LogForm/type`.
             public var _type: Components.Schemas.LogForm._TypePayload
@@ -5237,66 +4327,16 @@ extension Components {
                 case _type = "type"
                 case values
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.backdate = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .backdate
-                )
-                self.fields = try container.decode(
-                    [Components.Schemas.LogField].self,
-                    forKey: .fields
-                )
-                self.hint = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .hint
-                )
-                self.icon = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .icon
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.kind = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .kind
-                )
-                self.newID = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .newID
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                self.today = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .today
-                )
-                self._type = try container.decode(
-                    Components.Schemas.LogForm._TypePayload.self,
-                    forKey: ._type
-                )
-                self.values = try container.decode(
-                    Components.Schemas.LogForm.ValuesPayload.self,
-                    forKey: .values
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "backdate",
-                    "fields",
-                    "hint",
-                    "icon",
-                    "id",
-                    "kind",
-                    "newID",
-                    "title",
-                    "today",
-                    "type",
-                    "values"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LogFormType`.
+        @frozen public enum LogFormType: String, Codable, Hashable, Sendable, CaseIterable {
+            case log = "log"
+            case goal = "goal"
+            case contribution = "contribution"
+            case stage = "stage"
+            case subject = "subject"
         }
         /// - Remark: Generated from `#/components/schemas/LogOption`.
         public struct LogOption: Codable, Hashable, Sendable {
@@ -5332,31 +4372,6 @@ extension Components {
                 case label
                 case value
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.group = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .group
-                )
-                self.icon = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .icon
-                )
-                self.label = try container.decode(
-                    Swift.String.self,
-                    forKey: .label
-                )
-                self.value = try container.decode(
-                    Swift.String.self,
-                    forKey: .value
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "group",
-                    "icon",
-                    "label",
-                    "value"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Membership`.
         public struct Membership: Codable, Hashable, Sendable {
@@ -5365,10 +4380,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Membership/ownerName`.
             public var ownerName: Swift.String
             /// - Remark: Generated from `#/components/schemas/Membership/role`.
-            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case coOwner = "co-owner"
-                case caregiver = "caregiver"
-                case viewer = "viewer"
+            public struct RolePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Membership/role/value1`.
+                public var value1: Components.Schemas.FamilyRole?
+                /// - Remark: Generated from `#/components/schemas/Membership/role/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RolePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.FamilyRole? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Membership/role`.
             public var role: Components.Schemas.Membership.RolePayload
@@ -5409,41 +4465,6 @@ extension Components {
                 case since
                 case subject
                 case subjectName
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.owner = try container.decode(
-                    Swift.String.self,
-                    forKey: .owner
-                )
-                self.ownerName = try container.decode(
-                    Swift.String.self,
-                    forKey: .ownerName
-                )
-                self.role = try container.decode(
-                    Components.Schemas.Membership.RolePayload.self,
-                    forKey: .role
-                )
-                self.since = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                self.subject = try container.decode(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.subjectName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subjectName
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "owner",
-                    "ownerName",
-                    "role",
-                    "since",
-                    "subject",
-                    "subjectName"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Memory`.
@@ -5487,21 +4508,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case original
                     case shareCopy
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.original = try container.decode(
-                        Swift.String.self,
-                        forKey: .original
-                    )
-                    self.shareCopy = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .shareCopy
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "original",
-                        "shareCopy"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Memory/photo`.
@@ -5588,86 +4594,6 @@ extension Components {
                 case title
                 case unlockID
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.caption = try container.decode(
-                    Swift.String.self,
-                    forKey: .caption
-                )
-                self.category = try container.decode(
-                    Swift.String.self,
-                    forKey: .category
-                )
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.milestoneType = try container.decode(
-                    Swift.String.self,
-                    forKey: .milestoneType
-                )
-                self.milestoneValue = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .milestoneValue
-                )
-                self.note = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .note
-                )
-                self.offsetSeconds = try container.decode(
-                    Swift.Int.self,
-                    forKey: .offsetSeconds
-                )
-                self.photo = try container.decodeIfPresent(
-                    Components.Schemas.Memory.PhotoPayload.self,
-                    forKey: .photo
-                )
-                self.retroactive = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .retroactive
-                )
-                self.rule = try container.decode(
-                    Swift.String.self,
-                    forKey: .rule
-                )
-                self.subjectID = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subjectID
-                )
-                self.time = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .time
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                self.unlockID = try container.decode(
-                    Swift.String.self,
-                    forKey: .unlockID
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "caption",
-                    "category",
-                    "day",
-                    "id",
-                    "milestoneType",
-                    "milestoneValue",
-                    "note",
-                    "offsetSeconds",
-                    "photo",
-                    "retroactive",
-                    "rule",
-                    "subjectID",
-                    "time",
-                    "title",
-                    "unlockID"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/MemoryList`.
         public struct MemoryList: Codable, Hashable, Sendable {
@@ -5682,16 +4608,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case memories
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.memories = try container.decode(
-                    [Components.Schemas.Memory].self,
-                    forKey: .memories
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "memories"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/MemoryPatch`.
@@ -5765,21 +4681,6 @@ extension Components {
                     case current
                     case target
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.current = try container.decode(
-                        Swift.Int.self,
-                        forKey: .current
-                    )
-                    self.target = try container.decode(
-                        Swift.Int.self,
-                        forKey: .target
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "current",
-                        "target"
-                    ])
-                }
             }
             /// Counts and streaks: how far they have come (the running streak; at most `target`).
             ///
@@ -5790,11 +4691,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Milestone/reached`.
             public var reached: Components.Schemas.Unlock?
             /// - Remark: Generated from `#/components/schemas/Milestone/rule`.
-            @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case moment = "moment"
-                case first = "first"
-                case count = "count"
-                case streak = "streak"
+            public struct RulePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Milestone/rule/value1`.
+                public var value1: Components.Schemas.MilestoneRule?
+                /// - Remark: Generated from `#/components/schemas/Milestone/rule/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `RulePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.MilestoneRule? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Milestone/rule`.
             public var rule: Components.Schemas.Milestone.RulePayload
@@ -5868,81 +4809,15 @@ extension Components {
                 case tier
                 case title
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.badge = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .badge
-                )
-                self.breaks = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .breaks
-                )
-                self.breaksItem = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .breaksItem
-                )
-                self.habit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.item = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .item
-                )
-                self.kind = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .kind
-                )
-                self.message = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                self.milestone = try container.decode(
-                    Swift.String.self,
-                    forKey: .milestone
-                )
-                self.progress = try container.decodeIfPresent(
-                    Components.Schemas.Milestone.ProgressPayload.self,
-                    forKey: .progress
-                )
-                self.reached = try container.decodeIfPresent(
-                    Components.Schemas.Unlock.self,
-                    forKey: .reached
-                )
-                self.rule = try container.decode(
-                    Components.Schemas.Milestone.RulePayload.self,
-                    forKey: .rule
-                )
-                self.target = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .target
-                )
-                self.tier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .tier
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "badge",
-                    "breaks",
-                    "breaksItem",
-                    "habit",
-                    "item",
-                    "kind",
-                    "message",
-                    "milestone",
-                    "progress",
-                    "reached",
-                    "rule",
-                    "target",
-                    "tier",
-                    "title"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MilestoneRule`.
+        @frozen public enum MilestoneRule: String, Codable, Hashable, Sendable, CaseIterable {
+            case moment = "moment"
+            case first = "first"
+            case count = "count"
+            case streak = "streak"
         }
         /// - Remark: Generated from `#/components/schemas/MonthRate`.
         public struct MonthRate: Codable, Hashable, Sendable {
@@ -5978,31 +4853,6 @@ extension Components {
                 case rate
                 case start
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.completedDays = try container.decode(
-                    Swift.Int.self,
-                    forKey: .completedDays
-                )
-                self.end = try container.decode(
-                    Swift.String.self,
-                    forKey: .end
-                )
-                self.rate = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .rate
-                )
-                self.start = try container.decode(
-                    Swift.String.self,
-                    forKey: .start
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "completedDays",
-                    "end",
-                    "rate",
-                    "start"
-                ])
-            }
         }
         /// A notification in the in-app inbox. Its key makes delivery at most once per user: kind and local day, with the habit or the unlock where it is about one.
         ///
@@ -6031,17 +4881,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Notification/key`.
             public var key: Swift.String
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case streakAtRisk = "streak-at-risk"
-                case reminder = "reminder"
-                case milestone = "milestone"
-                case streakBroken = "streak-broken"
-                case weeklyProgress = "weekly-progress"
-                case freezeOffered = "freeze-offered"
-                case freezeUsed = "freeze-used"
-                case reaction = "reaction"
-                case nudge = "nudge"
-                case friend = "friend"
+            public struct KindPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Notification/kind/value1`.
+                public var value1: Components.Schemas.NotificationKind?
+                /// - Remark: Generated from `#/components/schemas/Notification/kind/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `KindPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.NotificationKind? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.Notification.KindPayload
@@ -6105,66 +4989,21 @@ extension Components {
                 case title
                 case url
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.at = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                self.body = try container.decode(
-                    Swift.String.self,
-                    forKey: .body
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.expires = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .expires
-                )
-                self.habit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.key = try container.decode(
-                    Swift.String.self,
-                    forKey: .key
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.Notification.KindPayload.self,
-                    forKey: .kind
-                )
-                self.readAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .readAt
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                self.url = try container.decode(
-                    Swift.String.self,
-                    forKey: .url
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "at",
-                    "body",
-                    "createdAt",
-                    "day",
-                    "expires",
-                    "habit",
-                    "key",
-                    "kind",
-                    "readAt",
-                    "title",
-                    "url"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationKind`.
+        @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case streakAtRisk = "streak-at-risk"
+            case reminder = "reminder"
+            case milestone = "milestone"
+            case streakBroken = "streak-broken"
+            case weeklyProgress = "weekly-progress"
+            case freezeOffered = "freeze-offered"
+            case freezeUsed = "freeze-used"
+            case reaction = "reaction"
+            case nudge = "nudge"
+            case friend = "friend"
         }
         /// - Remark: Generated from `#/components/schemas/NotificationList`.
         public struct NotificationList: Codable, Hashable, Sendable {
@@ -6198,26 +5037,6 @@ extension Components {
                 case notifications
                 case unread
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.next = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .next
-                )
-                self.notifications = try container.decode(
-                    [Components.Schemas.Notification].self,
-                    forKey: .notifications
-                )
-                self.unread = try container.decode(
-                    Swift.Int.self,
-                    forKey: .unread
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "next",
-                    "notifications",
-                    "unread"
-                ])
-            }
         }
         /// Which notifications the user wants, and when (seed 004 R11.5). Reminders come at the habit's own time, else at reminderHour, else at the time the coaching suggests from recent check-ins.
         ///
@@ -6236,17 +5055,51 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/enabled`.
                     public var enabled: Swift.Bool?
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/KindsPayload`.
-                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case streakAtRisk = "streak-at-risk"
-                        case reminder = "reminder"
-                        case milestone = "milestone"
-                        case streakBroken = "streak-broken"
-                        case weeklyProgress = "weekly-progress"
-                        case freezeOffered = "freeze-offered"
-                        case freezeUsed = "freeze-used"
-                        case reaction = "reaction"
-                        case nudge = "nudge"
-                        case friend = "friend"
+                    public struct KindsPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/KindsPayload/value1`.
+                        public var value1: Components.Schemas.NotificationKind?
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns/KindsPayload/value2`.
+                        public var value2: Swift.String?
+                        /// Creates a new `KindsPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        ///   - value2:
+                        public init(
+                            value1: Components.Schemas.NotificationKind? = nil,
+                            value2: Swift.String? = nil
+                        ) {
+                            self.value1 = value1
+                            self.value2 = value2
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self.value1 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self.value2 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                                [
+                                    self.value1,
+                                    self.value2
+                                ],
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                                self.value1,
+                                self.value2
+                            ])
+                        }
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -6272,21 +5125,6 @@ extension Components {
                         case enabled
                         case kinds
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.enabled = try container.decodeIfPresent(
-                            Swift.Bool.self,
-                            forKey: .enabled
-                        )
-                        self.kinds = try container.decodeIfPresent(
-                            Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayload.self,
-                            forKey: .kinds
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "enabled",
-                            "kinds"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns`.
                 public var apns: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload?
@@ -6295,17 +5133,51 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/enabled`.
                     public var enabled: Swift.Bool?
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/KindsPayload`.
-                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case streakAtRisk = "streak-at-risk"
-                        case reminder = "reminder"
-                        case milestone = "milestone"
-                        case streakBroken = "streak-broken"
-                        case weeklyProgress = "weekly-progress"
-                        case freezeOffered = "freeze-offered"
-                        case freezeUsed = "freeze-used"
-                        case reaction = "reaction"
-                        case nudge = "nudge"
-                        case friend = "friend"
+                    public struct KindsPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/KindsPayload/value1`.
+                        public var value1: Components.Schemas.NotificationKind?
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/KindsPayload/value2`.
+                        public var value2: Swift.String?
+                        /// Creates a new `KindsPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        ///   - value2:
+                        public init(
+                            value1: Components.Schemas.NotificationKind? = nil,
+                            value2: Swift.String? = nil
+                        ) {
+                            self.value1 = value1
+                            self.value2 = value2
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self.value1 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self.value2 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                                [
+                                    self.value1,
+                                    self.value2
+                                ],
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                                self.value1,
+                                self.value2
+                            ])
+                        }
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -6331,21 +5203,6 @@ extension Components {
                         case enabled
                         case kinds
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.enabled = try container.decodeIfPresent(
-                            Swift.Bool.self,
-                            forKey: .enabled
-                        )
-                        self.kinds = try container.decodeIfPresent(
-                            Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayload.self,
-                            forKey: .kinds
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "enabled",
-                            "kinds"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush`.
                 public var webPush: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload?
@@ -6354,17 +5211,51 @@ extension Components {
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/enabled`.
                     public var enabled: Swift.Bool?
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/KindsPayload`.
-                    @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                        case streakAtRisk = "streak-at-risk"
-                        case reminder = "reminder"
-                        case milestone = "milestone"
-                        case streakBroken = "streak-broken"
-                        case weeklyProgress = "weekly-progress"
-                        case freezeOffered = "freeze-offered"
-                        case freezeUsed = "freeze-used"
-                        case reaction = "reaction"
-                        case nudge = "nudge"
-                        case friend = "friend"
+                    public struct KindsPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/KindsPayload/value1`.
+                        public var value1: Components.Schemas.NotificationKind?
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook/KindsPayload/value2`.
+                        public var value2: Swift.String?
+                        /// Creates a new `KindsPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        ///   - value2:
+                        public init(
+                            value1: Components.Schemas.NotificationKind? = nil,
+                            value2: Swift.String? = nil
+                        ) {
+                            self.value1 = value1
+                            self.value2 = value2
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self.value1 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self.value2 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                                [
+                                    self.value1,
+                                    self.value2
+                                ],
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                                self.value1,
+                                self.value2
+                            ])
+                        }
                     }
                     /// The kinds it carries; absent for every kind the user wants
                     ///
@@ -6390,21 +5281,6 @@ extension Components {
                         case enabled
                         case kinds
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.enabled = try container.decodeIfPresent(
-                            Swift.Bool.self,
-                            forKey: .enabled
-                        )
-                        self.kinds = try container.decodeIfPresent(
-                            Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayload.self,
-                            forKey: .kinds
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "enabled",
-                            "kinds"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webhook`.
                 public var webhook: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload?
@@ -6427,26 +5303,6 @@ extension Components {
                     case apns
                     case webPush
                     case webhook
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.apns = try container.decodeIfPresent(
-                        Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.self,
-                        forKey: .apns
-                    )
-                    self.webPush = try container.decodeIfPresent(
-                        Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.self,
-                        forKey: .webPush
-                    )
-                    self.webhook = try container.decodeIfPresent(
-                        Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.self,
-                        forKey: .webhook
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "apns",
-                        "webPush",
-                        "webhook"
-                    ])
                 }
             }
             /// What each device channel carries; a channel not named carries every kind the user wants
@@ -6492,21 +5348,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case from
                     case to
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.from = try container.decode(
-                        Swift.String.self,
-                        forKey: .from
-                    )
-                    self.to = try container.decode(
-                        Swift.String.self,
-                        forKey: .to
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "from",
-                        "to"
-                    ])
                 }
             }
             /// No device is interrupted from `from` to `to` (local; overnight when from is later); what is meant for then goes when they end, if it still makes sense. The inbox has it at once.
@@ -6558,14 +5399,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/streakBroken`.
             public var streakBroken: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay`.
-            @frozen public enum WeeklyDayPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case monday = "monday"
-                case tuesday = "tuesday"
-                case wednesday = "wednesday"
-                case thursday = "thursday"
-                case friday = "friday"
-                case saturday = "saturday"
-                case sunday = "sunday"
+            public struct WeeklyDayPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay/value1`.
+                public var value1: Components.Schemas.Weekday?
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `WeeklyDayPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.Weekday? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/NotificationPreferences/weeklyDay`.
             public var weeklyDay: Components.Schemas.NotificationPreferences.WeeklyDayPayload
@@ -6647,91 +5525,6 @@ extension Components {
                 case weeklyHour
                 case weeklySummary
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.celebrations = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .celebrations
-                )
-                self.channels = try container.decode(
-                    Components.Schemas.NotificationPreferences.ChannelsPayload.self,
-                    forKey: .channels
-                )
-                self.dailyCap = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .dailyCap
-                )
-                self.freezes = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .freezes
-                )
-                self.nudges = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .nudges
-                )
-                self.nudgesPerDay = try container.decode(
-                    Swift.Int.self,
-                    forKey: .nudgesPerDay
-                )
-                self.quietHours = try container.decodeIfPresent(
-                    Components.Schemas.NotificationPreferences.QuietHoursPayload.self,
-                    forKey: .quietHours
-                )
-                self.reminderHour = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .reminderHour
-                )
-                self.reminderTimes = try container.decode(
-                    Components.Schemas.NotificationPreferences.ReminderTimesPayload.self,
-                    forKey: .reminderTimes
-                )
-                self.reminders = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .reminders
-                )
-                self.social = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .social
-                )
-                self.streakAtRisk = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .streakAtRisk
-                )
-                self.streakBroken = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .streakBroken
-                )
-                self.weeklyDay = try container.decode(
-                    Components.Schemas.NotificationPreferences.WeeklyDayPayload.self,
-                    forKey: .weeklyDay
-                )
-                self.weeklyHour = try container.decode(
-                    Swift.Int.self,
-                    forKey: .weeklyHour
-                )
-                self.weeklySummary = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .weeklySummary
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "celebrations",
-                    "channels",
-                    "dailyCap",
-                    "freezes",
-                    "nudges",
-                    "nudgesPerDay",
-                    "quietHours",
-                    "reminderHour",
-                    "reminderTimes",
-                    "reminders",
-                    "social",
-                    "streakAtRisk",
-                    "streakBroken",
-                    "weeklyDay",
-                    "weeklyHour",
-                    "weeklySummary"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationsRead`.
         public struct NotificationsRead: Codable, Hashable, Sendable {
@@ -6784,21 +5577,6 @@ extension Components {
                 case day
                 case to
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.day = try container.decode(
-                    Swift.String.self,
-                    forKey: .day
-                )
-                self.to = try container.decode(
-                    Swift.String.self,
-                    forKey: .to
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "day",
-                    "to"
-                ])
-            }
         }
         /// The rule pack in force and how its events are logged: each member pack's logging forms, methods and backfill window, for a client to render the forms without code of its own.
         ///
@@ -6832,26 +5610,6 @@ extension Components {
                 case name
                 case packs
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.members = try container.decode(
-                    [Components.Schemas.PackMember].self,
-                    forKey: .members
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.packs = try container.decode(
-                    [Swift.String].self,
-                    forKey: .packs
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "members",
-                    "name",
-                    "packs"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PackMember`.
         public struct PackMember: Codable, Hashable, Sendable {
@@ -6873,6 +5631,10 @@ extension Components {
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/PackMember/title`.
             public var title: Swift.String
+            /// The pack's version, a semantic version; it changes with any change to what the pack makes the engine compute.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackMember/version`.
+            public var version: Swift.String?
             /// Creates a new `PackMember`.
             ///
             /// - Parameters:
@@ -6883,6 +5645,7 @@ extension Components {
             ///   - methods:
             ///   - name:
             ///   - title:
+            ///   - version: The pack's version, a semantic version; it changes with any change to what the pack makes the engine compute.
             public init(
                 backfillDays: Swift.Int? = nil,
                 eventTypes: [Swift.String],
@@ -6890,7 +5653,8 @@ extension Components {
                 icon: Swift.String? = nil,
                 methods: [Components.Schemas.PackMethod],
                 name: Swift.String,
-                title: Swift.String
+                title: Swift.String,
+                version: Swift.String? = nil
             ) {
                 self.backfillDays = backfillDays
                 self.eventTypes = eventTypes
@@ -6899,6 +5663,7 @@ extension Components {
                 self.methods = methods
                 self.name = name
                 self.title = title
+                self.version = version
             }
             public enum CodingKeys: String, CodingKey {
                 case backfillDays
@@ -6908,46 +5673,7 @@ extension Components {
                 case methods
                 case name
                 case title
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.backfillDays = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .backfillDays
-                )
-                self.eventTypes = try container.decode(
-                    [Swift.String].self,
-                    forKey: .eventTypes
-                )
-                self.forms = try container.decode(
-                    [Components.Schemas.LogForm].self,
-                    forKey: .forms
-                )
-                self.icon = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .icon
-                )
-                self.methods = try container.decode(
-                    [Components.Schemas.PackMethod].self,
-                    forKey: .methods
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "backfillDays",
-                    "eventTypes",
-                    "forms",
-                    "icon",
-                    "methods",
-                    "name",
-                    "title"
-                ])
+                case version
             }
         }
         /// - Remark: Generated from `#/components/schemas/PackMethod`.
@@ -6977,26 +5703,6 @@ extension Components {
                 case id
                 case name
                 case stages
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.stages = try container.decode(
-                    [Components.Schemas.PackStage].self,
-                    forKey: .stages
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "name",
-                    "stages"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PackStage`.
@@ -7033,31 +5739,24 @@ extension Components {
                 case name
                 case order
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.description = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .description
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.order = try container.decode(
-                    Swift.Int.self,
-                    forKey: .order
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "description",
-                    "id",
-                    "name",
-                    "order"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ParticleIntensity`.
+        @frozen public enum ParticleIntensity: String, Codable, Hashable, Sendable, CaseIterable {
+            case light = "light"
+            case medium = "medium"
+            case epic = "epic"
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ParticleKind`.
+        @frozen public enum ParticleKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case confetti = "confetti"
+            case sparkle = "sparkle"
+            case coins = "coins"
+            case hearts = "hearts"
+            case stars = "stars"
         }
         /// - Remark: Generated from `#/components/schemas/PasswordChanged`.
         public struct PasswordChanged: Codable, Hashable, Sendable {
@@ -7074,16 +5773,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case signedOutDevices
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.signedOutDevices = try container.decode(
-                    Swift.Int.self,
-                    forKey: .signedOutDevices
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "signedOutDevices"
-                ])
             }
         }
         /// A pause (vacation): its days neither extend nor break a streak and spend no freeze.
@@ -7142,41 +5831,6 @@ extension Components {
                 case resumed
                 case until
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.from = try container.decode(
-                    Swift.String.self,
-                    forKey: .from
-                )
-                self.habit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.note = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .note
-                )
-                self.resumed = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .resumed
-                )
-                self.until = try container.decode(
-                    Swift.String.self,
-                    forKey: .until
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "from",
-                    "habit",
-                    "id",
-                    "note",
-                    "resumed",
-                    "until"
-                ])
-            }
         }
         /// Progress through the current period of an N-times-per-week or per-month habit.
         ///
@@ -7219,36 +5873,6 @@ extension Components {
                 case fulfilled
                 case requiredDays
                 case start
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.completedDays = try container.decode(
-                    Swift.Int.self,
-                    forKey: .completedDays
-                )
-                self.end = try container.decode(
-                    Swift.String.self,
-                    forKey: .end
-                )
-                self.fulfilled = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .fulfilled
-                )
-                self.requiredDays = try container.decode(
-                    Swift.Int.self,
-                    forKey: .requiredDays
-                )
-                self.start = try container.decode(
-                    Swift.String.self,
-                    forKey: .start
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "completedDays",
-                    "end",
-                    "fulfilled",
-                    "requiredDays",
-                    "start"
-                ])
             }
         }
         /// A shared achievement.
@@ -7307,46 +5931,6 @@ extension Components {
                 case subjectName
                 case unlock
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.habitName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habitName
-                )
-                self.held = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .held
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.owner = try container.decode(
-                    Swift.String.self,
-                    forKey: .owner
-                )
-                self.subjectName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subjectName
-                )
-                self.unlock = try container.decode(
-                    Components.Schemas.Unlock.self,
-                    forKey: .unlock
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "createdAt",
-                    "habitName",
-                    "held",
-                    "id",
-                    "owner",
-                    "subjectName",
-                    "unlock"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PostList`.
         public struct PostList: Codable, Hashable, Sendable {
@@ -7362,16 +5946,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case posts
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.posts = try container.decode(
-                    [Components.Schemas.Post].self,
-                    forKey: .posts
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "posts"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PostReaction`.
         public struct PostReaction: Codable, Hashable, Sendable {
@@ -7380,12 +5954,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/PostReaction/displayName`.
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/PostReaction/reaction`.
-            @frozen public enum ReactionPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case clap = "clap"
-                case fire = "fire"
-                case party = "party"
-                case strong = "strong"
-                case heart = "heart"
+            public struct ReactionPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PostReaction/reaction/value1`.
+                public var value1: Components.Schemas.Reaction?
+                /// - Remark: Generated from `#/components/schemas/PostReaction/reaction/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `ReactionPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.Reaction? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/PostReaction/reaction`.
             public var reaction: Components.Schemas.PostReaction.ReactionPayload
@@ -7414,31 +6027,6 @@ extension Components {
                 case displayName
                 case reaction
                 case user
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.at = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.reaction = try container.decode(
-                    Components.Schemas.PostReaction.ReactionPayload.self,
-                    forKey: .reaction
-                )
-                self.user = try container.decode(
-                    Swift.String.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "at",
-                    "displayName",
-                    "reaction",
-                    "user"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Profile`.
@@ -7522,66 +6110,6 @@ extension Components {
                 case reduceMotion
                 case timeZone
                 case updatedAt
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.celebrationStyle = try container.decode(
-                    Swift.String.self,
-                    forKey: .celebrationStyle
-                )
-                self.dayStartHour = try container.decode(
-                    Swift.Int.self,
-                    forKey: .dayStartHour
-                )
-                self.displayName = try container.decode(
-                    Swift.String.self,
-                    forKey: .displayName
-                )
-                self.doNotDisturb = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .doNotDisturb
-                )
-                self.language = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .language
-                )
-                self.notifications = try container.decode(
-                    Components.Schemas.NotificationPreferences.self,
-                    forKey: .notifications
-                )
-                self.pack = try container.decode(
-                    Swift.String.self,
-                    forKey: .pack
-                )
-                self.packs = try container.decodeIfPresent(
-                    [Swift.String].self,
-                    forKey: .packs
-                )
-                self.reduceMotion = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .reduceMotion
-                )
-                self.timeZone = try container.decode(
-                    Swift.String.self,
-                    forKey: .timeZone
-                )
-                self.updatedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .updatedAt
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "celebrationStyle",
-                    "dayStartHour",
-                    "displayName",
-                    "doNotDisturb",
-                    "language",
-                    "notifications",
-                    "pack",
-                    "packs",
-                    "reduceMotion",
-                    "timeZone",
-                    "updatedAt"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProfilePatch`.
@@ -8261,41 +6789,6 @@ extension Components {
                 case totalDaysCompleted
                 case totalMilestones
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.averageStrength = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .averageStrength
-                )
-                self.bestStreaks = try container.decode(
-                    [OpenAPIRuntime.OpenAPIValueContainer].self,
-                    forKey: .bestStreaks
-                )
-                self.habitsActive = try container.decode(
-                    Swift.Int.self,
-                    forKey: .habitsActive
-                )
-                self.habitsArchived = try container.decode(
-                    Swift.Int.self,
-                    forKey: .habitsArchived
-                )
-                self.totalDaysCompleted = try container.decode(
-                    Swift.Int.self,
-                    forKey: .totalDaysCompleted
-                )
-                self.totalMilestones = try container.decode(
-                    Swift.Int.self,
-                    forKey: .totalMilestones
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "averageStrength",
-                    "bestStreaks",
-                    "habitsActive",
-                    "habitsArchived",
-                    "totalDaysCompleted",
-                    "totalMilestones"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Progression`.
         public struct Progression: Codable, Hashable, Sendable {
@@ -8369,41 +6862,6 @@ extension Components {
                     case regressions
                     case totalAdvances
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.at = try container.decode(
-                        Foundation.Date.self,
-                        forKey: .at
-                    )
-                    self.currentStages = try container.decode(
-                        [OpenAPIRuntime.OpenAPIValueContainer].self,
-                        forKey: .currentStages
-                    )
-                    self.methodsAtFinalStage = try container.decode(
-                        [OpenAPIRuntime.OpenAPIValueContainer].self,
-                        forKey: .methodsAtFinalStage
-                    )
-                    self.methodsPracticed = try container.decode(
-                        Swift.Int.self,
-                        forKey: .methodsPracticed
-                    )
-                    self.regressions = try container.decode(
-                        Swift.Int.self,
-                        forKey: .regressions
-                    )
-                    self.totalAdvances = try container.decode(
-                        Swift.Int.self,
-                        forKey: .totalAdvances
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "at",
-                        "currentStages",
-                        "methodsAtFinalStage",
-                        "methodsPracticed",
-                        "regressions",
-                        "totalAdvances"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/Progression/statistics`.
             public var statistics: Components.Schemas.Progression.StatisticsPayload
@@ -8455,36 +6913,6 @@ extension Components {
                 case statistics
                 case timelines
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.celebrations = try container.decode(
-                    Components.Schemas.Progression.CelebrationsPayload.self,
-                    forKey: .celebrations
-                )
-                self.highlights = try container.decode(
-                    [OpenAPIRuntime.OpenAPIValueContainer].self,
-                    forKey: .highlights
-                )
-                self.rejected = try container.decode(
-                    [OpenAPIRuntime.OpenAPIValueContainer].self,
-                    forKey: .rejected
-                )
-                self.statistics = try container.decode(
-                    Components.Schemas.Progression.StatisticsPayload.self,
-                    forKey: .statistics
-                )
-                self.timelines = try container.decode(
-                    Components.Schemas.Progression.TimelinesPayload.self,
-                    forKey: .timelines
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "celebrations",
-                    "highlights",
-                    "rejected",
-                    "statistics",
-                    "timelines"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PullResponse`.
         public struct PullResponse: Codable, Hashable, Sendable {
@@ -8494,45 +6922,31 @@ extension Components {
             public var events: [Components.Schemas.PulledEvent]
             /// - Remark: Generated from `#/components/schemas/PullResponse/more`.
             public var more: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PullResponse/versions`.
+            public var versions: Components.Schemas.RuleVersions?
             /// Creates a new `PullResponse`.
             ///
             /// - Parameters:
             ///   - cursor:
             ///   - events:
             ///   - more:
+            ///   - versions:
             public init(
                 cursor: Swift.Int64,
                 events: [Components.Schemas.PulledEvent],
-                more: Swift.Bool
+                more: Swift.Bool,
+                versions: Components.Schemas.RuleVersions? = nil
             ) {
                 self.cursor = cursor
                 self.events = events
                 self.more = more
+                self.versions = versions
             }
             public enum CodingKeys: String, CodingKey {
                 case cursor
                 case events
                 case more
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.cursor = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .cursor
-                )
-                self.events = try container.decode(
-                    [Components.Schemas.PulledEvent].self,
-                    forKey: .events
-                )
-                self.more = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .more
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "cursor",
-                    "events",
-                    "more"
-                ])
+                case versions
             }
         }
         /// A stored event, as a device pulls it.
@@ -8584,36 +6998,6 @@ extension Components {
                 case loggedBy
                 case receivedAt
                 case seq
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.device = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .device
-                )
-                self.event = try container.decode(
-                    Components.Schemas.Event.self,
-                    forKey: .event
-                )
-                self.loggedBy = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .loggedBy
-                )
-                self.receivedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .receivedAt
-                )
-                self.seq = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .seq
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "device",
-                    "event",
-                    "loggedBy",
-                    "receivedAt",
-                    "seq"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PurchaseRequest`.
@@ -8667,6 +7051,20 @@ extension Components {
                 ])
             }
         }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushChannel`.
+        @frozen public enum PushChannel: String, Codable, Hashable, Sendable, CaseIterable {
+            case webPush = "webPush"
+            case apns = "apns"
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushEnvironment`.
+        @frozen public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
+            case production = "production"
+            case sandbox = "sandbox"
+        }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.
         public struct PushRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PushRequest/events`.
@@ -8700,6 +7098,8 @@ extension Components {
             public var results: [Components.Schemas.EventResult]
             /// - Remark: Generated from `#/components/schemas/PushResponse/unlocks`.
             public var unlocks: [Components.Schemas.Unlock]
+            /// - Remark: Generated from `#/components/schemas/PushResponse/versions`.
+            public var versions: Components.Schemas.RuleVersions?
             /// - Remark: Generated from `#/components/schemas/PushResponse/wallet`.
             public var wallet: Components.Schemas.Wallet
             /// Creates a new `PushResponse`.
@@ -8708,48 +7108,27 @@ extension Components {
             ///   - headSeq:
             ///   - results:
             ///   - unlocks:
+            ///   - versions:
             ///   - wallet:
             public init(
                 headSeq: Swift.Int64,
                 results: [Components.Schemas.EventResult],
                 unlocks: [Components.Schemas.Unlock],
+                versions: Components.Schemas.RuleVersions? = nil,
                 wallet: Components.Schemas.Wallet
             ) {
                 self.headSeq = headSeq
                 self.results = results
                 self.unlocks = unlocks
+                self.versions = versions
                 self.wallet = wallet
             }
             public enum CodingKeys: String, CodingKey {
                 case headSeq
                 case results
                 case unlocks
+                case versions
                 case wallet
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.headSeq = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .headSeq
-                )
-                self.results = try container.decode(
-                    [Components.Schemas.EventResult].self,
-                    forKey: .results
-                )
-                self.unlocks = try container.decode(
-                    [Components.Schemas.Unlock].self,
-                    forKey: .unlocks
-                )
-                self.wallet = try container.decode(
-                    Components.Schemas.Wallet.self,
-                    forKey: .wallet
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "headSeq",
-                    "results",
-                    "unlocks",
-                    "wallet"
-                ])
             }
         }
         /// A registered device. The address itself is not shown back: only the push service's host or the token's last characters.
@@ -8757,18 +7136,102 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/PushTarget`.
         public struct PushTarget: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PushTarget/channel`.
-            @frozen public enum ChannelPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case webPush = "webPush"
-                case apns = "apns"
+            public struct ChannelPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PushTarget/channel/value1`.
+                public var value1: Components.Schemas.PushChannel?
+                /// - Remark: Generated from `#/components/schemas/PushTarget/channel/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `ChannelPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.PushChannel? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/PushTarget/channel`.
             public var channel: Components.Schemas.PushTarget.ChannelPayload
             /// - Remark: Generated from `#/components/schemas/PushTarget/createdAt`.
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/PushTarget/environment`.
-            @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case production = "production"
-                case sandbox = "sandbox"
+            public struct EnvironmentPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PushTarget/environment/value1`.
+                public var value1: Components.Schemas.PushEnvironment?
+                /// - Remark: Generated from `#/components/schemas/PushTarget/environment/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `EnvironmentPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.PushEnvironment? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/PushTarget/environment`.
             public var environment: Components.Schemas.PushTarget.EnvironmentPayload?
@@ -8806,36 +7269,6 @@ extension Components {
                 case id
                 case label
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.channel = try container.decode(
-                    Components.Schemas.PushTarget.ChannelPayload.self,
-                    forKey: .channel
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.environment = try container.decodeIfPresent(
-                    Components.Schemas.PushTarget.EnvironmentPayload.self,
-                    forKey: .environment
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.label = try container.decode(
-                    Swift.String.self,
-                    forKey: .label
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "channel",
-                    "createdAt",
-                    "environment",
-                    "id",
-                    "label"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PushTargetList`.
         public struct PushTargetList: Codable, Hashable, Sendable {
@@ -8868,26 +7301,6 @@ extension Components {
                 case apns
                 case targets
                 case vapidPublicKey
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.apns = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .apns
-                )
-                self.targets = try container.decode(
-                    [Components.Schemas.PushTarget].self,
-                    forKey: .targets
-                )
-                self.vapidPublicKey = try container.decode(
-                    Swift.String.self,
-                    forKey: .vapidPublicKey
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "apns",
-                    "targets",
-                    "vapidPublicKey"
-                ])
             }
         }
         /// A device to receive the user's notifications: a browser's Web Push subscription (`channel` webPush, `endpoint` and `keys` as PushSubscription.toJSON() gives them) or an iOS app's APNs device token (`channel` apns, `token` in hex, `environment` sandbox for a development build). Registering the same address again changes nothing but its keys; an address registered by another account moves to this one.
@@ -9023,6 +7436,16 @@ extension Components {
                 ])
             }
         }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Reaction`.
+        @frozen public enum Reaction: String, Codable, Hashable, Sendable, CaseIterable {
+            case clap = "clap"
+            case fire = "fire"
+            case party = "party"
+            case strong = "strong"
+            case heart = "heart"
+        }
         /// How many of each reaction
         ///
         /// - Remark: Generated from `#/components/schemas/ReactionCounts`.
@@ -9065,36 +7488,6 @@ extension Components {
                 case party
                 case strong
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.clap = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .clap
-                )
-                self.fire = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .fire
-                )
-                self.heart = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .heart
-                )
-                self.party = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .party
-                )
-                self.strong = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .strong
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "clap",
-                    "fire",
-                    "heart",
-                    "party",
-                    "strong"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ReactionList`.
         public struct ReactionList: Codable, Hashable, Sendable {
@@ -9109,16 +7502,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case reactions
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.reactions = try container.decode(
-                    [Components.Schemas.PostReaction].self,
-                    forKey: .reactions
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "reactions"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ReactionRequest`.
@@ -9175,21 +7558,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case schema
                 case status
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.schema = try container.decode(
-                    Swift.String.self,
-                    forKey: .schema
-                )
-                self.status = try container.decode(
-                    Swift.String.self,
-                    forKey: .status
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "schema",
-                    "status"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/RegisterRequest`.
@@ -9361,41 +7729,6 @@ extension Components {
                     case kind
                     case user
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.createdAt = try container.decode(
-                        Foundation.Date.self,
-                        forKey: .createdAt
-                    )
-                    self.detail = try container.decode(
-                        Swift.String.self,
-                        forKey: .detail
-                    )
-                    self.events = try container.decode(
-                        [Swift.String].self,
-                        forKey: .events
-                    )
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
-                    )
-                    self.kind = try container.decode(
-                        Swift.String.self,
-                        forKey: .kind
-                    )
-                    self.user = try container.decode(
-                        Swift.String.self,
-                        forKey: .user
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "createdAt",
-                        "detail",
-                        "events",
-                        "id",
-                        "kind",
-                        "user"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/ReviewFlagList/flags`.
             public typealias FlagsPayload = [Components.Schemas.ReviewFlagList.FlagsPayloadPayload]
@@ -9411,16 +7744,67 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case flags
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.flags = try container.decode(
-                    Components.Schemas.ReviewFlagList.FlagsPayload.self,
-                    forKey: .flags
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "flags"
-                ])
+        }
+        /// The versions of the rules that computed a state: the engine's and those of the packs the account uses, each a semantic version. A device whose rules are older than these shows the server's state rather than computing another. Absent in the answers of a server older than versions; a reader must accept both.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RuleVersions`.
+        public struct RuleVersions: Codable, Hashable, Sendable {
+            /// The engine's version (MomentumCore's `MomentumUser.engineVersion`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RuleVersions/engine`.
+            public var engine: Swift.String
+            /// Each pack's version, by pack name (each member of a combination under its own name).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RuleVersions/packs`.
+            public struct PacksPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `PacksPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
             }
+            /// Each pack's version, by pack name (each member of a combination under its own name).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RuleVersions/packs`.
+            public var packs: Components.Schemas.RuleVersions.PacksPayload
+            /// Creates a new `RuleVersions`.
+            ///
+            /// - Parameters:
+            ///   - engine: The engine's version (MomentumCore's `MomentumUser.engineVersion`).
+            ///   - packs: Each pack's version, by pack name (each member of a combination under its own name).
+            public init(
+                engine: Swift.String,
+                packs: Components.Schemas.RuleVersions.PacksPayload
+            ) {
+                self.engine = engine
+                self.packs = packs
+            }
+            public enum CodingKeys: String, CodingKey {
+                case engine
+                case packs
+            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScheduleKind`.
+        @frozen public enum ScheduleKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case daily = "daily"
+            case weekdays = "weekdays"
+            case timesPerWeek = "timesPerWeek"
+            case timesPerMonth = "timesPerMonth"
+            case everyNDays = "everyNDays"
+            case monthly = "monthly"
+            case yearly = "yearly"
         }
         /// - Remark: Generated from `#/components/schemas/Session`.
         public struct Session: Codable, Hashable, Sendable {
@@ -9461,36 +7845,6 @@ extension Components {
                 case profile
                 case token
                 case userID
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.device = try container.decode(
-                    Components.Schemas.Device.self,
-                    forKey: .device
-                )
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.profile = try container.decode(
-                    Components.Schemas.Profile.self,
-                    forKey: .profile
-                )
-                self.token = try container.decode(
-                    Swift.String.self,
-                    forKey: .token
-                )
-                self.userID = try container.decode(
-                    Swift.String.self,
-                    forKey: .userID
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "device",
-                    "email",
-                    "profile",
-                    "token",
-                    "userID"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/SessionStart`.
@@ -9603,46 +7957,6 @@ extension Components {
                 case name
                 case unit
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.atRisk = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .atRisk
-                )
-                self.best = try container.decode(
-                    Swift.Int.self,
-                    forKey: .best
-                )
-                self.current = try container.decode(
-                    Swift.Int.self,
-                    forKey: .current
-                )
-                self.doneToday = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .doneToday
-                )
-                self.habit = try container.decode(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.unit = try container.decode(
-                    Swift.String.self,
-                    forKey: .unit
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "atRisk",
-                    "best",
-                    "current",
-                    "doneToday",
-                    "habit",
-                    "name",
-                    "unit"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Sharing`.
         public struct Sharing: Codable, Hashable, Sendable {
@@ -9672,21 +7986,6 @@ extension Components {
                         case id
                         case name
                     }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.id = try container.decode(
-                            Swift.String.self,
-                            forKey: .id
-                        )
-                        self.name = try container.decode(
-                            Swift.String.self,
-                            forKey: .name
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "id",
-                            "name"
-                        ])
-                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/Sharing/available/habits`.
                 public typealias HabitsPayload = [Components.Schemas.Sharing.AvailablePayload.HabitsPayloadPayload]
@@ -9707,21 +8006,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case categories
                     case habits
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.categories = try container.decode(
-                        [Swift.String].self,
-                        forKey: .categories
-                    )
-                    self.habits = try container.decode(
-                        Components.Schemas.Sharing.AvailablePayload.HabitsPayload.self,
-                        forKey: .habits
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "categories",
-                        "habits"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Sharing/available`.
@@ -9749,26 +8033,6 @@ extension Components {
                 case available
                 case categories
                 case habits
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.available = try container.decode(
-                    Components.Schemas.Sharing.AvailablePayload.self,
-                    forKey: .available
-                )
-                self.categories = try container.decode(
-                    [Swift.String].self,
-                    forKey: .categories
-                )
-                self.habits = try container.decode(
-                    [Swift.String].self,
-                    forKey: .habits
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "available",
-                    "categories",
-                    "habits"
-                ])
             }
         }
         /// What to share; a list left out keeps its value. Everything is private until named here.
@@ -9898,31 +8162,6 @@ extension Components {
                 case events
                 case statistics
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.achievements = try container.decode(
-                    Swift.Int.self,
-                    forKey: .achievements
-                )
-                self.consistency = try container.decode(
-                    Components.Schemas.ConsistencyScore.self,
-                    forKey: .consistency
-                )
-                self.events = try container.decode(
-                    Swift.Int.self,
-                    forKey: .events
-                )
-                self.statistics = try container.decode(
-                    Components.Schemas.ProfileStatistics.self,
-                    forKey: .statistics
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "achievements",
-                    "consistency",
-                    "events",
-                    "statistics"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/StreakStatistics`.
         public struct StreakStatistics: Codable, Hashable, Sendable {
@@ -9954,26 +8193,13 @@ extension Components {
                 case longest
                 case runs
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.average = try container.decode(
-                    Swift.Double.self,
-                    forKey: .average
-                )
-                self.longest = try container.decode(
-                    Swift.Int.self,
-                    forKey: .longest
-                )
-                self.runs = try container.decode(
-                    Swift.Int.self,
-                    forKey: .runs
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "average",
-                    "longest",
-                    "runs"
-                ])
-            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StreamEventName`.
+        @frozen public enum StreamEventName: String, Codable, Hashable, Sendable, CaseIterable {
+            case ready = "ready"
+            case change = "change"
         }
         /// - Remark: Generated from `#/components/schemas/Subject`.
         public struct Subject: Codable, Hashable, Sendable {
@@ -10035,36 +8261,6 @@ extension Components {
                 case name
                 case photo
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.dates = try container.decode(
-                    Components.Schemas.Subject.DatesPayload.self,
-                    forKey: .dates
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.kind = try container.decode(
-                    Swift.String.self,
-                    forKey: .kind
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.photo = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .photo
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "dates",
-                    "id",
-                    "kind",
-                    "name",
-                    "photo"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/SubjectList`.
         public struct SubjectList: Codable, Hashable, Sendable {
@@ -10079,16 +8275,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case subjects
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.subjects = try container.decode(
-                    [Components.Schemas.Subject].self,
-                    forKey: .subjects
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "subjects"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Today`.
@@ -10111,6 +8297,8 @@ extension Components {
             public var timeZone: Swift.String
             /// - Remark: Generated from `#/components/schemas/Today/today`.
             public var today: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Today/versions`.
+            public var versions: Components.Schemas.RuleVersions?
             /// - Remark: Generated from `#/components/schemas/Today/wallet`.
             public var wallet: Components.Schemas.Wallet
             /// Creates a new `Today`.
@@ -10124,6 +8312,7 @@ extension Components {
             ///   - pauses: Pauses under way or to come (ending today or later).
             ///   - timeZone:
             ///   - today:
+            ///   - versions:
             ///   - wallet:
             public init(
                 dayStartHour: Swift.Int,
@@ -10134,6 +8323,7 @@ extension Components {
                 pauses: [Components.Schemas.Pause],
                 timeZone: Swift.String,
                 today: Swift.String,
+                versions: Components.Schemas.RuleVersions? = nil,
                 wallet: Components.Schemas.Wallet
             ) {
                 self.dayStartHour = dayStartHour
@@ -10144,6 +8334,7 @@ extension Components {
                 self.pauses = pauses
                 self.timeZone = timeZone
                 self.today = today
+                self.versions = versions
                 self.wallet = wallet
             }
             public enum CodingKeys: String, CodingKey {
@@ -10155,57 +8346,8 @@ extension Components {
                 case pauses
                 case timeZone
                 case today
+                case versions
                 case wallet
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.dayStartHour = try container.decode(
-                    Swift.Int.self,
-                    forKey: .dayStartHour
-                )
-                self.freezeOffers = try container.decode(
-                    [Components.Schemas.FreezeOffer].self,
-                    forKey: .freezeOffers
-                )
-                self.habits = try container.decode(
-                    [Components.Schemas.Habit].self,
-                    forKey: .habits
-                )
-                self.now = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .now
-                )
-                self.pack = try container.decode(
-                    Swift.String.self,
-                    forKey: .pack
-                )
-                self.pauses = try container.decode(
-                    [Components.Schemas.Pause].self,
-                    forKey: .pauses
-                )
-                self.timeZone = try container.decode(
-                    Swift.String.self,
-                    forKey: .timeZone
-                )
-                self.today = try container.decode(
-                    Swift.String.self,
-                    forKey: .today
-                )
-                self.wallet = try container.decode(
-                    Components.Schemas.Wallet.self,
-                    forKey: .wallet
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "dayStartHour",
-                    "freezeOffers",
-                    "habits",
-                    "now",
-                    "pack",
-                    "pauses",
-                    "timeZone",
-                    "today",
-                    "wallet"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Trend`.
@@ -10241,31 +8383,6 @@ extension Components {
                 case direction
                 case earlier
                 case recent
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.change = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .change
-                )
-                self.direction = try container.decode(
-                    Swift.String.self,
-                    forKey: .direction
-                )
-                self.earlier = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .earlier
-                )
-                self.recent = try container.decode(
-                    Components.Schemas.CompletionRate.self,
-                    forKey: .recent
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "change",
-                    "direction",
-                    "earlier",
-                    "recent"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Unlock`.
@@ -10392,91 +8509,6 @@ extension Components {
                 case title
                 case value
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.achievedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .achievedAt
-                )
-                self.achievedDay = try container.decode(
-                    Swift.String.self,
-                    forKey: .achievedDay
-                )
-                self.badge = try container.decode(
-                    Swift.String.self,
-                    forKey: .badge
-                )
-                self.category = try container.decode(
-                    Swift.String.self,
-                    forKey: .category
-                )
-                self.context = try container.decode(
-                    Components.Schemas.Unlock.ContextPayload.self,
-                    forKey: .context
-                )
-                self.detectedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .detectedAt
-                )
-                self.event = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .event
-                )
-                self.habit = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .habit
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.milestoneType = try container.decode(
-                    Swift.String.self,
-                    forKey: .milestoneType
-                )
-                self.retroactive = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .retroactive
-                )
-                self.rule = try container.decode(
-                    Swift.String.self,
-                    forKey: .rule
-                )
-                self.subject = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.tier = try container.decode(
-                    Swift.Int.self,
-                    forKey: .tier
-                )
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                self.value = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .value
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "achievedAt",
-                    "achievedDay",
-                    "badge",
-                    "category",
-                    "context",
-                    "detectedAt",
-                    "event",
-                    "habit",
-                    "id",
-                    "milestoneType",
-                    "retroactive",
-                    "rule",
-                    "subject",
-                    "tier",
-                    "title",
-                    "value"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/UnreadCount`.
         public struct UnreadCount: Codable, Hashable, Sendable {
@@ -10491,16 +8523,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case unread
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.unread = try container.decode(
-                    Swift.Int.self,
-                    forKey: .unread
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "unread"
-                ])
             }
         }
         /// Diamonds and freezes.
@@ -10527,21 +8549,6 @@ extension Components {
                 case diamonds
                 case freezes
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.diamonds = try container.decode(
-                    Swift.Int.self,
-                    forKey: .diamonds
-                )
-                self.freezes = try container.decode(
-                    Swift.Int.self,
-                    forKey: .freezes
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "diamonds",
-                    "freezes"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/WalletLedger`.
         public struct WalletLedger: Codable, Hashable, Sendable {
@@ -10565,21 +8572,6 @@ extension Components {
                 case ledger
                 case wallet
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.ledger = try container.decode(
-                    [Components.Schemas.LedgerEntry].self,
-                    forKey: .ledger
-                )
-                self.wallet = try container.decode(
-                    Components.Schemas.Wallet.self,
-                    forKey: .wallet
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "ledger",
-                    "wallet"
-                ])
-            }
         }
         /// A webhook and its health: failures in a row disable it (status disabled) until it is enabled again.
         ///
@@ -10594,17 +8586,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Webhook/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload`.
-            @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case streakAtRisk = "streak-at-risk"
-                case reminder = "reminder"
-                case milestone = "milestone"
-                case streakBroken = "streak-broken"
-                case weeklyProgress = "weekly-progress"
-                case freezeOffered = "freeze-offered"
-                case freezeUsed = "freeze-used"
-                case reaction = "reaction"
-                case nudge = "nudge"
-                case friend = "friend"
+            public struct KindsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload/value1`.
+                public var value1: Components.Schemas.NotificationKind?
+                /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `KindsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.NotificationKind? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Webhook/kinds`.
             public typealias KindsPayload = [Components.Schemas.Webhook.KindsPayloadPayload]
@@ -10621,9 +8647,51 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Webhook/secret`.
             public var secret: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Webhook/status`.
-            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case active = "active"
-                case disabled = "disabled"
+            public struct StatusPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Webhook/status/value1`.
+                public var value1: Components.Schemas.WebhookStatus?
+                /// - Remark: Generated from `#/components/schemas/Webhook/status/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `StatusPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.WebhookStatus? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/Webhook/status`.
             public var status: Components.Schemas.Webhook.StatusPayload
@@ -10681,66 +8749,6 @@ extension Components {
                 case status
                 case url
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.consecutiveFailures = try container.decode(
-                    Swift.Int.self,
-                    forKey: .consecutiveFailures
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.disabledAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .disabledAt
-                )
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.kinds = try container.decodeIfPresent(
-                    Components.Schemas.Webhook.KindsPayload.self,
-                    forKey: .kinds
-                )
-                self.lastError = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .lastError
-                )
-                self.lastFailureAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .lastFailureAt
-                )
-                self.lastSuccessAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .lastSuccessAt
-                )
-                self.secret = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .secret
-                )
-                self.status = try container.decode(
-                    Components.Schemas.Webhook.StatusPayload.self,
-                    forKey: .status
-                )
-                self.url = try container.decode(
-                    Swift.String.self,
-                    forKey: .url
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "consecutiveFailures",
-                    "createdAt",
-                    "disabledAt",
-                    "id",
-                    "kinds",
-                    "lastError",
-                    "lastFailureAt",
-                    "lastSuccessAt",
-                    "secret",
-                    "status",
-                    "url"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/WebhookList`.
         public struct WebhookList: Codable, Hashable, Sendable {
@@ -10755,16 +8763,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case webhooks
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.webhooks = try container.decode(
-                    [Components.Schemas.Webhook].self,
-                    forKey: .webhooks
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "webhooks"
-                ])
             }
         }
         /// A webhook for notifications: every notification stored from now on (of the kinds named, or all) is posted to the URL as JSON, signed with HMAC-SHA256 (`Momentum-Signature: t=<unix seconds>,v1=<hex of HMAC(secret, "<t>.<body>")>`).
@@ -10821,6 +8819,25 @@ extension Components {
                     "url"
                 ])
             }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookStatus`.
+        @frozen public enum WebhookStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case active = "active"
+            case disabled = "disabled"
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Weekday`.
+        @frozen public enum Weekday: String, Codable, Hashable, Sendable, CaseIterable {
+            case monday = "monday"
+            case tuesday = "tuesday"
+            case wednesday = "wednesday"
+            case thursday = "thursday"
+            case friday = "friday"
+            case saturday = "saturday"
+            case sunday = "sunday"
         }
     }
 }

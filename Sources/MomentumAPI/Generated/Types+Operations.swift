@@ -17062,16 +17062,6 @@ public enum Operations {
                         public enum CodingKeys: String, CodingKey {
                             case milestones
                         }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            self.milestones = try container.decode(
-                                [Components.Schemas.Milestone].self,
-                                forKey: .milestones
-                            )
-                            try decoder.ensureNoAdditionalProperties(knownKeys: [
-                                "milestones"
-                            ])
-                        }
                     }
                     /// - Remark: Generated from `#/paths/v1/milestones/GET/responses/200/content/application\/json`.
                     case json(Operations.ListMilestones.Output.Ok.Body.JsonPayload)
@@ -17572,21 +17562,6 @@ public enum Operations {
                         public enum CodingKeys: String, CodingKey {
                             case milestone
                             case unlocks
-                        }
-                        public init(from decoder: any Swift.Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            self.milestone = try container.decode(
-                                Components.Schemas.Milestone.self,
-                                forKey: .milestone
-                            )
-                            self.unlocks = try container.decode(
-                                [Components.Schemas.Unlock].self,
-                                forKey: .unlocks
-                            )
-                            try decoder.ensureNoAdditionalProperties(knownKeys: [
-                                "milestone",
-                                "unlocks"
-                            ])
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/milestones/{milestone}/PUT/responses/200/content/application\/json`.

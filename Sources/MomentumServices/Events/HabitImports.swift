@@ -88,7 +88,7 @@ public struct HabitImports: Sendable {
         }
         return HabitImportReport(
             alreadyImported: plan.already, dryRun: dryRun, future: plan.future, habits: plan.habits,
-            notes: parsed.notes, source: .init(rawValue: source.rawValue) ?? .loop, stored: plan.new.count)
+            notes: parsed.notes, source: .init(rawValue: source.rawValue), stored: plan.new.count)
     }
 
     /// The plan of an import: the events to store (with what each costs the engine), the
