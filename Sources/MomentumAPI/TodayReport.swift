@@ -26,6 +26,9 @@ public struct TodayReport: Codable, Hashable, Sendable {
     public var freezeOffers: [OpenFreezeOffer]
     /// Pauses (vacations) under way or to come: those ending today or later.
     public var pauses: [PausePeriod]
+    /// The versions of the engine and of the packs that computed the dashboard; absent in
+    /// the answers of a server older than versions (which a reader must accept).
+    public var versions: RuleVersions?
 
     /// How many days of calendar each habit carries on the dashboard.
     public static let calendarDays = 7
@@ -47,6 +50,7 @@ public struct TodayReport: Codable, Hashable, Sendable {
         }.map(\.element)
         freezeOffers = state.freezeOffers
         pauses = state.pauses.filter { $0.until >= state.today }
+        versions = RuleVersions(packs: RulePack.canonicalNames(state.pack) ?? [state.pack])
     }
 
     /// Evaluates a user's dashboard.

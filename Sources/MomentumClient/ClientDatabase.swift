@@ -10,7 +10,7 @@ import MomentumCore
 /// ``enqueue(_:recordedAt:)`` returns: a crash or a kill after that loses nothing, and the
 /// next push sends it (its client id makes a resend a no-op on the server).
 struct ClientDatabase: Sendable {
-    private let writer: DatabaseQueue
+    let writer: DatabaseQueue
 
     /// Opens (creating and migrating) the database at `path`.
     init(path: String) throws {
@@ -76,6 +76,20 @@ struct ClientDatabase: Sendable {
                     )
                     """)
         }
+        // The versions of the server's rules, and its dashboard while they are newer than
+        // the device's (ClientDatabase+ServerRules.swift). A database of an older client has
+        // none until its next sync.
+        migrator.registerMigration("v3-server-rules") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE server_rules (
+                      id INTEGER PRIMARY KEY CHECK (id = 1),
+                      versions TEXT,
+                      today TEXT,
+                      today_fetched_at TEXT
+                    )
+                    """)
+        }
         return migrator
     }
 
@@ -100,7 +114,8 @@ struct ClientDatabase: Sendable {
         try writer.write { db in
             let previous = try String.fetchOne(db, sql: "SELECT user_id FROM account WHERE id = 1")
             if let previous, previous != account.userID {
-                try db.execute(sql: "DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected")
+                try db.execute(
+                    sql: "DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected; DELETE FROM server_rules")
             }
             let cursor = previous == account.userID ? try Int64.fetchOne(db, sql: "SELECT cursor FROM account") : nil
             try db.execute(sql: "DELETE FROM account")
@@ -119,7 +134,11 @@ struct ClientDatabase: Sendable {
     /// Forgets the account and every event of it on this device.
     func signOut() throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM account; DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected")
+            try db.execute(
+                sql: """
+                    DELETE FROM account; DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected;
+                    DELETE FROM server_rules
+                    """)
         }
     }
 
@@ -269,7 +288,7 @@ struct ClientDatabase: Sendable {
         }
     }
 
-    private static func instant(_ text: String) throws -> Date {
+    static func instant(_ text: String) throws -> Date {
         guard let date = RFC3339.parse(text) else { throw ClientError.corruptDatabase("bad instant '\(text)'") }
         return date
     }

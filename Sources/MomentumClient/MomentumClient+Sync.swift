@@ -34,8 +34,9 @@ extension MomentumClient {
         guard try database.account() != nil else { throw ClientError.notSignedIn }
         var report = SyncReport()
         try await push(into: &report)
-        try await pull(into: &report)
+        let versions = try await pull(into: &report)
         try await refreshProfile()
+        try await keepServerRules(versions)
         report.cursor = try cursor()
         if report.changed { engine = nil }
         return report
@@ -128,7 +129,10 @@ extension MomentumClient {
         }
     }
 
-    private func pull(into report: inout SyncReport) async throws {
+    /// Pulls every page after the cursor.
+    ///
+    /// - Returns: The versions of the server's rules, as the last page gave them.
+    private func pull(into report: inout SyncReport) async throws -> Components.Schemas.RuleVersions? {
         var cursor = try cursor()
         while true {
             let after = cursor
@@ -146,7 +150,7 @@ extension MomentumClient {
             }
             try database.storePulled(logged, devices: page.events.map(\.device), cursor: Int64(page.cursor))
             report.pulled += logged.count
-            guard page.more, Int64(page.cursor) > cursor else { return }
+            guard page.more, Int64(page.cursor) > cursor else { return page.versions }
             cursor = Int64(page.cursor)
         }
     }

@@ -178,17 +178,16 @@ public actor MomentumClient {
 
     // MARK: Reads from the device
 
-    /// Today's dashboard, computed on the device from the log and the outbox.
+    /// Today's dashboard, computed on the device from the log and the outbox; the server's
+    /// of the last sync while the server's rules are newer than the device's
+    /// (``compatibility``; ``todayDashboard(at:)`` says which).
     ///
     /// - Parameter now: The instant; by default the clock's.
     /// - Returns: The dashboard. After a sync with nothing recorded since, it encodes
     ///   (`MomentumJSON`) to the same bytes as the server's `GET /v1/today` at `now`.
     /// - Throws: ``ClientError/notSignedIn``.
     public func today(at now: Date? = nil) throws -> TodayReport {
-        var user = try localEngine()
-        let report = TodayReport.evaluate(&user, now: now ?? clock(), profileZone: try profile().timeZone)
-        engine = user
-        return report
+        try todayDashboard(at: now).report
     }
 
     /// The profile as the server last sent it.

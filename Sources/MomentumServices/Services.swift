@@ -143,7 +143,7 @@ public final class Services: Sendable {
         ingest = EventIngest(
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: now, arrivals: ArrivalGate(),
             detector: SuspicionDetector(), metrics: IngestMetrics(factory: edges.metrics), logger: logger,
-            changes: changes, notifications: notifications)
+            changes: changes, notifications: notifications, rules: dashboard.rules)
         habitImports = HabitImports(
             store: store, ingest: ingest, now: now, maxEventsPerRequest: configuration.maxEventsPerRequest)
         milestones = CustomMilestones(store: store, ingest: ingest, now: now)

@@ -34,6 +34,7 @@ extension RulePack {
     public static let habitsJSON = #"""
         {
           "name": "habits",
+          "version": "1.0.0",
           "title": "Habits",
           "icon": "🔥",
           "eventTypes": ["completion", "skip"],
@@ -71,6 +72,7 @@ extension RulePack {
     public static let ollieJSON = #"""
         {
           "name": "ollie",
+          "version": "1.0.0",
           "title": "Puppy journal",
           "icon": "🐶",
           "eventTypes": ["log", "subject"],
@@ -232,6 +234,7 @@ extension RulePack {
     public static let savingsJSON = #"""
         {
           "name": "savings",
+          "version": "1.0.0",
           "title": "Savings",
           "icon": "💰",
           "eventTypes": ["goal", "contribution"],
@@ -278,6 +281,7 @@ extension RulePack {
     public static let growthJSON = #"""
         {
           "name": "growth",
+          "version": "1.0.0",
           "title": "Growth",
           "icon": "🌱",
           "eventTypes": ["stage"],

@@ -10,6 +10,7 @@ import Foundation
 /// ```json
 /// {
 ///   "name": "ollie",
+///   "version": "1.2.0",
 ///   "defaultPolicy": "forgiving",
 ///   "backfillDays": null,
 ///   "futureToleranceSeconds": 300,
@@ -30,6 +31,18 @@ import Foundation
 public struct RulePack: Hashable, Sendable {
     /// The pack's name (`habits`, `ollie`, …).
     public var name: String
+    /// The pack's version, a semantic version (``SemanticVersion``; `1.0.0` when the
+    /// document names none).
+    ///
+    /// It changes with any change to what the pack makes the engine compute (a policy, a
+    /// window, a reward, a rule, a method's stages): the patch for a correction, the minor
+    /// for something new, the major when a log would mean something else. A change to a
+    /// title, a label or an icon alone leaves it. A combination's version is its members'
+    /// joined by `+` (`1.0.0+1.2.0`), for display; ``memberVersions`` holds them by name,
+    /// and that is what states travel with (``RuleVersions``).
+    public var version: String = Self.defaultVersion
+    /// The version of a pack whose document names none.
+    public static let defaultVersion = "1.0.0"
     /// The policy for habits that do not name one.
     public var defaultPolicy: StreakPolicy
     /// How many days back a completion or activity may be logged; `nil` for no limit
@@ -115,6 +128,11 @@ public struct RulePack: Hashable, Sendable {
     /// The names of the packs this one is made of (`["habits", "ollie"]`; `[name]` alone).
     public var memberNames: [String] { members.map(\.name) }
 
+    /// The version of each pack this one is made of, by name (`["habits": "1.0.0"]`).
+    public var memberVersions: [String: String] {
+        Dictionary(members.map { ($0.name, $0.version) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Several packs as one, for an account that tracks habits, a puppy, savings and growth
     /// at once. The combination is named `habits+ollie`; it holds every member's
     /// achievements, methods and forms; its habit settings (default policy, rewards,
@@ -136,6 +154,7 @@ public struct RulePack: Hashable, Sendable {
             streakMilestones: habits.streakMilestones, achievements: packs.flatMap(\.achievements),
             methods: packs.flatMap(\.methods))
         pack.title = packs.map(\.title).joined(separator: " · ")
+        pack.version = packs.map(\.version).joined(separator: "+")
         pack.offlineDays = packs.map(\.offlineDays).max() ?? pack.offlineDays
         pack.forms = packs.flatMap(\.forms)
         pack.parts = packs
@@ -264,7 +283,8 @@ public struct RulePack: Hashable, Sendable {
 
 extension RulePack: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, defaultPolicy, backfillDays, futureToleranceSeconds, offlineDays, rewards, earnedFreezeEvery, store
+        case name, version, defaultPolicy, backfillDays, futureToleranceSeconds, offlineDays, rewards, earnedFreezeEvery
+        case store
         case streakMilestones, achievements, methods, title, icon, forms, eventTypes
     }
 
@@ -286,6 +306,13 @@ extension RulePack: Codable {
         icon = try c.decodeIfPresent(String.self, forKey: .icon)
         forms = try c.decodeIfPresent([LogForm].self, forKey: .forms) ?? []
         eventTypes = try c.decodeIfPresent([String].self, forKey: .eventTypes) ?? []
+        if let version = try c.decodeIfPresent(String.self, forKey: .version) {
+            guard SemanticVersion(version) != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .version, in: c, debugDescription: "must be a semantic version such as 1.0.0")
+            }
+            self.version = version
+        }
         if let days = backfillDays, days < 0 {
             throw DecodingError.dataCorruptedError(
                 forKey: .backfillDays, in: c, debugDescription: "must be ≥ 0 or null")
@@ -304,6 +331,7 @@ extension RulePack: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
+        try c.encode(version, forKey: .version)
         try c.encode(defaultPolicy, forKey: .defaultPolicy)
         try c.encode(backfillDays, forKey: .backfillDays)
         try c.encode(futureToleranceSeconds, forKey: .futureToleranceSeconds)

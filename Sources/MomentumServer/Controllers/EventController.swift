@@ -5,6 +5,7 @@ import Hummingbird
 import MomentumAPI
 import MomentumCore
 import MomentumServices
+import MomentumStore
 
 /// Sync: push (`POST /v1/events`), pull (`GET /v1/events`) through ``EventIngest``, and
 /// the change stream (`GET /v1/stream`) from the ``ChangeHub``.
@@ -16,6 +17,8 @@ struct EventController: Sendable {
     let streams: Meter
     /// The most bytes a request body may hold.
     let maxBodyBytes: Int
+    /// The versions of the rules each stream message announces.
+    let rules: RulesInForce
 
     func addRoutes(to group: RouterGroup<MomentumContext>) {
         group.post("events", use: push)
@@ -43,11 +46,15 @@ struct EventController: Sendable {
 
     /// `GET /v1/stream`: server-sent events: `change` whenever the user's data changes on
     /// any device (on any instance), a comment every 15 seconds to keep proxies from
-    /// closing the stream.
+    /// closing the stream. Each message's data carries the versions of the rules in force
+    /// (``StreamMessage``), read again after a change of the profile (its packs may have
+    /// changed).
     @Sendable func stream(_ request: Request, context: MomentumContext) async throws -> Response {
         let caller = try context.requireCaller()
         let hub = self.hub
         let streams = self.streams
+        let rules = self.rules
+        let initialVersions = try await rules.versions(of: caller.user)
         let (id, changes) = try hub.subscribe(caller.user)
         let stopWatching = hub.closeWhenConnectionEnds(context.channel, user: caller.user, id: id)
         streams.increment()
@@ -69,17 +76,46 @@ struct EventController: Sendable {
                     hub.close(caller.user, id: id)
                     streams.decrement()
                 }
-                try await writer.write(ByteBuffer(string: "retry: 2000\nevent: ready\ndata: {}\n\n"))
+                var versions = initialVersions
+                let readyMessage = StreamMessage(change: nil, versions: versions)
+                let ready = String(decoding: try MomentumJSON.encodeBytes(readyMessage), as: UTF8.self)
+                try await writer.write(ByteBuffer(string: "retry: 2000\nevent: ready\ndata: \(ready)\n\n"))
                 for await item in changes.cancelOnGracefulShutdown() {
                     switch item {
                     case .heartbeat:
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     case .change(let change):
-                        let data = String(decoding: try MomentumJSON.encodeBytes(change), as: UTF8.self)
+                        if change.kind == "profile", let now = try? await rules.versions(of: caller.user) {
+                            versions = now
+                        }
+                        let message = StreamMessage(change: change, versions: versions)
+                        let data = String(decoding: try MomentumJSON.encodeBytes(message), as: UTF8.self)
                         try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
                     }
                 }
                 try await writer.finish(nil)
             })
+    }
+}
+
+/// The data of a stream message: the change's fields (none for `ready`) and the versions of
+/// the rules in force (`versions`).
+private struct StreamMessage: Encodable {
+    var change: Change?
+    var versions: RuleVersions
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, headSeq, device, at, versions
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let change {
+            try container.encode(change.kind, forKey: .kind)
+            try container.encodeIfPresent(change.headSeq, forKey: .headSeq)
+            try container.encodeIfPresent(change.device, forKey: .device)
+            try container.encode(change.at, forKey: .at)
+        }
+        try container.encode(versions, forKey: .versions)
     }
 }

@@ -125,6 +125,7 @@ struct ReadController: Sendable {
 struct PackDocument: Codable {
     struct Member: Codable {
         var name: String
+        var version: String
         var title: String
         var icon: String?
         var eventTypes: [String]
@@ -143,8 +144,8 @@ struct PackDocument: Codable {
         packs = pack.memberNames
         members = pack.members.map {
             Member(
-                name: $0.name, title: $0.title, icon: $0.icon, eventTypes: $0.eventTypes, backfillDays: $0.backfillDays,
-                forms: $0.forms, methods: $0.methods)
+                name: $0.name, version: $0.version, title: $0.title, icon: $0.icon, eventTypes: $0.eventTypes,
+                backfillDays: $0.backfillDays, forms: $0.forms, methods: $0.methods)
         }
     }
 }

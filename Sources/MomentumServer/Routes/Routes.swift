@@ -40,7 +40,7 @@ struct Routes {
         ).addRoutes(public: v1, authenticated: authenticated)
         EventController(
             ingest: server.services.ingest, hub: server.hub, streams: server.metrics.streams,
-            maxBodyBytes: server.configuration.maxBodyBytes
+            maxBodyBytes: server.configuration.maxBodyBytes, rules: server.services.dashboard.rules
         ).addRoutes(to: authenticated)
         HabitController(
             ingest: server.services.ingest, dashboard: server.services.dashboard,

@@ -24,6 +24,8 @@ public struct EventIngest: Sendable {
     let changes: ChangePublisher
     /// The notifications.
     public let notifications: Notifications
+    /// The versions of the rules a push's and a pull's answers announce.
+    public let rules: RulesInForce
 
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
@@ -81,9 +83,11 @@ public struct EventIngest: Sendable {
             changes.publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
         }
         await notify(caller.user, unlocks: stored.unlocks, applied: applied)
-        return PushResponse(
+        var response = PushResponse(
             outcomes: result.outcomes, headSeq: result.headSeq, wallet: result.wallet,
             unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
+        response.versions = try await rules.versions(of: caller.user, after: stored.version)
+        return response
     }
 
     /// Brings in a user's history from elsewhere (an operator's import, `POST
@@ -236,7 +240,7 @@ public struct EventIngest: Sendable {
                 PulledEvent(
                     seq: $0.seq, event: $0.event, receivedAt: $0.receivedAt, device: $0.deviceID, loggedBy: $0.loggedBy)
             },
-            cursor: page.last?.seq ?? cursor, more: stored.count > limit)
+            cursor: page.last?.seq ?? cursor, more: stored.count > limit, versions: try await rules.versions(of: user))
     }
 
     /// Brings in history for the account of `email` (``importHistory(_:for:)``).

@@ -55,6 +55,8 @@ public struct PushResponse: Encodable, Sendable {
     public var wallet: Wallet
     /// Achievements this push unlocked.
     public var unlocks: [Unlock]
+    /// The versions of the rules that judged the push (sent when set).
+    public var versions: RuleVersions?
     /// The projection version the push produced (not sent: routes read their answer with it).
     public var version: Int64 = -1
     /// The JSON of the habit states the push wrote, by habit id (not sent: routes may
@@ -65,7 +67,7 @@ public struct PushResponse: Encodable, Sendable {
     public var results: [EventResult] { outcomes.map(EventResult.init) }
 
     enum CodingKeys: String, CodingKey, Sendable {
-        case results, headSeq, wallet, unlocks
+        case results, headSeq, wallet, unlocks, versions
     }
 
     /// Writes the answer's fields.
@@ -75,6 +77,7 @@ public struct PushResponse: Encodable, Sendable {
         try container.encode(headSeq, forKey: .headSeq)
         try container.encode(wallet, forKey: .wallet)
         try container.encode(unlocks, forKey: .unlocks)
+        try container.encodeIfPresent(versions, forKey: .versions)
     }
 }
 
@@ -100,4 +103,7 @@ public struct PullResponse: Codable, Sendable {
     public var cursor: Int64
     /// Whether more events are waiting after `cursor`.
     public var more: Bool
+    /// The versions of the rules the server applies to these events (absent in the answers
+    /// of a server older than versions).
+    public var versions: RuleVersions?
 }

@@ -29,6 +29,8 @@ public struct Dashboard: Sendable {
     public let largeReadWait: Duration
     /// Reads refused for want of a place.
     private let largeReadsRefused: CoreMetrics.Counter
+    /// The versions of the rules the answers announce.
+    public let rules: RulesInForce
 
     /// The most habit-days a read computes at once, without a place: analytics of 10 habits
     /// over seven years (about a millisecond), or 90 days of calendar for 200 habits.
@@ -42,13 +44,18 @@ public struct Dashboard: Sendable {
         largeReads = WorkSlots(count: configuration.largeReadConcurrency)
         largeReadWait = configuration.largeReadQueueWait
         largeReadsRefused = Counter(label: "momentum_large_reads_refused_total", factory: factory)
+        rules = RulesInForce(store: store, announced: configuration.ruleVersions)
     }
 
-    /// Today's dashboard, as `GET /v1/today` answers it.
+    /// Today's dashboard, as `GET /v1/today` answers it, with the versions of the rules
+    /// that computed it.
     public func today(_ user: String) async throws -> TodayReport {
         let now = now()
+        let rules = rules
         return try await store.evaluate(user) { engine, profile in
-            TodayReport.evaluate(&engine, now: now, profileZone: profile.timeZone)
+            var report = TodayReport.evaluate(&engine, now: now, profileZone: profile.timeZone)
+            report.versions = rules.versions(of: profile)
+            return report
         }
     }
 

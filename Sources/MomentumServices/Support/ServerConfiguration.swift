@@ -194,6 +194,10 @@ public struct ServerConfiguration: Sendable {
     /// MomentumCore's): for the tests that show the API's names and the store's are
     /// independent. A real rename of an answer's field is a change of `openapi.json`.
     @_spi(Testing) public var answerRenames: JSONKeyRenames = .none
+    /// The versions of the rules the answers announce for an account's packs (`RuleVersions`):
+    /// this build's. Tests announce newer ones, to show what a device whose rules are older
+    /// than the server's does.
+    @_spi(Testing) public var ruleVersions: @Sendable ([String]) -> RuleVersions = { RuleVersions(packs: $0) }
 
     /// The standard configuration.
     public init() {}
