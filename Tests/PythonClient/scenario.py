@@ -160,17 +160,13 @@ class Scenario:
     def check_in(self):
         from momentum_api import models
 
-        # An event's type is a string where the document keeps types open (events from newer
-        # devices), a generated enum where it lists them closed.
-        closed_types = getattr(models, "EventType", None)
-        event_type = closed_types if closed_types else str
         now, day = self.today.now, self.today.today
         schedule = models.EventSchedule.from_dict({"kind": "daily"})
         self.events = [
-            models.Event(id=str(uuid.uuid4()), type_=event_type("habit.created"), at=now, tz=TIME_ZONE,
-                         habit=self.habit, name="Walk", schedule=schedule, start=day),
-            models.Event(id=str(uuid.uuid4()), type_=event_type("completion"), at=now, tz=TIME_ZONE,
-                         habit=self.habit, day=day, note="around the block"),
+            models.Event(id=str(uuid.uuid4()), type_="habit.created", at=now, tz=TIME_ZONE, habit=self.habit,
+                         name="Walk", schedule=schedule, start=day),
+            models.Event(id=str(uuid.uuid4()), type_="completion", at=now, tz=TIME_ZONE, habit=self.habit,
+                         day=day, note="around the block"),
         ]
         answer = self.push()
         statuses = [str(result.status) for result in answer.results]
