@@ -122,14 +122,14 @@ struct EvaluateCommandTests {
     @Test func malformedLinesAreReportedAndNothingIsEvaluated() throws {
         let log = """
             {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}
-            {"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":2}
+            {"id":"a","type":"Completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read"}
             {"id":"b","type":"completion","at":"2026-01-02T09:00:00Z","tz":"Europe/Atlantis","habit":"read"}
             {"id":"c","type":"completion","at":"2026-01-02T09:00:00Z"
             """
         let output = try momentum(["evaluate", "-", "--now", "2026-01-05T00:00:00Z"], stdin: Data(log.utf8))
         #expect(output.status == 65)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderr.contains("stdin:line 2: 'vaule' is not a field of completion events"))
+        #expect(output.stderr.contains("stdin:line 2: 'Completion' is not an event type"))
         #expect(output.stderr.contains("stdin:line 3: 'Europe/Atlantis' is not an IANA time zone"))
         #expect(output.stderr.contains("stdin:line 4: not a JSON object"))
         #expect(output.stderr.contains("3 invalid lines; nothing was evaluated."))

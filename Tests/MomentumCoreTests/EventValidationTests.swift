@@ -21,19 +21,20 @@ struct EventValidationTests {
 
     @Test func malformedLinesAreReportedWithLineAndReason() {
         let found = errors([
-            #"{"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":2}"#,
+            #"{"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":{"a":1e400}}"#,
             #"{"id":"b","type":"completion","at":"yesterday","tz":"UTC","habit":"read"}"#,
             #"{"id":"c","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","value":"two"}"#,
-            #"{"id":"d","type":"teleport","at":"2026-01-02T09:00:00Z","tz":"UTC"}"#,
+            #"{"id":"d","type":"Teleport!","at":"2026-01-02T09:00:00Z","tz":"UTC"}"#,
             #"not json"#,
             #"{"id":"f","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC"}"#,
         ])
         #expect(found.map(\.line) == [2, 3, 4, 5, 6, 7])
         #expect(found.allSatisfy { $0.code == .malformedEvent })
-        #expect(found[0].message.contains("'vaule' is not a field of completion events"))
+        #expect(found[0].message.contains("must be finite and at most 9007199254740991 in magnitude"))
+        #expect(found[0].field == "vaule.a")
         #expect(found[1].message.contains("not an RFC 3339 timestamp"))
         #expect(found[2].field == "value")
-        #expect(found[3].message.contains("unknown event type 'teleport'"))
+        #expect(found[3].message.contains("'Teleport!' is not an event type"))
         #expect(found[5].field == "habit")
     }
 

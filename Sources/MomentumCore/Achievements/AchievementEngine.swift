@@ -182,7 +182,8 @@ public struct AchievementEngine: Sendable {
     ///     instant when replaying a journal as if live).
     @discardableResult
     public mutating func process(_ event: Event, detectedAt: Date) -> [Unlock] {
-        guard let table = cachedTable(event.timeZone) else { return [] }
+        // An event of a type this engine does not know counts for nothing, its zone included.
+        guard !event.payload.isUnknown, let table = cachedTable(event.timeZone) else { return [] }
         zone = event.timeZone
         var day = clock.localDay(of: event.at, in: table).number
         switch event.payload {

@@ -112,7 +112,7 @@ public struct MomentumUser: Sendable {
 
     private static func touchesHabits(_ event: Event) -> Bool {
         switch event.payload {
-        case .subject, .activity, .goal, .contribution, .stage, .purchase: false
+        case .subject, .activity, .goal, .contribution, .stage, .purchase, .unknown: false
         default: true
         }
     }

@@ -81,7 +81,7 @@ extension UserEngine {
             }
         case .pause(let pause): reaches(pause.from, "from")
         case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order,
-            .milestone, .milestoneDeleted:
+            .milestone, .milestoneDeleted, .unknown:
             break
         }
         guard earliest < open else { return nil }

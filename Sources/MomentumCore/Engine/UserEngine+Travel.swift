@@ -51,28 +51,34 @@ extension UserEngine {
     }
 
     /// Recomputes the skipped dates from every event received, in instant order.
+    ///
+    /// An event of a type the engine does not know (``Event/Payload/unknown(type:)``) is
+    /// left out: it changes nothing, not even where the user is taken to have been.
     mutating func recomputeTravel() {
         travelSkipped = []
         latest = nil
-        guard let first = log.first else { return }
+        let received = log.indices.filter { !log[$0].payload.isUnknown }
+        guard let firstIndex = received.first else { return }
+        let first = log[firstIndex]
         let floor = skipFloor
         var inOrder = true
         var oneZone = true
-        for i in log.indices.dropFirst() {
+        for position in received.indices.dropFirst() {
+            let i = received[position]
             if oneZone, log[i].timeZone != first.timeZone { oneZone = false }
-            if inOrder, log[i].at < log[i - 1].at { inOrder = false }
+            if inOrder, log[i].at < log[received[position - 1]].at { inOrder = false }
             if !oneZone, !inOrder { break }
         }
         if oneZone {
             // No zone change, no travel: only the latest instant matters, and the dates the
             // one zone ever skipped.
-            let last = inOrder ? log[log.count - 1] : log.max { $0.at < $1.at }!
-            latest = (last.at.timeIntervalSince1970, last.timeZone)
+            let lastIndex =
+                inOrder ? received[received.count - 1] : received.max { log[$0].at < log[$1].at } ?? firstIndex
+            latest = (log[lastIndex].at.timeIntervalSince1970, log[lastIndex].timeZone)
             travelSkipped.formUnion(zoneSkippedDates(first.timeZone, after: nil, through: nil, from: floor))
             return
         }
-        let order =
-            inOrder ? Array(log.indices) : log.indices.sorted { (log[$0].at, log[$0].id) < (log[$1].at, log[$1].id) }
+        let order = inOrder ? received : received.sorted { (log[$0].at, log[$0].id) < (log[$1].at, log[$1].id) }
         // When the user arrived in the zone of the latest event (nil: before the first event).
         var arrived: Double?
         for i in order {

@@ -127,6 +127,10 @@ extension UserEngine {
                 throw MomentumError(.invalidEvent, problem, field: "milestone")
             }
             return entry(atDay, .record)
+        case .unknown:
+            // A type from a newer engine: only the envelope above is checked; it is kept
+            // and changes nothing.
+            return entry(atDay, .record)
         }
     }
 
@@ -257,7 +261,7 @@ extension UserEngine {
             try check(from, "from")
             try check(to, "to")
             try check(note, "note", lineBreaks: true)
-        case .habitArchived, .habitUnarchived, .freezeDecision, .removal:
+        case .habitArchived, .habitUnarchived, .freezeDecision, .removal, .unknown:
             break
         case .order(let habits):
             for id in habits { try check(id, "habits") }

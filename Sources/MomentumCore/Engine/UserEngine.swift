@@ -111,6 +111,14 @@ public struct UserEngine: Sendable {
     /// The events in the order the engine applies them (removed events excluded).
     public var events: [Event] { entries.map { log[Int($0.event)] } }
 
+    /// The distinct types of the events in the log that this engine does not know
+    /// (``Event/Payload/unknown(type:)``), kept for a later engine.
+    public var unknownEventTypes: Set<String> {
+        var types = Set<String>()
+        for event in log { if case .unknown(let type) = event.payload { types.insert(type) } }
+        return types
+    }
+
     /// The event stored with this id, if any: one that was later removed still is; one the
     /// rules refused is not.
     public func event(id: String) -> Event? {
@@ -198,7 +206,8 @@ public struct UserEngine: Sendable {
                 }
             }
             accept(event)
-            if let skipped = noteTravel(of: event), let open = run.openDay, skipped < open {
+            // An event of an unknown type says nothing of where the user was.
+            if !event.payload.isUnknown, let skipped = noteTravel(of: event), let open = run.openDay, skipped < open {
                 needsRewind(from: skipped)
             }
             if rewindDay == nil, isAtEnd(entry, id: event.id) {

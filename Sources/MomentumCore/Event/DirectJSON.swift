@@ -283,9 +283,12 @@ extension StreakPolicy {
 
 extension Event {
     /// Writes a completion (the event every check-in appends) as its `encode(to:)` does;
-    /// `nil` for another type of event, which the encoder writes through `encode(to:)`.
+    /// `nil` for another type of event, or one with ``Event/unknownFields``, which the
+    /// encoder writes through `encode(to:)`.
     func writeCompletionJSON(into out: inout [UInt8]) -> Bool? {
-        guard case .completion(let habit, let day, let value, let note) = payload else { return nil }
+        guard case .completion(let habit, let day, let value, let note) = payload, unknownFields.isEmpty else {
+            return nil
+        }
         JSONBytes.raw(#"{"at":"#, into: &out)
         JSONBytes.instant(at, into: &out)
         if let day {

@@ -38,24 +38,33 @@ extension Event: Codable {
         "milestone.deleted": ["milestone"],
     ]
 
+    /// The `userInfo` key naming the event types a decoding knows, as a `Set<String>`;
+    /// without it, every type of ``fieldsByType``. An event of a type outside the set is
+    /// decoded as ``Payload/unknown(type:)``, its fields kept: so a test can be an engine
+    /// of an earlier release that does not know, say, `milestone.deleted`.
+    public static let vocabularyKey = CodingUserInfoKey(rawValue: "MomentumCore.Event.vocabulary")!
+
+    /// The fields every event has: `id`, `type`, `at` and `tz`.
+    public static let envelopeFields: Set<String> = ["id", "type", "at", "tz"]
+
     /// Decodes the value from its JSON form, described in the type's documentation.
+    ///
+    /// An event of a type this engine does not know (or that the decoder's
+    /// ``vocabularyKey`` leaves out) decodes as ``Payload/unknown(type:)`` when its type
+    /// has the form of one (``EventLimits/isTypeName(_:)``); fields its type does not have
+    /// are kept in ``unknownFields``. Both are bounded (``EventLimits/maximumUnknownFields``
+    /// and the bounds beside it); the envelope is checked as for any event.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let type = try c.decode(String.self, forKey: Key("type"))
-        guard let allowed = Event.fieldsByType[type] else {
+        let vocabulary = decoder.userInfo[Event.vocabularyKey] as? Set<String>
+        let allowed = (vocabulary?.contains(type) ?? true) ? Event.fieldsByType[type] : nil
+        if allowed == nil, !EventLimits.isTypeName(type) {
             throw DecodingError.dataCorruptedError(
                 forKey: Key("type"), in: c,
                 debugDescription:
-                    "unknown event type '\(type)' (\(Event.fieldsByType.keys.sorted().joined(separator: ", ")))")
-        }
-        for key in c.allKeys where !["id", "type", "at", "tz"].contains(key.stringValue) {
-            guard allowed.contains(key.stringValue) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: c,
-                    debugDescription:
-                        "'\(key.stringValue)' is not a field of \(type) events (\(allowed.sorted().joined(separator: ", ")))"
-                )
-            }
+                    "'\(type.prefix(80))' is not an event type: a lowercase letter, then up to 63 lowercase letters, "
+                    + "digits, '.', '_' or '-' (\(Event.fieldsByType.keys.sorted().joined(separator: ", ")))")
         }
         let id = try c.decode(String.self, forKey: Key("id"))
         if let problem = Event.idProblem(id) {
@@ -69,7 +78,52 @@ extension Event: Codable {
             throw DecodingError.dataCorruptedError(forKey: Key("at"), in: c, debugDescription: problem.message)
         }
         let zone = try c.decode(String.self, forKey: Key("tz"))
-        self.init(id: id, at: at, timeZone: zone, payload: try Payload(type: type, from: decoder))
+        let unknownFields = try Event.unknownFields(in: c, known: allowed ?? [])
+        let payload = try allowed == nil ? .unknown(type: type) : Payload(type: type, from: decoder)
+        self.init(id: id, at: at, timeZone: zone, payload: payload, unknownFields: unknownFields)
+    }
+
+    /// The fields of `c` neither in the envelope nor in `known`, each checked against the
+    /// bounds of what an event may carry for a later engine.
+    private static func unknownFields(
+        in c: KeyedDecodingContainer<Key>, known: Set<String>
+    ) throws -> [String: FieldValue] {
+        let keys = c.allKeys.filter { !envelopeFields.contains($0.stringValue) && !known.contains($0.stringValue) }
+        guard !keys.isEmpty else { return [:] }
+        guard keys.count <= EventLimits.maximumUnknownFields else {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key("type"), in: c,
+                debugDescription:
+                    "an event carries at most \(EventLimits.maximumUnknownFields) fields its engine does not know, "
+                    + "not \(keys.count)")
+        }
+        var fields: [String: FieldValue] = [:]
+        var values = 0
+        var bytes: [UInt8] = []
+        for key in keys.sorted(by: { $0.stringValue.utf8.lexicographicallyPrecedes($1.stringValue.utf8) }) {
+            let value = try c.decode(FieldValue.self, forKey: key)
+            guard value.depth <= EventLimits.maximumUnknownFieldDepth else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription:
+                        "nests more than \(EventLimits.maximumUnknownFieldDepth) arrays or objects deep")
+            }
+            values += value.count
+            JSONBytes.string(key.stringValue, into: &bytes)
+            value.writeJSON(into: &bytes)
+            guard values <= EventLimits.maximumUnknownFieldValues,
+                bytes.count + 2 * keys.count <= EventLimits.maximumUnknownFieldBytes
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription:
+                        "the fields an event carries for a later engine hold at most "
+                        + "\(EventLimits.maximumUnknownFieldValues) values and "
+                        + "\(EventLimits.maximumUnknownFieldBytes) bytes of JSON")
+            }
+            fields[key.stringValue] = value
+        }
+        return fields
     }
 
     /// Why `id` cannot be an event's id (a phrase without the field's name: "must be
@@ -187,6 +241,14 @@ extension Event: Codable {
             try c.encodeIfPresent(milestone.target, forKey: Key("target"))
         case .milestoneDeleted(let milestone):
             try c.encode(milestone, forKey: Key("milestone"))
+        case .unknown: break
+        }
+        guard !unknownFields.isEmpty else { return }
+        // A name the envelope or the payload writes is not written twice (decoding never
+        // keeps one; an event made in code might).
+        let own = payload.isUnknown ? [] : Event.fieldsByType[payload.type] ?? []
+        for (name, value) in unknownFields where !Event.envelopeFields.contains(name) && !own.contains(name) {
+            try c.encode(value, forKey: Key(name))
         }
     }
 }

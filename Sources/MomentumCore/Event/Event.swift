@@ -9,6 +9,17 @@ import Foundation
 ///
 /// On the wire an event is one flat JSON object per line (JSONL); see ``Event/Payload`` for
 /// the `type`s and their fields.
+///
+/// ## Events from the future
+///
+/// An event may come from a device newer than this engine: of a `type` it does not know
+/// (``Payload/unknown(type:)``), or with fields its type does not have. Such an event is
+/// kept, not refused: what the engine does not understand is held in ``unknownFields`` and
+/// written back when the event is encoded, so that it is stored, pulled and exported as the
+/// device sent it, and a later engine that knows it applies it from history. An event of an
+/// unknown type changes nothing here: no streak, no wallet, no achievement. Only its
+/// envelope (`id`, `at`, `tz`) is checked, and what it carries is bounded
+/// (``EventLimits/maximumUnknownFields`` and the bounds beside it).
 public struct Event: Hashable, Sendable {
     /// The client-generated id, unique per user.
     public var id: String
@@ -18,13 +29,29 @@ public struct Event: Hashable, Sendable {
     public var timeZone: String
     /// What happened.
     public var payload: Payload
+    /// The fields this engine does not know, by name, as the device sent them: every field
+    /// of an event of an unknown type besides `id`, `type`, `at` and `tz`, and the fields a
+    /// known type does not have (a newer device's, or a misspelt one). Encoding writes them
+    /// back; a name that is the envelope's or a field of the event's own (known) type is not
+    /// written.
+    public var unknownFields: [String: FieldValue]
 
     /// Creates an event.
-    public init(id: String, at: Date, timeZone: String, payload: Payload) {
+    ///
+    /// - Parameters:
+    ///   - id: The client-generated id.
+    ///   - at: When it happened.
+    ///   - timeZone: The IANA zone of the device.
+    ///   - payload: What happened.
+    ///   - unknownFields: Fields kept for a later engine (``unknownFields``).
+    public init(
+        id: String, at: Date, timeZone: String, payload: Payload, unknownFields: [String: FieldValue] = [:]
+    ) {
         self.id = id
         self.at = at
         self.timeZone = timeZone
         self.payload = payload
+        self.unknownFields = unknownFields
     }
 
     /// What an event records.
@@ -80,6 +107,15 @@ public struct Event: Hashable, Sendable {
         /// `milestone.deleted`: deletes the milestone of the user's own `milestone`; its unlock,
         /// if it happened, stays. Defining the id again makes a new milestone.
         case milestoneDeleted(milestone: String)
+        /// An event of a `type` this engine does not know, from a newer device: kept as
+        /// sent, its fields in ``Event/unknownFields``, and changing nothing. A later
+        /// engine that knows the type applies it from history.
+        case unknown(type: String)
+
+        /// Whether the event's type is one this engine does not know.
+        public var isUnknown: Bool {
+            if case .unknown = self { true } else { false }
+        }
 
         /// The `type` string on the wire.
         public var type: String {
@@ -103,6 +139,7 @@ public struct Event: Hashable, Sendable {
             case .stage: "stage"
             case .milestone: "milestone"
             case .milestoneDeleted: "milestone.deleted"
+            case .unknown(let type): type
             }
         }
 
@@ -117,7 +154,7 @@ public struct Event: Hashable, Sendable {
             case .skip(let habit, _, _): habit
             case .pause(let pause): pause.habit
             case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order, .milestone,
-                .milestoneDeleted:
+                .milestoneDeleted, .unknown:
                 nil
             }
         }

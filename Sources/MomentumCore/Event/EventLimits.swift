@@ -95,6 +95,49 @@ public enum EventLimits {
     /// achievements still count the whole history.
     public static let analyticsBudget = 200_000
 
+    /// The most fields an event may carry that its engine does not know (every field of an
+    /// event of an unknown type, besides `id`, `type`, `at` and `tz`): they are kept for a
+    /// later engine (``Event/unknownFields``), within these bounds.
+    public static let maximumUnknownFields = 32
+
+    /// How deeply arrays and objects may nest in the value of an unknown field: 0 for a
+    /// scalar, 1 for an array or object of scalars.
+    public static let maximumUnknownFieldDepth = 8
+
+    /// The most values (every scalar, array and object, nested ones included) the unknown
+    /// fields of one event may hold together.
+    public static let maximumUnknownFieldValues = 512
+
+    /// The most bytes the unknown fields of one event may take together, as compact JSON
+    /// (names, values and punctuation): 8 KiB.
+    public static let maximumUnknownFieldBytes = 8_192
+
+    /// The largest magnitude of a number in an unknown field: 2^53 − 1, the largest whole
+    /// number a double (and JavaScript) holds exactly, so that each one reads back as sent.
+    public static let maximumUnknownNumber = 9_007_199_254_740_991.0
+
+    /// The most distinct event types unknown to the engine that one push may carry: more
+    /// is refused as a whole (`too_many_unknown_types`), nothing of it stored.
+    public static let maximumUnknownTypesPerPush = 8
+
+    /// The most distinct event types unknown to the engine that one account's log may hold:
+    /// a push that would pass it is refused as a whole (`too_many_unknown_types`).
+    public static let maximumUnknownTypesPerAccount = 32
+
+    /// The form of an event type: a lowercase letter, then up to 63 lowercase letters,
+    /// digits, `.`, `_` or `-` (`habit.created`, `mood.logged`). A type the engine does not
+    /// know is kept only when it has this form.
+    public static func isTypeName(_ type: String) -> Bool {
+        let bytes = Array(type.utf8)
+        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 64
+        else { return false }
+        return bytes.dropFirst().allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
     /// The message for a number outside `range`, naming the field: "value must be a number
     /// from 0 to 1000000".
     static func numberMessage(_ field: String, _ range: ClosedRange<Double>, exclusiveLower: Bool = false) -> String {

@@ -50,6 +50,7 @@ public struct EventIngest: Sendable {
         if !problems.isEmpty {
             throw ServiceError.invalid(problems)
         }
+        try await checkUnknownTypes(in: events, user: caller.user)
         let now = now()
         let previousZone = try await detector.zone(of: caller.user) {
             try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
@@ -87,7 +88,42 @@ public struct EventIngest: Sendable {
             outcomes: result.outcomes, headSeq: result.headSeq, wallet: result.wallet,
             unlocks: result.unlocks, version: stored.version, habitJSON: stored.habitJSON)
         response.versions = try await rules.versions(of: caller.user, after: stored.version)
+        response.warnings = Self.warnings(for: events)
         return response
+    }
+
+    /// Each event's warnings, or none at all when no event has one.
+    private static func warnings(for events: [Event]) -> [[EventResult.Warning]] {
+        let warnings = events.map(EventResult.warnings(for:))
+        return warnings.allSatisfy(\.isEmpty) ? [] : warnings
+    }
+
+    /// Refuses, before anything is stored, a batch that would bring more distinct event
+    /// types the engine does not know than ``EventLimits/maximumUnknownTypesPerPush``, or
+    /// take the account past ``EventLimits/maximumUnknownTypesPerAccount``: events from the
+    /// future are kept, but a flood of made-up types is not.
+    ///
+    /// - Throws: ``ServiceError`` `too_many_unknown_types` (invalid input).
+    func checkUnknownTypes(in events: [Event], user: String) async throws {
+        var types = Set<String>()
+        for event in events { if case .unknown(let type) = event.payload { types.insert(type) } }
+        guard !types.isEmpty else { return }
+        guard types.count <= EventLimits.maximumUnknownTypesPerPush else {
+            throw ServiceError(
+                .invalid, "too_many_unknown_types",
+                "a push may carry at most \(EventLimits.maximumUnknownTypesPerPush) event types this server does not "
+                    + "know, not \(types.count) (\(types.sorted().prefix(10).joined(separator: ", "))); nothing was stored",
+                fields: [.init(field: "events", issue: "too many unknown event types")])
+        }
+        let stored = try await store.evaluate(user) { engine, _ in engine.streaks.unknownEventTypes }
+        let total = stored.union(types)
+        guard total.count <= EventLimits.maximumUnknownTypesPerAccount else {
+            throw ServiceError(
+                .invalid, "too_many_unknown_types",
+                "an account may hold at most \(EventLimits.maximumUnknownTypesPerAccount) event types this server "
+                    + "does not know; this push would make it \(total.count); nothing was stored",
+                fields: [.init(field: "events", issue: "too many unknown event types")])
+        }
     }
 
     /// Brings in a user's history from elsewhere (an operator's import, `POST
@@ -100,6 +136,7 @@ public struct EventIngest: Sendable {
     /// - Returns: One result per event, in the order sent.
     public func importHistory(_ events: [Event], for user: String) async throws -> PushResponse {
         try checkSize(of: events)
+        try await checkUnknownTypes(in: events, user: user)
         let now = now()
         let (_, stored, outcomes) = try await storeInOrder(events, refused: [:], user: user, now: now, device: "import")
         if outcomes.contains(where: \.isApplied) {
@@ -108,7 +145,7 @@ public struct EventIngest: Sendable {
         await notify(user, unlocks: stored.unlocks, applied: zip(events, outcomes).filter { $0.1.isApplied }.map(\.0))
         return PushResponse(
             outcomes: outcomes, headSeq: stored.headSeq, wallet: stored.wallet,
-            unlocks: stored.unlocks)
+            unlocks: stored.unlocks, warnings: Self.warnings(for: events))
     }
 
     /// Tells the notifications what a write did: milestones reached go to the inbox at

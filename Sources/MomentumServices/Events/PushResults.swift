@@ -13,6 +13,10 @@ public struct EventResult: Codable, Sendable {
     public var seq: Int64?
     /// Why the event was refused, for a `rejected` or `invalid` one.
     public var error: ErrorBody?
+    /// What a stored event (`applied` or `duplicate`) carried that the server kept without
+    /// understanding it: its type, or fields its type does not have (a misspelt one shows
+    /// here). Absent when there is nothing to say.
+    public var warnings: [Warning]?
 
     /// The engine's reason for refusing an event.
     public struct ErrorBody: Codable, Sendable {
@@ -24,13 +28,49 @@ public struct EventResult: Codable, Sendable {
         public var field: String?
     }
 
-    init(_ outcome: EventOutcome) {
+    /// Something an event carried that the server kept without understanding it.
+    public struct Warning: Codable, Sendable, Hashable {
+        /// `unknown_type` or `unknown_field`.
+        public var code: String
+        /// The field at issue: `type` for `unknown_type`, the field itself for
+        /// `unknown_field`.
+        public var field: String?
+        /// A sentence for the developer.
+        public var message: String
+    }
+
+    /// The warnings for what `event` carries that this engine does not know: its type
+    /// (``Event/Payload/unknown(type:)``), or each field its known type does not have.
+    public static func warnings(for event: Event) -> [Warning] {
+        if case .unknown(let type) = event.payload {
+            return [
+                Warning(
+                    code: "unknown_type", field: "type",
+                    message:
+                        "'\(type)' is not an event type this server knows: the event is kept as sent and changes "
+                        + "nothing here; a server that knows it applies it")
+            ]
+        }
+        let own = (Event.fieldsByType[event.payload.type] ?? []).sorted().joined(separator: ", ")
+        return event.unknownFields.keys.sorted().map { name in
+            Warning(
+                code: "unknown_field", field: name,
+                message:
+                    "'\(name)' is not a field of \(event.payload.type) events (\(own)): it is kept as sent and "
+                    + "changes nothing here")
+        }
+    }
+
+    init(_ outcome: EventOutcome, warnings: [Warning] = []) {
         id = outcome.id
         switch outcome.status {
         case .applied(let seq):
             status = "applied"
             self.seq = seq
-        case .duplicate: status = "duplicate"
+            self.warnings = warnings.isEmpty ? nil : warnings
+        case .duplicate:
+            status = "duplicate"
+            self.warnings = warnings.isEmpty ? nil : warnings
         case .rejected(let error):
             status = "rejected"
             self.error = ErrorBody(code: error.code.description, message: error.message, field: error.field)
@@ -62,9 +102,16 @@ public struct PushResponse: Encodable, Sendable {
     /// The JSON of the habit states the push wrote, by habit id (not sent: routes may
     /// answer with it; see `AppendResult.habitJSON`).
     public var habitJSON: [String: String] = [:]
+    /// Each event's warnings (``EventResult/warnings(for:)``), in the order sent; empty
+    /// when none has any.
+    public var warnings: [[EventResult.Warning]] = []
 
     /// Each outcome as the answer shows it.
-    public var results: [EventResult] { outcomes.map(EventResult.init) }
+    public var results: [EventResult] {
+        outcomes.indices.map { index in
+            EventResult(outcomes[index], warnings: index < warnings.count ? warnings[index] : [])
+        }
+    }
 
     enum CodingKeys: String, CodingKey, Sendable {
         case results, headSeq, wallet, unlocks, versions
