@@ -4,7 +4,8 @@ import MomentumCore
 
 /// The device's copy of one user's data, in a local SQLite file: the account, the log as
 /// the server stored it, the outbox of events recorded here and not yet acknowledged, and
-/// the events the server refused.
+/// the events the server refused. No secret: the session token and the device keys are
+/// in the ``TokenStore`` (the file is backed up; the Keychain's items are not).
 ///
 /// Every method is one transaction. An event recorded on the device is in the outbox once
 /// ``enqueue(_:recordedAt:)`` returns: a crash or a kill after that loses nothing, and the
@@ -13,17 +14,25 @@ struct ClientDatabase: Sendable {
     let writer: DatabaseQueue
 
     /// Opens (creating and migrating) the database at `path`.
-    init(path: String) throws {
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file.
+    ///   - secrets: Where a database of an earlier version moves its secrets to.
+    init(path: String, secrets: any TokenStore) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // An acknowledged write survives a power cut, not only a crash.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         writer = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(writer)
+        let migrator = Self.migrator(secrets: secrets)
+        let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(writer)
+        // The dropped token's bytes stay in the file's free pages until it is rebuilt.
+        if applied.contains("v1"), !applied.contains("v3-secrets-in-token-store") { try writer.vacuum() }
     }
 
-    private static var migrator: DatabaseMigrator {
+    private static func migrator(secrets: any TokenStore) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(
@@ -90,6 +99,25 @@ struct ClientDatabase: Sendable {
                     )
                     """)
         }
+        // Secrets leave the file: the session token and the device keys move to the token
+        // store (saved there before the transaction commits: a crash between the two saves
+        // them again), and their column and table go.
+        migrator.registerMigration("v3-secrets-in-token-store") { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT server, email, token FROM account WHERE id = 1") {
+                let token: String = row[2]
+                let email: String = row[1]
+                if !token.isEmpty {
+                    try secrets.save(
+                        token,
+                        for: TokenKey(.session, server: row[0], email: MomentumClient.normalized(email: email)))
+                }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT server, email, key FROM device_keys") {
+                try secrets.save(row[2], for: TokenKey(.deviceKey, server: row[0], email: row[1]))
+            }
+            try db.execute(sql: "DROP TABLE device_keys")
+            try db.execute(sql: "ALTER TABLE account DROP COLUMN token")
+        }
         return migrator
     }
 
@@ -99,11 +127,11 @@ struct ClientDatabase: Sendable {
     func account() throws -> StoredAccount? {
         try writer.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT server, user_id, email, token, device, profile, cursor FROM account WHERE id = 1"
+                db, sql: "SELECT server, user_id, email, device, profile, cursor FROM account WHERE id = 1"
             ).map { row in
                 StoredAccount(
-                    server: row[0], userID: row[1], email: row[2], token: row[3], device: row[4],
-                    profileJSON: row[5], cursor: row[6])
+                    server: row[0], userID: row[1], email: row[2], device: row[3], profileJSON: row[4],
+                    cursor: row[5])
             }
         }
     }
@@ -121,11 +149,11 @@ struct ClientDatabase: Sendable {
             try db.execute(sql: "DELETE FROM account")
             try db.execute(
                 sql: """
-                    INSERT INTO account (id, server, user_id, email, token, device, profile, cursor)
-                    VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO account (id, server, user_id, email, device, profile, cursor)
+                    VALUES (1, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    account.server, account.userID, account.email, account.token, account.device,
+                    account.server, account.userID, account.email, account.device,
                     account.profileJSON, cursor ?? 0,
                 ])
         }
@@ -139,28 +167,6 @@ struct ClientDatabase: Sendable {
                     DELETE FROM account; DELETE FROM log; DELETE FROM outbox; DELETE FROM rejected;
                     DELETE FROM server_rules
                     """)
-        }
-    }
-
-    // MARK: Device keys
-
-    /// The sign-in device key `server` last gave this device for `email` (normalized), if any.
-    ///
-    /// Kept in the database, not with the session: signing out leaves it, so the next
-    /// sign-in to the same account shows it. (On Apple platforms it belongs in the Keychain.)
-    func deviceKey(server: String, email: String) throws -> String? {
-        try writer.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT key FROM device_keys WHERE server = ? AND email = ?", arguments: [server, email])
-        }
-    }
-
-    /// Keeps `key` as the device key for `email` (normalized) at `server`, replacing the previous one.
-    func saveDeviceKey(_ key: String, server: String, email: String) throws {
-        try writer.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO device_keys (server, email, key) VALUES (?, ?, ?)",
-                arguments: [server, email, key])
         }
     }
 
@@ -232,6 +238,11 @@ struct ClientDatabase: Sendable {
         }
     }
 
+    /// How many events wait to be pushed.
+    func outboxCount() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") ?? 0 }
+    }
+
     /// Removes events the server acknowledged (stored now, or already).
     func acknowledge(_ ids: [String]) throws {
         guard !ids.isEmpty else { return }
@@ -299,7 +310,6 @@ struct StoredAccount: Sendable {
     var server: String
     var userID: String
     var email: String
-    var token: String
     var device: String
     var profileJSON: String
     var cursor: Int64

@@ -42,6 +42,7 @@ extension MomentumClient {
             throw ClientError.refused(error.code.description, error.message, field: error.field)
         }
         try database.enqueue(try Self.encode(event), id: event.id, recordedAt: now)
+        outboxSignal.signal()
         return outcome(of: event, duplicate: false, unlocks: unlocks, user: &user, now: now, profile: profile)
     }
 

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import MomentumAPI
 import MomentumCore
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 
 /// An offline-first Momentum client for one device: the app's way to Momentum.
@@ -32,7 +30,11 @@ public actor MomentumClient {
     /// ``signIn(email:password:deviceName:)`` or ``register(_:)`` succeeded.
     public nonisolated let api: Client
     let database: ClientDatabase
-    let token = BearerToken()
+    /// Where the session token and the sign-in device keys are kept.
+    let tokens: any TokenStore
+    let token: BearerToken
+    /// Wakes ``keepInSync(retry:onSync:)`` when an event enters the outbox.
+    let outboxSignal = OutboxSignal()
     let clock: @Sendable () -> Date
     let zone: String?
     /// The engine fed with the log and the outbox, while it is current.
@@ -49,25 +51,40 @@ public actor MomentumClient {
     ///     profile's when the device's is not an IANA zone or is plain UTC (a machine
     ///     whose zone was never set).
     ///   - clock: The current instant (tests pass their own).
-    ///   - transport: How requests travel; by default AsyncHTTPClient's shared client.
+    ///   - transport: How requests travel; by default URLSession on Apple platforms,
+    ///     AsyncHTTPClient's shared client on Linux.
+    ///   - tokenStore: Where the session token and the sign-in device keys are kept; by
+    ///     default the Keychain on Apple platforms (``KeychainTokenStore``), a 0600 file
+    ///     beside the database elsewhere (``FileTokenStore``). A database of an earlier
+    ///     version moves its token there when it opens.
+    ///   - retry: How one request is tried again after a lost answer, a 5xx or a 429 (every
+    ///     write carries an `Idempotency-Key`, the same on each try); ``RetryPolicy/never``
+    ///     sends each request once.
     ///   - middlewares: More middlewares for every request (logging, tracing), run after
-    ///     the one that adds the device's token.
+    ///     the one that adds the device's token and the one that retries, once per try.
     /// - Throws: When the database cannot be opened or migrated.
     public init(
         server: URL, databasePath: String, timeZone: String? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }, transport: (any ClientTransport)? = nil,
+        tokenStore: (any TokenStore)? = nil, retry: RetryPolicy = .requests,
         middlewares: [any ClientMiddleware] = []
     ) throws {
         self.server = server
-        database = try ClientDatabase(path: databasePath)
+        let tokens = tokenStore ?? Self.defaultTokenStore(databasePath: databasePath)
+        self.tokens = tokens
+        database = try ClientDatabase(path: databasePath, secrets: tokens)
         self.clock = clock
         self.zone = timeZone
-        let token = self.token
-        token.value = try database.account()?.token
+        let token = BearerToken(store: tokens, key: try database.account().map(Self.sessionKey))
+        self.token = token
         api = Client(
-            serverURL: server, configuration: .momentum,
-            transport: transport ?? AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(30))),
-            middlewares: [BearerTokenMiddleware(token: token)] + middlewares)
+            serverURL: server, configuration: .momentum, transport: transport ?? Self.defaultTransport(),
+            middlewares: [BearerTokenMiddleware(token: token), RetryingMiddleware(policy: retry)] + middlewares)
+    }
+
+    /// The token store's key of a stored account's session.
+    static func sessionKey(_ account: StoredAccount) -> TokenKey {
+        TokenKey(.session, server: account.server, email: normalized(email: account.email))
     }
 
     // MARK: Account
@@ -109,7 +126,8 @@ public actor MomentumClient {
     ///   events wait in the outbox (sync or sign out first).
     public func signIn(email: String, password: String, deviceName: String? = nil) async throws {
         try guardPendingEvents(ofAnotherThan: email)
-        let shown = try database.deviceKey(server: server.absoluteString, email: Self.normalized(email: email))
+        let shown = try tokens.read(
+            TokenKey(.deviceKey, server: server.absoluteString, email: Self.normalized(email: email)))
         let created = try await perform("signing in") {
             try await api.signIn(
                 headers: .init(momentumDeviceKey: shown),
@@ -130,8 +148,9 @@ public actor MomentumClient {
     public func signOut(discardingPending: Bool = false) async throws {
         if !discardingPending, !(try database.outbox(limit: 1)).isEmpty { throw ClientError.pendingEvents }
         _ = try? await api.signOut()
+        let key = try database.account().map(Self.sessionKey)
         try database.signOut()
-        token.value = nil
+        try token.delete(key)
         engine = nil
     }
 
@@ -144,15 +163,18 @@ public actor MomentumClient {
     }
 
     private func start(_ session: Components.Schemas.Session, deviceKey: String?) async throws {
+        let email = Self.normalized(email: session.email)
         if let deviceKey, Self.isDeviceKey(deviceKey) {
-            try database.saveDeviceKey(
-                deviceKey, server: server.absoluteString, email: Self.normalized(email: session.email))
+            try tokens.save(deviceKey, for: TokenKey(.deviceKey, server: server.absoluteString, email: email))
         }
-        try database.signIn(
-            StoredAccount(
-                server: server.absoluteString, userID: session.userID, email: session.email, token: session.token,
-                device: session.device.id, profileJSON: try Self.encode(session.profile), cursor: 0))
-        token.value = session.token
+        let previous = try database.account().map(Self.sessionKey)
+        let account = StoredAccount(
+            server: server.absoluteString, userID: session.userID, email: session.email, device: session.device.id,
+            profileJSON: try Self.encode(session.profile), cursor: 0)
+        // The token first: a database that names an account always has its token.
+        try token.save(session.token, for: Self.sessionKey(account))
+        try database.signIn(account)
+        if let previous, previous != Self.sessionKey(account) { try? tokens.delete(previous) }
         engine = nil
         // The device's copy starts from the server's log; offline, it starts on the next sync.
         _ = try? await sync()
@@ -163,10 +185,9 @@ public actor MomentumClient {
     ///
     /// The sign-in device key makes this device a known client of the email it signed in
     /// to: the server does not hold its next sign-in back when guesses at the password come
-    /// from many addresses. It is opaque, kept per server and email in the device's
-    /// database (it outlives sign-out) and shown as the `Momentum-Device-Key` request
-    /// header with the next sign-in. On Apple platforms it belongs in the Keychain (as does
-    /// the session token); both are in the database for now.
+    /// from many addresses. It is opaque, kept per server and email in the ``TokenStore``
+    /// (the Keychain on Apple platforms, like the session token; it outlives sign-out) and
+    /// shown as the `Momentum-Device-Key` request header with the next sign-in.
     static func isDeviceKey(_ key: String) -> Bool {
         !key.isEmpty && key.utf8.count <= 128
     }
@@ -292,11 +313,15 @@ public struct SignedInAccount: Hashable, Sendable {
 extension MomentumClient {
     /// The server a device's database is signed in to, without opening a client.
     ///
-    /// - Parameter databasePath: The client's SQLite file.
+    /// - Parameters:
+    ///   - databasePath: The client's SQLite file.
+    ///   - tokenStore: The store the client is opened with (by default the platform's),
+    ///     where a database of an earlier version moves its secrets.
     /// - Returns: The server's URL as given at sign-in, or `nil` when no account is signed
     ///   in (or the file does not exist yet).
-    public static func signedInServer(databasePath: String) throws -> String? {
+    public static func signedInServer(databasePath: String, tokenStore: (any TokenStore)? = nil) throws -> String? {
         guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
-        return try ClientDatabase(path: databasePath).account()?.server
+        let secrets = tokenStore ?? defaultTokenStore(databasePath: databasePath)
+        return try ClientDatabase(path: databasePath, secrets: secrets).account()?.server
     }
 }
