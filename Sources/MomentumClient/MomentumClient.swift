@@ -54,7 +54,7 @@ public actor MomentumClient {
     ///   - transport: How requests travel; by default URLSession on Apple platforms,
     ///     AsyncHTTPClient's shared client on Linux.
     ///   - tokenStore: Where the session token and the sign-in device keys are kept; by
-    ///     default the Keychain on Apple platforms (``KeychainTokenStore``), a 0600 file
+    ///     default the Keychain on Apple platforms (`KeychainTokenStore`), a 0600 file
     ///     beside the database elsewhere (``FileTokenStore``). A database of an earlier
     ///     version moves its token there when it opens.
     ///   - retry: How one request is tried again after a lost answer, a 5xx or a 429 (every

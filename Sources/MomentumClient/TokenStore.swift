@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Neither is kept in the client's SQLite file, which iOS backs up with the app's data
 /// (and which a support request may attach). ``MomentumClient`` picks a store per
-/// platform: ``KeychainTokenStore`` where the Security framework exists (Apple platforms),
+/// platform: `KeychainTokenStore` where the Security framework exists (Apple platforms),
 /// ``FileTokenStore`` elsewhere. An app may pass its own (an app group's Keychain access
 /// group, a test double).
 ///
