@@ -7,7 +7,8 @@ DIRECTORY holds the generated package `momentum_api`. Every request goes through
 functions and models (no hand-written HTTP): register, a refused read without a token, today's
 (empty) dashboard, a check-in (habit.created and a completion pushed as events), the same push
 again (a retry: every event a duplicate), today's dashboard with the streak, a pull in pages
-with the cursor, the profile, the CSV export (a zip: a binary answer), and the same answers
+with the cursor, an event of a type this server does not know (as a newer device records it),
+the profile, the CSV export (a zip: a binary answer), and the same answers
 grown by a newer server (a field added to every object) read by the generated models. Each step prints
 `ok` or `FAIL` with the reason; the last line is `steps: N passed, M failed` (a step after a
 failed one is not run and counts as failed).
@@ -46,6 +47,7 @@ def main():
         ("the same push again: every event a duplicate", scenario.retry),
         ("today after the check-in: the streak", scenario.today_after),
         ("sync: pull in pages with the cursor", scenario.pull),
+        ("an event from a newer device: kept, pulled back whole, today still reads", scenario.future_event),
         ("the profile", scenario.profile),
         ("the CSV export as bytes (a media type generator.yaml maps)", scenario.csv),
         ("answers with fields this client does not know still read", scenario.grown_answers),
@@ -213,7 +215,30 @@ class Scenario:
         again = self.endpoint("pullEvents").sync(client=self.client, after=cursor)
         check(again.events == [] and not again.more and again.cursor == cursor,
               f"after the last cursor: {again.to_dict()}")
+        self.cursor = cursor
         return f"{len(pulled)} events in {pages} pages, cursor {cursor}"
+
+    def future_event(self):
+        from momentum_api import models
+
+        event = models.Event(id=str(uuid.uuid4()), type_="mood.logged", at=self.today.now, tz=TIME_ZONE)
+        event["mood"] = "happy"
+        answer = self.endpoint("pushEvents").sync(client=self.client, body=models.PushRequest(events=[event]))
+        check(isinstance(answer, models.PushResponse), f"parsed {type(answer).__name__}: {answer!r}")
+        result = answer.results[0]
+        check(str(result.status) == "applied", f"status {result.status}: {result.to_dict()}")
+        warnings = [warning.code for warning in result.warnings] if result.warnings else []
+        check(warnings == ["unknown_type"], f"warnings {warnings}")
+        page = self.endpoint("pullEvents").sync(client=self.client, after=self.cursor)
+        check([stored.event.id for stored in page.events] == [event.id], f"pulled {page.to_dict()}")
+        pulled = page.events[0].event
+        check(pulled.type_ == "mood.logged" and pulled.additional_properties == {"mood": "happy"},
+              f"pulled {pulled.to_dict()}")
+        today = self.endpoint("getToday").sync(client=self.client)
+        check(isinstance(today, models.Today), f"today parsed {type(today).__name__}")
+        streaks = [habit.current for habit in today.habits if habit.definition.habit == self.habit]
+        check(streaks == [1], f"streaks {streaks}")
+        return f"{pulled.type_} at seq {page.events[0].seq}, warned {warnings[0]}"
 
     def profile(self):
         from momentum_api.models import Profile
