@@ -37,12 +37,26 @@ struct ForwardCompatibleEventRouteTests {
         return events
     }
 
-    /// The account reads back whole: today, a pull and the archive.
-    static func readsBack(_ client: any TestClientProtocol, _ token: String) async throws {
-        #expect(try await client.call(.get, "/v1/today", token: token).status == .ok)
-        #expect(try await client.call(.get, "/v1/events", token: token).status == .ok)
-        #expect(try await client.call(.get, "/v1/analytics", token: token).status == .ok)
-        #expect(try await client.call(.get, "/v1/memories", token: token).status == .ok)
+    /// The account reads back whole: every reader of the log (dashboard, analytics,
+    /// exports, memories, notifications, celebrations, the web pages), a pull and the
+    /// archive.
+    static func readsBack(
+        _ client: any TestClientProtocol, _ token: String, user name: String? = nil
+    ) async throws {
+        for path in [
+            "today", "events", "analytics", "memories", "achievements", "stats", "wallet", "habits",
+            "notifications", "celebrations/next", "progression", "account/csv",
+        ] {
+            let answer = try await client.call(.get, "/v1/\(path)", token: token)
+            #expect(answer.status == .ok || answer.status == .noContent, "\(path): \(answer.status)")
+        }
+        if let name {
+            let cookie = try await client.signInCookie(name)
+            for page in ["/today", "/journey", "/profile", "/memories"] {
+                let answer = try await client.call(.get, page, headers: [.cookie: cookie])
+                #expect(answer.status == .ok, "\(page): \(answer.status)")
+            }
+        }
         let archive = try await client.call(.get, "/v1/account/archive", token: token)
         #expect(archive.status == .ok)
         _ = try AccountArchive.read(tar: Data(archive.body.readableBytesView))
@@ -99,7 +113,7 @@ struct ForwardCompatibleEventRouteTests {
             #expect(pulled["c1"] == sent[1])
             #expect(pulled["u1"] == sent[2])
 
-            try await Self.readsBack(client, token)
+            try await Self.readsBack(client, token, user: "ada")
 
             // An operator's import takes them too.
             let adminBody =
@@ -139,7 +153,7 @@ struct ForwardCompatibleEventRouteTests {
             #expect(try archive.events.map { try MomentumJSON.encodeBytes($0.event) } == exported)
             let today = try await client.call(.get, "/v1/today", token: token)
             #expect((today.json["habits"] as? [[String: Any]])?.first?["current"] as? Int == 1)
-            try await Self.readsBack(client, token)
+            try await Self.readsBack(client, token, user: "ada")
         }
     }
 
@@ -213,7 +227,7 @@ struct ForwardCompatibleEventRouteTests {
             let known = try await client.call(
                 .post, "/v1/events", token: token, json: eventsJSON([good, unknown("again", type: "kind0.0")]))
             #expect(known.status == .ok, "\(known.text)")
-            try await Self.readsBack(client, token)
+            try await Self.readsBack(client, token, user: "bob")
         }
     }
 }
