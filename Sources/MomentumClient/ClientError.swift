@@ -6,7 +6,8 @@ import Foundation
 /// ``code`` and ``message`` say the same for people and logs.
 public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Kind: Hashable, Sendable {
-        case notSignedIn, signedOut, offline, busy, refused, server, corruptDatabase, pendingEvents
+        case notSignedIn, signedOut, offline, busy, refused, server, corruptDatabase, pendingEvents,
+            unreadableAnswer
     }
 
     private let kind: Kind
@@ -38,6 +39,16 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let offline = ClientError(.offline, code: "offline", "the server cannot be reached")
     /// The server asked the client to slow down or was briefly unavailable.
     public static let busy = ClientError(.busy, code: "busy", "the server is busy")
+    /// The server answered, but this SDK cannot read the answer.
+    ///
+    /// Answers of `/v1` only grow in ways this SDK reads (docs/api-versioning.md), so this is
+    /// a server that broke that promise, or something between the app and the server (a
+    /// proxy's page instead of JSON). It is not transient: the same request gets the same
+    /// answer, so ``MomentumClient/keepInSync(retry:onSync:)`` reports it instead of retrying
+    /// forever, and the outbox keeps its events. Update the app, or look at what answers
+    /// for the server.
+    public static let unreadableAnswer = ClientError(
+        .unreadableAnswer, code: "unreadable_answer", "the server's answer cannot be read by this version of the SDK")
     /// Signing out, or signing another account in, would drop events not yet pushed.
     public static let pendingEvents = ClientError(
         .pendingEvents, code: "pending_events", "events recorded on this device have not reached the server yet")
@@ -56,6 +67,12 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
 
     static func offline(_ detail: String) -> ClientError {
         ClientError(.offline, code: "offline", "the server cannot be reached: \(detail)")
+    }
+
+    static func unreadableAnswer(_ detail: String) -> ClientError {
+        ClientError(
+            .unreadableAnswer, code: "unreadable_answer",
+            "the server's answer cannot be read by this version of the SDK: \(detail)")
     }
 
     static func busy(_ message: String, retryAfter: Int?) -> ClientError {

@@ -27,7 +27,8 @@ extension MomentumClient {
     ///   - success: Reads the value from a documented success (`ok`, `created`,
     ///     `noContent`); it is called for nothing else.
     /// - Returns: What `success` read.
-    /// - Throws: ``ClientError/offline`` when no answer came, else what ``failure(of:what:rules:)``
+    /// - Throws: ``ClientError/offline`` when no answer came, ``ClientError/unreadableAnswer``
+    ///   when one came that this SDK cannot read, else what ``failure(of:what:rules:)``
     ///   makes of the answer, or what `success` throws.
     func perform<Output: Sendable, Value>(
         _ what: String, rules: AnswerRules = [], _ send: () async throws -> Output,
@@ -76,11 +77,26 @@ extension MomentumClient {
         return ClientError.server("\(what) answered \(code)")
     }
 
-    /// The error of a request that got no answer: ``ClientError/offline``, with the cause.
+    /// The error of a request that the generated client could not complete:
+    /// ``ClientError/offline`` when no answer came, with the cause, and
+    /// ``ClientError/unreadableAnswer`` when an answer came that it could not read (a body
+    /// that does not decode, a content type the document does not list).
+    ///
+    /// The two must differ: an app retries the first when the network is back, and would
+    /// retry the second forever.
     static func unreachable(_ error: any Error) -> ClientError {
         if let error = error as? ClientError { return error }
-        let underlying = (error as? OpenAPIRuntime.ClientError)?.underlyingError ?? error
-        return ClientError.offline(String(describing: underlying))
+        guard let failure = error as? OpenAPIRuntime.ClientError else {
+            return ClientError.offline(String(describing: error))
+        }
+        // The runtime sets the response once one has arrived: what fails after that is the
+        // reading of the answer, not the network.
+        if let response = failure.response {
+            return ClientError.unreadableAnswer(
+                "\(failure.operationID) answered \(response.status.code): \(String(describing: failure.underlyingError))"
+            )
+        }
+        return ClientError.offline(String(describing: failure.underlyingError))
     }
 
     /// A refusal with the error body's code, message and first field.

@@ -20,7 +20,9 @@ extension MomentumClient {
     ///
     /// - Returns: What the sync did.
     /// - Throws: ``ClientError/offline`` or ``ClientError/busy`` (nothing is lost: the
-    ///   outbox waits), ``ClientError/signedOut``, ``ClientError/notSignedIn``.
+    ///   outbox waits), ``ClientError/unreadableAnswer`` (the server answered what this SDK
+    ///   cannot read; the outbox waits too, but retrying will not help),
+    ///   ``ClientError/signedOut``, ``ClientError/notSignedIn``.
     @discardableResult
     public func sync() async throws -> SyncReport {
         while let current = running { _ = await current.result }
@@ -78,26 +80,33 @@ extension MomentumClient {
                 let answer = try ok.body.json
                 var stored: [String] = []
                 var refused: [RefusedEvent] = []
+                var unknown: [String] = []
                 for result in answer.results {
-                    switch result.status {
-                    case .applied:
+                    switch result.status.value {
+                    case .known(.applied):
                         stored.append(result.id)
                         report.pushed += 1
-                    case .duplicate:
+                    case .known(.duplicate):
                         stored.append(result.id)
                         report.duplicates += 1
-                    case .rejected, .invalid:
+                    case .known(.rejected), .known(.invalid):
                         refused.append(
                             RefusedEvent(
-                                id: result.id, status: result.status.rawValue,
+                                id: result.id, status: result.status.value.rawValue,
                                 code: result.error?.code ?? "refused", message: result.error?.message ?? "refused",
                                 field: result.error?.field, refusedAt: clock()))
+                    case .unknown(let status):
+                        // A newer server's outcome this SDK cannot judge: the event stays in the
+                        // outbox (sent again, it is a duplicate once the server has it).
+                        unknown.append(result.id)
+                        try database.noteFailure(
+                            [result.id], error: "the server answered \"\(status)\", which this SDK does not know")
                     }
                 }
                 try database.acknowledge(stored)
                 try database.refuse(refused)
                 report.refused += refused
-                if stored.isEmpty, refused.isEmpty {
+                if stored.isEmpty, refused.isEmpty, unknown.isEmpty {
                     throw ClientError.server("the server answered a push without a result for any event")
                 }
             case .unauthorized: throw ClientError.signedOut
