@@ -48,7 +48,10 @@ final class LoseAPushAnswer: ClientMiddleware, Sendable {
         try await LiveServer.with(backend) { server in
             let files = try ClientFiles()
             let loss = LoseAPushAnswer(lose: 3) { await server.stop() }  // 1: the habit, 2–4: the batches
-            let phone = try MomentumClient.make(server, files: files, device: "phone", middlewares: [loss])
+            // The outbox's own resend is under test, not the request's: a request retry would
+            // only wait out the stopped server's silent connection (30 s).
+            let phone = try MomentumClient.make(
+                server, files: files, device: "phone", retry: .never, middlewares: [loss])
             try await phone.register(.test("ana"))
             try await phone.record(habit("water", "Water"))
             try await phone.sync()

@@ -22,12 +22,12 @@ extension MomentumClient {
     /// A client of `server` on the test's clock, with its database in `files`.
     static func make(
         _ server: LiveServer, files: ClientFiles, device: String, zone: String = "Europe/Berlin",
-        middlewares: [any ClientMiddleware] = []
+        retry: RetryPolicy = .requests, middlewares: [any ClientMiddleware] = []
     ) throws -> MomentumClient {
         let clock = server.clock
         return try MomentumClient(
             server: server.url, databasePath: files.path(device), timeZone: zone, clock: { clock.now },
-            middlewares: middlewares)
+            retry: retry, middlewares: middlewares)
     }
 }
 
