@@ -167,7 +167,15 @@ struct PauseTests {
         #expect(refusal(#""from":"2026-01-01","until":"2027-01-03""#).contains("at most 366 days"))
         #expect(refusal(#""from":"2026-12-20""#).contains("until"))
         #expect(refusal(#""from":"1800-01-01","until":"1800-01-02""#).contains("from"))
-        #expect(refusal(#""from":"2026-12-20","until":"2026-12-21","day":"2026-12-20""#).contains("'day'"))
+        // A field a pause does not have is kept for a later engine, not refused (the push
+        // answer warns of it).
+        #expect(refusal(#""from":"2026-12-20","until":"2026-12-21","day":"2026-12-20""#) == "accepted")
+        let extra =
+            #"{"id":"p2","type":"pause","at":"2026-12-19T20:00:00Z","tz":"UTC","from":"2026-12-20","until":"2026-12-21","day":"2026-12-20"}"#
+        #expect(
+            try MomentumJSON.decoder().decode(Event.self, from: Data(extra.utf8)).unknownFields == [
+                "day": .string("2026-12-20")
+            ])
         let resume = #"{"id":"r1","type":"resume","at":"2026-12-22T08:00:00Z","tz":"UTC","pause":"p1"}"#
         #expect(try MomentumJSON.decoder().decode(Event.self, from: Data(resume.utf8)).payload == .resume(pause: "p1"))
     }
