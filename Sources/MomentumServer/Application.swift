@@ -98,6 +98,8 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
         router.add(middleware: AnswerFormMiddleware(renames: server.configuration.answerRenames))
     }
     router.add(middleware: NoSniffMiddleware())
+    let deprecations = DeprecationMiddleware(document: server.configuration.apiDocument)
+    if !deprecations.notices.isEmpty { router.add(middleware: deprecations) }
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: server.metrics))
     if !server.configuration.corsOrigins.isEmpty {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MomentumAPI
 import MomentumCore
 
 /// Everything `momentum serve` can be told: where to listen, which database, limits and
@@ -194,6 +195,10 @@ public struct ServerConfiguration: Sendable {
     /// MomentumCore's): for the tests that show the API's names and the store's are
     /// independent. A real rename of an answer's field is a change of `openapi.json`.
     @_spi(Testing) public var answerRenames: JSONKeyRenames = .none
+    /// The OpenAPI document whose `deprecated` operations get `Deprecation` and `Sunset`
+    /// headers (docs/api-versioning.md): this build's `openapi.json`. Tests give one that
+    /// deprecates an operation, as a later release would.
+    @_spi(Testing) public var apiDocument: Data = APIDocument.data
     /// The versions of the rules the answers announce for an account's packs (`RuleVersions`):
     /// this build's. Tests announce newer ones, to show what a device whose rules are older
     /// than the server's does.
