@@ -14,7 +14,9 @@ extension HTTPField.Name {
 ///
 /// - A write (POST, PUT, PATCH, DELETE) gets a fresh `Idempotency-Key` for the call, unless
 ///   the caller set one. Every retry of the call carries the same key, so the server acts
-///   once and answers the retry with the first answer.
+///   once and answers the retry with the first answer. The event push is the exception:
+///   each event carries its own id, which the server stores once, so it is safe to send
+///   again as it is (a key would only make the server keep every push's answer a day).
 /// - A request is sent again after a transport failure (no answer, or an answer lost on
 ///   the way), a 5xx or a 429, up to the policy's ``RetryPolicy/attempts``, waiting a
 ///   jittered, doubling time (a 429's or 503's `Retry-After`, when it asks for no more than
@@ -43,6 +45,8 @@ struct RetryingMiddleware: ClientMiddleware {
     }
 
     static let writes: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
+    /// Writes that are idempotent by their content: retried without a key.
+    static let idempotentByContent: Set<String> = ["pushEvents"]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -50,7 +54,7 @@ struct RetryingMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         let write = Self.writes.contains(request.method)
-        if write, request.headerFields[.idempotencyKey] == nil {
+        if write, request.headerFields[.idempotencyKey] == nil, !Self.idempotentByContent.contains(operationID) {
             request.headerFields[.idempotencyKey] = newKey()
         }
         let repeatable =

@@ -101,6 +101,26 @@ final class BusyOnce: ClientMiddleware, Sendable {
         }
     }
 
+    /// Events carry their own ids: a push is retried without a key, and the server, which
+    /// stored the events the first time, answers `duplicate`.
+    @Test func aPushWhoseAnswerWasLostIsSentAgainAndStoresEachEventOnce() async throws {
+        try await LiveServer.with(.sqlite) { server in
+            let files = try ClientFiles()
+            let loss = LoseFirstAnswer("pushEvents")
+            let phone = try Self.client(server, files, "phone", [loss])
+            try await phone.register(.test("ada"))
+            try await phone.record(habit("read", "Read"))
+            try await phone.checkIn("read")
+
+            let report = try await phone.sync()
+
+            #expect(loss.keys.withLock { $0 } == [nil, nil])
+            #expect(report.pushed == 0 && report.duplicates == 2, "\(report)")
+            #expect(try await phone.pendingEvents() == [])
+            #expect(try await phone.syncedEvents().count == 2)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func withoutRetriesTheLostAnswerIsAnOfflineError(_ backend: Backend) async throws {
         try await LiveServer.with(backend) { server in
