@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MomentumCore
+import MomentumServices
 
 /// `momentum evaluate EVENTS.jsonl`: prints the state derived from a log as JSON.
 struct Evaluate: ParsableCommand {
@@ -13,7 +14,10 @@ struct Evaluate: ParsableCommand {
             memories, progression, and analytics (rates, history by week and month, trends, \
             habit strength, scores, coaching, profile statistics). If \
             any line is malformed, every bad line is reported with its number and reason on \
-            standard error, nothing is evaluated, and the exit status is 65.
+            standard error, nothing is evaluated, and the exit status is 65. An event of a type \
+            this version does not know, or a field its type does not have, is kept and changes \
+            nothing (a newer release may know it); each is reported as a warning on standard \
+            error, so a misspelt field does not go unnoticed.
             """
     )
 
@@ -93,6 +97,7 @@ struct Evaluate: ParsableCommand {
                     + "\n\(error.errors.count) invalid line\(error.errors.count == 1 ? "" : "s"); nothing was evaluated."
             )
         }
+        warnAboutUnknownParts(of: data)
         let state = engine.state(at: instant, zone: timeZone, calendarDays: calendarDays)
         let analytics = engine.analytics(at: instant, zone: timeZone)
         var user = MomentumUser(pack: rulePack, dayStartHour: dayStart)
@@ -102,6 +107,23 @@ struct Evaluate: ParsableCommand {
             Report(state: state, analytics: analytics, engagement: summary))
         output.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(output)
+    }
+}
+
+extension Evaluate {
+    /// Writes a warning to standard error for each event whose type this engine does not
+    /// know and each field an event's type does not have: they are kept and change nothing,
+    /// as on the server, whose push answer warns the same way (``EventResult/warnings(for:)``).
+    func warnAboutUnknownParts(of data: Data) {
+        let name = events == "-" ? "stdin" : events
+        var lines: [String] = []
+        for (line, event) in EventLog.read(data).events {
+            for warning in EventResult.warnings(for: event) {
+                lines.append("\(name):line \(line): warning: \(warning.message)")
+            }
+        }
+        guard !lines.isEmpty else { return }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
 

@@ -119,6 +119,22 @@ struct EvaluateCommandTests {
         #expect(unknown.stderr.contains("unknown pack 'puppies'"))
     }
 
+    @Test func unknownTypesAndFieldsAreKeptAndWarnedAbout() throws {
+        let log = """
+            {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}
+            {"id":"a","type":"completion","at":"2026-01-02T09:00:00Z","tz":"UTC","habit":"read","vaule":2}
+            {"id":"m","type":"mood.logged","at":"2026-01-02T10:00:00Z","tz":"UTC","mood":"calm"}
+            """
+        let output = try momentum(["evaluate", "-", "--now", "2026-01-02T12:00:00Z"], stdin: Data(log.utf8))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("stdin:line 2: warning: 'vaule' is not a field of completion events"))
+        #expect(output.stderr.contains("stdin:line 3: warning: 'mood.logged' is not an event type"))
+        // The completion counts as one (its misspelt value is kept, not read); the new type
+        // changes nothing.
+        let state = try MomentumJSON.decoder().decode(UserState.self, from: output.stdout)
+        #expect(state.habits.first?.current == 1)
+    }
+
     @Test func malformedLinesAreReportedAndNothingIsEvaluated() throws {
         let log = """
             {"id":"h","type":"habit.created","at":"2026-01-01T07:00:00Z","tz":"UTC","habit":"read","name":"Read"}
