@@ -16,12 +16,12 @@ import Testing
             let files = try ClientFiles()
             let data = files.path("terminal")
             let url = server.url.absoluteString
-            var answer = try Terminal.run([
+            var answer = try await Terminal.run([
                 "register", "--server", url, "--data", data, "--email", "tom@example.com", "--display-name", "Tom",
                 "--time-zone", "Europe/Berlin",
             ])
             #expect(answer.status == 0, "\(answer.output)")
-            answer = try Terminal.run(["add-habit", "read", "--name", "Read", "--data", data])
+            answer = try await Terminal.run(["add-habit", "read", "--name", "Read", "--data", data])
             #expect(answer.status == 0 && answer.output.contains("Synced."), "\(answer.output)")
 
             // The server goes away and something that accepts connections and never answers
@@ -31,19 +31,19 @@ import Testing
             let checkIn = try Terminal.start(["check-in", "read", "--note", "before the crash", "--data", data])
             try await ChangeStreamTests.waitUntil("the check-in is recorded") { checkIn.output.contains("✓ Read") }
             try await ChangeStreamTests.waitUntil("the push is waiting") { silence.connections > 0 }
-            checkIn.kill()
+            await checkIn.kill()
             #expect(checkIn.output.contains("🔥 1"), "\(checkIn.output)")
             try await silence.close()
 
             // Offline, the device still shows the check-in, waiting.
             try await server.start()
-            answer = try Terminal.run(["today", "--offline", "--data", data])
+            answer = try await Terminal.run(["today", "--offline", "--data", data])
             #expect(
                 answer.output.contains("🔥 1") && answer.output.contains("1 event waiting to sync"), "\(answer.output)")
 
-            answer = try Terminal.run(["sync", "--data", data])
+            answer = try await Terminal.run(["sync", "--data", data])
             #expect(answer.status == 0 && answer.output.contains("Synced: 1 sent"), "\(answer.output)")
-            answer = try Terminal.run(["sync", "--data", data])
+            answer = try await Terminal.run(["sync", "--data", data])
             #expect(answer.output.contains("Synced: 0 sent"), "\(answer.output)")
 
             let token = try await RawHTTP.signIn(server, email: "tom@example.com", device: "observer")
@@ -52,7 +52,7 @@ import Testing
                 ($0["event"] as? [String: Any])?["type"] as? String
             }
             #expect(types == ["habit.created", "completion"])
-            answer = try Terminal.run(["today", "--data", data])
+            answer = try await Terminal.run(["today", "--data", data])
             #expect(answer.output.contains("✓ Read") && !answer.output.contains("waiting"), "\(answer.output)")
         }
     }
@@ -63,25 +63,25 @@ import Testing
         try await LiveServer.with(.sqlite, clock: TestClock(real: true)) { server in
             let files = try ClientFiles()
             let data = files.path("terminal")
-            var answer = try Terminal.run([
+            var answer = try await Terminal.run([
                 "register", "--server", server.url.absoluteString, "--data", data, "--email", "una@example.com",
                 "--display-name", "Una", "--time-zone", "Europe/Berlin",
             ])
             #expect(answer.status == 0, "\(answer.output)")
-            answer = try Terminal.run(["add-habit", "read", "--name", "Read", "--data", data])
+            answer = try await Terminal.run(["add-habit", "read", "--name", "Read", "--data", data])
             #expect(answer.status == 0 && answer.output.contains("Synced."), "\(answer.output)")
 
             await server.stop()
-            answer = try Terminal.run(["check-in", "read", "--data", data])
+            answer = try await Terminal.run(["check-in", "read", "--data", data])
             #expect(answer.output.contains("✓ Read — 🔥 1"), "\(answer.output)")
             #expect(answer.output.contains("🎉 1 day of Read in a row! 🏆"), "\(answer.output)")
             #expect(answer.output.range(of: #"\b1 days\b"#, options: .regularExpression) == nil, "\(answer.output)")
             #expect(answer.output.contains("1 event waiting to sync"), "\(answer.output)")
 
             try await server.start()
-            answer = try Terminal.run(["sync", "--data", data])
+            answer = try await Terminal.run(["sync", "--data", data])
             #expect(answer.output.contains("Synced: 1 sent"), "\(answer.output)")
-            answer = try Terminal.run(["sync", "--data", data])
+            answer = try await Terminal.run(["sync", "--data", data])
             #expect(answer.output.contains("Synced: 0 sent"), "\(answer.output)")
         }
     }
@@ -90,29 +90,29 @@ import Testing
     @Test func mistakesAreNamedAndChangeNothing() async throws {
         let files = try ClientFiles()
         let data = files.path("terminal")
-        var answer = try Terminal.run(["today", "--data", data])
+        var answer = try await Terminal.run(["today", "--data", data])
         #expect(answer.status != 0 && answer.output.contains("not signed in"), "\(answer.output)")
-        answer = try Terminal.run(["sign-in", "--server", "ftp://x", "--email", "a@b.c", "--data", data])
+        answer = try await Terminal.run(["sign-in", "--server", "ftp://x", "--email", "a@b.c", "--data", data])
         #expect(answer.status != 0 && answer.output.contains("http:// or https://"), "\(answer.output)")
-        answer = try Terminal.run(["buy", "freeze-5", "--days", "3", "--data", data])
+        answer = try await Terminal.run(["buy", "freeze-5", "--days", "3", "--data", data])
         #expect(answer.status != 0 && answer.output.contains("not both"), "\(answer.output)")
         try await LiveServer.with(.sqlite, clock: TestClock(real: true)) { server in
-            answer = try Terminal.run([
+            answer = try await Terminal.run([
                 "sign-in", "--server", server.url.absoluteString, "--email", "nobody@example.com", "--data", data,
             ])
             #expect(answer.status != 0 && answer.output.contains("invalid_credentials"), "\(answer.output)")
-            answer = try Terminal.run([
+            answer = try await Terminal.run([
                 "register", "--server", server.url.absoluteString, "--data", data, "--email", "ada@example.com",
                 "--display-name", "Ada", "--time-zone", "Europe/Berlin",
             ])
             #expect(answer.status == 0, "\(answer.output)")
-            answer = try Terminal.run(["check-in", "nothing", "--data", data])
+            answer = try await Terminal.run(["check-in", "nothing", "--data", data])
             #expect(answer.status != 0 && answer.output.contains("unknown_habit"), "\(answer.output)")
-            answer = try Terminal.run(["check-in", "read", "--day", "yesterday", "--data", data])
+            answer = try await Terminal.run(["check-in", "read", "--day", "yesterday", "--data", data])
             #expect(answer.status != 0 && answer.output.contains("YYYY-MM-DD"), "\(answer.output)")
-            answer = try Terminal.run(["buy", "freeze-5", "--data", data])
+            answer = try await Terminal.run(["buy", "freeze-5", "--data", data])
             #expect(answer.status != 0 && answer.output.contains("insufficient_diamonds"), "\(answer.output)")
-            answer = try Terminal.run(["sync", "--data", data])
+            answer = try await Terminal.run(["sync", "--data", data])
             #expect(answer.output.contains("Synced: 0 sent"), "\(answer.output)")
         }
     }
@@ -125,10 +125,13 @@ enum Terminal {
     }
 
     /// Runs `momentum` to its end; stdout and stderr together.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    ///
+    /// The wait happens on a thread of its own, never on one of the cooperative pool's
+    /// (two on these machines): the live servers of the test process answer the command on
+    /// that pool, and a blocked pool thread stalled every server of the process.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = try start(arguments)
-        process.process.waitUntilExit()
-        process.drained.wait()
+        await process.finished()
         return (process.process.terminationStatus, process.output)
     }
 
@@ -169,11 +172,21 @@ final class RunningCommand: Sendable {
 
     var output: String { buffer.withLock { $0 } }
 
+    /// Waits, off the cooperative pool, until the process has ended and all it printed is read.
+    func finished() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.process.waitUntilExit()
+                self.drained.wait()
+                done.resume()
+            }
+        }
+    }
+
     /// Ends the process with SIGKILL: no chance to clean up.
-    func kill() {
+    func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        drained.wait()
+        await finished()
     }
 }
 
