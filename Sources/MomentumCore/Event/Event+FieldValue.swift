@@ -82,8 +82,8 @@ extension Event.FieldValue: Codable {
     static let decodingPathLimit = 64
 
     /// Decodes any JSON value; refuses a number that is not finite or larger in magnitude
-    /// than ``EventLimits/maximumUnknownNumber``, and nesting past a coding path of
-    /// ``decodingPathLimit``.
+    /// than ``EventLimits/maximumUnknownNumber``, and nesting past a coding path of 64
+    /// levels.
     public init(from decoder: any Decoder) throws {
         guard decoder.codingPath.count <= Self.decodingPathLimit else {
             throw DecodingError.dataCorrupted(

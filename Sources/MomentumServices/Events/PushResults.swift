@@ -40,7 +40,7 @@ public struct EventResult: Codable, Sendable {
     }
 
     /// The warnings for what `event` carries that this engine does not know: its type
-    /// (``Event/Payload/unknown(type:)``), or each field its known type does not have.
+    /// (`Event.Payload.unknown(type:)`), or each field its known type does not have.
     public static func warnings(for event: Event) -> [Warning] {
         if case .unknown(let type) = event.payload {
             return [
