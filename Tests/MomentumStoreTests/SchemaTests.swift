@@ -41,6 +41,7 @@ struct SchemaTests {
         7: (0x9107_6c2f_7de9_a94e, 0xc0c6_8d3e_1e50_23db),
         8: (0x2b17_bc0b_d450_c4ed, 0xf0b1_d032_388e_91d0),
         9: (0xba00_6124_c869_3c23, 0xba00_6124_c869_3c23),
+        10: (0xa8ac_e590_0a36_b255, 0xa8ac_e590_0a36_b255),
     ]
 
     /// FNV-1a, 64 bits, of a migration's statements joined by `\n;\n`.

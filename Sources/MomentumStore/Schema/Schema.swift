@@ -13,13 +13,14 @@ public enum Schema {
 
     /// Every table of the current schema, in creation order, as the migrations leave it
     /// (``Schema/migrations`` holds the SQL; the conformance suite checks that the two agree).
-    public static let tables: [TableSpec] = [
-        accounts, accountEmails, profiles, deviceSessions, events, userHeads,
-        habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression,
-        idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
-        pushTargets, webhooks, deliveries, serverSettings,
-        invitations, friendships, blocks, sharing, posts, feedEntries, reactions, subjectMembers, memberships,
-    ]
+    public static let tables: [TableSpec] =
+        [
+            accounts, accountEmails, profiles, deviceSessions, events, userHeads,
+            habits, subjects, ledger, unlocks, celebrationPlanners, memories, progression,
+            idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
+            pushTargets, webhooks, deliveries, serverSettings,
+            invitations, friendships, blocks, sharing, posts, feedEntries, reactions, subjectMembers, memberships,
+        ] + ownUsersTables
 
     // MARK: - Version 1
 
