@@ -18,7 +18,8 @@ import ServiceLifecycle
 /// ``SocialGraph``, ``NotificationInbox``, ``DeliveryQueue`` and the others), which the
 /// services layer receives one at a time; `MomentumStore` is all of them together.
 public protocol MomentumStore: Service, StoreSchema, AccountStore, EventStore, ReviewFlags, SocialGraph,
-    NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives
+    NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives,
+    MailOutbox
 {
     /// Closes connections; the store must not be used afterwards.
     func close() async
