@@ -83,8 +83,12 @@ public actor MomentumClient {
     }
 
     /// The token store's key of a stored account's session.
+    /// An account without an email (one that signs in with an identity provider) is keyed
+    /// by its user id.
     static func sessionKey(_ account: StoredAccount) -> TokenKey {
-        TokenKey(.session, server: account.server, email: normalized(email: account.email))
+        TokenKey(
+            .session, server: account.server,
+            email: account.email.isEmpty ? "user:" + account.userID : normalized(email: account.email))
     }
 
     // MARK: Account
@@ -93,7 +97,8 @@ public actor MomentumClient {
     public var account: SignedInAccount? {
         get throws {
             try database.account().map {
-                SignedInAccount(userID: $0.userID, email: $0.email, device: $0.device, server: $0.server)
+                SignedInAccount(
+                    userID: $0.userID, email: $0.email.isEmpty ? nil : $0.email, device: $0.device, server: $0.server)
             }
         }
     }
@@ -138,6 +143,38 @@ public actor MomentumClient {
         try await start(try created.body.json, deviceKey: created.headers.momentumDeviceKey)
     }
 
+    /// Signs this device in with an ID token of the app's identity provider (Sign in with
+    /// Apple, Firebase Auth, Google…), storing the session as ``signIn(email:password:deviceName:)``
+    /// does. The identity's first sign-in creates its account on the server.
+    ///
+    /// - Parameters:
+    ///   - idToken: The ID token the provider gave the app.
+    ///   - provider: The provider's name as the server configures it (`apple`, `firebase`).
+    ///   - nonce: The raw nonce the app generated for this sign-in, when it used one (the
+    ///     token may carry it or its SHA-256 in hex, as Apple's and Firebase's clients send).
+    ///   - deviceName: How the device is listed among the account's devices.
+    ///   - timeZone: The time zone of an account this sign-in creates (IANA name).
+    /// - Throws: ``ClientError`` `invalid_id_token` (the reason in its details),
+    ///   `unknown_provider`, `link_required` (the token's email has a password account: sign
+    ///   in with it, then link), `identity_provider_unavailable`, ``ClientError/offline``, or
+    ///   ``ClientError/pendingEvents`` while the signed-in account's events wait in the outbox.
+    public func signIn(
+        idToken: String, provider: String, nonce: String? = nil, deviceName: String? = nil,
+        timeZone: String? = nil
+    ) async throws {
+        try guardPendingEvents(ofAnotherThan: nil)
+        let created = try await perform("signing in") {
+            try await api.signInWithIdToken(
+                body: .json(
+                    .init(
+                        deviceName: deviceName, idToken: idToken, nonce: nonce, provider: provider,
+                        timeZone: timeZone)))
+        } success: {
+            try $0.created
+        }
+        try await start(try created.body.json, deviceKey: nil)
+    }
+
     /// Ends this device's session and removes the user's data from the device.
     ///
     /// - Parameter discardingPending: Sign out even when recorded events have not reached
@@ -163,13 +200,14 @@ public actor MomentumClient {
     }
 
     private func start(_ session: Components.Schemas.Session, deviceKey: String?) async throws {
-        let email = Self.normalized(email: session.email)
-        if let deviceKey, Self.isDeviceKey(deviceKey) {
+        // The device stores '' for an account without an email.
+        let email = Self.normalized(email: session.email ?? "")
+        if !email.isEmpty, let deviceKey, Self.isDeviceKey(deviceKey) {
             try tokens.save(deviceKey, for: TokenKey(.deviceKey, server: server.absoluteString, email: email))
         }
         let previous = try database.account().map(Self.sessionKey)
         let account = StoredAccount(
-            server: server.absoluteString, userID: session.userID, email: session.email, device: session.device.id,
+            server: server.absoluteString, userID: session.userID, email: email, device: session.device.id,
             profileJSON: try Self.encode(session.profile), cursor: 0)
         // The token first: a database that names an account always has its token.
         try token.save(session.token, for: Self.sessionKey(account))
@@ -302,8 +340,9 @@ public actor MomentumClient {
 public struct SignedInAccount: Hashable, Sendable {
     /// The user's id on the server.
     public var userID: String
-    /// The account's email.
-    public var email: String
+    /// The account's email; `nil` for an account without one (signed in with an identity
+    /// provider that gave none).
+    public var email: String?
     /// This device's id among the account's devices.
     public var device: String
     /// The server the device signed in to.

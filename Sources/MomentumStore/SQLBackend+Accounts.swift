@@ -5,7 +5,7 @@ extension SQLBackend {
     /// Implements ``MomentumStore`` `createAccount`; see the protocol for its contract.
     public func createAccount(_ account: Account, profile: Profile) async throws(StoreError) {
         try Validate.userID(account.id)
-        try Validate.email(account.email)
+        if let email = account.email { try Validate.email(email) }
         try profile.validate()
         var account = account
         account.createdAt = StoreJSON.canonical(account.createdAt)

@@ -18,7 +18,7 @@ extension SQLBackend {
     /// Implements ``MomentumStore`` `importAccount`; see the protocol for its contract.
     public func importAccount(_ archive: AccountArchive, now: Date) async throws(StoreError) {
         try Validate.userID(archive.account.id)
-        try Validate.email(archive.account.email)
+        if let email = archive.account.email { try Validate.email(email) }
         try archive.profile.validate()
         try await run(ArchivePrograms.importing(archive, now: now, cache: engines))
     }

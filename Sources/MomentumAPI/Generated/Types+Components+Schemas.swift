@@ -292,8 +292,10 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ArchiveImported`.
         public struct ArchiveImported: Codable, Hashable, Sendable {
+            /// The account's email; absent for an account without one (a user an app's backend created with a server key, or one that signs in with an identity provider).
+            ///
             /// - Remark: Generated from `#/components/schemas/ArchiveImported/email`.
-            public var email: Swift.String
+            public var email: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ArchiveImported/events`.
             public var events: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ArchiveImported/memories`.
@@ -305,13 +307,13 @@ extension Components {
             /// Creates a new `ArchiveImported`.
             ///
             /// - Parameters:
-            ///   - email:
+            ///   - email: The account's email; absent for an account without one (a user an app's backend created with a server key, or one that signs in with an identity provider).
             ///   - events:
             ///   - memories:
             ///   - photos:
             ///   - userID:
             public init(
-                email: Swift.String,
+                email: Swift.String? = nil,
                 events: Swift.Int,
                 memories: Swift.Int,
                 photos: Swift.Int,
@@ -1217,6 +1219,52 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case devices
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EmailVerificationConfirmation`.
+        public struct EmailVerificationConfirmation: Codable, Hashable, Sendable {
+            /// The token of the link the mail carried (the `token` query parameter of /verify-email).
+            ///
+            /// - Remark: Generated from `#/components/schemas/EmailVerificationConfirmation/token`.
+            public var token: Swift.String
+            /// Creates a new `EmailVerificationConfirmation`.
+            ///
+            /// - Parameters:
+            ///   - token: The token of the link the mail carried (the `token` query parameter of /verify-email).
+            public init(token: Swift.String) {
+                self.token = token
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token"
+                ])
+            }
+        }
+        /// The address the link was sent to is verified.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EmailVerified`.
+        public struct EmailVerified: Codable, Hashable, Sendable {
+            /// Always true.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EmailVerified/emailVerified`.
+            public var emailVerified: Swift.Bool
+            /// Creates a new `EmailVerified`.
+            ///
+            /// - Parameters:
+            ///   - emailVerified: Always true.
+            public init(emailVerified: Swift.Bool) {
+                self.emailVerified = emailVerified
+            }
+            public enum CodingKeys: String, CodingKey {
+                case emailVerified
             }
         }
         /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (docs/events.md). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone). Events are the one request body that may come from a device newer than the server, so the schema is open: an event of a type the server does not know, or a field its type does not have, is kept as sent (stored, pulled, streamed, exported and imported unchanged) and ignored by an engine that does not know it, and the push answer lists it in `warnings`. Bounds (docs/events.md, Forward compatibility): a type is a lowercase letter then up to 63 of `a-z 0-9 . _ -`; an event carries at most 32 unknown fields, nesting at most 8 deep, 512 values and 8192 bytes of JSON together, numbers finite and at most 2^53-1 in magnitude; a push may carry at most 8 distinct unknown types, and an account hold at most 32 (more is refused as a whole with `too_many_unknown_types`, nothing stored).
@@ -3234,6 +3282,151 @@ extension Components {
                 case status
             }
         }
+        /// An OpenID Connect ID token from one of the server's identity providers, exchanged for a session.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest`.
+        public struct IdTokenSignInRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/deviceName`.
+            public var deviceName: Swift.String?
+            /// The display name of a user created by this sign-in; the token's name claim, else 'Me', when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/displayName`.
+            public var displayName: Swift.String?
+            /// The ID token, a signed JWT, as the provider gave it to the app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/idToken`.
+            public var idToken: Swift.String
+            /// The raw nonce the app generated for this sign-in: the token's nonce claim must be it or its SHA-256 in lower-case hex (what Apple's and Firebase's clients send to the provider). Required by providers configured with requireNonce.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/nonce`.
+            public var nonce: Swift.String?
+            /// The provider's name as the server configures it (identityProviders), such as apple or firebase.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/provider`.
+            public var provider: Swift.String
+            /// An IANA time zone for a user created by this sign-in; UTC when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IdTokenSignInRequest/timeZone`.
+            public var timeZone: Swift.String?
+            /// Creates a new `IdTokenSignInRequest`.
+            ///
+            /// - Parameters:
+            ///   - deviceName:
+            ///   - displayName: The display name of a user created by this sign-in; the token's name claim, else 'Me', when absent.
+            ///   - idToken: The ID token, a signed JWT, as the provider gave it to the app.
+            ///   - nonce: The raw nonce the app generated for this sign-in: the token's nonce claim must be it or its SHA-256 in lower-case hex (what Apple's and Firebase's clients send to the provider). Required by providers configured with requireNonce.
+            ///   - provider: The provider's name as the server configures it (identityProviders), such as apple or firebase.
+            ///   - timeZone: An IANA time zone for a user created by this sign-in; UTC when absent.
+            public init(
+                deviceName: Swift.String? = nil,
+                displayName: Swift.String? = nil,
+                idToken: Swift.String,
+                nonce: Swift.String? = nil,
+                provider: Swift.String,
+                timeZone: Swift.String? = nil
+            ) {
+                self.deviceName = deviceName
+                self.displayName = displayName
+                self.idToken = idToken
+                self.nonce = nonce
+                self.provider = provider
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deviceName
+                case displayName
+                case idToken
+                case nonce
+                case provider
+                case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.deviceName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .deviceName
+                )
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.idToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .idToken
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                self.provider = try container.decode(
+                    Swift.String.self,
+                    forKey: .provider
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "deviceName",
+                    "displayName",
+                    "idToken",
+                    "nonce",
+                    "provider",
+                    "timeZone"
+                ])
+            }
+        }
+        /// An ID token of an identity to link to the signed-in account.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IdentityLinkRequest`.
+        public struct IdentityLinkRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IdentityLinkRequest/idToken`.
+            public var idToken: Swift.String
+            /// - Remark: Generated from `#/components/schemas/IdentityLinkRequest/nonce`.
+            public var nonce: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/IdentityLinkRequest/provider`.
+            public var provider: Swift.String
+            /// Creates a new `IdentityLinkRequest`.
+            ///
+            /// - Parameters:
+            ///   - idToken:
+            ///   - nonce:
+            ///   - provider:
+            public init(
+                idToken: Swift.String,
+                nonce: Swift.String? = nil,
+                provider: Swift.String
+            ) {
+                self.idToken = idToken
+                self.nonce = nonce
+                self.provider = provider
+            }
+            public enum CodingKeys: String, CodingKey {
+                case idToken
+                case nonce
+                case provider
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.idToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .idToken
+                )
+                self.nonce = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nonce
+                )
+                self.provider = try container.decode(
+                    Swift.String.self,
+                    forKey: .provider
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "idToken",
+                    "nonce",
+                    "provider"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ImportRequest`.
         public struct ImportRequest: Codable, Hashable, Sendable {
             /// The account's email address
@@ -3975,6 +4168,62 @@ extension Components {
                 case streak
             }
         }
+        /// An identity at an identity provider that signs in to the account.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LinkedIdentity`.
+        public struct LinkedIdentity: Codable, Hashable, Sendable {
+            /// The email the provider vouched for when it was linked, if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LinkedIdentity/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LinkedIdentity/linkedAt`.
+            public var linkedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LinkedIdentity/provider`.
+            public var provider: Swift.String
+            /// The provider's id of the person (the token's sub).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LinkedIdentity/subject`.
+            public var subject: Swift.String
+            /// Creates a new `LinkedIdentity`.
+            ///
+            /// - Parameters:
+            ///   - email: The email the provider vouched for when it was linked, if any.
+            ///   - linkedAt:
+            ///   - provider:
+            ///   - subject: The provider's id of the person (the token's sub).
+            public init(
+                email: Swift.String? = nil,
+                linkedAt: Foundation.Date,
+                provider: Swift.String,
+                subject: Swift.String
+            ) {
+                self.email = email
+                self.linkedAt = linkedAt
+                self.provider = provider
+                self.subject = subject
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case linkedAt
+                case provider
+                case subject
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LinkedIdentityList`.
+        public struct LinkedIdentityList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LinkedIdentityList/identities`.
+            public var identities: [Components.Schemas.LinkedIdentity]
+            /// Creates a new `LinkedIdentityList`.
+            ///
+            /// - Parameters:
+            ///   - identities:
+            public init(identities: [Components.Schemas.LinkedIdentity]) {
+                self.identities = identities
+            }
+            public enum CodingKeys: String, CodingKey {
+                case identities
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/LogField`.
         public struct LogField: Codable, Hashable, Sendable {
             /// Where a choice's options come from when they are the user's own.
@@ -4371,6 +4620,25 @@ extension Components {
                 case icon
                 case label
                 case value
+            }
+        }
+        /// The request was taken; a mail follows when there is someone to write to. The same answer whether or not the address has an account.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MailAccepted`.
+        public struct MailAccepted: Codable, Hashable, Sendable {
+            /// Always `accepted`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MailAccepted/status`.
+            public var status: Swift.String
+            /// Creates a new `MailAccepted`.
+            ///
+            /// - Parameters:
+            ///   - status: Always `accepted`.
+            public init(status: Swift.String) {
+                self.status = status
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
             }
         }
         /// - Remark: Generated from `#/components/schemas/Membership`.
@@ -5128,6 +5396,84 @@ extension Components {
                 }
                 /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/apns`.
                 public var apns: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload?
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm`.
+                public struct FcmPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/enabled`.
+                    public var enabled: Swift.Bool?
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/KindsPayload`.
+                    public struct KindsPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/KindsPayload/value1`.
+                        public var value1: Components.Schemas.NotificationKind?
+                        /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/KindsPayload/value2`.
+                        public var value2: Swift.String?
+                        /// Creates a new `KindsPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - value1:
+                        ///   - value2:
+                        public init(
+                            value1: Components.Schemas.NotificationKind? = nil,
+                            value2: Swift.String? = nil
+                        ) {
+                            self.value1 = value1
+                            self.value2 = value2
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self.value1 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self.value2 = try decoder.decodeFromSingleValueContainer()
+                            } catch {
+                                errors.append(error)
+                            }
+                            try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                                [
+                                    self.value1,
+                                    self.value2
+                                ],
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                                self.value1,
+                                self.value2
+                            ])
+                        }
+                    }
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/kinds`.
+                    public typealias KindsPayload = [Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload.KindsPayloadPayload]
+                    /// The kinds it carries; absent for every kind the user wants
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm/kinds`.
+                    public var kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload.KindsPayload?
+                    /// Creates a new `FcmPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - enabled:
+                    ///   - kinds: The kinds it carries; absent for every kind the user wants
+                    public init(
+                        enabled: Swift.Bool? = nil,
+                        kinds: Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload.KindsPayload? = nil
+                    ) {
+                        self.enabled = enabled
+                        self.kinds = kinds
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case enabled
+                        case kinds
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/fcm`.
+                public var fcm: Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload?
                 /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush`.
                 public struct WebPushPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/NotificationPreferences/channels/webPush/enabled`.
@@ -5288,19 +5634,23 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - apns:
+                ///   - fcm:
                 ///   - webPush:
                 ///   - webhook:
                 public init(
                     apns: Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload? = nil,
+                    fcm: Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload? = nil,
                     webPush: Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload? = nil,
                     webhook: Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload? = nil
                 ) {
                     self.apns = apns
+                    self.fcm = fcm
                     self.webPush = webPush
                     self.webhook = webhook
                 }
                 public enum CodingKeys: String, CodingKey {
                     case apns
+                    case fcm
                     case webPush
                     case webhook
                 }
@@ -5775,6 +6125,94 @@ extension Components {
                 case signedOutDevices
             }
         }
+        /// The password was changed; every device session of the account ended.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasswordReset`.
+        public struct PasswordReset: Codable, Hashable, Sendable {
+            /// How many devices were signed out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordReset/signedOutDevices`.
+            public var signedOutDevices: Swift.Int
+            /// Creates a new `PasswordReset`.
+            ///
+            /// - Parameters:
+            ///   - signedOutDevices: How many devices were signed out.
+            public init(signedOutDevices: Swift.Int) {
+                self.signedOutDevices = signedOutDevices
+            }
+            public enum CodingKeys: String, CodingKey {
+                case signedOutDevices
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation`.
+        public struct PasswordResetConfirmation: Codable, Hashable, Sendable {
+            /// The new password: 8 to 72 characters (UTF-8 bytes count toward the 72).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation/password`.
+            public var password: Swift.String
+            /// The token of the link the mail carried (the `token` query parameter of /reset-password).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation/token`.
+            public var token: Swift.String
+            /// Creates a new `PasswordResetConfirmation`.
+            ///
+            /// - Parameters:
+            ///   - password: The new password: 8 to 72 characters (UTF-8 bytes count toward the 72).
+            ///   - token: The token of the link the mail carried (the `token` query parameter of /reset-password).
+            public init(
+                password: Swift.String,
+                token: Swift.String
+            ) {
+                self.password = password
+                self.token = token
+            }
+            public enum CodingKeys: String, CodingKey {
+                case password
+                case token
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "password",
+                    "token"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasswordResetRequest`.
+        public struct PasswordResetRequest: Codable, Hashable, Sendable {
+            /// The account's email address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordResetRequest/email`.
+            public var email: Swift.String
+            /// Creates a new `PasswordResetRequest`.
+            ///
+            /// - Parameters:
+            ///   - email: The account's email address.
+            public init(email: Swift.String) {
+                self.email = email
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
+            }
+        }
         /// A pause (vacation): its days neither extend nor break a streak and spend no freeze.
         ///
         /// - Remark: Generated from `#/components/schemas/Pause`.
@@ -6039,6 +6477,10 @@ extension Components {
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/Profile/doNotDisturb`.
             public var doNotDisturb: Swift.Bool
+            /// Whether the account's email address was verified (a link from a verification or password-reset mail was followed). Absent on accounts without an email address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/emailVerified`.
+            public var emailVerified: Swift.Bool?
             /// The language of the app's words and the engine's texts (celebrations, notifications, titles): en or pt-BR (GET /v1/languages lists them). Null follows the browser's Accept-Language; the engine's texts are English then.
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/language`.
@@ -6066,6 +6508,7 @@ extension Components {
             ///   - dayStartHour:
             ///   - displayName:
             ///   - doNotDisturb:
+            ///   - emailVerified: Whether the account's email address was verified (a link from a verification or password-reset mail was followed). Absent on accounts without an email address.
             ///   - language: The language of the app's words and the engine's texts (celebrations, notifications, titles): en or pt-BR (GET /v1/languages lists them). Null follows the browser's Accept-Language; the engine's texts are English then.
             ///   - notifications:
             ///   - pack: The rule pack in force: a bundled pack (habits, ollie, savings, growth) or several joined by '+' (habits+ollie), in canonical order.
@@ -6078,6 +6521,7 @@ extension Components {
                 dayStartHour: Swift.Int,
                 displayName: Swift.String,
                 doNotDisturb: Swift.Bool,
+                emailVerified: Swift.Bool? = nil,
                 language: Swift.String? = nil,
                 notifications: Components.Schemas.NotificationPreferences,
                 pack: Swift.String,
@@ -6090,6 +6534,7 @@ extension Components {
                 self.dayStartHour = dayStartHour
                 self.displayName = displayName
                 self.doNotDisturb = doNotDisturb
+                self.emailVerified = emailVerified
                 self.language = language
                 self.notifications = notifications
                 self.pack = pack
@@ -6103,6 +6548,7 @@ extension Components {
                 case dayStartHour
                 case displayName
                 case doNotDisturb
+                case emailVerified
                 case language
                 case notifications
                 case pack
@@ -6200,6 +6646,65 @@ extension Components {
                     }
                     /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/apns`.
                     public var apns: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload?
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm`.
+                    public struct FcmPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm/enabled`.
+                        public var enabled: Swift.Bool?
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm/KindsPayload`.
+                        @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case streakAtRisk = "streak-at-risk"
+                            case reminder = "reminder"
+                            case milestone = "milestone"
+                            case streakBroken = "streak-broken"
+                            case weeklyProgress = "weekly-progress"
+                            case freezeOffered = "freeze-offered"
+                            case freezeUsed = "freeze-used"
+                            case reaction = "reaction"
+                            case nudge = "nudge"
+                            case friend = "friend"
+                        }
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm/kinds`.
+                        public typealias KindsPayload = [Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload.KindsPayloadPayload]
+                        /// The kinds it carries; absent for every kind the user wants
+                        ///
+                        /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm/kinds`.
+                        public var kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload.KindsPayload?
+                        /// Creates a new `FcmPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - enabled:
+                        ///   - kinds: The kinds it carries; absent for every kind the user wants
+                        public init(
+                            enabled: Swift.Bool? = nil,
+                            kinds: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload.KindsPayload? = nil
+                        ) {
+                            self.enabled = enabled
+                            self.kinds = kinds
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case enabled
+                            case kinds
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.enabled = try container.decodeIfPresent(
+                                Swift.Bool.self,
+                                forKey: .enabled
+                            )
+                            self.kinds = try container.decodeIfPresent(
+                                Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload.KindsPayload.self,
+                                forKey: .kinds
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "enabled",
+                                "kinds"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/fcm`.
+                    public var fcm: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload?
                     /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush`.
                     public struct WebPushPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/components/schemas/ProfilePatch/notifications/channels/webPush/enabled`.
@@ -6322,19 +6827,23 @@ extension Components {
                     ///
                     /// - Parameters:
                     ///   - apns:
+                    ///   - fcm:
                     ///   - webPush:
                     ///   - webhook:
                     public init(
                         apns: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload? = nil,
+                        fcm: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload? = nil,
                         webPush: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload? = nil,
                         webhook: Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebhookPayload? = nil
                     ) {
                         self.apns = apns
+                        self.fcm = fcm
                         self.webPush = webPush
                         self.webhook = webhook
                     }
                     public enum CodingKeys: String, CodingKey {
                         case apns
+                        case fcm
                         case webPush
                         case webhook
                     }
@@ -6343,6 +6852,10 @@ extension Components {
                         self.apns = try container.decodeIfPresent(
                             Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.ApnsPayload.self,
                             forKey: .apns
+                        )
+                        self.fcm = try container.decodeIfPresent(
+                            Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.FcmPayload.self,
+                            forKey: .fcm
                         )
                         self.webPush = try container.decodeIfPresent(
                             Components.Schemas.ProfilePatch.NotificationsPayload.ChannelsPayload.WebPushPayload.self,
@@ -6354,6 +6867,7 @@ extension Components {
                         )
                         try decoder.ensureNoAdditionalProperties(knownKeys: [
                             "apns",
+                            "fcm",
                             "webPush",
                             "webhook"
                         ])
@@ -7057,6 +7571,7 @@ extension Components {
         @frozen public enum PushChannel: String, Codable, Hashable, Sendable, CaseIterable {
             case webPush = "webPush"
             case apns = "apns"
+            case fcm = "fcm"
         }
         /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
         ///
@@ -7237,7 +7752,7 @@ extension Components {
             public var environment: Components.Schemas.PushTarget.EnvironmentPayload?
             /// - Remark: Generated from `#/components/schemas/PushTarget/id`.
             public var id: Swift.String
-            /// The push service's host (Web Push) or the token's last 8 characters (APNs)
+            /// The push service's host (Web Push) or the token's last 8 characters (APNs, FCM)
             ///
             /// - Remark: Generated from `#/components/schemas/PushTarget/label`.
             public var label: Swift.String
@@ -7248,7 +7763,7 @@ extension Components {
             ///   - createdAt:
             ///   - environment:
             ///   - id:
-            ///   - label: The push service's host (Web Push) or the token's last 8 characters (APNs)
+            ///   - label: The push service's host (Web Push) or the token's last 8 characters (APNs, FCM)
             public init(
                 channel: Components.Schemas.PushTarget.ChannelPayload,
                 createdAt: Foundation.Date,
@@ -7276,6 +7791,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PushTargetList/apns`.
             public var apns: Swift.Bool
+            /// Whether this server sends to FCM (Android registration tokens are accepted)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTargetList/fcm`.
+            public var fcm: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/PushTargetList/targets`.
             public var targets: [Components.Schemas.PushTarget]
             /// The applicationServerKey browsers subscribe with (base64url, uncompressed P-256)
@@ -7286,24 +7805,28 @@ extension Components {
             ///
             /// - Parameters:
             ///   - apns: Whether this server sends to APNs (device tokens are accepted)
+            ///   - fcm: Whether this server sends to FCM (Android registration tokens are accepted)
             ///   - targets:
             ///   - vapidPublicKey: The applicationServerKey browsers subscribe with (base64url, uncompressed P-256)
             public init(
                 apns: Swift.Bool,
+                fcm: Swift.Bool? = nil,
                 targets: [Components.Schemas.PushTarget],
                 vapidPublicKey: Swift.String
             ) {
                 self.apns = apns
+                self.fcm = fcm
                 self.targets = targets
                 self.vapidPublicKey = vapidPublicKey
             }
             public enum CodingKeys: String, CodingKey {
                 case apns
+                case fcm
                 case targets
                 case vapidPublicKey
             }
         }
-        /// A device to receive the user's notifications: a browser's Web Push subscription (`channel` webPush, `endpoint` and `keys` as PushSubscription.toJSON() gives them) or an iOS app's APNs device token (`channel` apns, `token` in hex, `environment` sandbox for a development build). Registering the same address again changes nothing but its keys; an address registered by another account moves to this one.
+        /// A device to receive the user's notifications: a browser's Web Push subscription (`channel` webPush, `endpoint` and `keys` as PushSubscription.toJSON() gives them), an iOS app's APNs device token (`channel` apns, `token` in hex, `environment` sandbox for a development build) or an Android app's FCM registration token (`channel` fcm, `token` as FirebaseMessaging gives it). Registering the same address again changes nothing but its keys; an address registered by another account moves to this one.
         ///
         /// - Remark: Generated from `#/components/schemas/PushTargetRegistration`.
         public struct PushTargetRegistration: Codable, Hashable, Sendable {
@@ -7311,6 +7834,7 @@ extension Components {
             @frozen public enum ChannelPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case webPush = "webPush"
                 case apns = "apns"
+                case fcm = "fcm"
             }
             /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/channel`.
             public var channel: Components.Schemas.PushTargetRegistration.ChannelPayload
@@ -7373,7 +7897,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/keys`.
             public var keys: Components.Schemas.PushTargetRegistration.KeysPayload?
-            /// APNs: the device token, hex
+            /// APNs: the device token, hex; FCM: the registration token
             ///
             /// - Remark: Generated from `#/components/schemas/PushTargetRegistration/token`.
             public var token: Swift.String?
@@ -7384,7 +7908,7 @@ extension Components {
             ///   - endpoint: Web Push: the push service URL (https, on a push service the server allows)
             ///   - environment: APNs: production (default) or sandbox
             ///   - keys:
-            ///   - token: APNs: the device token, hex
+            ///   - token: APNs: the device token, hex; FCM: the registration token
             public init(
                 channel: Components.Schemas.PushTargetRegistration.ChannelPayload,
                 endpoint: Swift.String? = nil,
@@ -7810,8 +8334,10 @@ extension Components {
         public struct Session: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Session/device`.
             public var device: Components.Schemas.Device
+            /// The account's email; absent for an account without one (a user an app's backend created with a server key, or one that signs in with an identity provider).
+            ///
             /// - Remark: Generated from `#/components/schemas/Session/email`.
-            public var email: Swift.String
+            public var email: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Session/profile`.
             public var profile: Components.Schemas.Profile
             /// - Remark: Generated from `#/components/schemas/Session/token`.
@@ -7822,13 +8348,13 @@ extension Components {
             ///
             /// - Parameters:
             ///   - device:
-            ///   - email:
+            ///   - email: The account's email; absent for an account without one (a user an app's backend created with a server key, or one that signs in with an identity provider).
             ///   - profile:
             ///   - token:
             ///   - userID:
             public init(
                 device: Components.Schemas.Device,
-                email: Swift.String,
+                email: Swift.String? = nil,
                 profile: Components.Schemas.Profile,
                 token: Swift.String,
                 userID: Swift.String
@@ -8200,6 +8726,43 @@ extension Components {
         @frozen public enum StreamEventName: String, Codable, Hashable, Sendable, CaseIterable {
             case ready = "ready"
             case change = "change"
+        }
+        /// - Remark: Generated from `#/components/schemas/StreamTicket`.
+        public struct StreamTicket: Codable, Hashable, Sendable {
+            /// When it stops opening the stream.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreamTicket/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// Opens GET /v1/stream?ticket=<ticket> once. Keep it out of logs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreamTicket/ticket`.
+            public var ticket: Swift.String
+            /// Creates a new `StreamTicket`.
+            ///
+            /// - Parameters:
+            ///   - expiresAt: When it stops opening the stream.
+            ///   - ticket: Opens GET /v1/stream?ticket=<ticket> once. Keep it out of logs.
+            public init(
+                expiresAt: Foundation.Date,
+                ticket: Swift.String
+            ) {
+                self.expiresAt = expiresAt
+                self.ticket = ticket
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresAt
+                case ticket
+            }
+        }
+        /// Nothing: the ticket is for the caller's own stream and device session.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StreamTicketRequest`.
+        public struct StreamTicketRequest: Codable, Hashable, Sendable {
+            /// Creates a new `StreamTicketRequest`.
+            public init() {}
+            public init(from decoder: any Swift.Decoder) throws {
+                try decoder.ensureNoAdditionalProperties(knownKeys: [])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/Subject`.
         public struct Subject: Codable, Hashable, Sendable {
@@ -8583,6 +9146,61 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Webhook/disabledAt`.
             public var disabledAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Webhook/EventsPayload`.
+            public struct EventsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Webhook/EventsPayload/value1`.
+                public var value1: Components.Schemas.WebhookEventType?
+                /// - Remark: Generated from `#/components/schemas/Webhook/EventsPayload/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `EventsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.WebhookEventType? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// The event types it receives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/events`.
+            public typealias EventsPayload = [Components.Schemas.Webhook.EventsPayloadPayload]
+            /// The event types it receives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/events`.
+            public var events: Components.Schemas.Webhook.EventsPayload?
             /// - Remark: Generated from `#/components/schemas/Webhook/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload`.
@@ -8642,7 +9260,11 @@ extension Components {
             public var lastFailureAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Webhook/lastSuccessAt`.
             public var lastSuccessAt: Foundation.Date?
-            /// The signing secret: only in the answer that creates the webhook
+            /// While a rotation's overlap lasts: when the previous secret stops signing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Webhook/previousSecretExpiresAt`.
+            public var previousSecretExpiresAt: Foundation.Date?
+            /// The signing secret, `whsec_<base64 of the key>`: only in the answer that creates the webhook or rotates its secret
             ///
             /// - Remark: Generated from `#/components/schemas/Webhook/secret`.
             public var secret: Swift.String?
@@ -8703,23 +9325,27 @@ extension Components {
             ///   - consecutiveFailures:
             ///   - createdAt:
             ///   - disabledAt:
+            ///   - events: The event types it receives.
             ///   - id:
             ///   - kinds:
             ///   - lastError:
             ///   - lastFailureAt:
             ///   - lastSuccessAt:
-            ///   - secret: The signing secret: only in the answer that creates the webhook
+            ///   - previousSecretExpiresAt: While a rotation's overlap lasts: when the previous secret stops signing.
+            ///   - secret: The signing secret, `whsec_<base64 of the key>`: only in the answer that creates the webhook or rotates its secret
             ///   - status:
             ///   - url:
             public init(
                 consecutiveFailures: Swift.Int,
                 createdAt: Foundation.Date,
                 disabledAt: Foundation.Date? = nil,
+                events: Components.Schemas.Webhook.EventsPayload? = nil,
                 id: Swift.String,
                 kinds: Components.Schemas.Webhook.KindsPayload? = nil,
                 lastError: Swift.String? = nil,
                 lastFailureAt: Foundation.Date? = nil,
                 lastSuccessAt: Foundation.Date? = nil,
+                previousSecretExpiresAt: Foundation.Date? = nil,
                 secret: Swift.String? = nil,
                 status: Components.Schemas.Webhook.StatusPayload,
                 url: Swift.String
@@ -8727,11 +9353,13 @@ extension Components {
                 self.consecutiveFailures = consecutiveFailures
                 self.createdAt = createdAt
                 self.disabledAt = disabledAt
+                self.events = events
                 self.id = id
                 self.kinds = kinds
                 self.lastError = lastError
                 self.lastFailureAt = lastFailureAt
                 self.lastSuccessAt = lastSuccessAt
+                self.previousSecretExpiresAt = previousSecretExpiresAt
                 self.secret = secret
                 self.status = status
                 self.url = url
@@ -8740,14 +9368,341 @@ extension Components {
                 case consecutiveFailures
                 case createdAt
                 case disabledAt
+                case events
                 case id
                 case kinds
                 case lastError
                 case lastFailureAt
                 case lastSuccessAt
+                case previousSecretExpiresAt
                 case secret
                 case status
                 case url
+            }
+        }
+        /// The body of an event posted to a webhook (Standard Webhooks): its headers are `webhook-id` (the same on every attempt: ignore a repeat), `webhook-timestamp` and `webhook-signature`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEvent`.
+        public struct WebhookEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/data`.
+            public var data: Components.Schemas.WebhookEventData
+            /// When it happened (RFC 3339, UTC, whole seconds).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/timestamp`.
+            public var timestamp: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
+            public struct _TypePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/WebhookEvent/type/value1`.
+                public var value1: Components.Schemas.WebhookEventType?
+                /// - Remark: Generated from `#/components/schemas/WebhookEvent/type/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `_TypePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.WebhookEventType? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/WebhookEvent/type`.
+            public var _type: Components.Schemas.WebhookEvent._TypePayload
+            /// Creates a new `WebhookEvent`.
+            ///
+            /// - Parameters:
+            ///   - data:
+            ///   - timestamp: When it happened (RFC 3339, UTC, whole seconds).
+            ///   - _type:
+            public init(
+                data: Components.Schemas.WebhookEventData,
+                timestamp: Foundation.Date,
+                _type: Components.Schemas.WebhookEvent._TypePayload
+            ) {
+                self.data = data
+                self.timestamp = timestamp
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case data
+                case timestamp
+                case _type = "type"
+            }
+        }
+        /// What happened. `user` always; the other fields where the type has them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEventData`.
+        public struct WebhookEventData: Codable, Hashable, Sendable {
+            /// streak.lost: the habit's best streak ever.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/best`.
+            public var best: Swift.Int?
+            /// The local day (YYYY-MM-DD): the streak's first day (streak.started), the day missed (streak.lost), the day a freeze covered (streak.frozen), the day an unlock was achieved.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/day`.
+            public var day: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/flag`.
+            public var flag: Components.Schemas.WebhookEventFlag?
+            /// The habit (streak events; an unlock's, when it has one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/habit`.
+            public var habit: Swift.String?
+            /// The habit's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/habitName`.
+            public var habitName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/purchase`.
+            public var purchase: Components.Schemas.WebhookEventPurchase?
+            /// The streak's length in the habit's unit: started (1 or more with backdated days), lost, or kept by the freeze.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/streak`.
+            public var streak: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/unlock`.
+            public var unlock: Components.Schemas.WebhookEventUnlock?
+            /// The user's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/user`.
+            public var user: Swift.String
+            /// Creates a new `WebhookEventData`.
+            ///
+            /// - Parameters:
+            ///   - best: streak.lost: the habit's best streak ever.
+            ///   - day: The local day (YYYY-MM-DD): the streak's first day (streak.started), the day missed (streak.lost), the day a freeze covered (streak.frozen), the day an unlock was achieved.
+            ///   - flag:
+            ///   - habit: The habit (streak events; an unlock's, when it has one).
+            ///   - habitName: The habit's name.
+            ///   - purchase:
+            ///   - streak: The streak's length in the habit's unit: started (1 or more with backdated days), lost, or kept by the freeze.
+            ///   - unlock:
+            ///   - user: The user's id.
+            public init(
+                best: Swift.Int? = nil,
+                day: Swift.String? = nil,
+                flag: Components.Schemas.WebhookEventFlag? = nil,
+                habit: Swift.String? = nil,
+                habitName: Swift.String? = nil,
+                purchase: Components.Schemas.WebhookEventPurchase? = nil,
+                streak: Swift.Int? = nil,
+                unlock: Components.Schemas.WebhookEventUnlock? = nil,
+                user: Swift.String
+            ) {
+                self.best = best
+                self.day = day
+                self.flag = flag
+                self.habit = habit
+                self.habitName = habitName
+                self.purchase = purchase
+                self.streak = streak
+                self.unlock = unlock
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case best
+                case day
+                case flag
+                case habit
+                case habitName
+                case purchase
+                case streak
+                case unlock
+                case user
+            }
+        }
+        /// review_flag.raised: suspicious activity flagged for review.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEventFlag`.
+        public struct WebhookEventFlag: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEventFlag/detail`.
+            public var detail: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEventFlag/events`.
+            public var events: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/WebhookEventFlag/id`.
+            public var id: Swift.String
+            /// burst, backfills or time_zone_hop.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventFlag/kind`.
+            public var kind: Swift.String
+            /// Creates a new `WebhookEventFlag`.
+            ///
+            /// - Parameters:
+            ///   - detail:
+            ///   - events:
+            ///   - id:
+            ///   - kind: burst, backfills or time_zone_hop.
+            public init(
+                detail: Swift.String,
+                events: [Swift.String],
+                id: Swift.String,
+                kind: Swift.String
+            ) {
+                self.detail = detail
+                self.events = events
+                self.id = id
+                self.kind = kind
+            }
+            public enum CodingKeys: String, CodingKey {
+                case detail
+                case events
+                case id
+                case kind
+            }
+        }
+        /// purchase.created: a store purchase with diamonds.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase`.
+        public struct WebhookEventPurchase: Codable, Hashable, Sendable {
+            /// Freezes bought at the custom price.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase/days`.
+            public var days: Swift.Int?
+            /// Diamonds after the push that made it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase/diamonds`.
+            public var diamonds: Swift.Int
+            /// The purchase event's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase/event`.
+            public var event: Swift.String
+            /// Freezes after the push that made it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase/freezes`.
+            public var freezes: Swift.Int
+            /// The catalog item bought.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventPurchase/item`.
+            public var item: Swift.String?
+            /// Creates a new `WebhookEventPurchase`.
+            ///
+            /// - Parameters:
+            ///   - days: Freezes bought at the custom price.
+            ///   - diamonds: Diamonds after the push that made it.
+            ///   - event: The purchase event's id.
+            ///   - freezes: Freezes after the push that made it.
+            ///   - item: The catalog item bought.
+            public init(
+                days: Swift.Int? = nil,
+                diamonds: Swift.Int,
+                event: Swift.String,
+                freezes: Swift.Int,
+                item: Swift.String? = nil
+            ) {
+                self.days = days
+                self.diamonds = diamonds
+                self.event = event
+                self.freezes = freezes
+                self.item = item
+            }
+            public enum CodingKeys: String, CodingKey {
+                case days
+                case diamonds
+                case event
+                case freezes
+                case item
+            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEventType`.
+        @frozen public enum WebhookEventType: String, Codable, Hashable, Sendable, CaseIterable {
+            case unlock_created = "unlock.created"
+            case streak_started = "streak.started"
+            case streak_lost = "streak.lost"
+            case streak_frozen = "streak.frozen"
+            case purchase_created = "purchase.created"
+            case reviewFlag_raised = "review_flag.raised"
+        }
+        /// unlock.created: the achievement or milestone unlocked.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock`.
+        public struct WebhookEventUnlock: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/category`.
+            public var category: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/milestoneType`.
+            public var milestoneType: Swift.String
+            /// Found in history sent late.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/retroactive`.
+            public var retroactive: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/rule`.
+            public var rule: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/subject`.
+            public var subject: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookEventUnlock/value`.
+            public var value: Swift.Double?
+            /// Creates a new `WebhookEventUnlock`.
+            ///
+            /// - Parameters:
+            ///   - category:
+            ///   - id:
+            ///   - milestoneType:
+            ///   - retroactive: Found in history sent late.
+            ///   - rule:
+            ///   - subject:
+            ///   - title:
+            ///   - value:
+            public init(
+                category: Swift.String,
+                id: Swift.String,
+                milestoneType: Swift.String,
+                retroactive: Swift.Bool,
+                rule: Swift.String,
+                subject: Swift.String? = nil,
+                title: Swift.String,
+                value: Swift.Double? = nil
+            ) {
+                self.category = category
+                self.id = id
+                self.milestoneType = milestoneType
+                self.retroactive = retroactive
+                self.rule = rule
+                self.subject = subject
+                self.title = title
+                self.value = value
+            }
+            public enum CodingKeys: String, CodingKey {
+                case category
+                case id
+                case milestoneType
+                case retroactive
+                case rule
+                case subject
+                case title
+                case value
             }
         }
         /// - Remark: Generated from `#/components/schemas/WebhookList`.
@@ -8765,10 +9720,27 @@ extension Components {
                 case webhooks
             }
         }
-        /// A webhook for notifications: every notification stored from now on (of the kinds named, or all) is posted to the URL as JSON, signed with HMAC-SHA256 (`Momentum-Signature: t=<unix seconds>,v1=<hex of HMAC(secret, "<t>.<body>")>`).
+        /// A webhook for notifications and events. Notifications stored from now on (of the `kinds` named; all when neither `kinds` nor `events` is given, none when only `events` is) and the events of the `events` named are posted to the URL as JSON, signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 of HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, the key being the base64 after `whsec_` in the secret). The deprecated `Momentum-Signature: t=<unix seconds>,v1=<hex of HMAC(secret, "<t>.<body>")>` is sent too.
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookRequest`.
         public struct WebhookRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/EventsPayload`.
+            @frozen public enum EventsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case unlock_created = "unlock.created"
+                case streak_started = "streak.started"
+                case streak_lost = "streak.lost"
+                case streak_frozen = "streak.frozen"
+                case purchase_created = "purchase.created"
+                case reviewFlag_raised = "review_flag.raised"
+            }
+            /// The event types to receive (bodies: WebhookEvent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/events`.
+            public typealias EventsPayload = [Components.Schemas.WebhookRequest.EventsPayloadPayload]
+            /// The event types to receive (bodies: WebhookEvent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookRequest/events`.
+            public var events: Components.Schemas.WebhookRequest.EventsPayload?
             /// - Remark: Generated from `#/components/schemas/WebhookRequest/KindsPayload`.
             @frozen public enum KindsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case streakAtRisk = "streak-at-risk"
@@ -8791,21 +9763,29 @@ extension Components {
             /// Creates a new `WebhookRequest`.
             ///
             /// - Parameters:
+            ///   - events: The event types to receive (bodies: WebhookEvent).
             ///   - kinds:
             ///   - url:
             public init(
+                events: Components.Schemas.WebhookRequest.EventsPayload? = nil,
                 kinds: Components.Schemas.WebhookRequest.KindsPayload? = nil,
                 url: Swift.String
             ) {
+                self.events = events
                 self.kinds = kinds
                 self.url = url
             }
             public enum CodingKeys: String, CodingKey {
+                case events
                 case kinds
                 case url
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.events = try container.decodeIfPresent(
+                    Components.Schemas.WebhookRequest.EventsPayload.self,
+                    forKey: .events
+                )
                 self.kinds = try container.decodeIfPresent(
                     Components.Schemas.WebhookRequest.KindsPayload.self,
                     forKey: .kinds
@@ -8815,8 +9795,38 @@ extension Components {
                     forKey: .url
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "events",
                     "kinds",
                     "url"
+                ])
+            }
+        }
+        /// How long the current secret keeps signing beside the new one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookSecretRotation`.
+        public struct WebhookSecretRotation: Codable, Hashable, Sendable {
+            /// Seconds, 0 to 604800 (a week); 86400 (a day) when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookSecretRotation/overlapSeconds`.
+            public var overlapSeconds: Swift.Int?
+            /// Creates a new `WebhookSecretRotation`.
+            ///
+            /// - Parameters:
+            ///   - overlapSeconds: Seconds, 0 to 604800 (a week); 86400 (a day) when left out.
+            public init(overlapSeconds: Swift.Int? = nil) {
+                self.overlapSeconds = overlapSeconds
+            }
+            public enum CodingKeys: String, CodingKey {
+                case overlapSeconds
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.overlapSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .overlapSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "overlapSeconds"
                 ])
             }
         }

@@ -108,7 +108,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/webhooks`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/get(listWebhooks)`.
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output
-    /// Add a webhook for notifications (admin token)
+    /// Add a webhook for notifications and events (admin token)
     ///
     /// The answer holds the signing secret, shown only this once. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
     ///
@@ -136,6 +136,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/enable`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/enable/post(enableWebhook)`.
     func enableWebhook(_ input: Operations.EnableWebhook.Input) async throws -> Operations.EnableWebhook.Output
+    /// Rotate a webhook's signing secret without downtime (admin token)
+    ///
+    /// Answers the new secret, shown only this once. During the overlap every message carries a signature with the new secret and one with the previous; after it only the new one signs. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/rotate-secret`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/rotate-secret/post(rotateWebhookSecret)`.
+    func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
     /// Analytics: rates, weeks, months, trends, strength, comparison
     ///
     /// - Remark: HTTP `GET /v1/analytics`.
@@ -186,6 +193,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/devices/{device}`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/delete(revokeDevice)`.
     func revokeDevice(_ input: Operations.RevokeDevice.Input) async throws -> Operations.RevokeDevice.Output
+    /// Verify the email address with a link
+    ///
+    /// Marks the account's email verified with the token of a verification link (valid 24 hours, single use; a newer link supersedes it).
+    ///
+    /// - Remark: HTTP `POST /v1/email-verification/confirm`.
+    /// - Remark: Generated from `#/paths//v1/email-verification/confirm/post(confirmEmailVerification)`.
+    func confirmEmailVerification(_ input: Operations.ConfirmEmailVerification.Input) async throws -> Operations.ConfirmEmailVerification.Output
     /// Pull stored events after a cursor
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -355,6 +369,32 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/languages`.
     /// - Remark: Generated from `#/paths//v1/languages/get(listLanguages)`.
     func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output
+    /// Send the verification mail again
+    ///
+    /// Sends the signed-in account a new verification mail (superseding older links). Limited per account. An account already verified, or without an email address, gets the same answer and no mail.
+    ///
+    /// - Remark: HTTP `POST /v1/me/email-verification`.
+    /// - Remark: Generated from `#/paths//v1/me/email-verification/post(resendEmailVerification)`.
+    func resendEmailVerification(_ input: Operations.ResendEmailVerification.Input) async throws -> Operations.ResendEmailVerification.Output
+    /// List the identities that sign in to the account
+    ///
+    /// - Remark: HTTP `GET /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/get(listIdentities)`.
+    func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output
+    /// Link an identity to the account
+    ///
+    /// Links the identity of a verified ID token to the signed-in account; 409 identity_taken when it signs in to another account, 409 provider_linked when the account has another identity of the provider.
+    ///
+    /// - Remark: HTTP `POST /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/post(linkIdentity)`.
+    func linkIdentity(_ input: Operations.LinkIdentity.Input) async throws -> Operations.LinkIdentity.Output
+    /// Unlink an identity
+    ///
+    /// Unlinks the account's identity of the provider while the account keeps another way to sign in; 409 last_sign_in_method otherwise.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)`.
+    func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output
     /// Memories, newest first
     ///
     /// - Remark: HTTP `GET /v1/memories`.
@@ -414,6 +454,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/pack`.
     /// - Remark: Generated from `#/paths//v1/pack/get(getPack)`.
     func getPack(_ input: Operations.GetPack.Input) async throws -> Operations.GetPack.Output
+    /// Ask for a password-reset mail
+    ///
+    /// Sends a mail with a single-use link (valid one hour) to choose a new password, when the address has an account. The answer is the same whether or not it has one, and is given before the mail is sent (a mail server that is down delays the mail, not the answer). A newer request supersedes older links. Limited per address and per email.
+    ///
+    /// - Remark: HTTP `POST /v1/password-reset`.
+    /// - Remark: Generated from `#/paths//v1/password-reset/post(requestPasswordReset)`.
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output
+    /// Choose a new password with a reset link
+    ///
+    /// Sets a new password with the token of a password-reset link: the same rules as registration. It ends every device session of the account and marks its email verified. A link works once (`reset_link_used` after), expires after an hour (`reset_link_expired`), and a newer link supersedes it (`invalid_reset_link`).
+    ///
+    /// - Remark: HTTP `POST /v1/password-reset/confirm`.
+    /// - Remark: Generated from `#/paths//v1/password-reset/confirm/post(confirmPasswordReset)`.
+    func confirmPasswordReset(_ input: Operations.ConfirmPasswordReset.Input) async throws -> Operations.ConfirmPasswordReset.Output
     /// A stored photo
     ///
     /// - Remark: HTTP `GET /v1/photos/{path}`.
@@ -489,6 +543,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/current`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/delete(signOut)`.
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output
+    /// Sign in with an identity provider's ID token
+    ///
+    /// Verifies the ID token against the provider's keys (signature, algorithm, issuer, audience, expiry, nonce) and signs the device in to the account the identity belongs to; the first sign-in of an identity creates the account. A verified email that already belongs to an email account is refused with link_required: sign in with the password and link the identity instead. A refused token is 401 invalid_id_token with the reason in details[0].issue (expired, not_yet_valid, issuer, audience, signature, algorithm, unknown_key, nonce, malformed).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/id-token`.
+    /// - Remark: Generated from `#/paths//v1/sessions/id-token/post(signInWithIdToken)`.
+    func signInWithIdToken(_ input: Operations.SignInWithIdToken.Input) async throws -> Operations.SignInWithIdToken.Output
     /// What the user shares with friends, and what they could
     ///
     /// - Remark: HTTP `GET /v1/sharing`.
@@ -516,9 +577,18 @@ public protocol APIProtocol: Sendable {
     func purchase(_ input: Operations.Purchase.Input) async throws -> Operations.Purchase.Output
     /// Server-sent events: 'change' whenever the user's data changes
     ///
+    /// Authenticated by a bearer token, or (for an EventSource, which cannot send one) by a stream ticket in the `ticket` query parameter. A ticket that was used, has expired, or whose session ended is refused with 401 and the code `stream_ticket_invalid`, `stream_ticket_expired` or `session_ended`.
+    ///
     /// - Remark: HTTP `GET /v1/stream`.
     /// - Remark: Generated from `#/paths//v1/stream/get(streamChanges)`.
     func streamChanges(_ input: Operations.StreamChanges.Input) async throws -> Operations.StreamChanges.Output
+    /// A short-lived, single-use ticket that opens the change stream from a browser
+    ///
+    /// For a web client (above all on another origin): EventSource cannot send Authorization, so it opens GET /v1/stream?ticket=<ticket> instead. The ticket opens the stream of the caller once, within its lifetime, while the caller's device session lasts, on any instance sharing the database; no other route accepts it.
+    ///
+    /// - Remark: HTTP `POST /v1/stream-tickets`.
+    /// - Remark: Generated from `#/paths//v1/stream-tickets/post(createStreamTicket)`.
+    func createStreamTicket(_ input: Operations.CreateStreamTicket.Input) async throws -> Operations.CreateStreamTicket.Output
     /// Subjects (pets, people, goals) named in events
     ///
     /// - Remark: HTTP `GET /v1/subjects`.
@@ -706,7 +776,7 @@ extension APIProtocol {
     public func listWebhooks(headers: Operations.ListWebhooks.Input.Headers = .init()) async throws -> Operations.ListWebhooks.Output {
         try await listWebhooks(Operations.ListWebhooks.Input(headers: headers))
     }
-    /// Add a webhook for notifications (admin token)
+    /// Add a webhook for notifications and events (admin token)
     ///
     /// The answer holds the signing secret, shown only this once. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
     ///
@@ -764,6 +834,23 @@ extension APIProtocol {
         try await enableWebhook(Operations.EnableWebhook.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Rotate a webhook's signing secret without downtime (admin token)
+    ///
+    /// Answers the new secret, shown only this once. During the overlap every message carries a signature with the new secret and one with the previous; after it only the new one signs. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/rotate-secret`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/rotate-secret/post(rotateWebhookSecret)`.
+    public func rotateWebhookSecret(
+        path: Operations.RotateWebhookSecret.Input.Path,
+        headers: Operations.RotateWebhookSecret.Input.Headers = .init(),
+        body: Operations.RotateWebhookSecret.Input.Body? = nil
+    ) async throws -> Operations.RotateWebhookSecret.Output {
+        try await rotateWebhookSecret(Operations.RotateWebhookSecret.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Analytics: rates, weeks, months, trends, strength, comparison
@@ -870,6 +957,21 @@ extension APIProtocol {
         try await revokeDevice(Operations.RevokeDevice.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Verify the email address with a link
+    ///
+    /// Marks the account's email verified with the token of a verification link (valid 24 hours, single use; a newer link supersedes it).
+    ///
+    /// - Remark: HTTP `POST /v1/email-verification/confirm`.
+    /// - Remark: Generated from `#/paths//v1/email-verification/confirm/post(confirmEmailVerification)`.
+    public func confirmEmailVerification(
+        headers: Operations.ConfirmEmailVerification.Input.Headers = .init(),
+        body: Operations.ConfirmEmailVerification.Input.Body
+    ) async throws -> Operations.ConfirmEmailVerification.Output {
+        try await confirmEmailVerification(Operations.ConfirmEmailVerification.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// Pull stored events after a cursor
@@ -1291,6 +1393,52 @@ extension APIProtocol {
     public func listLanguages(headers: Operations.ListLanguages.Input.Headers = .init()) async throws -> Operations.ListLanguages.Output {
         try await listLanguages(Operations.ListLanguages.Input(headers: headers))
     }
+    /// Send the verification mail again
+    ///
+    /// Sends the signed-in account a new verification mail (superseding older links). Limited per account. An account already verified, or without an email address, gets the same answer and no mail.
+    ///
+    /// - Remark: HTTP `POST /v1/me/email-verification`.
+    /// - Remark: Generated from `#/paths//v1/me/email-verification/post(resendEmailVerification)`.
+    public func resendEmailVerification(headers: Operations.ResendEmailVerification.Input.Headers = .init()) async throws -> Operations.ResendEmailVerification.Output {
+        try await resendEmailVerification(Operations.ResendEmailVerification.Input(headers: headers))
+    }
+    /// List the identities that sign in to the account
+    ///
+    /// - Remark: HTTP `GET /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/get(listIdentities)`.
+    public func listIdentities(headers: Operations.ListIdentities.Input.Headers = .init()) async throws -> Operations.ListIdentities.Output {
+        try await listIdentities(Operations.ListIdentities.Input(headers: headers))
+    }
+    /// Link an identity to the account
+    ///
+    /// Links the identity of a verified ID token to the signed-in account; 409 identity_taken when it signs in to another account, 409 provider_linked when the account has another identity of the provider.
+    ///
+    /// - Remark: HTTP `POST /v1/me/identities`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/post(linkIdentity)`.
+    public func linkIdentity(
+        headers: Operations.LinkIdentity.Input.Headers = .init(),
+        body: Operations.LinkIdentity.Input.Body
+    ) async throws -> Operations.LinkIdentity.Output {
+        try await linkIdentity(Operations.LinkIdentity.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Unlink an identity
+    ///
+    /// Unlinks the account's identity of the provider while the account keeps another way to sign in; 409 last_sign_in_method otherwise.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/identities/{provider}`.
+    /// - Remark: Generated from `#/paths//v1/me/identities/{provider}/delete(unlinkIdentity)`.
+    public func unlinkIdentity(
+        path: Operations.UnlinkIdentity.Input.Path,
+        headers: Operations.UnlinkIdentity.Input.Headers = .init()
+    ) async throws -> Operations.UnlinkIdentity.Output {
+        try await unlinkIdentity(Operations.UnlinkIdentity.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Memories, newest first
     ///
     /// - Remark: HTTP `GET /v1/memories`.
@@ -1433,6 +1581,36 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/pack/get(getPack)`.
     public func getPack(headers: Operations.GetPack.Input.Headers = .init()) async throws -> Operations.GetPack.Output {
         try await getPack(Operations.GetPack.Input(headers: headers))
+    }
+    /// Ask for a password-reset mail
+    ///
+    /// Sends a mail with a single-use link (valid one hour) to choose a new password, when the address has an account. The answer is the same whether or not it has one, and is given before the mail is sent (a mail server that is down delays the mail, not the answer). A newer request supersedes older links. Limited per address and per email.
+    ///
+    /// - Remark: HTTP `POST /v1/password-reset`.
+    /// - Remark: Generated from `#/paths//v1/password-reset/post(requestPasswordReset)`.
+    public func requestPasswordReset(
+        headers: Operations.RequestPasswordReset.Input.Headers = .init(),
+        body: Operations.RequestPasswordReset.Input.Body
+    ) async throws -> Operations.RequestPasswordReset.Output {
+        try await requestPasswordReset(Operations.RequestPasswordReset.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Choose a new password with a reset link
+    ///
+    /// Sets a new password with the token of a password-reset link: the same rules as registration. It ends every device session of the account and marks its email verified. A link works once (`reset_link_used` after), expires after an hour (`reset_link_expired`), and a newer link supersedes it (`invalid_reset_link`).
+    ///
+    /// - Remark: HTTP `POST /v1/password-reset/confirm`.
+    /// - Remark: Generated from `#/paths//v1/password-reset/confirm/post(confirmPasswordReset)`.
+    public func confirmPasswordReset(
+        headers: Operations.ConfirmPasswordReset.Input.Headers = .init(),
+        body: Operations.ConfirmPasswordReset.Input.Body
+    ) async throws -> Operations.ConfirmPasswordReset.Output {
+        try await confirmPasswordReset(Operations.ConfirmPasswordReset.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// A stored photo
     ///
@@ -1601,6 +1779,21 @@ extension APIProtocol {
     public func signOut(headers: Operations.SignOut.Input.Headers = .init()) async throws -> Operations.SignOut.Output {
         try await signOut(Operations.SignOut.Input(headers: headers))
     }
+    /// Sign in with an identity provider's ID token
+    ///
+    /// Verifies the ID token against the provider's keys (signature, algorithm, issuer, audience, expiry, nonce) and signs the device in to the account the identity belongs to; the first sign-in of an identity creates the account. A verified email that already belongs to an email account is refused with link_required: sign in with the password and link the identity instead. A refused token is 401 invalid_id_token with the reason in details[0].issue (expired, not_yet_valid, issuer, audience, signature, algorithm, unknown_key, nonce, malformed).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/id-token`.
+    /// - Remark: Generated from `#/paths//v1/sessions/id-token/post(signInWithIdToken)`.
+    public func signInWithIdToken(
+        headers: Operations.SignInWithIdToken.Input.Headers = .init(),
+        body: Operations.SignInWithIdToken.Input.Body
+    ) async throws -> Operations.SignInWithIdToken.Output {
+        try await signInWithIdToken(Operations.SignInWithIdToken.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// What the user shares with friends, and what they could
     ///
     /// - Remark: HTTP `GET /v1/sharing`.
@@ -1650,10 +1843,27 @@ extension APIProtocol {
     }
     /// Server-sent events: 'change' whenever the user's data changes
     ///
+    /// Authenticated by a bearer token, or (for an EventSource, which cannot send one) by a stream ticket in the `ticket` query parameter. A ticket that was used, has expired, or whose session ended is refused with 401 and the code `stream_ticket_invalid`, `stream_ticket_expired` or `session_ended`.
+    ///
     /// - Remark: HTTP `GET /v1/stream`.
     /// - Remark: Generated from `#/paths//v1/stream/get(streamChanges)`.
     public func streamChanges(headers: Operations.StreamChanges.Input.Headers = .init()) async throws -> Operations.StreamChanges.Output {
         try await streamChanges(Operations.StreamChanges.Input(headers: headers))
+    }
+    /// A short-lived, single-use ticket that opens the change stream from a browser
+    ///
+    /// For a web client (above all on another origin): EventSource cannot send Authorization, so it opens GET /v1/stream?ticket=<ticket> instead. The ticket opens the stream of the caller once, within its lifetime, while the caller's device session lasts, on any instance sharing the database; no other route accepts it.
+    ///
+    /// - Remark: HTTP `POST /v1/stream-tickets`.
+    /// - Remark: Generated from `#/paths//v1/stream-tickets/post(createStreamTicket)`.
+    public func createStreamTicket(
+        headers: Operations.CreateStreamTicket.Input.Headers = .init(),
+        body: Operations.CreateStreamTicket.Input.Body? = nil
+    ) async throws -> Operations.CreateStreamTicket.Output {
+        try await createStreamTicket(Operations.CreateStreamTicket.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// Subjects (pets, people, goals) named in events
     ///

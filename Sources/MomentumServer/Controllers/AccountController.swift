@@ -27,6 +27,8 @@ struct AccountController: Sendable {
     let maxBodyBytes: Int
     /// The current instant (the day in a download's name).
     let clock: @Sendable () -> Date
+    /// Whether a profile's email is verified (``ProfileView/emailVerified``).
+    var recovery: AccountRecovery? = nil
 
     /// Registers the routes open to anyone on `group` and the others on `authenticated`.
     func addRoutes(public group: RouterGroup<MomentumContext>, authenticated: RouterGroup<MomentumContext>) {
@@ -126,14 +128,19 @@ struct AccountController: Sendable {
 
     /// `GET /v1/profile`: the caller's profile.
     @Sendable func profile(_ request: Request, context: MomentumContext) async throws -> Response {
-        try JSONIO.response(ProfileView(try await accounts.profile(of: try context.requireCaller().user)))
+        let user = try context.requireCaller().user
+        var view = ProfileView(try await accounts.profile(of: user))
+        view.emailVerified = try await recovery?.emailVerified(user)
+        return try JSONIO.response(view)
     }
 
     /// `PATCH /v1/profile`: changes the caller's profile; the profile now.
     @Sendable func updateProfile(_ request: Request, context: MomentumContext) async throws -> Response {
         let caller = try context.requireCaller()
         let patch = try await JSONIO.decode(ProfilePatch.self, from: request, limit: maxBodyBytes)
-        return try JSONIO.response(ProfileView(try await accounts.updateProfile(patch, caller: caller)))
+        var view = ProfileView(try await accounts.updateProfile(patch, caller: caller))
+        view.emailVerified = try await recovery?.emailVerified(caller.user)
+        return try JSONIO.response(view)
     }
 
     /// A download of the account's data: saved as `name-YYYY-MM-DD.suffix`, never cached.
@@ -154,7 +161,7 @@ struct AccountController: Sendable {
     /// its password from elsewhere do not keep it out.
     func withDeviceKey(_ response: Response, session: SessionResponse, shown: String?) async -> Response {
         var response = response
-        if let key = await accounts.deviceKey(for: session.email, showing: shown) {
+        if let email = session.email, let key = await accounts.deviceKey(for: email, showing: shown) {
             response.headers[.momentumDeviceKey] = key
         }
         return response

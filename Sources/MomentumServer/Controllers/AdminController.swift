@@ -81,7 +81,8 @@ struct AdminController: Sendable {
 /// What an archive import created.
 struct ArchiveImported: Codable {
     var userID: String
-    var email: String
+    /// Absent for an account without an email.
+    var email: String?
     var events: Int
     var memories: Int
     var photos: Int

@@ -6,8 +6,8 @@ import MomentumStore
 public struct SessionResponse: Codable, Sendable {
     /// The user id.
     public var userID: String
-    /// The email.
-    public var email: String
+    /// The email; `nil` for an account without one (an identity provider's user may have none).
+    public var email: String?
     /// The token.
     public var token: String
     /// The device.
@@ -64,6 +64,9 @@ public struct ProfileView: Codable, Sendable {
     public var notifications: NotificationPreferences
     /// The language.
     public var language: String?
+    /// Whether the account's email address is verified; `nil` for an account without one
+    /// (or where the answer does not say).
+    public var emailVerified: Bool?
     /// The updated at.
     public var updatedAt: Date
 

@@ -33,9 +33,9 @@ extension Accounts {
                 .conflict, "account_exists", "this server already has the account '\(archive.account.id)'",
                 fields: [.init(field: "account", issue: "exists")])
         }
-        if try await store.account(email: archive.account.email) != nil {
+        if let email = archive.account.email, try await store.account(email: email) != nil {
             throw ServiceError(
-                .conflict, "email_taken", "an account with the email \(archive.account.email) exists on this server",
+                .conflict, "email_taken", "an account with the email \(email) exists on this server",
                 fields: [.init(field: "email", issue: "is taken")])
         }
         try await store.importAccount(archive, now: now())

@@ -25,6 +25,8 @@ public struct Accounts: Sendable {
     let changes: ChangePublisher
     /// The notifications.
     public let notifications: Notifications
+    /// Queues a new account's email-verification mail (``AccountRecovery/welcome(_:)``).
+    var welcome: (@Sendable (String) -> Void)? = nil
 
     /// The current instant.
     func now() -> Date { configuration.clock() }
@@ -88,6 +90,7 @@ public struct Accounts: Sendable {
         // Its client has the device key from the answer.
         try await store.createAccount(account, profile: profile)
         try await notifications.touch(account.id)
+        welcome?(account.id)
         return try await startSession(account, profile: profile, deviceName: body.deviceName)
     }
 
@@ -110,18 +113,21 @@ public struct Accounts: Sendable {
         // A key is checked against the account's password hash (a key made before the
         // password changed is no key): only a client that shows one costs this read.
         var device: String?
-        if deviceKey != nil, !Self.hasControlCharacters(email), let owner = try await store.account(email: body.email) {
-            device = await devices.device(showing: deviceKey, for: email, passwordHash: owner.passwordHash, now: now())?
-                .id
+        if deviceKey != nil, !Self.hasControlCharacters(email),
+            let ownerHash = try await store.account(email: body.email)?.passwordHash
+        {
+            device = await devices.device(showing: deviceKey, for: email, passwordHash: ownerHash, now: now())?.id
         }
         let valid = try await throttledPasswordCheck(email: email, client: .init(address: address, device: device)) {
             // An address with a control character (NUL, which PostgreSQL cannot even hold in
             // text) has no account: it is not looked up, and costs the same bcrypt work.
             account = Self.hasControlCharacters(email) ? nil : try await store.account(email: body.email)
-            // A missing account costs the same bcrypt work as a wrong password, so timing
-            // does not reveal which emails have accounts.
-            let matches = try await passwords.verify(body.password, hash: account?.passwordHash ?? decoyHash)
-            return account != nil && matches
+            // A missing account, or one without a password (an app's backend's user, an
+            // identity provider's), costs the same bcrypt work as a wrong password and gets
+            // the same answer, so timing does not reveal which emails have accounts.
+            let hash = account?.passwordHash
+            let matches = try await passwords.verify(body.password, hash: hash ?? decoyHash)
+            return hash != nil && matches
         }
         guard let account, valid, let profile = try await store.profile(of: account.id) else {
             throw ServiceError(.unauthenticated, "invalid_credentials", "wrong email or password")
@@ -151,11 +157,13 @@ public struct Accounts: Sendable {
                 ])
         }
         guard let account = try await store.account(id: caller.user) else { throw ServiceError.notFound("account") }
-        // The caller holds a live session of the account: a known client.
+        // The caller holds a live session of the account: a known client. An account without
+        // a password has no current one to give: any answer is wrong, after the same work.
         let valid = try await throttledPasswordCheck(
-            email: account.email, client: .init(address: address, signedIn: true)
+            email: account.email ?? "user:" + account.id, client: .init(address: address, signedIn: true)
         ) {
-            try await passwords.verify(body.currentPassword, hash: account.passwordHash)
+            let matches = try await passwords.verify(body.currentPassword, hash: account.passwordHash ?? decoyHash)
+            return account.passwordHash != nil && matches
         }
         guard valid else {
             throw ServiceError(
@@ -235,13 +243,15 @@ public struct Accounts: Sendable {
     public func deviceKey(for email: String, showing shown: String?) async -> String? {
         let email = Account.normalize(email: email)
         let now = now()
-        guard let account = try? await store.account(email: email) else { return nil }
-        if let device = await devices.device(showing: shown, for: email, passwordHash: account.passwordHash, now: now),
+        guard let account = try? await store.account(email: email), let hash = account.passwordHash else {
+            return nil
+        }
+        if let device = await devices.device(showing: shown, for: email, passwordHash: hash, now: now),
             Double(SignInDevices.seconds(now) - device.issued) < SignInDevices.renewal
         {
             return shown
         }
-        return try? await devices.issue(for: email, passwordHash: account.passwordHash, now: now)
+        return try? await devices.issue(for: email, passwordHash: hash, now: now)
     }
 
     /// The sign-in throttle's key of a client address.

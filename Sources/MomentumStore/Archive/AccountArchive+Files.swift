@@ -138,19 +138,19 @@ extension AccountArchive {
                     problem(accountFile, number, "a second account line")
                     continue
                 }
-                guard let id = line.id, let email = line.email, let hash = line.passwordHash,
-                    let created = line.createdAt
-                else {
-                    problem(accountFile, number, "an account line needs id, email, password_hash and created_at")
+                // An account without an email or a password (an app's backend's user, an
+                // identity provider's) leaves those fields out.
+                guard let id = line.id, let created = line.createdAt else {
+                    problem(accountFile, number, "an account line needs id and created_at")
                     continue
                 }
                 do throws(StoreError) {
                     try Validate.userID(id)
-                    try Validate.email(email)
+                    if let email = line.email { try Validate.email(email) }
                 } catch {
                     problem(accountFile, number, error.message)
                 }
-                account = Account(id: id, email: email, passwordHash: hash, createdAt: created)
+                account = Account(id: id, email: line.email, passwordHash: line.passwordHash, createdAt: created)
             case "profile":
                 guard let value = line.profile else {
                     problem(accountFile, number, "a profile line needs a profile")

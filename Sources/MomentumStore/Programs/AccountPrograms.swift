@@ -16,18 +16,15 @@ enum AccountPrograms {
                         INSERT INTO accounts (user_id, email, password_hash, created_at) VALUES (?, ?, ?, ?)
                         ON CONFLICT (user_id) DO NOTHING
                         """,
-                        [.text(user), .text(account.email), .text(account.passwordHash), .date(account.createdAt)])
+                        // '' stands for none in both NOT NULL columns (see `Schema.accounts`).
+                        [
+                            .text(user), .text(account.email ?? ""), .text(account.passwordHash ?? ""),
+                            .date(account.createdAt),
+                        ])
                 ]) { counts throws(StoreError) in
                     guard counts[0] == 1 else { throw StoreError(.userExists, "an account '\(user)' already exists") }
-                    return .execute([
-                        SQLStatement(
-                            "INSERT INTO account_emails (email, user_id) VALUES (?, ?) ON CONFLICT (email) DO NOTHING",
-                            [.text(account.email), .text(user)])
-                    ]) { counts throws(StoreError) in
-                        guard counts[0] == 1 else {
-                            throw StoreError(.emailTaken, "another account already uses '\(account.email)'")
-                        }
-                        return .execute([
+                    let rest: @Sendable () throws(StoreError) -> StoreStep<Bool> = { () throws(StoreError) in
+                        .execute([
                             try insertProfile(profile, for: user, form: form),
                             SQLStatement(
                                 """
@@ -35,6 +32,18 @@ enum AccountPrograms {
                                 VALUES (?, 0, 0, 0, 0, ?)
                                 """, [.text(user), .date(account.createdAt)]),
                         ]) { _ throws(StoreError) in .done(true) }
+                    }
+                    // Only a real email gets a row in the global lookup.
+                    guard let email = account.email else { return try rest() }
+                    return .execute([
+                        SQLStatement(
+                            "INSERT INTO account_emails (email, user_id) VALUES (?, ?) ON CONFLICT (email) DO NOTHING",
+                            [.text(email), .text(user)])
+                    ]) { counts throws(StoreError) in
+                        guard counts[0] == 1 else {
+                            throw StoreError(.emailTaken, "another account already uses '\(email)'")
+                        }
+                        return try rest()
                     }
                 }
             }
@@ -74,6 +83,8 @@ enum AccountPrograms {
         return StoreProgram(writes: false) { () throws(StoreError) in
             .query(SQLStatement(sql, [.text(value)])) { rows throws(StoreError) in
                 guard let row = rows.first else { return .done(nil) }
+                // Account's initializer reads the '' of an account without an email or a
+                // password as nil.
                 return .done(
                     Account(
                         id: try row.text(0, "user_id"), email: try row.text(1, "email"),

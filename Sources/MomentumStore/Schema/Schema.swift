@@ -24,6 +24,11 @@ public enum Schema {
 
     // MARK: - Version 1
 
+    /// `email` and `password_hash` are NOT NULL since version 1, and SQLite cannot relax
+    /// that without rebuilding a table every per-user table references: `''` in either
+    /// column means none (an account an app's backend created, or one that signs in with
+    /// an identity provider). The store maps `''` to `nil` and back at its boundary
+    /// (`Account.email`, `Account.passwordHash`); `account_emails` holds real emails only.
     static let accounts = TableSpec(
         "accounts",
         columns: [

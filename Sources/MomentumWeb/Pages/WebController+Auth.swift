@@ -119,7 +119,7 @@ extension WebController {
                 secure: secure(request), httpOnly: true, sameSite: .strict))
         // The browser's device key, shown with its next sign-in (only to the sign-in form),
         // so that guesses at the password from elsewhere do not keep it out.
-        if let key = await services.accounts.deviceKey(for: session.email, showing: shownDeviceKey) {
+        if let email = session.email, let key = await services.accounts.deviceKey(for: email, showing: shownDeviceKey) {
             response.setCookie(
                 Cookie(
                     name: Self.deviceCookie, value: key, maxAge: 400 * 86_400, path: "/signin",

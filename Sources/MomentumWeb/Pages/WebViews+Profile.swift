@@ -34,8 +34,9 @@ extension WebViews {
                 current: session.tokenHash == caller.tokenHash, created: day(session.createdAt),
                 lastSeen: day(session.lastSeenAt))
         }
+        let account = try await services.accounts.account(of: caller.user)
         let page = ProfilePage(
-            email: try await services.accounts.account(of: caller.user).email,
+            email: account.email, hasPassword: account.passwordHash != nil,
             profile: settings,
             languages: [
                 .init(value: "", label: L("profile.preferences.languageAutomatic"), selected: profile.language == nil)

@@ -62,7 +62,10 @@ struct ProfilePage: TemplateModel {
         var events: Int
     }
 
-    var email: String
+    /// `nil` for an account without an email (an app's backend's user, an identity provider's).
+    var email: String?
+    /// Whether the account signs in with a password: only then can it change one.
+    var hasPassword: Bool
     var profile: Settings
     var languages: [Choice<String>]
     var pushTargets: [PushTarget]
