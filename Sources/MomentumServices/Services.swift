@@ -74,6 +74,8 @@ public final class Services: Sendable {
     public let notifications: Notifications
     /// Sends inbox notifications to devices and webhooks.
     public let deliveries: Deliveries
+    /// The events app backends receive at their webhooks (`unlock.created`, `streak.lost`, …).
+    public let webhookEvents: WebhookEvents
     /// Devices' push registrations and the webhooks.
     public let pushTargets: PushTargets
     /// Accounts, device sessions and profiles.
@@ -127,12 +129,14 @@ public final class Services: Sendable {
         dashboard = Dashboard(store: store, configuration: configuration, factory: edges.metrics)
         changes = ChangePublisher(hub: edges.localChanges, relay: edges.relay, instance: edges.instance, logger: logger)
         let notificationMetrics = NotificationMetrics(factory: edges.metrics)
+        webhookEvents = WebhookEvents(store: store, now: now, logger: logger)
         notifications = Notifications(
             store: store, now: now, changes: changes, metrics: notificationMetrics, logger: logger,
-            lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch))
+            lease: configuration.notificationLease, batch: max(1, configuration.notificationBatch),
+            webhookEvents: webhookEvents)
         pushTargets = PushTargets(
             store: store, now: now, pushHosts: configuration.pushHosts, apns: configuration.apns != nil,
-            webhookAddresses: edges.webhookAddresses)
+            webhookAddresses: edges.webhookAddresses, webhookEvents: webhookEvents)
         deliveries = Deliveries(
             store: store, now: now, metrics: notificationMetrics, logger: logger,
             settings: Deliveries.Settings(
@@ -143,7 +147,7 @@ public final class Services: Sendable {
         ingest = EventIngest(
             store: store, maxEventsPerRequest: configuration.maxEventsPerRequest, now: now, arrivals: ArrivalGate(),
             detector: SuspicionDetector(), metrics: IngestMetrics(factory: edges.metrics), logger: logger,
-            changes: changes, notifications: notifications, rules: dashboard.rules)
+            changes: changes, notifications: notifications, rules: dashboard.rules, webhookEvents: webhookEvents)
         habitImports = HabitImports(
             store: store, ingest: ingest, now: now, maxEventsPerRequest: configuration.maxEventsPerRequest)
         milestones = CustomMilestones(store: store, ingest: ingest, now: now)

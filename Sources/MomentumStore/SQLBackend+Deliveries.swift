@@ -21,7 +21,8 @@ extension SQLBackend {
             FROM (VALUES \(values)) AS k CROSS JOIN push_targets t WHERE t.user_id = ?
             UNION ALL
             SELECT ?, k.column1, 'webhook', w.webhook_id, ?, 0, 'pending', ?
-            FROM (VALUES \(values)) AS k CROSS JOIN webhooks w WHERE w.disabled_at IS NULL
+            FROM (VALUES \(values)) AS k CROSS JOIN webhooks w
+            WHERE w.disabled_at IS NULL AND (w.kinds IS NULL OR w.kinds <> '')
             ON CONFLICT (user_id, notification_key, channel, target_id) DO NOTHING
             RETURNING notification_key, channel
             """,
@@ -65,13 +66,13 @@ extension SQLBackend {
                 SELECT d.user_id, d.channel, d.target_id, d.attempts,
                   n.notification_key, n.kind, n.title, n.body, n.url, n.day, n.habit, n.meant_at, n.expires_at,
                   t.target_id, t.channel, t.address, t.p256dh, t.auth, t.environment, t.created_at,
-                  \(Self.webhookColumns.split(separator: ",").map { "w." + $0.trimmingCharacters(in: .whitespaces) }
-                    .joined(separator: ", "))
+                  \(Self.webhookColumns("w"))
                 FROM deliveries d
                 JOIN notifications n ON n.user_id = d.user_id AND n.notification_key = d.notification_key
                 LEFT JOIN push_targets t ON d.channel <> 'webhook' AND t.user_id = d.user_id
                   AND t.target_id = d.target_id
                 LEFT JOIN webhooks w ON d.channel = 'webhook' AND w.webhook_id = d.target_id
+                \(Self.webhookOptionsJoin("w"))
                 WHERE (d.user_id, d.notification_key, d.channel, d.target_id) IN (\(marks))
                 """, arguments)
             let rows = try await run(
@@ -263,11 +264,19 @@ extension SQLBackend {
 
     // MARK: Rows
 
-    static var webhookColumns: String {
-        """
-        webhook_id, url, secret, kinds, created_at, disabled_at, consecutive_failures, last_error, last_success_at,
-        last_failure_at
-        """
+    /// A webhook's columns from `webhooks` as `w` and its options as `wo`
+    /// (``webhookOptionsJoin(_:)``), in the order ``webhook(_:from:)`` reads them.
+    static func webhookColumns(_ w: String) -> String {
+        [
+            "webhook_id", "url", "secret", "kinds", "created_at", "disabled_at", "consecutive_failures", "last_error",
+            "last_success_at", "last_failure_at",
+        ].map { "\(w).\($0)" }.joined(separator: ", ")
+            + ", \(w)o.events, \(w)o.legacy_secret, \(w)o.previous_secret, \(w)o.previous_legacy, \(w)o.previous_until"
+    }
+
+    /// Joins a webhook's options (event types, secrets) to `webhooks` as `w`.
+    static func webhookOptionsJoin(_ w: String) -> String {
+        "LEFT JOIN webhook_options \(w)o ON \(w)o.webhook_id = \(w).webhook_id"
     }
 
     static func webhook(_ row: SQLRow, from i: Int) throws(StoreError) -> Webhook {
@@ -276,7 +285,17 @@ extension SQLBackend {
             kinds: try row.optionalText(i + 3).map { text throws(StoreError) in try kinds(text) },
             createdAt: try row.date(i + 4, "created_at"), disabledAt: row.optionalDate(i + 5),
             consecutiveFailures: Int(try row.int(i + 6, "consecutive_failures")), lastError: row.optionalText(i + 7),
-            lastSuccessAt: row.optionalDate(i + 8), lastFailureAt: row.optionalDate(i + 9))
+            lastSuccessAt: row.optionalDate(i + 8), lastFailureAt: row.optionalDate(i + 9),
+            events: eventTypes(row.optionalText(i + 10) ?? ""),
+            // A webhook without options predates them: its secret is a legacy one.
+            legacySecret: row[i + 11].int64.map { $0 != 0 } ?? true, previousSecret: row.optionalText(i + 12),
+            previousSecretIsLegacy: row[i + 13].int64 == 1, previousSecretExpiresAt: row.optionalDate(i + 14))
+    }
+
+    /// Event types stored as a space-separated list; a name this server does not know is
+    /// skipped (a newer server's type).
+    static func eventTypes(_ text: String) -> Set<WebhookEventType> {
+        Set(text.split(separator: " ").compactMap { WebhookEventType(rawValue: String($0)) })
     }
 
     static func pushTarget(_ row: SQLRow, from i: Int) throws(StoreError) -> PushTarget {

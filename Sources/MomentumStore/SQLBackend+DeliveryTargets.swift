@@ -60,23 +60,41 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `createWebhook`; see the protocol for its contract.
     public func createWebhook(_ webhook: Webhook) async throws(StoreError) {
-        _ = try await writeAlone(
-            SQLStatement(
-                """
-                INSERT INTO webhooks (webhook_id, url, secret, kinds, created_at, consecutive_failures)
-                VALUES (?, ?, ?, ?, ?, 0)
-                """,
-                [
-                    .text(webhook.id), .text(webhook.url), .text(webhook.secret),
-                    .optional(Self.kindList(webhook.kinds)),
-                    .date(StoreJSON.canonical(webhook.createdAt)),
-                ]))
+        let insert = SQLStatement(
+            """
+            INSERT INTO webhooks (webhook_id, url, secret, kinds, created_at, consecutive_failures)
+            VALUES (?, ?, ?, ?, ?, 0)
+            """,
+            [
+                .text(webhook.id), .text(webhook.url), .text(webhook.secret),
+                .optional(Self.kindList(webhook.kinds)),
+                .date(StoreJSON.canonical(webhook.createdAt)),
+            ])
+        let options = SQLStatement(
+            """
+            INSERT INTO webhook_options
+              (webhook_id, events, legacy_secret, previous_secret, previous_legacy, previous_until)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(webhook.id), .text(webhook.events.map(\.rawValue).sorted().joined(separator: " ")),
+                .bool(webhook.legacySecret), .optional(webhook.previousSecret),
+                webhook.previousSecret == nil ? .null : .bool(webhook.previousSecretIsLegacy),
+                webhook.previousSecretExpiresAt.map { .date(StoreJSON.canonical($0)) } ?? .null,
+            ])
+        _ = try await run(
+            StoreProgram(writes: true) { () throws(StoreError) in
+                .execute([insert, options]) { _ throws(StoreError) in .done(()) }
+            })
     }
 
     /// Implements ``MomentumStore`` `webhooks`; see the protocol for its contract.
     public func webhooks() async throws(StoreError) -> [Webhook] {
         let statement = SQLStatement(
-            "SELECT \(Self.webhookColumns) FROM webhooks ORDER BY created_at, webhook_id", [])
+            """
+            SELECT \(Self.webhookColumns("w")) FROM webhooks w \(Self.webhookOptionsJoin("w"))
+            ORDER BY w.created_at, w.webhook_id
+            """, [])
         let rows = try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
                 .query([statement]) { rows throws(StoreError) in .done(rows[0]) }
@@ -87,9 +105,17 @@ extension SQLBackend {
     /// Implements ``MomentumStore`` `removeWebhook`; see the protocol for its contract.
     @discardableResult
     public func removeWebhook(_ id: String) async throws(StoreError) -> Bool {
-        try await writeAlone(
-            SQLStatement("DELETE FROM webhooks WHERE webhook_id = ? RETURNING webhook_id", [.text(id)])
-        ).count > 0
+        // Its options and event messages go with it (its notification deliveries are
+        // dropped when they come up).
+        let statements = [
+            SQLStatement("DELETE FROM webhook_options WHERE webhook_id = ?", [.text(id)]),
+            SQLStatement("DELETE FROM webhook_messages WHERE webhook_id = ?", [.text(id)]),
+            SQLStatement("DELETE FROM webhooks WHERE webhook_id = ?", [.text(id)]),
+        ]
+        return try await run(
+            StoreProgram(writes: true) { () throws(StoreError) in
+                .execute(statements) { counts throws(StoreError) in .done(counts[2] > 0) }
+            })
     }
 
     /// Implements ``MomentumStore`` `setWebhookEnabled`; see the protocol for its contract.

@@ -333,6 +333,251 @@ extension Components {
                 case userID
             }
         }
+        /// One event (`event`) or a batch (`events`), the same events devices push. `timeZone` is the user's zone when this call creates the user (its first event); it changes nothing for a user that exists.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackendEventsRequest`.
+        public struct BackendEventsRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackendEventsRequest/event`.
+            public var event: Components.Schemas.Event?
+            /// - Remark: Generated from `#/components/schemas/BackendEventsRequest/events`.
+            public var events: [Components.Schemas.Event]?
+            /// An IANA time zone, such as Europe/Berlin.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackendEventsRequest/timeZone`.
+            public var timeZone: Swift.String?
+            /// Creates a new `BackendEventsRequest`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - events:
+            ///   - timeZone: An IANA time zone, such as Europe/Berlin.
+            public init(
+                event: Components.Schemas.Event? = nil,
+                events: [Components.Schemas.Event]? = nil,
+                timeZone: Swift.String? = nil
+            ) {
+                self.event = event
+                self.events = events
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case event
+                case events
+                case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decodeIfPresent(
+                    Components.Schemas.Event.self,
+                    forKey: .event
+                )
+                self.events = try container.decodeIfPresent(
+                    [Components.Schemas.Event].self,
+                    forKey: .events
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "events",
+                    "timeZone"
+                ])
+            }
+        }
+        /// What the events changed: each event's result, the wallet, the achievements unlocked, and the state (streaks) of each habit an applied event touched.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackendEventsResponse`.
+        public struct BackendEventsResponse: Codable, Hashable, Sendable {
+            /// Whether this call created the user.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/created`.
+            public var created: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/habits`.
+            public var habits: [Components.Schemas.Habit]
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/headSeq`.
+            public var headSeq: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/results`.
+            public var results: [Components.Schemas.EventResult]
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/unlocks`.
+            public var unlocks: [Components.Schemas.Unlock]
+            /// The Momentum user the app's id maps to.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/userID`.
+            public var userID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/versions`.
+            public var versions: Components.Schemas.RuleVersions?
+            /// - Remark: Generated from `#/components/schemas/BackendEventsResponse/wallet`.
+            public var wallet: Components.Schemas.Wallet
+            /// Creates a new `BackendEventsResponse`.
+            ///
+            /// - Parameters:
+            ///   - created: Whether this call created the user.
+            ///   - habits:
+            ///   - headSeq:
+            ///   - results:
+            ///   - unlocks:
+            ///   - userID: The Momentum user the app's id maps to.
+            ///   - versions:
+            ///   - wallet:
+            public init(
+                created: Swift.Bool,
+                habits: [Components.Schemas.Habit],
+                headSeq: Swift.Int64,
+                results: [Components.Schemas.EventResult],
+                unlocks: [Components.Schemas.Unlock],
+                userID: Swift.String,
+                versions: Components.Schemas.RuleVersions? = nil,
+                wallet: Components.Schemas.Wallet
+            ) {
+                self.created = created
+                self.habits = habits
+                self.headSeq = headSeq
+                self.results = results
+                self.unlocks = unlocks
+                self.userID = userID
+                self.versions = versions
+                self.wallet = wallet
+            }
+            public enum CodingKeys: String, CodingKey {
+                case created
+                case habits
+                case headSeq
+                case results
+                case unlocks
+                case userID
+                case versions
+                case wallet
+            }
+        }
+        /// An app's user: the app's own id, and the Momentum user it maps to.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackendUser`.
+        public struct BackendUser: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackendUser/app`.
+            public var app: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendUser/appUserID`.
+            public var appUserID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendUser/profile`.
+            public var profile: Components.Schemas.Profile
+            /// - Remark: Generated from `#/components/schemas/BackendUser/userID`.
+            public var userID: Swift.String
+            /// Creates a new `BackendUser`.
+            ///
+            /// - Parameters:
+            ///   - app:
+            ///   - appUserID:
+            ///   - profile:
+            ///   - userID:
+            public init(
+                app: Swift.String,
+                appUserID: Swift.String,
+                profile: Components.Schemas.Profile,
+                userID: Swift.String
+            ) {
+                self.app = app
+                self.appUserID = appUserID
+                self.profile = profile
+                self.userID = userID
+            }
+            public enum CodingKeys: String, CodingKey {
+                case app
+                case appUserID
+                case profile
+                case userID
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackendUserRequest`.
+        public struct BackendUserRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackendUserRequest/displayName`.
+            public var displayName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BackendUserRequest/language`.
+            public var language: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BackendUserRequest/timeZone`.
+            public var timeZone: Swift.String?
+            /// Creates a new `BackendUserRequest`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - language:
+            ///   - timeZone:
+            public init(
+                displayName: Swift.String? = nil,
+                language: Swift.String? = nil,
+                timeZone: Swift.String? = nil
+            ) {
+                self.displayName = displayName
+                self.language = language
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case language
+                case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.language = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .language
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "language",
+                    "timeZone"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackendUserState`.
+        public struct BackendUserState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackendUserState/app`.
+            public var app: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendUserState/appUserID`.
+            public var appUserID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendUserState/today`.
+            public var today: Components.Schemas.Today
+            /// - Remark: Generated from `#/components/schemas/BackendUserState/userID`.
+            public var userID: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BackendUserState/wallet`.
+            public var wallet: Components.Schemas.Wallet
+            /// Creates a new `BackendUserState`.
+            ///
+            /// - Parameters:
+            ///   - app:
+            ///   - appUserID:
+            ///   - today:
+            ///   - userID:
+            ///   - wallet:
+            public init(
+                app: Swift.String,
+                appUserID: Swift.String,
+                today: Components.Schemas.Today,
+                userID: Swift.String,
+                wallet: Components.Schemas.Wallet
+            ) {
+                self.app = app
+                self.appUserID = appUserID
+                self.today = today
+                self.userID = userID
+                self.wallet = wallet
+            }
+            public enum CodingKeys: String, CodingKey {
+                case app
+                case appUserID
+                case today
+                case userID
+                case wallet
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BlockList`.
         public struct BlockList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BlockList/blocked`.
@@ -8329,6 +8574,168 @@ extension Components {
             case everyNDays = "everyNDays"
             case monthly = "monthly"
             case yearly = "yearly"
+        }
+        /// A server key as listed: never its secret nor the secret's hash.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServerKey`.
+        public struct ServerKey: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServerKey/app`.
+            public var app: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ServerKey/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ServerKey/id`.
+            public var id: Swift.String
+            /// When the key was last used, to the minute.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKey/lastUsedAt`.
+            public var lastUsedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ServerKey/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ServerKey/revokedAt`.
+            public var revokedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ServerKey/scopes`.
+            public var scopes: [Swift.String]
+            /// Creates a new `ServerKey`.
+            ///
+            /// - Parameters:
+            ///   - app:
+            ///   - createdAt:
+            ///   - id:
+            ///   - lastUsedAt: When the key was last used, to the minute.
+            ///   - name:
+            ///   - revokedAt:
+            ///   - scopes:
+            public init(
+                app: Swift.String,
+                createdAt: Foundation.Date,
+                id: Swift.String,
+                lastUsedAt: Foundation.Date? = nil,
+                name: Swift.String,
+                revokedAt: Foundation.Date? = nil,
+                scopes: [Swift.String]
+            ) {
+                self.app = app
+                self.createdAt = createdAt
+                self.id = id
+                self.lastUsedAt = lastUsedAt
+                self.name = name
+                self.revokedAt = revokedAt
+                self.scopes = scopes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case app
+                case createdAt
+                case id
+                case lastUsedAt
+                case name
+                case revokedAt
+                case scopes
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest`.
+        public struct ServerKeyCreateRequest: Codable, Hashable, Sendable {
+            /// The app whose users the key reaches, by the app's own ids; `default` when absent. A key never reaches another app's users.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest/app`.
+            public var app: Swift.String?
+            /// The operator's name for the key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest/ScopesPayload`.
+            @frozen public enum ScopesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case events_colon_write = "events:write"
+                case state_colon_read = "state:read"
+                case users_colon_manage = "users:manage"
+            }
+            /// What the key may do: record events, read a user's state, create, update and delete users.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest/scopes`.
+            public typealias ScopesPayload = [Components.Schemas.ServerKeyCreateRequest.ScopesPayloadPayload]
+            /// What the key may do: record events, read a user's state, create, update and delete users.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreateRequest/scopes`.
+            public var scopes: Components.Schemas.ServerKeyCreateRequest.ScopesPayload
+            /// Creates a new `ServerKeyCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - app: The app whose users the key reaches, by the app's own ids; `default` when absent. A key never reaches another app's users.
+            ///   - name: The operator's name for the key.
+            ///   - scopes: What the key may do: record events, read a user's state, create, update and delete users.
+            public init(
+                app: Swift.String? = nil,
+                name: Swift.String,
+                scopes: Components.Schemas.ServerKeyCreateRequest.ScopesPayload
+            ) {
+                self.app = app
+                self.name = name
+                self.scopes = scopes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case app
+                case name
+                case scopes
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.app = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .app
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.scopes = try container.decode(
+                    Components.Schemas.ServerKeyCreateRequest.ScopesPayload.self,
+                    forKey: .scopes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "app",
+                    "name",
+                    "scopes"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ServerKeyCreated`.
+        public struct ServerKeyCreated: Codable, Hashable, Sendable {
+            /// The key, `msk_<id>_<secret>`: shown this once; the server keeps only a hash of its secret.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreated/key`.
+            public var key: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ServerKeyCreated/serverKey`.
+            public var serverKey: Components.Schemas.ServerKey
+            /// Creates a new `ServerKeyCreated`.
+            ///
+            /// - Parameters:
+            ///   - key: The key, `msk_<id>_<secret>`: shown this once; the server keeps only a hash of its secret.
+            ///   - serverKey:
+            public init(
+                key: Swift.String,
+                serverKey: Components.Schemas.ServerKey
+            ) {
+                self.key = key
+                self.serverKey = serverKey
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case serverKey
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ServerKeyList`.
+        public struct ServerKeyList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServerKeyList/serverKeys`.
+            public var serverKeys: [Components.Schemas.ServerKey]
+            /// Creates a new `ServerKeyList`.
+            ///
+            /// - Parameters:
+            ///   - serverKeys:
+            public init(serverKeys: [Components.Schemas.ServerKey]) {
+                self.serverKeys = serverKeys
+            }
+            public enum CodingKeys: String, CodingKey {
+                case serverKeys
+            }
         }
         /// - Remark: Generated from `#/components/schemas/Session`.
         public struct Session: Codable, Hashable, Sendable {

@@ -101,6 +101,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/clear`.
     /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/clear/post(clearReviewFlag)`.
     func clearReviewFlag(_ input: Operations.ClearReviewFlag.Input) async throws -> Operations.ClearReviewFlag.Output
+    /// List server keys, revoked ones too, without secrets (admin token)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/server-keys`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/get(listServerKeys)`.
+    func listServerKeys(_ input: Operations.ListServerKeys.Input) async throws -> Operations.ListServerKeys.Output
+    /// Create a server key for an app's backend; the key is in this answer only (admin token)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/server-keys`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/post(createServerKey)`.
+    func createServerKey(_ input: Operations.CreateServerKey.Input) async throws -> Operations.CreateServerKey.Output
+    /// Revoke a server key: every instance refuses it from now on; revoking again changes nothing (admin token)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/server-keys/{id}`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/{id}/delete(revokeServerKey)`.
+    func revokeServerKey(_ input: Operations.RevokeServerKey.Input) async throws -> Operations.RevokeServerKey.Output
     /// Webhooks and their health (admin token)
     ///
     /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -533,6 +548,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/push-targets/{target}`.
     /// - Remark: Generated from `#/paths//v1/push-targets/{target}/delete(removePushTarget)`.
     func removePushTarget(_ input: Operations.RemovePushTarget.Input) async throws -> Operations.RemovePushTarget.Output
+    /// An app's user's state: today, streaks, wallet (server key, state:read)
+    ///
+    /// - Remark: HTTP `GET /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/get(getBackendUser)`.
+    func getBackendUser(_ input: Operations.GetBackendUser.Input) async throws -> Operations.GetBackendUser.Output
+    /// Create or update an app's user: time zone, display name, language (server key, users:manage)
+    ///
+    /// - Remark: HTTP `PUT /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/put(putBackendUser)`.
+    func putBackendUser(_ input: Operations.PutBackendUser.Input) async throws -> Operations.PutBackendUser.Output
+    /// Delete an app's user and all its data (server key, users:manage)
+    ///
+    /// - Remark: HTTP `DELETE /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/delete(deleteBackendUser)`.
+    func deleteBackendUser(_ input: Operations.DeleteBackendUser.Input) async throws -> Operations.DeleteBackendUser.Output
+    /// Record events for an app's user by the app's id, creating the user on first use (server key, events:write)
+    ///
+    /// - Remark: HTTP `POST /v1/server/users/{appUserId}/events`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/events/post(recordBackendEvents)`.
+    func recordBackendEvents(_ input: Operations.RecordBackendEvents.Input) async throws -> Operations.RecordBackendEvents.Output
     /// Sign in a device
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -763,6 +798,39 @@ extension APIProtocol {
         headers: Operations.ClearReviewFlag.Input.Headers = .init()
     ) async throws -> Operations.ClearReviewFlag.Output {
         try await clearReviewFlag(Operations.ClearReviewFlag.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// List server keys, revoked ones too, without secrets (admin token)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/server-keys`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/get(listServerKeys)`.
+    public func listServerKeys(headers: Operations.ListServerKeys.Input.Headers = .init()) async throws -> Operations.ListServerKeys.Output {
+        try await listServerKeys(Operations.ListServerKeys.Input(headers: headers))
+    }
+    /// Create a server key for an app's backend; the key is in this answer only (admin token)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/server-keys`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/post(createServerKey)`.
+    public func createServerKey(
+        headers: Operations.CreateServerKey.Input.Headers = .init(),
+        body: Operations.CreateServerKey.Input.Body
+    ) async throws -> Operations.CreateServerKey.Output {
+        try await createServerKey(Operations.CreateServerKey.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke a server key: every instance refuses it from now on; revoking again changes nothing (admin token)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/server-keys/{id}`.
+    /// - Remark: Generated from `#/paths//v1/admin/server-keys/{id}/delete(revokeServerKey)`.
+    public func revokeServerKey(
+        path: Operations.RevokeServerKey.Input.Path,
+        headers: Operations.RevokeServerKey.Input.Headers = .init()
+    ) async throws -> Operations.RevokeServerKey.Output {
+        try await revokeServerKey(Operations.RevokeServerKey.Input(
             path: path,
             headers: headers
         ))
@@ -1757,6 +1825,62 @@ extension APIProtocol {
         try await removePushTarget(Operations.RemovePushTarget.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// An app's user's state: today, streaks, wallet (server key, state:read)
+    ///
+    /// - Remark: HTTP `GET /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/get(getBackendUser)`.
+    public func getBackendUser(
+        path: Operations.GetBackendUser.Input.Path,
+        headers: Operations.GetBackendUser.Input.Headers = .init()
+    ) async throws -> Operations.GetBackendUser.Output {
+        try await getBackendUser(Operations.GetBackendUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Create or update an app's user: time zone, display name, language (server key, users:manage)
+    ///
+    /// - Remark: HTTP `PUT /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/put(putBackendUser)`.
+    public func putBackendUser(
+        path: Operations.PutBackendUser.Input.Path,
+        headers: Operations.PutBackendUser.Input.Headers = .init(),
+        body: Operations.PutBackendUser.Input.Body
+    ) async throws -> Operations.PutBackendUser.Output {
+        try await putBackendUser(Operations.PutBackendUser.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete an app's user and all its data (server key, users:manage)
+    ///
+    /// - Remark: HTTP `DELETE /v1/server/users/{appUserId}`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/delete(deleteBackendUser)`.
+    public func deleteBackendUser(
+        path: Operations.DeleteBackendUser.Input.Path,
+        headers: Operations.DeleteBackendUser.Input.Headers = .init()
+    ) async throws -> Operations.DeleteBackendUser.Output {
+        try await deleteBackendUser(Operations.DeleteBackendUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Record events for an app's user by the app's id, creating the user on first use (server key, events:write)
+    ///
+    /// - Remark: HTTP `POST /v1/server/users/{appUserId}/events`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/events/post(recordBackendEvents)`.
+    public func recordBackendEvents(
+        path: Operations.RecordBackendEvents.Input.Path,
+        headers: Operations.RecordBackendEvents.Input.Headers = .init(),
+        body: Operations.RecordBackendEvents.Input.Body
+    ) async throws -> Operations.RecordBackendEvents.Output {
+        try await recordBackendEvents(Operations.RecordBackendEvents.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Sign in a device

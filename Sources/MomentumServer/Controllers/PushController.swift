@@ -9,14 +9,18 @@ import MomentumStore
 typealias PushTargetRequest = Components.Schemas.PushTargetRegistration
 /// A webhook as the admin creates it.
 typealias WebhookRequest = Components.Schemas.WebhookRequest
+/// The overlap of a webhook secret's rotation.
+typealias WebhookSecretRotation = Components.Schemas.WebhookSecretRotation
 
 /// A webhook and its health, as the API answers it; the secret only when it was just made.
 struct WebhookView: Encodable {
     var id: String
     var url: String
     var kinds: [String]?
+    var events: [String]
     var status: String
     var secret: String?
+    var previousSecretExpiresAt: Date?
     var createdAt: Date
     var disabledAt: Date?
     var consecutiveFailures: Int
@@ -24,12 +28,15 @@ struct WebhookView: Encodable {
     var lastSuccessAt: Date?
     var lastFailureAt: Date?
 
-    init(_ webhook: Webhook, showSecret: Bool = false) {
+    /// The view; the previous secret's end only while it still signs at `now`.
+    init(_ webhook: Webhook, showSecret: Bool = false, now: Date) {
         id = webhook.id
         url = webhook.url
         kinds = webhook.kinds.map { $0.map(\.rawValue).sorted() }
+        events = webhook.events.map(\.rawValue).sorted()
         status = webhook.disabledAt == nil ? "active" : "disabled"
         secret = showSecret ? webhook.secret : nil
+        previousSecretExpiresAt = webhook.previousSecretExpiresAt.flatMap { $0 > now ? $0 : nil }
         createdAt = webhook.createdAt
         disabledAt = webhook.disabledAt
         consecutiveFailures = webhook.consecutiveFailures
@@ -65,6 +72,7 @@ struct PushController: Sendable {
         router.delete("v1/admin/webhooks/:webhook", use: removeWebhook)
         for (action, enabled) in [("enable", true), ("disable", false)] {
             router.post("v1/admin/webhooks/:webhook/\(action)") { request, context in
+        router.post("v1/admin/webhooks/:webhook/rotate-secret", use: rotateWebhookSecret)
                 try await setWebhook(enabled: enabled, request, context: context)
             }
         }
@@ -118,7 +126,9 @@ struct PushController: Sendable {
     /// `GET /v1/admin/webhooks`: the webhooks and their health.
     @Sendable func webhooks(_ request: Request, context: MomentumContext) async throws -> Response {
         try admin.require(request)
-        return try JSONIO.response(["webhooks": try await targets.webhooks().map { WebhookView($0) }])
+        return try JSONIO.response([
+            "webhooks": try await targets.webhooks().map { WebhookView($0, now: targets.now()) }
+        ])
     }
 
     /// `POST /v1/admin/webhooks`: a new webhook, with its secret (shown this once); 201.
@@ -126,8 +136,19 @@ struct PushController: Sendable {
         try admin.require(request)
         let body = try await JSONIO.decode(WebhookRequest.self, from: request, limit: 16_384)
         let kinds = body.kinds?.compactMap { NotificationKind(rawValue: $0.rawValue) }
-        let webhook = try await targets.createWebhook(url: body.url, kinds: kinds)
-        return try JSONIO.response(WebhookView(webhook, showSecret: true), status: .created)
+        let events = body.events?.compactMap { WebhookEventType(rawValue: $0.rawValue) }
+        let webhook = try await targets.createWebhook(url: body.url, kinds: kinds, events: events)
+        return try JSONIO.response(WebhookView(webhook, showSecret: true, now: targets.now()), status: .created)
+    }
+
+    /// `POST /v1/admin/webhooks/{webhook}/rotate-secret`: a new secret (shown this once), the
+    /// current one signing beside it for the overlap asked (a day when the body is empty).
+    @Sendable func rotateWebhookSecret(_ request: Request, context: MomentumContext) async throws -> Response {
+        try admin.require(request)
+        let id = try context.parameters.require("webhook")
+        let body = try await JSONIO.decode(WebhookSecretRotation.self, from: request, limit: 1024, emptyIsObject: true)
+        let webhook = try await targets.rotateWebhookSecret(id, overlap: body.overlapSeconds.map(TimeInterval.init))
+        return try JSONIO.response(WebhookView(webhook, showSecret: true, now: targets.now()))
     }
 
     /// `DELETE /v1/admin/webhooks/{webhook}`: deletes a webhook; 204.
@@ -143,7 +164,7 @@ struct PushController: Sendable {
     ) async throws -> Response {
         try admin.require(request)
         let id = try context.parameters.require("webhook")
-        return try JSONIO.response(WebhookView(try await targets.setWebhook(id, enabled: enabled)))
+        return try JSONIO.response(WebhookView(try await targets.setWebhook(id, enabled: enabled), now: targets.now()))
     }
 }
 

@@ -6,20 +6,25 @@ import MomentumServices
 import MomentumStore
 import NIOCore
 
-/// Posts notifications to app developers' webhooks, signed so that they can tell the post
-/// came from this server and is fresh.
+/// Posts notifications and events to app developers' webhooks, signed the Standard Webhooks
+/// way (https://www.standardwebhooks.com) so that any of its libraries verifies them.
 ///
-/// The body is JSON (``Payload``); `Momentum-Signature: t=<unix seconds>,v1=<hex>` carries
-/// HMAC-SHA256 with the webhook's secret over `"<t>.<body>"`. A receiver recomputes it,
-/// compares in constant time and refuses a timestamp more than a few minutes old. Any
-/// answer other than 2xx is a failure, tried again with backoff.
+/// Every post carries `webhook-id` (the message's id, the same on every attempt),
+/// `webhook-timestamp` (unix seconds) and `webhook-signature`: `v1,<base64 of
+/// HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` for each secret that signs now (the current
+/// one, and the previous one during a rotation's overlap), space-separated. An event's body
+/// is `{"type", "timestamp", "data"}` (``WebhookEventBody``); a notification's is ``Payload``.
+/// The deprecated `Momentum-Signature: t=<unix seconds>,v1=<hex>` (HMAC over `"<t>.<body>"`
+/// keyed with the UTF-8 bytes of the secret as shown, one `v1=` per signing secret) is still
+/// sent for receivers written before.
+/// Any answer other than 2xx is a failure, tried again with backoff.
 ///
 /// Before each post the URL's host is checked again (``WebhookAddresses``: not into the
 /// server's own networks) and the post connects to the address checked. A failure is
 /// recorded as a status ("HTTP 500", "connection refused", "timed out", "refused: …"),
 /// never as what the receiver answered: the admin's list of webhooks must not echo what
 /// some other service said.
-struct WebhookSender: DeliveryTransport {
+struct WebhookSender: WebhookMessageTransport {
     /// The roots trusted beside the system's (``ServerConfiguration/deliveryTrustRootsPEM``).
     let extraRootsPEM: String?
     let addresses: WebhookAddresses
@@ -63,6 +68,16 @@ struct WebhookSender: DeliveryTransport {
         guard let body = try? DeliveryHTTP.json(payload) else {
             return .rejected("the notification could not be encoded")
         }
+        return await post(Array(body), id: payload.id, to: webhook, now: now)
+    }
+
+    func send(_ message: PendingWebhookMessage, now: Date) async -> TransportResult {
+        guard let webhook = message.webhook else { return .rejected("the webhook was removed") }
+        return await post(Array(message.body.utf8), id: message.id, to: webhook, now: now)
+    }
+
+    /// Posts a signed body to a webhook's vetted address.
+    private func post(_ body: [UInt8], id: String, to webhook: Webhook, now: Date) async -> TransportResult {
         guard let url = URL(string: webhook.url) else { return .rejected("the URL is not valid") }
         let client: HTTPClient
         switch await addresses.vet(url, fresh: false) {
@@ -81,14 +96,20 @@ struct WebhookSender: DeliveryTransport {
             }
         }
         let timestamp = Int64(now.timeIntervalSince1970.rounded(.down))
+        let keys = webhook.signingKeys(at: now)
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Momentum-Webhooks/1")
-        request.headers.add(name: "Momentum-Webhook-Id", value: webhook.id)
-        request.headers.add(name: "Momentum-Delivery", value: payload.id)
+        request.headers.add(name: "webhook-id", value: id)
+        request.headers.add(name: "webhook-timestamp", value: String(timestamp))
         request.headers.add(
-            name: "Momentum-Signature", value: Self.signature(body: Array(body), secret: webhook.secret, at: timestamp))
+            name: "webhook-signature", value: Self.standardSignature(id: id, body: body, keys: keys, at: timestamp))
+        request.headers.add(name: "Momentum-Webhook-Id", value: webhook.id)
+        request.headers.add(name: "Momentum-Delivery", value: id)
+        request.headers.add(
+            name: "Momentum-Signature",
+            value: Self.signature(body: body, keys: webhook.legacySigningKeys(at: now), at: timestamp))
         request.body = .bytes(ByteBuffer(bytes: body))
         let (response, _, error) = await DeliveryHTTP.execute(request, client: client)
         guard let response else { return .retry(DeliveryHTTP.status(of: error ?? ""), after: nil) }
@@ -96,10 +117,32 @@ struct WebhookSender: DeliveryTransport {
         return .retry("HTTP \(response.status.code)", after: DeliveryHTTP.retryAfter(response))
     }
 
-    /// `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`.
+    /// `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>` for each key, space-separated
+    /// (Standard Webhooks' `webhook-signature`).
+    static func standardSignature(id: String, body: [UInt8], keys: [[UInt8]], at timestamp: Int64) -> String {
+        let signed = Array("\(id).\(timestamp).".utf8) + body
+        return keys.map { key in
+            "v1,"
+                + Data(HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: key)))
+                .base64EncodedString()
+        }.joined(separator: " ")
+    }
+
+    /// `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`, one `v1=` per
+    /// signing secret's UTF-8 bytes: the deprecated `Momentum-Signature`.
     static func signature(body: [UInt8], secret: String, at timestamp: Int64) -> String {
+        signature(body: body, keys: [Array(secret.utf8)], at: timestamp)
+    }
+
+    /// The deprecated `Momentum-Signature` with each of `keys`.
+    static func signature(body: [UInt8], keys: [[UInt8]], at timestamp: Int64) -> String {
         let signed = Array("\(timestamp).".utf8) + body
-        let mac = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Array(secret.utf8)))
-        return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "t=\(timestamp)"
+            + keys.map { key in
+                ",v1="
+                    + HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: key)).map {
+                        String(format: "%02x", $0)
+                    }.joined()
+            }.joined()
     }
 }

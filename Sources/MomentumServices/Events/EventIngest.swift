@@ -26,6 +26,8 @@ public struct EventIngest: Sendable {
     public let notifications: Notifications
     /// The versions of the rules a push's and a pull's answers announce.
     public let rules: RulesInForce
+    /// The events app backends receive at their webhooks.
+    public let webhookEvents: WebhookEvents
 
     /// Validates and stores a batch of events for the caller, flags suspicious activity,
     /// and tells the user's other devices.
@@ -56,6 +58,7 @@ public struct EventIngest: Sendable {
             try await store.evaluate(caller.user) { engine, _ in engine.streaks.latestZone }
         }
         let device = loggedBy.map { "\($0)/\(Tokens.deviceID(caller.tokenHash))" } ?? Tokens.deviceID(caller.tokenHash)
+        let streakStarts = try await webhookEvents.streakStarts(of: caller.user)
         // Stored in the order they happened, whatever order they were sent in, so that an
         // offline device's week ends in the same state as if it had been online; the
         // results come back in the order sent.
@@ -80,6 +83,9 @@ public struct EventIngest: Sendable {
                 "suspicious activity flagged",
                 metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
         }
+        await webhookEvents.appended(
+            applied, user: caller.user, before: streakStarts, unlocks: stored.unlocks, flags: flags,
+            wallet: stored.wallet, version: stored.version)
         if !applied.isEmpty {
             changes.publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
         }

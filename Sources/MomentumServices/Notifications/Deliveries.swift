@@ -16,7 +16,7 @@ import MomentumStore
 /// push service says is gone is removed; a webhook that fails too often in a row is
 /// disabled, visibly, until the admin enables it again.
 public struct Deliveries: Sendable {
-    let store: any DeliveryQueue & EventStore
+    let store: any DeliveryQueue & EventStore & WebhookEventQueue
     /// The now.
     public let now: @Sendable () -> Date
     let metrics: NotificationMetrics
@@ -96,7 +96,9 @@ public struct Deliveries: Sendable {
             }
             if claimed.count < settings.batch { break }
         }
+        try await runDueWebhookMessages(into: &report)
         try await store.pruneDeliveries(finishedBefore: now().addingTimeInterval(-settings.keepEnded))
+        try await store.pruneWebhookMessages(finishedBefore: now().addingTimeInterval(-settings.keepEnded))
         return report
     }
 

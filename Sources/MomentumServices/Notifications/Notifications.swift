@@ -22,6 +22,8 @@ public struct Notifications: Sendable {
     public let lease: TimeInterval
     /// How many users one scheduler pass claims at a time.
     public let batch: Int
+    /// The webhook events a run notices: streaks lost and frozen when a day closed.
+    public let webhookEvents: WebhookEvents
 
     /// What one pass of the scheduler did.
     public struct PassReport: Equatable, Sendable {
@@ -60,7 +62,7 @@ public struct Notifications: Sendable {
     /// One user's run: what fell due in `(checkedUntil, now]`.
     private func run(_ claim: NotificationClaim, now: Date) async throws -> (sent: Int, dropped: Int) {
         metrics.runs.increment()
-        let (planner, situation) = try await store.evaluate(claim.user) { engine, profile in
+        let (planner, situation, series) = try await store.evaluate(claim.user) { engine, profile in
             var streaks = engine.streaks
             let zoneName = streaks.latestZone ?? profile.timeZone
             let state = streaks.state(at: now, zone: zoneName, calendarDays: 9)
@@ -70,9 +72,13 @@ public struct Notifications: Sendable {
                 NotificationPlanner(
                     preferences: profile.notifications, zone: zone, dayStartHour: profile.dayStartHour,
                     translation: profile.translation),
-                NotificationPlanner.Situation(state: state, series: series, translation: profile.translation)
+                NotificationPlanner.Situation(state: state, series: series, translation: profile.translation),
+                series
             )
         }
+        // Before the run is finished: a failure leaves the claim to be run again.
+        try await webhookEvents.dayClosed(
+            series, user: claim.user, zone: planner.zone, dayStartHour: planner.dayStartHour)
         let plan = planner.run(situation, after: claim.checkedUntil, now: now)
         let stored = try await store.finishNotificationRun(
             claim, now: now, deliver: plan.due, nextWake: plan.nextWake)

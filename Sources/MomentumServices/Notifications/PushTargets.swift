@@ -6,7 +6,7 @@ import MomentumStore
 /// The devices that receive a user's notifications (browsers' Web Push subscriptions, iOS
 /// apps' APNs tokens) and the app developer's webhooks, checked where they come in.
 public struct PushTargets: Sendable {
-    let store: any DeliveryQueue
+    let store: any DeliveryQueue & WebhookEventQueue
     /// The now.
     public let now: @Sendable () -> Date
     /// Hosts whose Web Push endpoints are accepted (`*.` covers subdomains).
@@ -17,6 +17,8 @@ public struct PushTargets: Sendable {
     public let webhookAddresses: any WebhookAddressVetting
 
     /// The devices registered to receive the user's notifications.
+    /// The events webhooks receive (told when a webhook changes).
+    public let webhookEvents: WebhookEvents
     public func targets(of user: String) async throws -> [PushTarget] {
         try await store.pushTargets(of: user)
     }
@@ -39,6 +41,7 @@ public struct PushTargets: Sendable {
     public func removeWebhook(_ id: String) async throws {
         guard try await store.removeWebhook(id) else { throw ServiceError.notFound("webhook") }
     }
+        defer { webhookEvents.forgetTypes() }
 
     /// Turns a webhook on or off (turning it on clears its failures).
     ///
@@ -47,6 +50,7 @@ public struct PushTargets: Sendable {
     public func setWebhook(_ id: String, enabled: Bool) async throws -> Webhook {
         guard try await store.setWebhookEnabled(id, enabled, at: now()) else { throw ServiceError.notFound("webhook") }
         return try await webhook(id)
+        defer { webhookEvents.forgetTypes() }
     }
 
     /// The most devices one user may register; the oldest goes when one more comes.
@@ -122,14 +126,19 @@ public struct PushTargets: Sendable {
 
     // MARK: Webhooks
 
-    /// Adds a webhook with a fresh secret.
+    /// Adds a webhook with a fresh Standard Webhooks secret (``Webhook/newSecret()``).
+    ///
+    /// It receives the notifications of `kinds` (all when `kinds` and `events` are both left
+    /// out; none when only `events` are given) and the events of `events`.
     ///
     /// - Throws: `.invalid` `invalid_input` naming the field at fault (a URL that is not http or
     ///   https, a host that does not resolve, no kinds), `.invalid` `webhook_address_refused` when
     ///   the host is, or resolves to, an address of the server's own networks
     ///   (`WebhookAddresses`) that no allowed network holds, `.invalid` `webhook_dns_timeout` when
     ///   the host's lookup takes longer than the check waits (5 seconds).
-    public func createWebhook(url: String, kinds: [NotificationKind]?) async throws -> Webhook {
+    public func createWebhook(
+        url: String, kinds: [NotificationKind]?, events: [WebhookEventType]? = nil
+    ) async throws -> Webhook {
         guard url.utf8.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
             parsed.host?.isEmpty == false
         else { throw ServiceError.invalid("must be an http or https URL of at most 2048 bytes", field: "url") }
@@ -152,8 +161,10 @@ public struct PushTargets: Sendable {
         }
         let webhook = Webhook(
             id: Tokens.id("wh_"), url: url,
-            secret: "whsec_" + Tokens.base64URL((0..<32).map { _ in UInt8.random(in: 0...255) }),
-            kinds: kinds.map(Set.init), createdAt: now())
+            secret: Webhook.newSecret(),
+            // A webhook made for events takes only the notifications it names.
+            kinds: kinds.map(Set.init) ?? (events == nil ? nil : []), createdAt: now(),
+            events: Set(events ?? []))
         try await store.createWebhook(webhook)
         return webhook
     }
@@ -167,6 +178,9 @@ public struct PushTargets: Sendable {
         }
         return webhook
     }
+        if let events, events.isEmpty {
+            throw ServiceError.invalid("must name at least one event type, or be left out", field: "events")
+        }
 }
 
 /// Checks where a webhook would be posted: the HTTP layer's `WebhookAddresses` resolves the
@@ -186,6 +200,7 @@ public struct WebhookAddressRefusal: Error, Equatable, Sendable {
     public var timedOut: Bool
 
     /// Creates a refusal.
+        webhookEvents.forgetTypes()
     public init(reason: String, forbidden: Bool, timedOut: Bool = false) {
         self.reason = reason
         self.forbidden = forbidden

@@ -35,17 +35,30 @@ public struct PushTarget: Hashable, Sendable, Codable {
     }
 }
 
-/// An app developer's webhook: every notification (of the kinds it asks for) is posted to
-/// its URL, signed with its secret. Repeated failures disable it, visibly.
+/// An app developer's webhook: every notification (of the kinds it asks for) and every
+/// event of the types it takes is posted to its URL, signed with its secret (Standard
+/// Webhooks). Repeated failures disable it, visibly.
 public struct Webhook: Hashable, Sendable, Codable {
     /// `wh_…`.
     public var id: String
     /// Where notifications are posted.
     public var url: String
-    /// The HMAC-SHA256 key of the signature (shown once, when the webhook is created).
+    /// The signing secret, `whsec_<base64 of the key>` (shown once, when the webhook is
+    /// created or its secret rotated).
     public var secret: String
-    /// The kinds it receives, or `nil` for all.
+    /// Whether the secret is one made before Standard Webhooks: its HMAC key is the secret's
+    /// UTF-8 bytes (the key of `whsec_` + base64 of those bytes, in Standard Webhooks terms).
+    public var legacySecret: Bool
+    /// The secret before the last rotation, as it was shown, while it still signs.
+    public var previousSecret: String?
+    /// Whether ``previousSecret`` is a legacy one (see ``legacySecret``).
+    public var previousSecretIsLegacy: Bool
+    /// When ``previousSecret`` stops signing.
+    public var previousSecretExpiresAt: Date?
+    /// The kinds of notification it receives, or `nil` for all.
     public var kinds: Set<NotificationKind>?
+    /// The event types it receives (none for a webhook made only for notifications).
+    public var events: Set<WebhookEventType>
     /// When it was created.
     public var createdAt: Date
     /// When repeated failures (or the admin) disabled it; `nil` while it is active.
@@ -63,12 +76,18 @@ public struct Webhook: Hashable, Sendable, Codable {
     public init(
         id: String, url: String, secret: String, kinds: Set<NotificationKind>? = nil, createdAt: Date,
         disabledAt: Date? = nil, consecutiveFailures: Int = 0, lastError: String? = nil, lastSuccessAt: Date? = nil,
-        lastFailureAt: Date? = nil
+        lastFailureAt: Date? = nil, events: Set<WebhookEventType> = [], legacySecret: Bool = false,
+        previousSecret: String? = nil, previousSecretIsLegacy: Bool = false, previousSecretExpiresAt: Date? = nil
     ) {
         self.id = id
         self.url = url
         self.secret = secret
+        self.legacySecret = legacySecret
+        self.previousSecret = previousSecret
+        self.previousSecretIsLegacy = previousSecretIsLegacy
+        self.previousSecretExpiresAt = previousSecretExpiresAt
         self.kinds = kinds
+        self.events = events
         self.createdAt = createdAt
         self.disabledAt = disabledAt
         self.consecutiveFailures = consecutiveFailures
