@@ -70,9 +70,9 @@ struct PushController: Sendable {
         router.get("v1/admin/webhooks", use: webhooks)
         router.post("v1/admin/webhooks", use: createWebhook)
         router.delete("v1/admin/webhooks/:webhook", use: removeWebhook)
+        router.post("v1/admin/webhooks/:webhook/rotate-secret", use: rotateWebhookSecret)
         for (action, enabled) in [("enable", true), ("disable", false)] {
             router.post("v1/admin/webhooks/:webhook/\(action)") { request, context in
-        router.post("v1/admin/webhooks/:webhook/rotate-secret", use: rotateWebhookSecret)
                 try await setWebhook(enabled: enabled, request, context: context)
             }
         }

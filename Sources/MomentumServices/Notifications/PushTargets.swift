@@ -15,10 +15,10 @@ public struct PushTargets: Sendable {
     public let apns: Bool
     /// Where webhooks may be posted.
     public let webhookAddresses: any WebhookAddressVetting
-
-    /// The devices registered to receive the user's notifications.
     /// The events webhooks receive (told when a webhook changes).
     public let webhookEvents: WebhookEvents
+
+    /// The devices registered to receive the user's notifications.
     public func targets(of user: String) async throws -> [PushTarget] {
         try await store.pushTargets(of: user)
     }
@@ -39,18 +39,18 @@ public struct PushTargets: Sendable {
     ///
     /// - Throws: ``ServiceError`` `not_found` when there is no such webhook.
     public func removeWebhook(_ id: String) async throws {
+        defer { webhookEvents.forgetTypes() }
         guard try await store.removeWebhook(id) else { throw ServiceError.notFound("webhook") }
     }
-        defer { webhookEvents.forgetTypes() }
 
     /// Turns a webhook on or off (turning it on clears its failures).
     ///
     /// - Returns: The webhook as it now is.
     /// - Throws: ``ServiceError`` `not_found` when there is no such webhook.
     public func setWebhook(_ id: String, enabled: Bool) async throws -> Webhook {
+        defer { webhookEvents.forgetTypes() }
         guard try await store.setWebhookEnabled(id, enabled, at: now()) else { throw ServiceError.notFound("webhook") }
         return try await webhook(id)
-        defer { webhookEvents.forgetTypes() }
     }
 
     /// The most devices one user may register; the oldest goes when one more comes.
@@ -145,6 +145,9 @@ public struct PushTargets: Sendable {
         if let kinds, kinds.isEmpty {
             throw ServiceError.invalid("must name at least one kind, or be left out", field: "kinds")
         }
+        if let events, events.isEmpty {
+            throw ServiceError.invalid("must name at least one event type, or be left out", field: "events")
+        }
         if let refusal = await webhookAddresses.refusal(of: parsed) {
             if refusal.timedOut {
                 throw ServiceError(
@@ -166,6 +169,7 @@ public struct PushTargets: Sendable {
             kinds: kinds.map(Set.init) ?? (events == nil ? nil : []), createdAt: now(),
             events: Set(events ?? []))
         try await store.createWebhook(webhook)
+        webhookEvents.forgetTypes()
         return webhook
     }
 
@@ -178,9 +182,6 @@ public struct PushTargets: Sendable {
         }
         return webhook
     }
-        if let events, events.isEmpty {
-            throw ServiceError.invalid("must name at least one event type, or be left out", field: "events")
-        }
 }
 
 /// Checks where a webhook would be posted: the HTTP layer's `WebhookAddresses` resolves the
@@ -200,7 +201,6 @@ public struct WebhookAddressRefusal: Error, Equatable, Sendable {
     public var timedOut: Bool
 
     /// Creates a refusal.
-        webhookEvents.forgetTypes()
     public init(reason: String, forbidden: Bool, timedOut: Bool = false) {
         self.reason = reason
         self.forbidden = forbidden
