@@ -225,7 +225,7 @@ extension NotificationsPatch: Codable {
                 guard let channel = NotificationChannel(rawValue: name), channel != .inApp else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .channels, in: c,
-                        debugDescription: "'\(name)' is not a channel: webPush, apns or webhook")
+                        debugDescription: "'\(name)' is not a channel: webPush, apns, fcm or webhook")
                 }
                 channels[channel] = preference
             }

@@ -9,6 +9,8 @@ public enum NotificationChannel: String, CaseIterable, Hashable, Sendable, Codab
     case webPush
     /// Apple's push notification service, to an iOS app's device token.
     case apns
+    /// Firebase Cloud Messaging (HTTP v1), to an Android app's registration token.
+    case fcm
     /// The app developer's own service, which delivers it its own way.
     case webhook
 

@@ -186,7 +186,7 @@ public struct NotificationPreferences: Hashable, Sendable, Codable {
             guard let channel = NotificationChannel(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .channels, in: c,
-                    debugDescription: "'\(name)' is not a channel: webPush, apns or webhook")
+                    debugDescription: "'\(name)' is not a channel: webPush, apns, fcm or webhook")
             }
             channels[channel] = preference
         }

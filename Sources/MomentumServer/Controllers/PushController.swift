@@ -55,6 +55,8 @@ struct PushController: Sendable {
     let vapid: VAPIDKeys
     /// Whether the server sends to Apple devices (APNs is configured).
     let apns: Bool
+    /// Whether the server sends to Android devices (FCM is configured).
+    let fcm: Bool
     /// The admin token's check, for the webhooks.
     let admin: AdminGate
 
@@ -84,10 +86,10 @@ struct PushController: Sendable {
         return try JSONIO.response(
             PushTargetListView(
                 targets: try await targets.targets(of: caller.user).map(PushTargetView.init),
-                vapidPublicKey: try await vapid.publicKey(), apns: apns))
+                vapidPublicKey: try await vapid.publicKey(), apns: apns, fcm: fcm))
     }
 
-    /// `POST /v1/push-targets`: registers a device (Web Push or APNs); 201 when new, 200
+    /// `POST /v1/push-targets`: registers a device (Web Push, APNs or FCM); 201 when new, 200
     /// when it was already registered.
     @Sendable func register(_ request: Request, context: MomentumContext) async throws -> Response {
         let caller = try context.requireCaller()
@@ -111,6 +113,14 @@ struct PushController: Sendable {
             }
             (target, created) = try await targets.registerAPNs(
                 token: token, environment: body.environment?.rawValue, user: caller.user)
+        case .fcm:
+            guard let token = body.token else { throw APIError.invalid("is required", field: "token") }
+            if body.endpoint != nil || body.keys != nil {
+                throw APIError.invalid(
+                    "belongs to Web Push registrations", field: body.endpoint != nil ? "endpoint" : "keys")
+            }
+            if body.environment != nil { throw APIError.invalid("belongs to APNs registrations", field: "environment") }
+            (target, created) = try await targets.registerFCM(token: token, user: caller.user)
         }
         return try JSONIO.response(PushTargetView(target), status: created ? .created : .ok)
     }
@@ -173,4 +183,5 @@ struct PushTargetListView: Encodable {
     var targets: [PushTargetView]
     var vapidPublicKey: String
     var apns: Bool
+    var fcm: Bool
 }

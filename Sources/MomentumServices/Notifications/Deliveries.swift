@@ -156,7 +156,7 @@ public struct Deliveries: Sendable {
             guard let webhook = delivery.webhook else { return "the webhook was removed" }
             if webhook.disabledAt != nil { return "the webhook is disabled" }
             if let kinds = webhook.kinds, !kinds.contains(kind) { return "the webhook does not take \(kind.rawValue)" }
-        case .webPush, .apns:
+        case .webPush, .apns, .fcm:
             if delivery.pushTarget == nil { return "the device was removed" }
         case .inApp:
             return "the inbox is not a delivery channel"

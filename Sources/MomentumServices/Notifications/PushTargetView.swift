@@ -19,7 +19,7 @@ public struct PushTargetView: Encodable, Sendable {
         id = target.id
         channel = target.channel.rawValue
         label =
-            target.channel == .apns
+            target.channel == .apns || target.channel == .fcm
             ? "…" + String(target.address.suffix(8)) : (URL(string: target.address)?.host ?? "push service")
         environment = target.environment
         createdAt = target.createdAt

@@ -4,7 +4,8 @@ import MomentumCore
 import MomentumStore
 
 /// The devices that receive a user's notifications (browsers' Web Push subscriptions, iOS
-/// apps' APNs tokens) and the app developer's webhooks, checked where they come in.
+/// apps' APNs tokens, Android apps' FCM registration tokens) and the app developer's
+/// webhooks, checked where they come in.
 public struct PushTargets: Sendable {
     let store: any DeliveryQueue & WebhookEventQueue
     /// The now.
@@ -13,6 +14,8 @@ public struct PushTargets: Sendable {
     public let pushHosts: [String]
     /// Whether APNs is configured.
     public let apns: Bool
+    /// Whether FCM is configured.
+    public let fcm: Bool
     /// Where webhooks may be posted.
     public let webhookAddresses: any WebhookAddressVetting
     /// The events webhooks receive (told when a webhook changes).
@@ -100,6 +103,29 @@ public struct PushTargets: Sendable {
         return (target, try await save(target, user: user))
     }
 
+    /// An Android app's FCM registration token, checked: 16 to 512 characters of letters,
+    /// digits, `-`, `_`, `:` and `.` (the alphabet of the tokens Firebase hands out).
+    ///
+    /// - Throws: ``ServiceError`` `invalid_input` naming `channel` when the server has no
+    ///   FCM service account, `token` for a token that is not one.
+    public func registerFCM(token: String, user: String) async throws -> (PushTarget, Bool) {
+        guard fcm else {
+            throw ServiceError.invalid(
+                "is not sent by this server: it has no FCM service account configured", field: "channel")
+        }
+        guard (16...512).contains(token.utf8.count),
+            token.utf8.allSatisfy({
+                ($0 >= 48 && $0 <= 58) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95
+                    || $0 == 46
+            })
+        else {
+            throw ServiceError.invalid(
+                "must be the FCM registration token (16 to 512 letters, digits, '-', '_', ':' or '.')", field: "token")
+        }
+        let target = PushTarget(id: Self.id(.fcm, token), channel: .fcm, address: token, createdAt: now())
+        return (target, try await save(target, user: user))
+    }
+
     private func save(_ target: PushTarget, user: String) async throws -> Bool {
         let created = try await store.savePushTarget(target, of: user)
         let targets = try await store.pushTargets(of: user)
@@ -109,10 +135,16 @@ public struct PushTargets: Sendable {
         return created
     }
 
-    /// A target's id: the same address always has the same id (`wp_…`, `apns_…`).
+    /// A target's id: the same address always has the same id (`wp_…`, `apns_…`, `fcm_…`).
     public static func id(_ channel: NotificationChannel, _ address: String) -> String {
         let digest = SHA256.hash(data: Array("\(channel.rawValue) \(address)".utf8))
-        return (channel == .apns ? "apns_" : "wp_") + Tokens.base64URL(Array(digest.prefix(15)))
+        let prefix =
+            switch channel {
+            case .apns: "apns_"
+            case .fcm: "fcm_"
+            default: "wp_"
+            }
+        return prefix + Tokens.base64URL(Array(digest.prefix(15)))
     }
 
     /// Whether a host is one of the allowed ones (`*.example.com` covers its subdomains).
