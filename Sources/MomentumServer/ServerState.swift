@@ -58,6 +58,8 @@ public final class ServerState: Sendable {
         self.relay = relay
         self.logger = logger
         metrics = ServerMetrics(postgres: store.statistics.guardedWrites != nil)
+        let mailLimiter: any RequestLimit
+        let serverKeyFailures: any RequestLimit
         if relay != nil {
             // Several instances: the limits hold across all of them.
             let users = SharedRateLimiter(
@@ -72,7 +74,13 @@ public final class ServerState: Sendable {
             addressLimiter = addresses
             socialLimiter = social
             codeLimiter = codes
-            sharedLimiters = [users, addresses, social, codes]
+            let mail = SharedRateLimiter(
+                perMinute: configuration.mail.requestsPerMinute, prefix: "mail:", clock: configuration.clock)
+            mailLimiter = mail
+            let keyFailures = SharedRateLimiter(
+                perMinute: configuration.serverKeyFailuresPerMinute, prefix: "server-key:", clock: configuration.clock)
+            serverKeyFailures = keyFailures
+            sharedLimiters = [users, addresses, social, codes, mail, keyFailures]
         } else {
             userLimiter = RateLimiter(perMinute: configuration.userRequestsPerMinute, now: configuration.rateLimitClock)
             addressLimiter = RateLimiter(
@@ -81,6 +89,9 @@ public final class ServerState: Sendable {
                 perMinute: configuration.socialActionsPerMinute, now: configuration.rateLimitClock)
             codeLimiter = RateLimiter(
                 perMinute: configuration.invitationCodesPerMinute, now: configuration.rateLimitClock)
+            mailLimiter = RateLimiter(perMinute: configuration.mail.requestsPerMinute, now: configuration.rateLimitClock)
+            serverKeyFailures = RateLimiter(
+                perMinute: configuration.serverKeyFailuresPerMinute, now: configuration.rateLimitClock)
             sharedLimiters = []
         }
         trustedProxies =
@@ -99,6 +110,10 @@ public final class ServerState: Sendable {
             if let apns = configuration.apns {
                 transports[.apns] = APNsSender(client: client, configuration: apns, tokens: APNsTokens(apns))
             }
+            if let fcm = configuration.fcm {
+                transports[.fcm] = FCMSender(
+                    client: client, configuration: fcm, tokens: FCMAccessTokens(fcm, client: client))
+            }
         } else {
             logger.error("the delivery trust roots are not PEM certificates: nothing is sent to devices or webhooks")
         }
@@ -113,6 +128,17 @@ public final class ServerState: Sendable {
         if !configuration.identity.providers.isEmpty {
             edges.identityTokens = IDTokenVerifier.make(
                 configuration: configuration, addresses: webhookAddresses, logger: logger)
+        }
+        edges.mailLimit = mailLimiter
+        edges.serverKeyFailures = serverKeyFailures
+        if let url = configuration.mail.smtpURL {
+            do {
+                var settings = configuration.mail
+                settings.trustRootsPEM = settings.trustRootsPEM ?? configuration.deliveryTrustRootsPEM
+                edges.mailTransport = try SMTPClient(settings: settings, url: url, clock: configuration.clock)
+            } catch {
+                logger.error("the SMTP settings are wrong: no mail is sent", metadata: ["error": "\(error)"])
+            }
         }
         services = Services(store: store, configuration: configuration, edges: edges)
     }
@@ -153,6 +179,14 @@ public final class ServerState: Sendable {
         return DeliveryPass(
             sent: report.sent, retried: report.retried, failed: report.failed, deferred: report.deferred,
             dropped: report.dropped)
+    }
+
+    /// Runs the mail sender once, at the configured clock's instant: every mail due is
+    /// sent, retried later or given up. The server does it every `MailSettings.interval`; a
+    /// test with its own clock calls it.
+    @discardableResult
+    public func runDueMail() async throws -> MailSender.PassReport {
+        try await services.mail.runDue()
     }
 
     /// Runs the notification scheduler once, at the configured clock's instant: every user

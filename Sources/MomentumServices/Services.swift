@@ -39,8 +39,15 @@ public final class Services: Sendable {
         public var metrics: any MetricsFactory
         /// Where the services log.
         public var logger: Logger
+        /// Sends mail (the SMTP client); `nil`: the outbox is not sent from this instance.
+        public var mailTransport: (any MailTransport)? = nil
+        /// Password-reset and verification mails asked for per email, address or account per
+        /// minute; `nil`: no limit.
+        public var mailLimit: (any RequestLimit)? = nil
         /// Checks identity providers' ID tokens; `nil`: no sign-in with an identity provider.
         public var identityTokens: (any IdentityTokenVerifying)?
+        /// Failed server keys per client address per minute; `nil`: no limit.
+        public var serverKeyFailures: (any RequestLimit)? = nil
 
         /// Creates the edges.
         public init(
@@ -78,6 +85,10 @@ public final class Services: Sendable {
     public let deliveries: Deliveries
     /// The events app backends receive at their webhooks (`unlock.created`, `streak.lost`, …).
     public let webhookEvents: WebhookEvents
+    /// Password resets and email verification, by mail.
+    public let recovery: AccountRecovery
+    /// Sends the mail outbox through the SMTP server.
+    public let mail: MailSender
     /// Devices' push registrations and the webhooks.
     public let pushTargets: PushTargets
     /// Accounts, device sessions and profiles.
@@ -103,6 +114,8 @@ public final class Services: Sendable {
     public let sessionAuthentication: SessionAuthentication
     /// The answers kept by `Idempotency-Key`.
     public let idempotency: Idempotency
+    /// Stream tickets: the change stream opened by a browser that cannot send a token.
+    public let streamAdmission: StreamAdmission
     /// Draws PNG share cards on threads of its own, bounded in time and number, with a
     /// cache; its threads also decode uploaded photos.
     public let rasterizer: Rasterizer
@@ -112,6 +125,10 @@ public final class Services: Sendable {
     public let signInThrottle: SignInThrottle
     /// Sign-ins with identity providers' ID tokens, and the identities linked to accounts.
     public let identitySignIns: IdentitySignIns
+    /// Server keys: created, listed and revoked by the operator, shown by apps' backends.
+    public let serverKeys: ServerKeyAuthority
+    /// An app's users by the app's own ids, for its backend.
+    public let backendUsers: BackendUsers
 
     /// Builds every use case.
     ///
@@ -127,6 +144,9 @@ public final class Services: Sendable {
             store: store, sessions: sessions, lifetime: configuration.sessionLifetime, now: now,
             relayListening: edges.relayListening)
         idempotency = Idempotency(store: store, now: now)
+        streamAdmission = StreamAdmission(
+            store: store, lifetime: configuration.streamTicketLifetime, sessionLifetime: configuration.sessionLifetime,
+            now: now)
         signInThrottle = SignInThrottle(maxBackoffSeconds: configuration.signInMaxBackoffSeconds)
         rasterizer = Rasterizer(configuration: configuration, factory: edges.metrics)
         photoDecoder = PhotoDecoder(configuration: configuration)
@@ -140,6 +160,7 @@ public final class Services: Sendable {
             webhookEvents: webhookEvents)
         pushTargets = PushTargets(
             store: store, now: now, pushHosts: configuration.pushHosts, apns: configuration.apns != nil,
+            fcm: configuration.fcm != nil,
             webhookAddresses: edges.webhookAddresses, webhookEvents: webhookEvents)
         deliveries = Deliveries(
             store: store, now: now, metrics: notificationMetrics, logger: logger,
@@ -155,10 +176,17 @@ public final class Services: Sendable {
         habitImports = HabitImports(
             store: store, ingest: ingest, now: now, maxEventsPerRequest: configuration.maxEventsPerRequest)
         milestones = CustomMilestones(store: store, ingest: ingest, now: now)
+        let mailWork = MailWork()
+        recovery = AccountRecovery(
+            store: store, configuration: configuration, passwords: edges.passwords, sessions: sessions,
+            changes: changes, limit: edges.mailLimit, work: mailWork, logger: logger)
+        mail = MailSender(
+            store: store, transport: edges.mailTransport, settings: configuration.mail, now: now, logger: logger,
+            work: mailWork, factory: edges.metrics)
         accounts = Accounts(
             store: store, configuration: configuration, passwords: edges.passwords, throttle: signInThrottle,
             devices: SignInDevices(store: store), decoyHash: edges.decoyHash, sessions: sessions, changes: changes,
-            notifications: notifications)
+            notifications: notifications, welcome: configuration.mail.smtpURL == nil ? nil : recovery.welcome)
         identitySignIns = IdentitySignIns(
             store: store, accounts: accounts, verifier: edges.identityTokens,
             providers: configuration.identity.providers)
@@ -173,5 +201,9 @@ public final class Services: Sendable {
             codes: edges.codeLimit, now: now)
         families = Families(store: store, social: social, ingest: ingest, changes: changes, now: now)
         operations = Operations(store: store, relayListening: edges.relayListening)
+        serverKeys = ServerKeyAuthority(store: store, now: now, failures: edges.serverKeyFailures ?? NoRequestLimit())
+        backendUsers = BackendUsers(
+            store: store, ingest: ingest, dashboard: dashboard, accounts: accounts, changes: changes,
+            configuration: configuration)
     }
 }

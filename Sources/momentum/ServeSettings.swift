@@ -20,11 +20,14 @@ struct ServeSettings: Sendable {
     var apnsTopic: String?
     var apnsUrl = APNsConfiguration(keyPEM: "", keyID: "", teamID: "", topic: "").productionURL
     var apnsSandboxUrl = APNsConfiguration(keyPEM: "", keyID: "", teamID: "", topic: "").sandboxURL
+    var fcmServiceAccountFile: String?
+    var fcmUrl = FCMConfiguration(projectID: "", clientEmail: "", privateKeyPEM: "", privateKeyID: "").url
 
     /// Every setting of `momentum serve`, in the order `--help` and docs/configuration.md list
     /// them. Each is defined here once; its flag, environment variable and file key derive
     /// from its key.
-    static let table: [Setting] = listening + limits + delivery + identityProviderSettings
+    static let table: [Setting] =
+        listening + limits + delivery + androidPush + webOrigins + identityProviderSettings + mail + serverKeys
 
     /// Where the server listens, its database, accounts and logging.
     private static let listening: [Setting] = [
@@ -50,7 +53,9 @@ struct ServeSettings: Sendable {
             }),
         .toggle(
             "demo", \.server.demo, help: "Create the demo account (\(DemoAccount.email) / \(DemoAccount.password))."),
-        .list("corsOrigins", \.server.corsOrigins, help: "Origins allowed to call the API from browsers; * for any."),
+        .list(
+            "corsOrigins", \.server.corsOrigins,
+            help: "Origins whose pages may call the whole API from browsers (with a bearer token); * for any."),
         .optionalText(
             "adminToken", \.server.adminToken, help: "The bearer token of the admin endpoints (off when unset).",
             secret: true),
@@ -202,6 +207,7 @@ struct ServeSettings: Sendable {
                 keyPEM: try file(apnsKeyFile, "apnsKeyFile"), keyID: apnsKeyId, teamID: apnsTeamId, topic: apnsTopic,
                 productionURL: apnsUrl, sandboxURL: apnsSandboxUrl)
         }
+        server.fcm = try fcmConfiguration()
         do { try server.check() } catch { throw SettingsError("\(error)") }
         return server
     }

@@ -13,7 +13,7 @@ struct Routes {
         let admin = AdminGate(token: server.configuration.adminToken)
         let push = PushController(
             targets: server.services.pushTargets, vapid: server.vapid, apns: server.configuration.apns != nil,
-            admin: admin)
+            fcm: server.configuration.fcm != nil, admin: admin)
         OperationsController(
             operations: server.services.operations, metrics: server.metrics,
             statistics: { [store = server.store] in store.statistics }, streams: { [hub = server.hub] in hub.count }
@@ -24,11 +24,21 @@ struct Routes {
             maxArchiveBytes: server.configuration.maxArchiveBytes, maxBodyBytes: server.configuration.maxBodyBytes
         ).addRoutes(to: router)
         push.addWebhookRoutes(to: router)
+        ServerKeyController(
+            admin: admin, keys: server.services.serverKeys, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
+        BackendController(
+            backend: server.services.backendUsers, ingest: server.services.ingest, dashboard: server.services.dashboard,
+            idempotency: IdempotencyMiddleware(
+                idempotency: server.services.idempotency, maxBodyBytes: server.configuration.maxBodyBytes),
+            maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router.group("v1/server").add(middleware: ServerKeyMiddleware(keys: server.services.serverKeys)))
         let v1 = router.group("v1")
         let authenticated = router.group("v1")
             .add(
                 middleware: AuthMiddleware(
-                    sessions: server.services.sessionAuthentication, userLimit: server.userLimiter)
+                    sessions: server.services.sessionAuthentication, streamTickets: server.services.streamAdmission,
+                    userLimit: server.userLimiter)
             )
             .add(
                 middleware: IdempotencyMiddleware(
@@ -36,12 +46,15 @@ struct Routes {
                     maxBodyBytes: max(server.configuration.maxBodyBytes, server.configuration.maxPhotoBytes)))
         AccountController(
             accounts: server.services.accounts, habitImports: server.services.habitImports,
-            maxBodyBytes: server.configuration.maxBodyBytes, clock: server.configuration.clock
+            maxBodyBytes: server.configuration.maxBodyBytes, clock: server.configuration.clock,
+            recovery: server.services.recovery
         ).addRoutes(public: v1, authenticated: authenticated)
+        AccountRecoveryController(recovery: server.services.recovery).addRoutes(public: v1, authenticated: authenticated)
         IdentityController(identities: server.services.identitySignIns)
             .addRoutes(public: v1, authenticated: authenticated)
         EventController(
-            ingest: server.services.ingest, hub: server.hub, streams: server.metrics.streams,
+            ingest: server.services.ingest, streamAdmission: server.services.streamAdmission, hub: server.hub,
+            streams: server.metrics.streams,
             maxBodyBytes: server.configuration.maxBodyBytes, rules: server.services.dashboard.rules
         ).addRoutes(to: authenticated)
         HabitController(

@@ -12,8 +12,21 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// The rule pack new accounts start with (`habits`, `ollie`, `savings`, `growth`).
     public var pack: String = "habits"
-    /// Origins allowed to call the API from a browser; empty turns CORS off, `*` allows any.
+    /// Origins whose pages may call the whole API from a browser (with a bearer token);
+    /// `*` allows any. With ``corsStreamOrigins`` empty too, CORS is off.
     public var corsOrigins: [String] = []
+    /// Origins whose pages may open the change stream with a stream ticket
+    /// (`GET /v1/stream?ticket=`) and reach nothing else; `*` allows any.
+    public var corsStreamOrigins: [String] = []
+    /// Allowed origins (by ``corsOrigins`` or ``corsStreamOrigins``) that may also send
+    /// credentials (cookies): each is echoed with `Access-Control-Allow-Credentials: true`.
+    /// Exact origins only: `*` is refused at start.
+    public var corsCredentialOrigins: [String] = []
+    /// Headers of answers that allowed pages may read, besides `X-Request-ID`,
+    /// `Idempotent-Replayed`, `Retry-After` and `Momentum-Device-Key`.
+    public var corsExposedHeaders: [String] = []
+    /// How long a stream ticket (`POST /v1/stream-tickets`) opens the stream.
+    public var streamTicketLifetime: Duration = .seconds(60)
     /// Requests a signed-in user may make per minute (0: no limit).
     public var userRequestsPerMinute: Int = 1_200
     /// Invitations made, reactions and nudges per user and minute, each counted apart
@@ -181,9 +194,20 @@ public struct ServerConfiguration: Sendable {
     public var vapidSubject: String = "mailto:admin@momentum.invalid"
     /// Apple's push notification service; `nil`: no APNs (device tokens are refused).
     public var apns: APNsConfiguration?
+    /// Firebase Cloud Messaging, for Android apps; `nil`: no FCM (registration tokens are
+    /// refused).
+    public var fcm: FCMConfiguration?
     /// Certificates (PEM) the senders trust beside the system's: a private CA in front of
     /// webhooks or push services.
     public var deliveryTrustRootsPEM: String?
+    /// Where people reach this server's web app (`https://momentum.example.com`): the links
+    /// in mails point there. `nil`: `http://<host>:<port>`, right only for a local server.
+    public var publicURL: String?
+    /// How mail is sent (password resets, email verification); no SMTP server by default.
+    public var mail = MailSettings()
+    /// Failed server keys (`Authorization: Bearer msk_…`) a client address may show per
+    /// minute before its calls with any key are refused (429) for a while; 0: no limit.
+    public var serverKeyFailuresPerMinute: Int = 10
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single
