@@ -100,11 +100,12 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
     router.add(middleware: NoSniffMiddleware())
     let deprecations = DeprecationMiddleware(document: server.configuration.apiDocument)
     if !deprecations.notices.isEmpty { router.add(middleware: deprecations) }
+    // Outside the request log, which turns errors into answers: a refusal carries CORS
+    // headers too, so a page on an allowed origin can read why it was refused.
+    let cors = CORSPolicy(server.configuration)
+    if !cors.isEmpty { router.add(middleware: CORS(policy: cors)) }
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: server.metrics))
-    if !server.configuration.corsOrigins.isEmpty {
-        router.add(middleware: CORS(origins: Set(server.configuration.corsOrigins)))
-    }
     router.add(
         middleware: AddressRateLimitMiddleware(limiter: server.addressLimiter, proxies: server.trustedProxies))
     Routes(server: server).register(on: router)

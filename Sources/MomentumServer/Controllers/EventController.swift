@@ -7,10 +7,15 @@ import MomentumCore
 import MomentumServices
 import MomentumStore
 
-/// Sync: push (`POST /v1/events`), pull (`GET /v1/events`) through ``EventIngest``, and
-/// the change stream (`GET /v1/stream`) from the ``ChangeHub``.
+/// The body of `POST /v1/stream-tickets`: an empty object, when there is one.
+typealias StreamTicketRequest = Components.Schemas.StreamTicketRequest
+
+/// Sync: push (`POST /v1/events`), pull (`GET /v1/events`) through ``EventIngest``, the
+/// change stream (`GET /v1/stream`) from the ``ChangeHub``, and the tickets that open it
+/// from a browser (`POST /v1/stream-tickets`, ``StreamAdmission``).
 struct EventController: Sendable {
     let ingest: EventIngest
+    let streamAdmission: StreamAdmission
     /// Where the user's changes arrive, from this instance or (relayed) from another.
     let hub: ChangeHub
     /// Open server-sent event streams (``ServerMetrics/streams``).
@@ -24,6 +29,16 @@ struct EventController: Sendable {
         group.post("events", use: push)
         group.get("events", use: pull)
         group.get("stream", use: stream)
+        group.post("stream-tickets", use: streamTicket)
+    }
+
+    /// `POST /v1/stream-tickets`: a ticket that opens the caller's change stream once,
+    /// within a minute (``ServerConfiguration/streamTicketLifetime``), while the caller's
+    /// session lasts: `{ticket, expiresAt}` (201). The body, if any, must be an empty object.
+    @Sendable func streamTicket(_ request: Request, context: MomentumContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        _ = try await JSONIO.decode(StreamTicketRequest.self, from: request, limit: maxBodyBytes, emptyIsObject: true)
+        return try JSONIO.response(try await streamAdmission.issue(for: caller), status: .created)
     }
 
     /// `POST /v1/events`: a device's batch of events (``PushRequest``), validated and stored;

@@ -5,11 +5,15 @@ import MomentumStore
 import MomentumWeb
 
 /// Authenticates `Authorization: Bearer <token>` (or the web app's session cookie) against
-/// the user's device sessions, then applies the per-user rate limit.
+/// the user's device sessions, or, on the change stream only, a stream ticket
+/// (`GET /v1/stream?ticket=`, for an `EventSource`, which cannot send a header); then
+/// applies the per-user rate limit.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MomentumContext
     /// Who a token signs in.
     let sessions: SessionAuthentication
+    /// Whose stream a stream ticket opens.
+    let streamTickets: StreamAdmission
     /// Requests per user per minute.
     let userLimit: any RequestLimit
 
@@ -19,6 +23,12 @@ struct AuthMiddleware: RouterMiddleware {
         -> Response
     {
         let token: String
+        if request.headers[.authorization] == nil, request.uri.path == CORSPolicy.streamPath,
+            let ticket = request.uri.queryParameters["ticket"]
+        {
+            let caller = try await streamTickets.admit(String(ticket))
+            return try await handle(request, context: context, caller: caller, next: next)
+        }
         if let header = request.headers[.authorization] {
             guard let bearer = Self.bearerToken(header) else { throw APIError.unauthorized }
             token = bearer
@@ -36,6 +46,13 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError.unauthorized
         }
         let caller = try await sessions.authenticate(token: token)
+        return try await handle(request, context: context, caller: caller, next: next)
+    }
+
+    /// Goes on as `caller`, within their rate limit.
+    private func handle(
+        _ request: Request, context: Context, caller: Caller, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let user = caller.user
         try userLimit.check(user, scope: "for this account")
         var context = context

@@ -3,8 +3,10 @@ import HTTPTypes
 import Hummingbird
 import MomentumServices
 
-/// Cross-origin access for the configured origins (`*` for any): preflight answers and
-/// `Access-Control-Allow-Origin` on responses to allowed origins only.
+/// Cross-origin access as the ``CORSPolicy`` grants it, per origin: preflight answers, and
+/// `Access-Control-Allow-Origin` (with `Vary: Origin`, and credentials where granted) on
+/// every answer to an allowed origin, refusals and the change stream included (the
+/// middleware sits outside the request log, which turns errors into answers).
 ///
 /// Hummingbird's `CORSMiddleware` is not used because its list form,
 /// `AllowOriginExtended.oneOf(_:)`, is variadic: a list read from the configuration at run
@@ -12,33 +14,36 @@ import MomentumServices
 /// origin back, which would let every site read answers with a visitor's credentials.
 struct CORS: RouterMiddleware {
     typealias Context = MomentumContext
-    let origins: Set<String>
+    let policy: CORSPolicy
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
-        guard let origin = request.headers[.origin], origins.contains("*") || origins.contains(origin) else {
-            return try await next(request, context)
+        guard let origin = request.headers[.origin] else { return try await next(request, context) }
+        guard let grant = policy.grant(origin: origin, path: request.uri.path) else {
+            var response = try await next(request, context)
+            response.headers[.vary] = "Origin"
+            return response
         }
-        let allowed = origins.contains("*") ? "*" : origin
+        var headers: HTTPFields = [.accessControlAllowOrigin: grant.allowOrigin, .vary: "Origin"]
+        if grant.credentials { headers[.accessControlAllowCredentials] = "true" }
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
-            return Response(
-                status: .noContent,
-                headers: [
-                    .accessControlAllowOrigin: allowed, .vary: "Origin",
-                    .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-                    .accessControlAllowHeaders:
-                        "Authorization, Content-Type, Idempotency-Key, Momentum-Device-Key, X-Request-ID",
-                    .accessControlMaxAge: "600",
-                ])
+            headers[.accessControlAllowMethods] =
+                grant.streamOnly ? "GET, OPTIONS" : "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+            // The web app's header, which a cookie's write needs, only where cookies may come.
+            headers[.accessControlAllowHeaders] =
+                grant.streamOnly
+                ? "Last-Event-ID"
+                : "Authorization, Content-Type, Idempotency-Key, Momentum-Device-Key, X-Request-ID, Last-Event-ID"
+                    + (grant.credentials ? ", X-Momentum-Client" : "")
+            headers[.accessControlMaxAge] = "600"
+            return Response(status: .noContent, headers: headers)
         }
         var response = try await next(request, context)
-        response.headers[.accessControlAllowOrigin] = allowed
-        response.headers[.vary] = "Origin"
-        response.headers[.accessControlExposeHeaders] =
-            "X-Request-ID, Idempotent-Replayed, Retry-After, Momentum-Device-Key"
+        for field in headers { response.headers[field.name] = field.value }
+        response.headers[.accessControlExposeHeaders] = policy.exposedHeaders
         return response
     }
 }
