@@ -140,6 +140,9 @@ import Testing
             }
             let listed = try await client.call(.get, "/v1/push-targets", token: token)
             #expect(listed.json["fcm"] as? Bool == true && listed.json["apns"] as? Bool == false)
+            // The web app's profile names them as Android devices.
+            let page = try await client.call(.get, "/profile", headers: [.cookie: "momentum_session=\(token)"])
+            #expect(page.text.components(separatedBy: "Android phone or tablet").count == 4, "\(page.text)")
 
             // Three devices at once: one token exchange, shared by the three sends.
             let sent = try await notify(harness, "ada@example.com", key: "milestone:first")

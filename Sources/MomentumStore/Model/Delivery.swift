@@ -1,15 +1,16 @@
 import Foundation
 import MomentumCore
 
-/// A device that receives a user's notifications: a browser's Web Push subscription or an
-/// iOS app's APNs device token.
+/// A device that receives a user's notifications: a browser's Web Push subscription, an iOS
+/// app's APNs device token or an Android app's FCM registration token.
 public struct PushTarget: Hashable, Sendable, Codable {
     /// Stable for the address: the same subscription or token registered again is the same
-    /// target (`wp_…`, `apns_…`).
+    /// target (`wp_…`, `apns_…`, `fcm_…`).
     public var id: String
-    /// `webPush` or `apns`.
+    /// `webPush`, `apns` or `fcm`.
     public var channel: NotificationChannel
-    /// The push service endpoint URL (Web Push) or the hex device token (APNs).
+    /// The push service endpoint URL (Web Push), the hex device token (APNs) or the
+    /// registration token (FCM).
     public var address: String
     /// Web Push: the subscription's P-256 public key, base64url (65 bytes uncompressed).
     public var p256dh: String?

@@ -4,6 +4,9 @@ import MomentumServices
 import MomentumStore
 
 extension WebViews {
+    /// The wording key that names a registered device by its channel (a browser otherwise).
+    static let deviceKind: [NotificationChannel: String] = [.apns: "profile.push.apple", .fcm: "profile.push.android"]
+
     func profile(_ caller: Caller) async throws -> (ProfilePage, Chrome) {
         let profile = try await services.accounts.profile(of: caller.user)
         let chrome = try await layout(caller, "profile", title: L("profile.title"))
@@ -25,7 +28,7 @@ extension WebViews {
             let view = PushTargetView(target)
             return ProfilePage.PushTarget(
                 id: view.id, label: view.label,
-                channel: target.channel == .apns ? L("profile.push.apple") : L("profile.push.browser"),
+                channel: L(Self.deviceKind[target.channel] ?? "profile.push.browser"),
                 created: day(target.createdAt))
         }
         let devices = try await services.accounts.devices(of: caller.user).map { session in
