@@ -40,6 +40,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
+            // The path only, never the query: a query may hold a stream ticket
+            // (`/v1/stream?ticket=`), which must not reach the log.
             // The request id goes with each line rather than into the logger's metadata:
             // setting that makes the stream handler format all of its metadata again, on
             // every request, whether or not anything is logged.
