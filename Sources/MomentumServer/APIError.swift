@@ -129,6 +129,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case .conflict: (.conflict, nil)
         case .unauthenticated: (.unauthorized, nil)
         case .forbidden: (.forbidden, nil)
+        case .gone: (.gone, nil)
         case .unsupported: (.unsupportedMediaType, nil)
         case .tooLarge: (.contentTooLarge, nil)
         case .tooMany(let seconds): (.tooManyRequests, seconds)

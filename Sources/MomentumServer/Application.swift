@@ -63,6 +63,12 @@ public func buildApplication(
                 name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
                 after: migrated, pass: { _ = try await server.services.deliveries.runDue() }))
     }
+    if server.configuration.mail.interval > .zero, server.configuration.mail.smtpURL != nil {
+        app.addServices(
+            PeriodicService(
+                name: "mail", interval: server.configuration.mail.interval, logger: server.logger,
+                after: migrated, pass: { _ = try await server.services.mail.runDue() }))
+    }
     if server.configuration.memoryTrimInterval > .zero, MemoryTrim.available {
         let trim = MemoryTrim()
         app.addServices(

@@ -20,6 +20,9 @@ public struct ServiceError: Error, Sendable, Hashable {
         case unauthenticated
         /// The caller is known but may not do this.
         case forbidden
+        /// What the caller names existed but can no longer be used (a single-use link used
+        /// before, or expired).
+        case gone
         /// The input is of a kind the service does not take (a photo that is not JPEG
         /// or PNG).
         case unsupported

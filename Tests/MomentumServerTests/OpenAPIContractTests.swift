@@ -42,6 +42,8 @@ import Testing
             "get /memories/{memory}/share", "get /memories/{memory}/illustration.svg", "get /friends", "get /feed",
             "get /friends/{friend}",
             "get /invitations/{code}", "get /families/{owner}/{subject}",
+            "get /forgot-password", "post /forgot-password", "get /reset-password", "post /reset-password",
+            "get /verify-email", "post /verify-email",
         ]
         #expect(webPages.subtracting(allRoutes).sorted() == [], "web pages listed here that are not routes")
         let routes = allRoutes.subtracting(webPages)

@@ -12,7 +12,7 @@ import Testing
     /// layout's ``Chrome``) or signed out (the page's model alone).
     static var pages: [(model: any TemplateModel.Type, signedIn: Bool)] {
         [
-            (SignInPage.self, false), (SignUpPage.self, false), (MissingPage.self, true),
+            (SignInPage.self, false), (SignUpPage.self, false), (MissingPage.self, true), (RecoveryPage.self, false),
             (NotificationsPage.self, true), (InvitationPage.self, true), (SharePage.self, true),
             (MemoriesPage.self, true), (FriendsPage.self, true), (FriendPage.self, true), (FeedPage.self, true),
             (ProfilePage.self, true), (FamilyPage.self, true), (JourneyPage.self, true),

@@ -143,7 +143,7 @@ extension WebController {
     /// A URL-encoded form body as a dictionary. A form posted from another site (its
     /// `Origin` is not this server) is refused, so no one can sign a visitor in to an
     /// account of theirs or out of their own.
-    private func webForm(_ request: Request, _ context: Context) async throws -> [String: String] {
+    func webForm(_ request: Request, _ context: Context) async throws -> [String: String] {
         try requireSameOrigin(request)
         let buffer = try await request.body.collect(upTo: 16_384)
         var fields: [String: String] = [:]

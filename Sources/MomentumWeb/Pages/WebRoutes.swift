@@ -62,6 +62,7 @@ public struct WebController<Context: WebRequestContext>: Sendable {
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
         addAuthRoutes(to: router)
+        addRecoveryRoutes(to: router)
 
         let views = WebViews(services: services, configuration: configuration)
         router.get("today") { request, _ in
