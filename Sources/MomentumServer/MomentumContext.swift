@@ -17,6 +17,8 @@ public struct MomentumContext: RequestContext, RemoteAddressRequestContext, WebR
     let channel: any Channel
     /// The signed-in caller, set by the authentication middleware.
     public var caller: Caller?
+    /// The app's backend, by the server key it showed (set by `ServerKeyMiddleware`).
+    public var serverKey: ServerKeyCaller?
     /// The request id, echoed in `X-Request-ID` and every log line.
     public var requestID: String = ""
     /// What middleware inside the request log learns for its line (each middleware passes

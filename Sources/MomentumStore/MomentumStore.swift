@@ -18,8 +18,8 @@ import ServiceLifecycle
 /// ``SocialGraph``, ``NotificationInbox``, ``DeliveryQueue`` and the others), which the
 /// services layer receives one at a time; `MomentumStore` is all of them together.
 public protocol MomentumStore: Service, StoreSchema, AccountStore, EventStore, ReviewFlags, SocialGraph,
-    NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives,
-    MailOutbox, WebhookEventQueue, IdentityLinks, StreamTickets
+    NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives, IdentityLinks,
+    MailOutbox, StreamTickets, WebhookEventQueue, ServerKeys
 {
     /// Closes connections; the store must not be used afterwards.
     func close() async

@@ -32,7 +32,8 @@ struct Routes {
             idempotency: IdempotencyMiddleware(
                 idempotency: server.services.idempotency, maxBodyBytes: server.configuration.maxBodyBytes),
             maxBodyBytes: server.configuration.maxBodyBytes
-        ).addRoutes(to: router.group("v1/server").add(middleware: ServerKeyMiddleware(keys: server.services.serverKeys)))
+        ).addRoutes(
+            to: router.group("v1/server").add(middleware: ServerKeyMiddleware(keys: server.services.serverKeys)))
         let v1 = router.group("v1")
         let authenticated = router.group("v1")
             .add(
