@@ -34,6 +34,8 @@ struct MomentumBenchmarks {
         Benchmark(name: "social", title: "12. Feeds and fan-out", run: SocialBenchmark.run),
         Benchmark(
             name: "scale", title: "13. Many users on one machine", run: ScaleBenchmark.run, onlyWhenNamed: true),
+        Benchmark(
+            name: "server-keys", title: "14. Server keys beside devices (HTTP, loopback)", run: ServerKeyBenchmark.run),
     ]
 
     static func main() {
