@@ -53,7 +53,7 @@ import Testing
 
     /// The hook: every section's preparation, in the guide's order.
     static let preparations: [@Sendable (inout GuideRun) async throws -> Void] = [
-        prepareIdentityProviders, prepareWebhooks, prepareAndroidPush, prepareWebClients,
+        prepareIdentityProviders, prepareMail, prepareWebhooks, prepareAndroidPush, prepareWebClients,
     ]
 
     /// "Webhooks": a loopback receiver the examples' webhook posts to (`WEBHOOK_URL`),
