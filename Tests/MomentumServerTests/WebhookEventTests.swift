@@ -125,7 +125,13 @@ import Testing
             _ = try await harness.state.runDueDeliveries()
             #expect(receiver.requests.filter { Self.type($0) == "streak.lost" }.isEmpty)
             set(harness, day: 12, hour: 0, minute: 1)
-            _ = try await harness.state.runDueNotifications()
+            // Every instance's scheduler at once (several with MOMENTUM_TEST_INSTANCES).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for state in [harness.state] + harness.others {
+                    group.addTask { _ = try await state.runDueNotifications() }
+                }
+                try await group.waitForAll()
+            }
             try await harness.state.store.touchNotifications(of: [user], at: harness.now)
             _ = try await harness.state.runDueNotifications()
             _ = try await harness.state.runDueDeliveries()
@@ -240,6 +246,60 @@ import Testing
             ])
             #expect(verdicts.status == 0, "\(verdicts.output)")
             #expect(verdicts.output.components(separatedBy: "ok: ").count == 7, "\(verdicts.output)")
+        }
+    }
+
+    @Test(arguments: ServerHarness.Backend.allCases)
+    func purchasesReviewFlagsAndFreezesReachTheBackend(_ backend: ServerHarness.Backend) async throws {
+        let receiver = try await LoopbackReceiver.start(.plain)
+        defer { Task { await receiver.stop() } }
+        try await ServerHarness.with(
+            backend: backend, configure: { $0.webhookAllowedNetworks = ["127.0.0.0/8", "::1"] }
+        ) { harness, client in
+            let created = try await client.call(
+                .post, "/v1/admin/webhooks",
+                json:
+                    #"{"url": "\#(receiver.base)/events", "events": ["purchase.created", "review_flag.raised", "streak.frozen"]}"#,
+                headers: Self.admin)
+            #expect(created.status == .created, "\(created.text)")
+            let secret = try #require(created.json["secret"] as? String)
+            // Given thirteen days of "Walk" sent at once (backfilled: a review flag), …
+            let token = try await harness.register("buyer", zone: "UTC", daysAgo: 14, client: client)
+            let start = harness.now.addingTimeInterval(-13 * 86_400)
+            var events = [habitCreated("walk", at: start)]
+            for day in 0...12 {
+                events.append(
+                    completion(
+                        "w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60), zone: "UTC"))
+            }
+            _ = try await client.call(.post, "/v1/events", token: token, json: eventsJSON(events))
+            // … a freeze bought with the diamonds they earned, …
+            let bought = try await client.call(
+                .post, "/v1/store/purchases", token: token, json: #"{"days": 1, "eventId": "buy-1"}"#)
+            #expect(bought.status == .created, "\(bought.text)")
+            _ = try await harness.state.runDueDeliveries()
+            let flag = try #require(receiver.requests.first { Self.type($0) == "review_flag.raised" })
+            #expect((Self.data(flag)["flag"] as? [String: Any])?["kind"] as? String == "backfills")
+            let purchase = try #require(receiver.requests.first { Self.type($0) == "purchase.created" })
+            let bought1 = try #require(Self.data(purchase)["purchase"] as? [String: Any])
+            #expect(bought1["event"] as? String == "buy-1")
+            #expect(bought1["days"] as? Int == 1)
+            #expect(bought1["freezes"] as? Int == 1)
+            #expect(Self.verifies(purchase, secret: secret, now: harness.now))
+
+            // … then two days missed: the first is grace, the freeze covers the second, which
+            // the scheduler notices once its day has closed.
+            harness.clock.value.withLock { $0 += 2 * 86_400 + 1800 }
+            let user = try #require(try await harness.state.store.account(email: "buyer@example.com")).id
+            for _ in 0..<2 {
+                try await harness.state.store.touchNotifications(of: [user], at: harness.now)
+                _ = try await harness.state.runDueNotifications()
+                _ = try await harness.state.runDueDeliveries()
+            }
+            let frozen = receiver.requests.filter { Self.type($0) == "streak.frozen" }
+            #expect(frozen.count == 1, "\(receiver.requests.compactMap(Self.type))")
+            #expect(frozen.first.map { Self.data($0)["habit"] as? String } == "walk")
+            #expect((frozen.first.map { Self.data($0)["streak"] as? Int } ?? 0) ?? 0 >= 12)
         }
     }
 
