@@ -124,6 +124,8 @@ extension Data {
 final class JWKSServer: Sendable {
     enum Answer: Sendable {
         case keys(String, cacheControl: String?)
+        /// The keys, after a wait: sign-ins meanwhile must share the one fetch.
+        case slowKeys(String, delay: Duration)
         case hang
         case huge
         case redirect(String)
@@ -159,6 +161,11 @@ final class JWKSServer: Sendable {
                 var headers: HTTPFields = [.contentType: "application/json"]
                 if let cacheControl { headers[.cacheControl] = cacheControl }
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
+            case .slowKeys(let json, let delay):
+                try await Task.sleep(for: delay)
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: json)))
             case .hang:
                 try await Task.sleep(for: .seconds(30))
                 return Response(status: .ok)

@@ -94,7 +94,17 @@ struct IdentityProviderSignInTests {
             let third = try await Self.signIn(client, try await TestTokens.es256(TestClaims(now: harness.now)))
             #expect(third.json["userID"] as? String == user, "\(third.text)")
             #expect(try await Self.accounts(harness) == 1)
-            #expect(server.hits == 1)
+            // Each instance fetches the keys once (one in a single-instance run): a round of
+            // sign-ins reaches every instance, and a second round fetches nothing.
+            for round in 0..<2 {
+                let before = server.hits
+                for _ in 0..<ServerHarness.instances {
+                    let again = try await Self.signIn(client, try await TestTokens.rs256(TestClaims(now: harness.now)))
+                    #expect(again.json["userID"] as? String == user)
+                }
+                if round == 1 { #expect(server.hits == before) }
+            }
+            #expect(server.hits <= ServerHarness.instances)
             // A token that expired within the allowed skew (60 s) still signs in.
             var late = TestClaims(now: harness.now)
             late.exp = harness.now.timeIntervalSince1970 - 30
@@ -153,7 +163,7 @@ struct IdentityProviderSignInTests {
                 #expect(Self.issue(answer) == reason, "\(name): \(answer.text)")
             }
             #expect(try await Self.accounts(harness) == 0)
-            #expect(server.hits == 1)
+            #expect(server.hits <= ServerHarness.instances)
             let unknown = try await client.call(
                 .post, "/v1/sessions/id-token",
                 json: #"{"provider": "elsewhere", "idToken": "\#(try await TestTokens.rs256(claims))"}"#)
@@ -163,38 +173,31 @@ struct IdentityProviderSignInTests {
         }
     }
 
+    /// An unknown `kid` is refused; once the provider publishes it, a sign-in a minute
+    /// later gets it (how often keys are fetched is ``IdentityKeySetsTests``').
     @Test(arguments: Backend.allCases)
-    func anUnknownKeyRefetchesTheKeysAtMostOnceAMinute(_ backend: Backend) async throws {
+    func anUnknownKeyIsRefusedUntilTheProviderPublishesIt(_ backend: Backend) async throws {
         try await Self.withProvider(backend) { harness, client, server in
             let signedIn = try await Self.signIn(client, try await TestTokens.rs256(TestClaims(now: harness.now)))
             #expect(signedIn.status == .created)
-            #expect(server.hits == 1)
-            // Within the minute of that fetch, an unknown kid is refused without a fetch.
-            let soon = try await Self.signIn(
-                client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: "new-0"))
-            #expect(Self.issue(soon) == "unknown_key")
-            #expect(server.hits == 1)
-            harness.clock.value.withLock { $0 += 61 }
-            let first = try await Self.signIn(
-                client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: "new-1"))
-            #expect(first.status == .unauthorized)
-            #expect(Self.issue(first) == "unknown_key")
-            #expect(server.hits == 2)
-            let second = try await Self.signIn(
-                client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: "new-2"))
-            #expect(Self.issue(second) == "unknown_key")
-            #expect(server.hits == 2)
-            // The provider rotates to a new key: a minute later, its first token fetches it.
+            for kid in ["new-0", "new-1"] {
+                harness.clock.value.withLock { $0 += 61 }
+                let refused = try await Self.signIn(
+                    client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: kid))
+                #expect(refused.status == .unauthorized)
+                #expect(Self.issue(refused) == "unknown_key")
+            }
             server.answer(
                 .keys(
                     try IdentityTestKeys.shared.jwks([try IdentityTestKeys.shared.rsaJWK(kid: "new-3")]),
                     cacheControl: "max-age=3600"))
             harness.clock.value.withLock { $0 += 61 }
-            let rotated = try await Self.signIn(
-                client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: "new-3"))
-            #expect(rotated.status == .created, "\(rotated.text)")
-            #expect(rotated.json["userID"] as? String == signedIn.json["userID"] as? String)
-            #expect(server.hits == 3)
+            for _ in 0..<ServerHarness.instances {
+                let rotated = try await Self.signIn(
+                    client, try await TestTokens.rs256(TestClaims(now: harness.now), kid: "new-3"))
+                #expect(rotated.status == .created, "\(rotated.text)")
+                #expect(rotated.json["userID"] as? String == signedIn.json["userID"] as? String)
+            }
             #expect(try await Self.accounts(harness) == 1)
         }
     }
