@@ -227,6 +227,24 @@ import Testing
             #expect(try await harness.state.runDueDeliveries().sent == 3)
             #expect(google.issued.withLock { $0.count } == 3)
             #expect(receiver.requests.last?.header("authorization") == "Bearer ya29.token-3")
+
+            // A token refused again after its refresh: the send waits for the queue's retry,
+            // after one new exchange only.
+            google.revoked.withLock { $0.formUnion(["ya29.token-3", "ya29.token-4"]) }
+            _ = try await notify(harness, "ada@example.com", key: "milestone:5")
+            #expect(try await harness.state.runDueDeliveries().retried == 3)
+            #expect(google.issued.withLock { $0.count } == 4)
+
+            // Counted under the channel fcm (per instance: behind several, each pass ran on one).
+            if ServerHarness.instances == 1 {
+                let metrics = try await client.call(.get, "/metrics").text
+                for outcome in ["sent", "retried"] {
+                    let prefix = #"momentum_notifications_total{kind="milestone",channel="fcm",outcome="\#(outcome)"} "#
+                    #expect(
+                        metrics.split(separator: "\n").contains { $0.hasPrefix(prefix) && !$0.hasSuffix(" 0") },
+                        "\(prefix)")
+                }
+            }
         }
     }
 
