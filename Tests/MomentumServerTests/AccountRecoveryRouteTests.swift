@@ -39,6 +39,13 @@ struct AccountRecoveryRouteTests {
 
     static let resetSubject = "Choose a new Momentum password"
 
+    /// Every instance's `/metrics`, one after the other (the sender ran on one of them).
+    static func metrics(_ client: any TestClientProtocol) async throws -> String {
+        var text = ""
+        for _ in 0..<ServerHarness.instances { text += try await client.call(.get, "/metrics").text }
+        return text
+    }
+
     @Test(arguments: ServerHarness.Backend.allCases)
     func aResetMailsALinkThatSetsANewPasswordOnceAndEndsEverySession(_ backend: ServerHarness.Backend) async throws {
         let receiver = try await SMTPReceiver()
@@ -153,15 +160,19 @@ struct AccountRecoveryRouteTests {
         defer { receiver.stop() }
         try await ServerHarness.with(configure: Self.mailing(to: receiver.port, perMinute: 2)) { harness, client in
             _ = try await client.register("sam")
-            for _ in 0..<2 {
+            // Two a minute; several instances may each admit that many before they hear of
+            // the others' counts (SharedRateLimiter), never more.
+            var accepted = 0
+            var refused: JSONResponse?
+            for _ in 0..<(2 * ServerHarness.instances + 1) {
                 let answer = try await client.call(.post, "/v1/password-reset", json: #"{"email": "sam@example.com"}"#)
-                #expect(answer.status == .accepted)
+                if answer.status == .accepted { accepted += 1 } else { refused = refused ?? answer }
             }
-            let third = try await client.call(.post, "/v1/password-reset", json: #"{"email": "sam@example.com"}"#)
-            #expect(third.status == .tooManyRequests)
-            #expect(third.errorCode == "rate_limited")
-            // Two mails asked for, one welcome: nothing for the refused request.
-            #expect(try await harness.sendMail().sent == 3)
+            #expect((2...(2 * ServerHarness.instances)).contains(accepted))
+            #expect(refused?.status == .tooManyRequests)
+            #expect(refused?.errorCode == "rate_limited")
+            // The mails asked for and the welcome: nothing for a refused request.
+            #expect(try await harness.sendMail().sent == accepted + 1)
         }
     }
 
@@ -182,7 +193,7 @@ struct AccountRecoveryRouteTests {
             harness.clock.value.withLock { $0 += 30 }
             #expect(try await harness.sendMail().sent == 2)
             #expect(receiver.mails().contains { $0.header("Subject") == Self.resetSubject })
-            let metrics = try await client.call(.get, "/metrics").text
+            let metrics = try await Self.metrics(client)
             #expect(metrics.contains(#"momentum_mail_total{outcome="retried"} 2"#))
             #expect(metrics.contains(#"momentum_mail_total{outcome="sent"} 2"#))
         }
@@ -197,7 +208,7 @@ struct AccountRecoveryRouteTests {
             #expect(try await harness.sendMail() == MailSender.PassReport(sent: 0, retried: 0, failed: 1))
             harness.clock.value.withLock { $0 += 86_400 }
             #expect(try await harness.sendMail() == MailSender.PassReport())
-            let metrics = try await client.call(.get, "/metrics").text
+            let metrics = try await Self.metrics(client)
             #expect(metrics.contains(#"momentum_mail_total{outcome="failed"} 1"#))
         }
     }
