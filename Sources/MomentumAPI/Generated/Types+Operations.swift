@@ -24819,6 +24819,29 @@ public enum Operations {
             }
             /// An error: its code, a message for people, and every field at fault.
             ///
+            /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/get(getBackendUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
             /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/get(getBackendUser)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
@@ -24895,21 +24918,12 @@ public enum Operations {
             public var path: Operations.PutBackendUser.Input.Path
             /// - Remark: Generated from `#/paths/v1/server/users/{appUserId}/PUT/header`.
             public struct Headers: Sendable, Hashable {
-                /// Stripe-style idempotency key, scoped to the key's app and the user
-                ///
-                /// - Remark: Generated from `#/paths/v1/server/users/{appUserId}/PUT/header/Idempotency-Key`.
-                public var idempotencyKey: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutBackendUser.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - idempotencyKey: Stripe-style idempotency key, scoped to the key's app and the user
                 ///   - accept:
-                public init(
-                    idempotencyKey: Swift.String? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutBackendUser.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.idempotencyKey = idempotencyKey
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PutBackendUser.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -24919,7 +24933,7 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/v1/server/users/{appUserId}/PUT/requestBody/content/application\/json`.
                 case json(Components.Schemas.BackendUserRequest)
             }
-            public var body: Operations.PutBackendUser.Input.Body
+            public var body: Operations.PutBackendUser.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -24929,7 +24943,7 @@ public enum Operations {
             public init(
                 path: Operations.PutBackendUser.Input.Path,
                 headers: Operations.PutBackendUser.Input.Headers = .init(),
-                body: Operations.PutBackendUser.Input.Body
+                body: Operations.PutBackendUser.Input.Body? = nil
             ) {
                 self.path = path
                 self.headers = headers
@@ -25408,6 +25422,29 @@ public enum Operations {
             }
             /// An error: its code, a message for people, and every field at fault.
             ///
+            /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/delete(deleteBackendUser)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
             /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/delete(deleteBackendUser)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
@@ -25641,6 +25678,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error: its code, a message for people, and every field at fault.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/events/post(recordBackendEvents)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.APIError)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.APIError {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }

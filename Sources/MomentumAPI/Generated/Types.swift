@@ -1847,7 +1847,7 @@ extension APIProtocol {
     public func putBackendUser(
         path: Operations.PutBackendUser.Input.Path,
         headers: Operations.PutBackendUser.Input.Headers = .init(),
-        body: Operations.PutBackendUser.Input.Body
+        body: Operations.PutBackendUser.Input.Body? = nil
     ) async throws -> Operations.PutBackendUser.Output {
         try await putBackendUser(Operations.PutBackendUser.Input(
             path: path,
