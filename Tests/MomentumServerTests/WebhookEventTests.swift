@@ -85,6 +85,8 @@ import Testing
             let habit = try await client.call(
                 .post, "/v1/habits", token: token, json: #"{"habit": "read", "name": "Read", "policy": "strict"}"#)
             #expect(habit.status == .created, "\(habit.text)")
+            // A scheduler run on the habit's first day: no closed day to look at, nothing sent.
+            _ = try await harness.state.runDueNotifications()
             set(harness, day: 9, hour: 9)
             #expect(try await client.call(.post, "/v1/habits/read/check-ins", token: token, json: "{}").status == .ok)
             #expect(try await harness.state.runDueDeliveries().sent >= 2)
@@ -300,6 +302,36 @@ import Testing
             #expect(frozen.count == 1, "\(receiver.requests.compactMap(Self.type))")
             #expect(frozen.first.map { Self.data($0)["habit"] as? String } == "walk")
             #expect((frozen.first.map { Self.data($0)["streak"] as? Int } ?? 0) ?? 0 >= 12)
+        }
+    }
+
+    @Test(arguments: ServerHarness.Backend.allCases)
+    func eventsOfAUserMadeWithAServerKeyCarryTheAppsOwnId(_ backend: ServerHarness.Backend) async throws {
+        let receiver = try await LoopbackReceiver.start(.plain)
+        defer { Task { await receiver.stop() } }
+        try await ServerHarness.with(
+            backend: backend, configure: { $0.webhookAllowedNetworks = ["127.0.0.0/8", "::1"] }
+        ) { harness, client in
+            set(harness, day: 9, hour: 9)
+            _ = try await client.call(
+                .post, "/v1/admin/webhooks",
+                json: #"{"url": "\#(receiver.base)/events", "events": ["streak.started"]}"#,
+                headers: Self.admin)
+            let key = try #require(
+                try await client.call(
+                    .post, "/v1/admin/server-keys", json: #"{"name": "backend", "scopes": ["events:write"]}"#,
+                    headers: Self.admin
+                ).json["key"] as? String)
+            let now = harness.now
+            let body =
+                #"{"timeZone": "Europe/Berlin", "events": [\#(habitCreated("walk", at: now.addingTimeInterval(-60))), \#(completion("w1", habit: "walk", at: now))]}"#
+            let recorded = try await client.call(
+                .post, "/v1/server/users/app-user-42/events", json: body, headers: [.authorization: "Bearer \(key)"])
+            #expect(recorded.status == .ok, "\(recorded.text)")
+            _ = try await harness.state.runDueDeliveries()
+            let started = try #require(receiver.requests.first { Self.type($0) == "streak.started" })
+            #expect(Self.data(started)["appUserId"] as? String == "app-user-42")
+            #expect(Self.data(started)["user"] as? String == recorded.json["userID"] as? String)
         }
     }
 

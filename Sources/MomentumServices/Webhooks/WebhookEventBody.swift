@@ -18,6 +18,9 @@ public struct WebhookEventBody: Codable, Hashable, Sendable {
     public struct Fields: Codable, Hashable, Sendable {
         /// The user's id.
         public var user: String
+        /// The app's own id for the user, when the app's backend made the user with a server
+        /// key (`/v1/server/users/{appUserId}/…`).
+        public var appUserId: String?
         /// The habit concerned (streaks; an unlock's, when it has one).
         public var habit: String?
         /// The habit's name.
@@ -39,7 +42,10 @@ public struct WebhookEventBody: Codable, Hashable, Sendable {
         public var flag: Flag?
 
         /// Creates data for a user.
-        public init(user: String) { self.user = user }
+        public init(user: String, appUserId: String? = nil) {
+            self.user = user
+            self.appUserId = appUserId
+        }
     }
 
     /// An unlock's fields.

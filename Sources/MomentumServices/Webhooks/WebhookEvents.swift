@@ -15,7 +15,7 @@ import Synchronization
 /// one message per id and webhook, so noticing the same thing again, by another run or
 /// another instance, sends nothing new.
 public struct WebhookEvents: Sendable {
-    let store: any WebhookEventQueue & EventStore
+    let store: any WebhookEventQueue & EventStore & ServerKeys
     /// The now.
     public let now: @Sendable () -> Date
     let logger: Logger
@@ -28,7 +28,9 @@ public struct WebhookEvents: Sendable {
     static let typesTTL: Int64 = 5
 
     /// Creates the use case.
-    public init(store: any WebhookEventQueue & EventStore, now: @escaping @Sendable () -> Date, logger: Logger) {
+    public init(
+        store: any WebhookEventQueue & EventStore & ServerKeys, now: @escaping @Sendable () -> Date, logger: Logger
+    ) {
         self.store = store
         self.now = now
         self.logger = logger
@@ -77,9 +79,13 @@ public struct WebhookEvents: Sendable {
         wallet: Wallet, version: Int64
     ) async {
         let now = now()
+        guard !unlocks.isEmpty || !flags.isEmpty || before != nil || applied.contains(where: Self.isPurchase) else {
+            return
+        }
+        let appUser = await appUserID(of: user)
         var events: [WebhookEvent] = []
         for unlock in unlocks {
-            var data = WebhookEventBody.Fields(user: user)
+            var data = WebhookEventBody.Fields(user: user, appUserId: appUser)
             data.habit = unlock.habit
             data.day = unlock.achievedDay.description
             data.unlock = .init(
@@ -90,13 +96,13 @@ public struct WebhookEvents: Sendable {
         }
         for applied in applied {
             guard case .purchase(let item, let days) = applied.payload else { continue }
-            var data = WebhookEventBody.Fields(user: user)
+            var data = WebhookEventBody.Fields(user: user, appUserId: appUser)
             data.purchase = .init(
                 event: applied.id, item: item, days: days, diamonds: wallet.diamonds, freezes: wallet.freezes)
             events.append(event(.purchaseCreated, user: user, fact: applied.id, at: now, data: data))
         }
         for flag in flags {
-            var data = WebhookEventBody.Fields(user: user)
+            var data = WebhookEventBody.Fields(user: user, appUserId: appUser)
             data.flag = .init(id: flag.id, kind: flag.kind.rawValue, detail: flag.detail, events: flag.events)
             events.append(event(.reviewFlagRaised, user: user, fact: flag.id, at: flag.createdAt, data: data))
         }
@@ -111,7 +117,7 @@ public struct WebhookEvents: Sendable {
                     }
                 }
                 for (habit, name, start, length) in after where before[habit] != start {
-                    var data = WebhookEventBody.Fields(user: user)
+                    var data = WebhookEventBody.Fields(user: user, appUserId: appUser)
                     data.habit = habit
                     data.habitName = name
                     data.day = start.description
@@ -143,26 +149,36 @@ public struct WebhookEvents: Sendable {
         guard wanted.contains(.streakLost) || wanted.contains(.streakFrozen) else { return }
         let clock = DayClock(dayStartHour: dayStartHour)
         var events: [WebhookEvent] = []
+        var appUser: String??
         for line in series {
             let first = line.firstDay.number
             let today = line.today.number
-            for number in max(first + 1, today - Self.lookBackDays)..<today {
+            // A habit that began today or yesterday has fewer closed days to look at (none).
+            let earliest = max(first + 1, today - Self.lookBackDays)
+            guard earliest < today else { continue }
+            for number in earliest..<today {
                 let index = number - first
                 guard index > 0, index < line.streaks.count, index < line.states.count else { continue }
                 let day = LocalDay(number: number)
                 // The day closed: its end is when what happened became so.
                 let closed = Date(timeIntervalSince1970: TimeInterval(clock.start(of: day.advanced(by: 1), in: zone)))
-                var data = WebhookEventBody.Fields(user: user)
+                let lost = line.streaks[index] == 0 && line.streaks[index - 1] > 0
+                let frozen = line.states[index] == .frozen
+                guard (wanted.contains(.streakLost) && lost) || (wanted.contains(.streakFrozen) && frozen) else {
+                    continue
+                }
+                if appUser == nil { appUser = .some(await appUserID(of: user)) }
+                var data = WebhookEventBody.Fields(user: user, appUserId: appUser ?? nil)
                 data.habit = line.definition.id
                 data.habitName = line.definition.name
                 data.day = day.description
-                if wanted.contains(.streakLost), line.streaks[index] == 0, line.streaks[index - 1] > 0 {
+                if wanted.contains(.streakLost), lost {
                     data.streak = line.streaks[index - 1]
                     data.best = line.best
                     events.append(
                         event(.streakLost, user: user, fact: "\(line.definition.id)|\(day)", at: closed, data: data))
                 }
-                if wanted.contains(.streakFrozen), line.states[index] == .frozen {
+                if wanted.contains(.streakFrozen), frozen {
                     data.streak = line.streaks[index]
                     events.append(
                         event(.streakFrozen, user: user, fact: "\(line.definition.id)|\(day)", at: closed, data: data))
@@ -170,6 +186,21 @@ public struct WebhookEvents: Sendable {
             }
         }
         if !events.isEmpty { try await store.queueWebhookEvents(events, at: now()) }
+    }
+
+    /// The app's own id for the user, when its backend made the user with a server key.
+    private func appUserID(of user: String) async -> String? {
+        do {
+            return try await store.appUser(of: user)?.appUserID
+        } catch {
+            logger.error(
+                "the app's user id could not be read", metadata: ["user": .string(user), "error": .string("\(error)")])
+            return nil
+        }
+    }
+
+    static func isPurchase(_ event: Event) -> Bool {
+        if case .purchase = event.payload { true } else { false }
     }
 
     /// An event with its id derived from its type, user and `fact`.
