@@ -93,8 +93,9 @@ struct IdentityProviderLinkTests {
             #expect(refused.errorCode == "last_sign_in_method")
             let list = try await client.call(.get, "/v1/me/identities", token: token)
             #expect((list.json["identities"] as? [Any])?.count == 1)
-            // Unauthenticated calls are refused.
+            // Unauthenticated calls are refused; a provider the account has no identity of is 404.
             #expect(try await client.call(.get, "/v1/me/identities").status == .unauthorized)
+            #expect(try await client.call(.delete, "/v1/me/identities/nope", token: token).status == .notFound)
         }
     }
 }

@@ -130,6 +130,10 @@ public struct IdentitySignIns: Sendable {
     /// - Throws: `.notFound` when the account has no identity of the provider,
     ///   `last_sign_in_method` (`.conflict`) when it is the account's last way to sign in.
     public func unlink(provider: String, caller: Caller) async throws {
+        // A name no provider can have (too long, a NUL PostgreSQL cannot hold) is linked to no one.
+        guard provider.utf8.count <= 64, !Accounts.hasControlCharacters(provider) else {
+            throw ServiceError.notFound("identity")
+        }
         switch try await store.unlink(provider: provider, of: caller.user) {
         case .unlinked: return
         case .notLinked: throw ServiceError.notFound("identity")
