@@ -1085,6 +1085,65 @@ def account_care_password_download_and_delete(args):
         other.quit()
 
 
+def reset_link(maildir, email, timeout=20):
+    """The path and query of the newest password-reset link mailed to `email`, read from the
+    maildir the test's SMTP server (aiosmtpd) writes."""
+    import email as mail
+    import glob
+    import quopri
+    import re
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        found = None
+        for path in sorted(glob.glob(os.path.join(maildir, "new", "*")), key=os.path.getmtime):
+            with open(path, "rb") as file:
+                message = mail.message_from_binary_file(file)
+            if email not in (message.get("To") or ""):
+                continue
+            text = quopri.decodestring(message.get_payload().encode()).decode()
+            match = re.search(r"https?://[^/\s]+(/reset-password\?token=[A-Za-z0-9_-]+)", text)
+            found = match.group(1) if match else found
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"no reset mail reached {email} in {maildir}")
+
+
+def forgot_password_mail_new_password_sign_in(args):
+    """Forgot your password? on the sign-in page mails a link (through a real SMTP server);
+    the link's page sets a new password, which signs in, and the link works once."""
+    browser = Browser(args, "forgot")
+    other = Browser(args, "forgot-other")
+    try:
+        email = sign_up(browser, "frida")
+        other.get("/signin")
+        other.click("a[href='/forgot-password']")
+        other.wait_for("location.pathname === '/forgot-password'", message="no Forgot your password? page")
+        other.css("input[name=email]").send_keys(email)
+        other.click("form button[type=submit]")
+        other.wait_for("document.body.textContent.includes('a mail with a link is on its way')",
+                       message="asking for a reset did not say a mail is on its way")
+        link = reset_link(args.maildir, email)
+        other.get(link)
+        assert other.js("return document.querySelector('input[name=token]').value"), "the page lost the token"
+        other.shot("reset-password")
+        other.css("input[name=password]").send_keys("a fresh passphrase")
+        other.click("form button[type=submit]")
+        other.wait_for("document.body.textContent.includes('Your new password is set')",
+                       message="the new password was not set")
+        browser.get("/today")
+        assert browser.js("return location.pathname") == "/signin", "the reset did not sign the other browser out"
+        other.sign_in(email, "a fresh passphrase")
+        other.get(link)
+        other.css("input[name=password]").send_keys("yet another one")
+        other.click("form button[type=submit]")
+        other.wait_for("document.querySelector('[role=alert]') !== null",
+                       message="a link used twice was not refused")
+    finally:
+        browser.quit()
+        other.quit()
+
+
 def import_from_loop_and_download_csv(args):
     """The profile's import: Loop's deflated zip is checked (a report of what would come in),
     then imported, and Today shows the habits with their streaks; a broken file lists its
@@ -2078,6 +2137,7 @@ SCENARIOS = [
     edit_and_archive_a_habit_and_sign_out_a_device,
     numeric_habits_count_toward_their_goal,
     account_care_password_download_and_delete,
+    forgot_password_mail_new_password_sign_in,
     import_from_loop_and_download_csv,
     your_own_milestones,
     speaks_brazilian_portuguese,
@@ -2103,6 +2163,8 @@ def main():
     parser.add_argument("--artifacts", default="artifacts/screenshots")
     parser.add_argument("--only", default="")
     parser.add_argument("--admin-token", required=True)
+    parser.add_argument("--maildir", required=True,
+                        help="the maildir the server's SMTP server (aiosmtpd) writes, for the reset mail")
     parser.add_argument("--shard", default="0/1",
                         help="K/N: run the K-th of N shards (two shards run at once against one server)")
     args = parser.parse_args()

@@ -43,6 +43,12 @@ import Testing
         configuration.addressRequestsPerMinute = 0
         // The scenarios bring a new account's past in through the operator's import.
         configuration.adminToken = "browser-admin"
+        // "Forgot your password?" mails its link through a real SMTP server.
+        let mail = try await SMTPReceiver()
+        defer { mail.stop() }
+        configuration.mail.smtpURL = "smtp://127.0.0.1:\(mail.port)"
+        configuration.mail.interval = .seconds(1)
+        configuration.mail.requestsPerMinute = 0
         var logger = Logger(label: "momentum.browser-test")
         logger.logLevel = .warning
         let state = ServerState(store: store, configuration: configuration, logger: logger)
@@ -58,7 +64,8 @@ import Testing
                         [
                             Self.repository.appending(path: "Tests/Browser/browser_test.py").path,
                             "--base-url", "http://127.0.0.1:\(port)", "--artifacts", artifacts.path,
-                            "--admin-token", "browser-admin", "--shard", "\(index)/2",
+                            "--admin-token", "browser-admin", "--shard", "\(index)/2", "--maildir",
+                            mail.maildir.path,
                         ])
                 }
                 async let first = shard(0)
