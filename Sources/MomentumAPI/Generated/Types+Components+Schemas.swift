@@ -9871,6 +9871,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookEventData`.
         public struct WebhookEventData: Codable, Hashable, Sendable {
+            /// The app's own id for the user, when the app's backend made the user with a server key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookEventData/appUserId`.
+            public var appUserId: Swift.String?
             /// streak.lost: the habit's best streak ever.
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookEventData/best`.
@@ -9904,6 +9908,7 @@ extension Components {
             /// Creates a new `WebhookEventData`.
             ///
             /// - Parameters:
+            ///   - appUserId: The app's own id for the user, when the app's backend made the user with a server key.
             ///   - best: streak.lost: the habit's best streak ever.
             ///   - day: The local day (YYYY-MM-DD): the streak's first day (streak.started), the day missed (streak.lost), the day a freeze covered (streak.frozen), the day an unlock was achieved.
             ///   - flag:
@@ -9914,6 +9919,7 @@ extension Components {
             ///   - unlock:
             ///   - user: The user's id.
             public init(
+                appUserId: Swift.String? = nil,
                 best: Swift.Int? = nil,
                 day: Swift.String? = nil,
                 flag: Components.Schemas.WebhookEventFlag? = nil,
@@ -9924,6 +9930,7 @@ extension Components {
                 unlock: Components.Schemas.WebhookEventUnlock? = nil,
                 user: Swift.String
             ) {
+                self.appUserId = appUserId
                 self.best = best
                 self.day = day
                 self.flag = flag
@@ -9935,6 +9942,7 @@ extension Components {
                 self.user = user
             }
             public enum CodingKeys: String, CodingKey {
+                case appUserId
                 case best
                 case day
                 case flag
