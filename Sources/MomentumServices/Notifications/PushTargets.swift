@@ -158,7 +158,7 @@ public struct PushTargets: Sendable {
 
     // MARK: Webhooks
 
-    /// Adds a webhook with a fresh Standard Webhooks secret (``Webhook/newSecret()``).
+    /// Adds a webhook with a fresh Standard Webhooks secret (`Webhook.newSecret()`).
     ///
     /// It receives the notifications of `kinds` (all when `kinds` and `events` are both left
     /// out; none when only `events` are given) and the events of `events`.

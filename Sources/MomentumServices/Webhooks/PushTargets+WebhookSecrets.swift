@@ -15,7 +15,7 @@ extension PushTargets {
     /// - Parameters:
     ///   - id: The webhook.
     ///   - overlap: How long the current secret keeps signing, 0 to a week; a day by default.
-    /// - Returns: The webhook with its new ``Webhook/secret`` (shown this once).
+    /// - Returns: The webhook with its new `secret` (shown this once).
     /// - Throws: ``ServiceError`` `invalid_input` naming `overlapSeconds` out of bounds,
     ///   `not_found` when there is no such webhook.
     public func rotateWebhookSecret(_ id: String, overlap: TimeInterval?) async throws -> Webhook {

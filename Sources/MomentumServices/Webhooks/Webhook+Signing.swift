@@ -41,7 +41,7 @@ extension Webhook {
         return secrets
     }
 
-    /// The Standard Webhooks keys that sign at an instant (``signingSecrets(at:)``).
+    /// The Standard Webhooks keys that sign at an instant (`signingSecrets(at:)`).
     public func signingKeys(at now: Date) -> [[UInt8]] {
         signingSecrets(at: now).map { Self.key(of: $0.secret, legacy: $0.legacy) }
     }
