@@ -89,7 +89,8 @@ public final class ServerState: Sendable {
                 perMinute: configuration.socialActionsPerMinute, now: configuration.rateLimitClock)
             codeLimiter = RateLimiter(
                 perMinute: configuration.invitationCodesPerMinute, now: configuration.rateLimitClock)
-            mailLimiter = RateLimiter(perMinute: configuration.mail.requestsPerMinute, now: configuration.rateLimitClock)
+            mailLimiter = RateLimiter(
+                perMinute: configuration.mail.requestsPerMinute, now: configuration.rateLimitClock)
             serverKeyFailures = RateLimiter(
                 perMinute: configuration.serverKeyFailuresPerMinute, now: configuration.rateLimitClock)
             sharedLimiters = []

@@ -50,7 +50,8 @@ struct Routes {
             maxBodyBytes: server.configuration.maxBodyBytes, clock: server.configuration.clock,
             recovery: server.services.recovery
         ).addRoutes(public: v1, authenticated: authenticated)
-        AccountRecoveryController(recovery: server.services.recovery).addRoutes(public: v1, authenticated: authenticated)
+        AccountRecoveryController(recovery: server.services.recovery).addRoutes(
+            public: v1, authenticated: authenticated)
         IdentityController(identities: server.services.identitySignIns)
             .addRoutes(public: v1, authenticated: authenticated)
         EventController(
