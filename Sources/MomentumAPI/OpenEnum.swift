@@ -83,11 +83,14 @@ extension Components.Schemas.Membership.RolePayload: OpenEnum {}
 extension Components.Schemas.Milestone.RulePayload: OpenEnum {}
 extension Components.Schemas.Notification.KindPayload: OpenEnum {}
 extension Components.Schemas.NotificationPreferences.ChannelsPayload.ApnsPayload.KindsPayloadPayload: OpenEnum {}
+extension Components.Schemas.NotificationPreferences.ChannelsPayload.FcmPayload.KindsPayloadPayload: OpenEnum {}
 extension Components.Schemas.NotificationPreferences.ChannelsPayload.WebPushPayload.KindsPayloadPayload: OpenEnum {}
 extension Components.Schemas.NotificationPreferences.ChannelsPayload.WebhookPayload.KindsPayloadPayload: OpenEnum {}
 extension Components.Schemas.NotificationPreferences.WeeklyDayPayload: OpenEnum {}
 extension Components.Schemas.PostReaction.ReactionPayload: OpenEnum {}
 extension Components.Schemas.PushTarget.ChannelPayload: OpenEnum {}
 extension Components.Schemas.PushTarget.EnvironmentPayload: OpenEnum {}
+extension Components.Schemas.Webhook.EventsPayloadPayload: OpenEnum {}
 extension Components.Schemas.Webhook.KindsPayloadPayload: OpenEnum {}
 extension Components.Schemas.Webhook.StatusPayload: OpenEnum {}
+extension Components.Schemas.WebhookEvent._TypePayload: OpenEnum {}

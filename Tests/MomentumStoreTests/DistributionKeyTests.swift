@@ -19,6 +19,12 @@ struct DistributionKeyTests {
         "rate_limits": "shared counters by limit key: sharded by key (or kept in one node)",
         "webhooks": "the operator's endpoints: a reference table",
         "server_settings": "the server's own settings: a reference table",
+        "server_keys": "the operator's keys for app backends: a reference table",
+        "webhook_options": "the operator's webhook settings, beside webhooks: a reference table",
+        "app_users": "a backend's lookup from its own user id to a user: sharded by (app, app user id)",
+        "identities": "sign-in's lookup from a provider's subject to its user: sharded by (provider, subject)",
+        "account_links": "a mailed link is looked up by its token's hash alone: sharded by hash",
+        "mail_outbox": "letters any instance may claim and send: sharded by mail id",
     ]
 
     /// One key of a table: its kind, its columns, and for a foreign key what it references.

@@ -187,7 +187,11 @@ public struct IdentitySignIns: Sendable {
     }
 
     private func startSession(user: String, deviceName: String?) async throws -> SessionResponse {
-        guard let account = try await store.account(id: user), let profile = try await store.profile(of: user) else {
+        // Two statements rather than one `guard let … = try await …, let … = try await …`:
+        // Swift 6.3's optimizer crashed splitting that coroutine in release builds.
+        let account = try await store.account(id: user)
+        let profile = try await store.profile(of: user)
+        guard let account, let profile else {
             throw ServiceError(.unauthenticated, "invalid_id_token", "the identity's account no longer exists")
         }
         let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {

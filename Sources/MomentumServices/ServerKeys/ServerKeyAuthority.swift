@@ -76,10 +76,12 @@ public struct ServerKeyAuthority: Sendable {
     ///
     /// - Throws: `.notFound` when there is no such key.
     public func revoke(_ id: String) async throws -> ServerKeyView {
-        guard Self.isKeyID(id), let key = try await store.revokeServerKey(id: id, at: now()) else {
-            throw ServiceError.notFound("server key")
-        }
-        return ServerKeyView(key)
+        guard Self.isKeyID(id) else { throw ServiceError.notFound("server key") }
+        // Not `guard …, let key = try await …`: Swift 6.3's optimizer crashed splitting
+        // that coroutine in release builds.
+        let revoked = try await store.revokeServerKey(id: id, at: now())
+        guard let revoked else { throw ServiceError.notFound("server key") }
+        return ServerKeyView(revoked)
     }
 
     /// The key a backend shows, when it is a live one.

@@ -1,7 +1,8 @@
 extension Schema {
     /// Version 11 of ``migrations``: an app's own users and backend (server keys, the
-    /// app's users by its own ids, sign-in identities, mail, webhook events, FCM, stream
-    /// tickets). Each area's statements and tables are written in its own file.
+    /// app's users by its own ids, sign-in identities, mail, webhook events, stream
+    /// tickets; Android push needed no table). Each area's statements and tables are
+    /// written in its own file.
     static let migrations11: [Migration] = [
         Migration(
             version: 11, name: "own_users_and_backend",
@@ -13,11 +14,11 @@ extension Schema {
     /// Version 11's statements, area by area.
     private static func ownUsersMigration(_ dialect: SQLDialect) -> [String] {
         serverKeyStatements(dialect) + identityStatements(dialect) + mailStatements(dialect)
-            + webhookEventStatements(dialect) + androidPushStatements(dialect) + streamTicketStatements(dialect)
+            + webhookEventStatements(dialect) + streamTicketStatements(dialect)
     }
 
     /// The tables version 11 adds, area by area.
     static var ownUsersTables: [TableSpec] {
-        serverKeyTables + identityTables + mailTables + webhookEventTables + androidPushTables + streamTicketTables
+        serverKeyTables + identityTables + mailTables + webhookEventTables + streamTicketTables
     }
 }
