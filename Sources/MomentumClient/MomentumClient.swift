@@ -193,13 +193,13 @@ public actor MomentumClient {
 
     /// Refuses to sign another account in over events of the signed-in one that have not
     /// reached the server: signing in as someone else clears the device's data.
-    private func guardPendingEvents(ofAnotherThan email: String?) throws {
+    func guardPendingEvents(ofAnotherThan email: String?) throws {
         guard let signedIn = try database.account(), !(try database.outbox(limit: 1)).isEmpty else { return }
         if let email, email.lowercased() == signedIn.email.lowercased() { return }
         throw ClientError.pendingEvents
     }
 
-    private func start(_ session: Components.Schemas.Session, deviceKey: String?) async throws {
+    func start(_ session: Components.Schemas.Session, deviceKey: String?) async throws {
         // The device stores '' for an account without an email.
         let email = Self.normalized(email: session.email ?? "")
         if !email.isEmpty, let deviceKey, Self.isDeviceKey(deviceKey) {

@@ -451,6 +451,48 @@ extension Components {
                 case wallet
             }
         }
+        /// A device session for an app's user: the device's name, and the time zone the user is created in if this is its first appearance.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackendSessionRequest`.
+        public struct BackendSessionRequest: Codable, Hashable, Sendable {
+            /// Shown in the user's list of devices; trimmed to 100 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackendSessionRequest/deviceName`.
+            public var deviceName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BackendSessionRequest/timeZone`.
+            public var timeZone: Swift.String?
+            /// Creates a new `BackendSessionRequest`.
+            ///
+            /// - Parameters:
+            ///   - deviceName: Shown in the user's list of devices; trimmed to 100 characters.
+            ///   - timeZone:
+            public init(
+                deviceName: Swift.String? = nil,
+                timeZone: Swift.String? = nil
+            ) {
+                self.deviceName = deviceName
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deviceName
+                case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.deviceName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .deviceName
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "deviceName",
+                    "timeZone"
+                ])
+            }
+        }
         /// An app's user: the app's own id, and the Momentum user it maps to.
         ///
         /// - Remark: Generated from `#/components/schemas/BackendUser`.
@@ -8647,6 +8689,7 @@ extension Components {
                 case events_colon_write = "events:write"
                 case state_colon_read = "state:read"
                 case users_colon_manage = "users:manage"
+                case sessions_colon_create = "sessions:create"
             }
             /// What the key may do: record events, read a user's state, create, update and delete users.
             ///

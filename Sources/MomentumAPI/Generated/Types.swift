@@ -568,6 +568,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/server/users/{appUserId}/events`.
     /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/events/post(recordBackendEvents)`.
     func recordBackendEvents(_ input: Operations.RecordBackendEvents.Input) async throws -> Operations.RecordBackendEvents.Output
+    /// A device session for an app's user, which the backend hands to its app (server key, sessions:create)
+    ///
+    /// - Remark: HTTP `POST /v1/server/users/{appUserId}/sessions`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/sessions/post(startBackendUserSession)`.
+    func startBackendUserSession(_ input: Operations.StartBackendUserSession.Input) async throws -> Operations.StartBackendUserSession.Output
     /// Sign in a device
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -1878,6 +1883,21 @@ extension APIProtocol {
         body: Operations.RecordBackendEvents.Input.Body
     ) async throws -> Operations.RecordBackendEvents.Output {
         try await recordBackendEvents(Operations.RecordBackendEvents.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A device session for an app's user, which the backend hands to its app (server key, sessions:create)
+    ///
+    /// - Remark: HTTP `POST /v1/server/users/{appUserId}/sessions`.
+    /// - Remark: Generated from `#/paths//v1/server/users/{appUserId}/sessions/post(startBackendUserSession)`.
+    public func startBackendUserSession(
+        path: Operations.StartBackendUserSession.Input.Path,
+        headers: Operations.StartBackendUserSession.Input.Headers = .init(),
+        body: Operations.StartBackendUserSession.Input.Body? = nil
+    ) async throws -> Operations.StartBackendUserSession.Output {
+        try await startBackendUserSession(Operations.StartBackendUserSession.Input(
             path: path,
             headers: headers,
             body: body

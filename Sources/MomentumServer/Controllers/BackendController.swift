@@ -6,7 +6,8 @@ import MomentumStore
 
 /// `/v1/server/users/{appUserId}…`: an app's backend, with a server key
 /// (``ServerKeyMiddleware``), records events for the app's users by the app's own ids,
-/// reads their state, creates, updates and deletes them (``BackendUsers``).
+/// reads their state, creates, updates and deletes them, and starts device sessions for
+/// them (``BackendUsers``).
 struct BackendController: Sendable {
     let backend: BackendUsers
     let ingest: EventIngest
@@ -19,6 +20,7 @@ struct BackendController: Sendable {
         group.get("users/:appUserId", use: state)
         group.put("users/:appUserId", use: put)
         group.delete("users/:appUserId", use: delete)
+        group.post("users/:appUserId/sessions", use: session)
     }
 
     /// `POST /v1/server/users/{appUserId}/events`: one event (`event`) or a batch
@@ -116,6 +118,19 @@ struct BackendController: Sendable {
         let key = try Self.key(context)
         try await backend.delete(try context.parameter("appUserId"), key: key)
         return Response(status: .noContent)
+    }
+
+    /// `POST /v1/server/users/{appUserId}/sessions`: a device session for the app's user
+    /// (created on its first appearance), which the backend hands to its app; 201.
+    @Sendable func session(_ request: Request, context: MomentumContext) async throws -> Response {
+        let key = try Self.key(context)
+        try key.require("sessions:create")
+        let appUserID = try context.parameter("appUserId")
+        let body = try await JSONIO.decode(
+            BackendSessionRequest.self, from: request, limit: maxBodyBytes, emptyIsObject: true)
+        let (session, _) = try await backend.startSession(
+            for: appUserID, deviceName: body.deviceName, timeZone: body.timeZone, key: key)
+        return try JSONIO.response(session, status: .created)
     }
 
     static func key(_ context: MomentumContext) throws -> ServerKeyCaller {

@@ -266,7 +266,9 @@ public struct Accounts: Sendable {
     /// Seconds on a monotonic clock, for the sign-in throttle.
     private func uptime() -> Double { configuration.signInClock() }
 
-    private func startSession(
+    /// A new device session of the account (a password, an identity provider or a server
+    /// key vouched for it), named `deviceName` (trimmed to 100 characters).
+    func startSession(
         _ account: Account, profile: Profile, deviceName: String?
     ) async throws
         -> SessionResponse

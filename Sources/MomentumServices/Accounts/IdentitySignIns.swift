@@ -194,16 +194,7 @@ public struct IdentitySignIns: Sendable {
         guard let account, let profile else {
             throw ServiceError(.unauthenticated, "invalid_id_token", "the identity's account no longer exists")
         }
-        let name = (deviceName?.trimmingCharacters(in: .whitespaces)).flatMap {
-            $0.isEmpty ? nil : String($0.prefix(100))
-        }
-        let (token, hash) = Tokens.make(user: account.id)
-        let session = DeviceSession(
-            userID: account.id, tokenHash: hash, deviceName: name ?? "Unnamed device", createdAt: accounts.now())
-        try await store.saveSession(session)
-        return SessionResponse(
-            userID: account.id, email: account.email, token: token, device: DeviceView(session, current: hash),
-            profile: ProfileView(profile))
+        return try await accounts.startSession(account, profile: profile, deviceName: deviceName)
     }
 
     /// The token's email when the provider verified it and it looks like one; `nil` otherwise

@@ -21,7 +21,7 @@ public struct ServerKeyAuthority: Sendable {
     private let blocked: Blocked
 
     /// The scopes a key may hold.
-    public static let scopes = ["events:write", "state:read", "users:manage"]
+    public static let scopes = ["events:write", "state:read", "users:manage", "sessions:create"]
     /// The prefix of every key.
     public static let prefix = "msk_"
 

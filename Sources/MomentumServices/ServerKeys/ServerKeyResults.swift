@@ -12,6 +12,10 @@ public typealias BackendEventsRequest = Components.Schemas.BackendEventsRequest
 /// `PUT /v1/server/users/{appUserId}`: an app's user's time zone, display name, language.
 public typealias BackendUserRequest = Components.Schemas.BackendUserRequest
 
+/// `POST /v1/server/users/{appUserId}/sessions`: the device's name, and the time zone of a
+/// user the call creates.
+public typealias BackendSessionRequest = Components.Schemas.BackendSessionRequest
+
 /// A server key as the admin API lists it: never its secret nor the secret's hash.
 public struct ServerKeyView: Codable, Sendable, Hashable {
     /// The key's id.
