@@ -201,9 +201,11 @@ public final class Services: Sendable {
             codes: edges.codeLimit, now: now)
         families = Families(store: store, social: social, ingest: ingest, changes: changes, now: now)
         operations = Operations(store: store, relayListening: edges.relayListening)
-        serverKeys = ServerKeyAuthority(store: store, now: now, failures: edges.serverKeyFailures ?? NoRequestLimit())
+        serverKeys = ServerKeyAuthority(
+            store: store, now: now, failures: edges.serverKeyFailures ?? NoRequestLimit(), cache: sessions,
+            relayListening: edges.relayListening, changes: changes)
         backendUsers = BackendUsers(
             store: store, ingest: ingest, dashboard: dashboard, accounts: accounts, changes: changes,
-            configuration: configuration)
+            configuration: configuration, cache: sessions, relayListening: edges.relayListening)
     }
 }

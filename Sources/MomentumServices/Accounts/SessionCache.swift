@@ -3,7 +3,8 @@ import MomentumStore
 import Synchronization
 
 /// Device sessions verified in the last few seconds, so that a request does not read its
-/// session from the database every time.
+/// session from the database every time; and likewise the server keys and the app users
+/// they named (`SessionCache+ServerKeys.swift`), which the same revocations end.
 ///
 /// A session revoked through this instance (sign-out, device revoke, account deletion) is
 /// forgotten at once; one revoked through another instance as soon as the relay brings the
@@ -12,21 +13,31 @@ import Synchronization
 /// forgets the session (see `AuthMiddleware`). A session deleted behind the servers' backs
 /// stops working at the latest ``ttl`` seconds later.
 public final class SessionCache: Sendable {
-    private struct Entry {
+    struct Entry {
         var session: DeviceSession
         var checkedAt: Date
     }
 
-    private struct State {
+    struct State {
         var entries: [String: Entry] = [:]
         /// Sessions (token hashes) and users whose sessions were ended: a request that read
         /// such a session just before it ended must not cache it afterwards. A token never
         /// becomes valid again, so these need no expiry; they are bounded by ``capacity``.
         public var endedSessions: Set<String> = []
         var endedUsers: Set<String> = []
+        /// Server keys checked lately, by id (see `SessionCache+ServerKeys.swift`).
+        var keys: [String: (key: ServerKey, checkedAt: Date)] = [:]
+        /// The app users server keys named lately, by app and the app's id.
+        var appUsers: [AppUserName: (user: AppUser, checkedAt: Date)] = [:]
     }
 
-    private let state = Mutex(State())
+    /// An app's user as a server key names it.
+    struct AppUserName: Hashable {
+        var app: String
+        var appUserID: String
+    }
+
+    let state = Mutex(State())
     /// How long a verified session is trusted without reading it again.
     public let ttl: TimeInterval
     /// The most sessions kept; beyond it the cache starts over.
@@ -64,6 +75,9 @@ public final class SessionCache: Sendable {
     public func forget(tokenHash: String) {
         state.withLock { state in
             state.entries[tokenHash] = nil
+            if tokenHash.hasPrefix(Self.serverKeyPrefix) {
+                state.keys[String(tokenHash.dropFirst(Self.serverKeyPrefix.count))] = nil
+            }
             if state.endedSessions.count >= capacity { state.endedSessions.removeAll() }
             state.endedSessions.insert(tokenHash)
         }
@@ -71,13 +85,18 @@ public final class SessionCache: Sendable {
 
     /// Forgets every session (they are read again as they are used).
     public func forgetAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { state in
+            state.entries.removeAll()
+            state.keys.removeAll()
+            state.appUsers.removeAll()
+        }
     }
 
     /// Forgets every session of a user whose account was deleted, for good.
     public func forget(user: String) {
         state.withLock { state in
             state.entries = state.entries.filter { $0.value.session.userID != user }
+            state.appUsers = state.appUsers.filter { $0.value.user.userID != user }
             if state.endedUsers.count >= capacity { state.endedUsers.removeAll() }
             state.endedUsers.insert(user)
         }

@@ -18,12 +18,19 @@ public struct BackendUsers: Sendable {
     let now: @Sendable () -> Date
     let pack: String
     let maxEventsPerRequest: Int
+    /// The app users named lately (the device sessions' cache: an account's deletion,
+    /// here or relayed, forgets them).
+    let cache: SessionCache?
+    let relayListening: (@Sendable () -> Bool)?
 
     /// Creates the use case.
     public init(
         store: any AccountStore & ServerKeys, ingest: EventIngest, dashboard: Dashboard, accounts: Accounts,
-        changes: ChangePublisher, configuration: ServerConfiguration
+        changes: ChangePublisher, configuration: ServerConfiguration, cache: SessionCache? = nil,
+        relayListening: (@Sendable () -> Bool)? = nil
     ) {
+        self.cache = cache
+        self.relayListening = relayListening
         self.store = store
         self.ingest = ingest
         self.dashboard = dashboard
@@ -39,8 +46,18 @@ public struct BackendUsers: Sendable {
     /// - Throws: `.invalid` for an id out of bounds.
     public func user(_ appUserID: String, key: ServerKeyCaller) async throws -> AppUser? {
         try Self.validate(appUserID)
-        return try await store.appUser(app: key.app, appUserID: appUserID)
+        let now = now()
+        if cacheTrusted, let cached = cache?.appUser(app: key.app, appUserID: appUserID, now: now) {
+            return cached
+        }
+        let user = try await store.appUser(app: key.app, appUserID: appUserID)
+        if let user { cache?.remember(user, now: now) }
+        return user
     }
+
+    /// Whether cached app users may be trusted: always on a single instance; with other
+    /// instances only while the relay is receiving their accounts' deletions.
+    var cacheTrusted: Bool { relayListening?() ?? true }
 
     /// The caller the events of an app's user are recorded as: the key stands for a device
     /// of the user, one id per key (`Tokens.deviceID` of the key's id).

@@ -18,6 +18,9 @@ public struct ServerKeyAuthority: Sendable {
     let now: @Sendable () -> Date
     /// Failed attempts per client address per minute (``ServerConfiguration/serverKeyFailuresPerMinute``).
     let failures: any RequestLimit
+    let cache: SessionCache?
+    let relayListening: (@Sendable () -> Bool)?
+    let changes: ChangePublisher?
     private let blocked: Blocked
 
     /// The scopes a key may hold.
@@ -31,12 +34,27 @@ public struct ServerKeyAuthority: Sendable {
     ///   - store: The keys.
     ///   - now: The current instant.
     ///   - failures: The limit of failed attempts per client address.
-    public init(store: any ServerKeys, now: @escaping @Sendable () -> Date, failures: any RequestLimit) {
+    ///   - cache: Keys checked in the last few seconds (the device sessions' cache, which
+    ///     the same relay keeps current); `nil` reads every key from the store.
+    ///   - relayListening: Whether other instances' revocations are arriving; `nil` when
+    ///     this is the only instance.
+    ///   - changes: Tells the other instances of a revocation.
+    public init(
+        store: any ServerKeys, now: @escaping @Sendable () -> Date, failures: any RequestLimit,
+        cache: SessionCache? = nil, relayListening: (@Sendable () -> Bool)? = nil, changes: ChangePublisher? = nil
+    ) {
         self.store = store
         self.now = now
         self.failures = failures
+        self.cache = cache
+        self.relayListening = relayListening
+        self.changes = changes
         blocked = Blocked()
     }
+
+    /// Whether cached keys may be trusted: always on a single instance; with other
+    /// instances only while the relay is receiving their revocations.
+    var cacheTrusted: Bool { relayListening?() ?? true }
 
     /// Creates a key; the answer holds the key itself, shown this once.
     ///
@@ -81,6 +99,10 @@ public struct ServerKeyAuthority: Sendable {
         // that coroutine in release builds.
         let revoked = try await store.revokeServerKey(id: id, at: now())
         guard let revoked else { throw ServiceError.notFound("server key") }
+        // In the store first, then here and on the other instances (as a device session's
+        // revocation): a request that read the key meanwhile cannot cache it again.
+        cache?.forget(serverKey: id)
+        await changes?.relayRevocation(of: "", tokenHash: SessionCache.serverKeyPrefix + id)
         return ServerKeyView(revoked)
     }
 
@@ -100,7 +122,13 @@ public struct ServerKeyAuthority: Sendable {
         if let wait = blocked.wait(address, now: now()) { throw Self.tooMany(wait) }
         let (id, secret) = Self.parts(of: token)
         // An id that is not one (empty) is looked up too: every key takes one path.
-        let key = try await store.serverKey(id: id)
+        let key: ServerKey?
+        if cacheTrusted, !id.isEmpty, let cached = cache?.serverKey(id, now: now()) {
+            key = cached
+        } else {
+            key = try await store.serverKey(id: id)
+            if let key { cache?.remember(key, now: now()) }
+        }
         let expected = key?.secretHash ?? Self.standIn
         let matches = Self.constantTimeEqual(Tokens.hash(secret), expected)
         guard let key, matches, key.revokedAt == nil else {
@@ -114,6 +142,9 @@ public struct ServerKeyAuthority: Sendable {
         let now = now()
         if key.lastUsedAt.map({ now.timeIntervalSince($0) >= 60 || now < $0 }) ?? true {
             try await store.touchServerKey(id: key.id, at: now)
+            var touched = key
+            touched.lastUsedAt = now
+            cache?.remember(touched, now: now)
         }
         return ServerKeyCaller(id: key.id, app: key.app, name: key.name, scopes: Set(key.scopes))
     }
