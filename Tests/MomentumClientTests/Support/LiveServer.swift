@@ -89,6 +89,13 @@ final class LiveServer: Sendable {
         _ data: ServerData, clock: TestClock,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LiveServer {
+        // A port found free may be taken by another suite's server (a webhook receiver, say)
+        // before this one binds it: then another port is tried.
+        for _ in 0..<4 {
+            let server = LiveServer(port: try freePort(), data: data, clock: clock, configure: configure)
+            if try await server.start(recording: false) { return server }
+            await server.stop()
+        }
         let server = LiveServer(port: try freePort(), data: data, clock: clock, configure: configure)
         try await server.start()
         return server
@@ -96,6 +103,12 @@ final class LiveServer: Sendable {
 
     /// Starts the server again (on the same port and data) and waits until it answers.
     func start() async throws {
+        _ = try await start(recording: true)
+    }
+
+    /// Starts the server and waits until it answers; whether it did. A server that could
+    /// not start is an issue of the test when `recording`.
+    private func start(recording: Bool) async throws -> Bool {
         let store = try await data.openStore()
         var configuration = ServerConfiguration()
         configuration.port = port
@@ -123,15 +136,27 @@ final class LiveServer: Sendable {
         running.withLock { $0 = (task, store) }
         // Generous: on a CI machine running every suite at once, a start has taken over 20 s.
         let deadline = ContinuousClock.now + .seconds(90)
+        // A bind refused (the port taken meanwhile) fails at once: wait for that before
+        // asking, so that no request goes to the server holding the port.
+        try await Task.sleep(for: .milliseconds(50))
         while ContinuousClock.now < deadline {
             if let error = failure.error.withLock({ $0 }) {
-                Issue.record("the server on port \(port) did not start: \(error)")
-                return
+                if recording { Issue.record("the server on port \(port) did not start: \(error)") }
+                return false
             }
-            if (try? await RawHTTP.get(url.appending(path: "healthz")))?.status == 200 { return }
+            // Its own answer, not another server's on a port taken meanwhile.
+            if let health = try? await RawHTTP.get(url.appending(path: "healthz")), health.status == 200,
+                health.json["status"] as? String == "ok"
+            {
+                // A bind that failed after another server answered is seen here.
+                try await Task.sleep(for: .milliseconds(50))
+                if failure.error.withLock({ $0 }) == nil { return true }
+                continue
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("the server on port \(port) never answered")
+        if recording { Issue.record("the server on port \(port) never answered") }
+        return false
     }
 
     /// Stops the server: it stops listening and its store closes.
