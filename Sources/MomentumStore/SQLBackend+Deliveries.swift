@@ -109,35 +109,8 @@ extension SQLBackend {
                 .text(delivery.targetID),
             ]
             let condition = "WHERE user_id = ? AND notification_key = ? AND channel = ? AND target_id = ?"
-            switch report.outcome {
-            case .sent:
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE deliveries SET state = 'sent', attempts = attempts + 1, claimed_until = NULL,
-                          outcome = NULL, finished_at = ? \(condition)
-                        """, [.date(at)] + key))
-            case .retry(let next, let error):
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE deliveries SET attempts = attempts + 1, claimed_until = NULL, due_at = ?,
-                          outcome = ? \(condition)
-                        """, [.date(StoreJSON.canonical(next)), .text(Self.bounded(error))] + key))
-            case .deferred(let until):
-                statements.append(
-                    SQLStatement(
-                        "UPDATE deliveries SET claimed_until = NULL, due_at = ? \(condition)",
-                        [.date(StoreJSON.canonical(until))] + key))
-            case .failed(let reason), .dropped(let reason):
-                let attempt = report.outcome.state == "failed" ? " attempts = attempts + 1," : ""
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE deliveries SET state = ?,\(attempt) claimed_until = NULL, outcome = ?,
-                          finished_at = ? \(condition)
-                        """, [.text(report.outcome.state), .text(Self.bounded(reason)), .date(at)] + key))
-            }
+            statements.append(
+                Self.queueOutcome(report.outcome, table: "deliveries", at: at, condition: condition, key: key))
             if delivery.channel == .webhook {
                 switch report.outcome {
                 case .sent:
@@ -343,4 +316,39 @@ extension SQLBackend {
 
     /// An error text as stored: at most 500 characters.
     static func bounded(_ text: String) -> String { String(text.prefix(500)) }
+}
+
+extension SQLBackend {
+    /// The update that records a sender's outcome on one row of a delivery queue
+    /// (`deliveries` or `webhook_messages`, which share their state columns): sent,
+    /// retried at a time, deferred, failed or dropped.
+    static func queueOutcome(
+        _ outcome: DeliveryOutcome, table: String, at: Date, condition: String, key: [SQLValue]
+    ) -> SQLStatement {
+        switch outcome {
+        case .sent:
+            return SQLStatement(
+                """
+                UPDATE \(table) SET state = 'sent', attempts = attempts + 1, claimed_until = NULL,
+                  outcome = NULL, finished_at = ? \(condition)
+                """, [.date(at)] + key)
+        case .retry(let next, let error):
+            return SQLStatement(
+                """
+                UPDATE \(table) SET attempts = attempts + 1, claimed_until = NULL, due_at = ?,
+                  outcome = ? \(condition)
+                """, [.date(StoreJSON.canonical(next)), .text(bounded(error))] + key)
+        case .deferred(let until):
+            return SQLStatement(
+                "UPDATE \(table) SET claimed_until = NULL, due_at = ? \(condition)",
+                [.date(StoreJSON.canonical(until))] + key)
+        case .failed(let reason), .dropped(let reason):
+            let attempt = outcome.state == "failed" ? " attempts = attempts + 1," : ""
+            return SQLStatement(
+                """
+                UPDATE \(table) SET state = ?,\(attempt) claimed_until = NULL, outcome = ?,
+                  finished_at = ? \(condition)
+                """, [.text(outcome.state), .text(bounded(reason)), .date(at)] + key)
+        }
+    }
 }

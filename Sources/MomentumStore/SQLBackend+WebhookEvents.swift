@@ -113,38 +113,13 @@ extension SQLBackend {
             let message = report.message
             let key: [SQLValue] = [.text(message.user), .text(message.id), .text(message.webhookID)]
             let condition = "WHERE user_id = ? AND message_id = ? AND webhook_id = ?"
-            switch report.outcome {
-            case .sent:
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE webhook_messages SET state = 'sent', attempts = attempts + 1, claimed_until = NULL,
-                          outcome = NULL, finished_at = ? \(condition)
-                        """, [.date(at)] + key))
+            statements.append(
+                Self.queueOutcome(report.outcome, table: "webhook_messages", at: at, condition: condition, key: key))
+            if case .sent = report.outcome {
                 statements.append(
                     SQLStatement(
                         "UPDATE webhooks SET consecutive_failures = 0, last_success_at = ? WHERE webhook_id = ?",
                         [.date(at), .text(message.webhookID)]))
-            case .retry(let next, let error):
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE webhook_messages SET attempts = attempts + 1, claimed_until = NULL, due_at = ?,
-                          outcome = ? \(condition)
-                        """, [.date(StoreJSON.canonical(next)), .text(Self.bounded(error))] + key))
-            case .deferred(let until):
-                statements.append(
-                    SQLStatement(
-                        "UPDATE webhook_messages SET claimed_until = NULL, due_at = ? \(condition)",
-                        [.date(StoreJSON.canonical(until))] + key))
-            case .failed(let reason), .dropped(let reason):
-                let attempt = report.outcome.state == "failed" ? " attempts = attempts + 1," : ""
-                statements.append(
-                    SQLStatement(
-                        """
-                        UPDATE webhook_messages SET state = ?,\(attempt) claimed_until = NULL, outcome = ?,
-                          finished_at = ? \(condition)
-                        """, [.text(report.outcome.state), .text(Self.bounded(reason)), .date(at)] + key))
             }
             switch report.outcome {
             case .retry(_, let error), .failed(let error):
