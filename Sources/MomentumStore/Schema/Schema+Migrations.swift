@@ -12,5 +12,7 @@ extension Schema {
     /// The list is written in files by version range (`Schema+Migrations1to2.swift` and
     /// on); a new migration goes at the end of the last range, or in a new range file
     /// joined here.
-    public static let migrations: [Migration] = migrations1to2 + migrations3to7 + migrations8to10 + migrations11
+    public static let migrations: [Migration] =
+        migrations1to2 + migrations3to7 + migrations8to10 + migrations11
+        + migrations12
 }

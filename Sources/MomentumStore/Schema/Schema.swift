@@ -20,7 +20,7 @@ public enum Schema {
             idempotencyKeys, photos, reviewFlags, rateLimits, notificationWakes, notifications,
             pushTargets, webhooks, deliveries, serverSettings,
             invitations, friendships, blocks, sharing, posts, feedEntries, reactions, subjectMembers, memberships,
-        ] + ownUsersTables
+        ] + ownUsersTables + consoleTables
 
     // MARK: - Version 1
 
