@@ -42,6 +42,7 @@ struct SchemaTests {
         8: (0x2b17_bc0b_d450_c4ed, 0xf0b1_d032_388e_91d0),
         9: (0xba00_6124_c869_3c23, 0xba00_6124_c869_3c23),
         10: (0xa8ac_e590_0a36_b255, 0xa8ac_e590_0a36_b255),
+        11: (0x74cc_48e5_c237_a68e, 0xe02a_eaa1_0639_465d),
     ]
 
     /// FNV-1a, 64 bits, of a migration's statements joined by `\n;\n`.
