@@ -155,6 +155,7 @@ struct Today: AsyncParsableCommand {
                 case .completed: "✓"
                 case .skipped: "–"
                 case .frozen: "❄"
+                case .covered: "☂"
                 default: habit.today.due ? "·" : " "
                 }
             let name = habit.definition.name.padding(toLength: width, withPad: " ", startingAt: 0)

@@ -22,6 +22,7 @@ struct Entry: Sendable {
     enum Operation: UInt8, Sendable {
         case create, update, archive, unarchive, complete, skip, skipAll, purchase, decision, record, pause, resume
         case order
+        case grant, kept, amnesty, amnestyLifted
     }
 
     /// The local day the event applies to.

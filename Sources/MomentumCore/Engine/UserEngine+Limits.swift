@@ -80,8 +80,16 @@ extension UserEngine {
                 if case .pause(let pause) = log[Int(index)].payload { reaches(pause.from, "event") }
             }
         case .pause(let pause): reaches(pause.from, "from")
+        case .amnesty(let amnesty):
+            reaches(clock.localDay(of: amnesty.start, in: table), "start")
+        case .amnestyLifted(let id):
+            if let index = indexByID[id], case .amnesty(let amnesty) = log[Int(index)].payload,
+                let zone = self.table(for: log[Int(index)].timeZone)
+            {
+                reaches(clock.localDay(of: amnesty.start, in: zone), "amnesty")
+            }
         case .habitUpdated, .habitArchived, .habitUnarchived, .purchase, .subject, .goal, .stage, .resume, .order,
-            .milestone, .milestoneDeleted, .unknown:
+            .milestone, .milestoneDeleted, .grant, .rewardsKept, .unknown:
             break
         }
         guard earliest < open else { return nil }

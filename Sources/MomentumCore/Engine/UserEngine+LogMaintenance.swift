@@ -65,6 +65,7 @@ extension UserEngine {
         }
         recomputeTravel()
         recomputePauses()
+        recomputeAmnesties()
         sweep(from: 0)
         // Decisions that answer no offer change nothing; report them.
         for entry in entries where entry.operation == .decision {
@@ -96,6 +97,8 @@ extension UserEngine {
             throw MomentumError(.invalidEvent, "a habit cannot be removed; archive it instead", field: "event")
         case .removal:
             throw MomentumError(.invalidEvent, "a removal cannot be removed", field: "event")
+        case .some(let payload) where payload.isServerAuthored:
+            throw MomentumError(.invalidEvent, "an event the server wrote cannot be removed", field: "event")
         default: break
         }
     }
@@ -109,6 +112,9 @@ extension UserEngine {
         let removed = entries.remove(at: position)
         if removed.operation == .pause || removed.operation == .resume {
             let changed = recomputePauseChanges() ?? removed.day
+            rewind(to: min(changed, removed.day))
+        } else if removed.operation == .amnesty || removed.operation == .amnestyLifted {
+            let changed = recomputeAmnestyChanges() ?? removed.day
             rewind(to: min(changed, removed.day))
         } else if case .freezeDecision(let habit, let day, _) = log[Int(index)].payload {
             decisions[FreezeOffer(habit: habit, day: day)] = nil

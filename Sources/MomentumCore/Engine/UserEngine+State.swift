@@ -26,6 +26,7 @@ extension UserEngine {
             pack: pack.name,
             wallet: run.wallet, habits: habits, freezeOffers: openOffers,
             skippedDays: travelSkipped.sorted().map(LocalDay.init(number:)), pauses: pausePeriods,
+            amnesties: amnestyPeriods,
             order: displayOrder, ledger: ledger.map(ledgerEntry), rejected: refused)
     }
 
@@ -51,6 +52,14 @@ extension UserEngine {
             case .purchase:
                 "Bought \(record.freezes) freeze day\(record.freezes == 1 ? "" : "s") for \(-record.diamonds) 💎"
             case .freezeUsed: "A freeze protected \(name) on \(LocalDay(number: record.day))"
+            case .grant:
+                if case .grant(let grant) = log[Int(record.event)].payload { grant.reason } else { "" }
+            case .kept:
+                if case .rewardsKept(let kept) = log[Int(record.event)].payload {
+                    "Rewards kept from the \(kept.pack) pack's earlier rules"
+                } else {
+                    ""
+                }
             }
         return LedgerEntry(
             day: LocalDay(number: record.day), at: record.at.map(Date.init(timeIntervalSince1970:)),
@@ -58,7 +67,7 @@ extension UserEngine {
             diamonds: record.diamonds, freezes: record.freezes, diamondBalance: record.diamondBalance,
             freezeBalance: record.freezeBalance, reason: reason,
             habit: record.habit >= 0 ? run.definitions[Int(record.habit)].id : nil,
-            streak: record.source == .purchase ? nil : record.streak,
+            streak: [.purchase, .grant, .kept].contains(record.source) ? nil : record.streak,
             event: record.event >= 0 ? log[Int(record.event)].id : nil)
     }
 
@@ -164,15 +173,17 @@ extension UserEngine {
             ? .beforeStart
             : habit.dayCompleted
                 ? .completed
-                : isPaused(h, today)
-                    ? .paused
-                    : habit.daySkipped || travelToday
-                        ? .skipped
-                        : !habit.isDue(today)
-                            ? .notDue
-                            : (habit.multiDay && habit.periodSucceeded)
+                : isCovered(today)
+                    ? .covered
+                    : isPaused(h, today)
+                        ? .paused
+                        : habit.daySkipped || travelToday
+                            ? .skipped
+                            : !habit.isDue(today)
                                 ? .notDue
-                                : .pending
+                                : (habit.multiDay && habit.periodSucceeded)
+                                    ? .notDue
+                                    : .pending
     }
 
     /// Completions in the window, by habit ordinal and day.

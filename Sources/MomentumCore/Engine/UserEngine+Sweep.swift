@@ -196,7 +196,15 @@ extension UserEngine {
             run.wallet.diamonds -= diamonds
             run.wallet.freezes += freezes
             record(day, at: entry.at, .purchase, diamonds: -diamonds, freezes: freezes, event: entry.event)
-        case .decision, .record, .pause, .resume, .order:
+        case .grant:
+            let diamonds = Int(entry.diamonds)
+            let freezes = Int(entry.freezes)
+            run.wallet.diamonds += diamonds
+            run.wallet.freezes += freezes
+            record(day, at: entry.at, .grant, diamonds: diamonds, freezes: freezes, event: entry.event)
+        case .kept:
+            keepRewards(entry, on: day)
+        case .decision, .record, .pause, .resume, .order, .amnesty, .amnestyLifted:
             break
         }
     }
@@ -300,6 +308,11 @@ extension UserEngine {
                 run.habits[h].dayCompleted = true
                 state = .completed
                 completedDay(h, day, at: nil, event: -1)
+            } else if isCovered(day) {
+                // An outage's day (an amnesty): the streak stands, no freeze is spent, and a
+                // period's quota is lowered as by a rest day.
+                state = .covered
+                if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }
             } else if isPaused(h, day) {
                 state = .paused
                 if run.habits[h].multiDay { run.habits[h].periodSkipped += 1 }

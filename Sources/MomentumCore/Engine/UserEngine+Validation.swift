@@ -127,6 +127,30 @@ extension UserEngine {
                 throw MomentumError(.invalidEvent, problem, field: "milestone")
             }
             return entry(atDay, .record)
+        case .grant(let grant):
+            if let problem = grant.problem { throw MomentumError(.invalidEvent, problem.reason, field: problem.field) }
+            var credit = entry(atDay, .grant)
+            credit.freezes = Int32(grant.freezes)
+            credit.diamonds = Int32(grant.diamonds)
+            return credit
+        case .rewardsKept(let kept):
+            if let problem = kept.problem { throw MomentumError(.invalidEvent, problem.reason, field: problem.field) }
+            return entry(atDay, .kept)
+        case .amnesty(let amnesty):
+            if let problem = amnesty.problem {
+                throw MomentumError(.invalidEvent, problem.reason, field: problem.field)
+            }
+            guard amnesty.end <= event.at else {
+                throw MomentumError(
+                    .invalidEvent, "an amnesty covers an outage that has ended: end is after the event's at",
+                    field: "end")
+            }
+            return entry(atDay, .amnesty)
+        case .amnestyLifted(let id):
+            if let problem = Event.idProblem(id) {
+                throw MomentumError(.invalidEvent, "amnesty " + problem, field: "amnesty")
+            }
+            return entry(atDay, .amnestyLifted)
         case .unknown:
             // A type from a newer engine: only the envelope above is checked; it is kept
             // and changes nothing.
@@ -261,8 +285,14 @@ extension UserEngine {
             try check(from, "from")
             try check(to, "to")
             try check(note, "note", lineBreaks: true)
-        case .habitArchived, .habitUnarchived, .freezeDecision, .removal, .unknown:
+        case .habitArchived, .habitUnarchived, .freezeDecision, .removal, .unknown, .rewardsKept, .amnestyLifted:
             break
+        case .grant(let grant):
+            try check(grant.reason, "reason")
+            try check(grant.operatorID, "operator")
+        case .amnesty(let amnesty):
+            try check(amnesty.id, "amnesty")
+            try check(amnesty.reason, "reason")
         case .order(let habits):
             for id in habits { try check(id, "habits") }
         case .milestoneDeleted(let milestone):

@@ -74,6 +74,9 @@ public struct UserEngine: Sendable {
     /// Paused days of every habit, and of single habits by id (``recomputePauses()``).
     var pausedAll: Set<Int> = []
     var pausedByHabit: [String: Set<Int>] = [:]
+    /// Days covered by an amnesty, with the index in the log of the `amnesty` event that
+    /// covers each (``recomputeAmnesties()``).
+    var coveredDays: [Int: Int32] = [:]
     var latest: (seconds: Double, zone: String)?
 
     var run = RunState()
@@ -223,6 +226,11 @@ public struct UserEngine: Sendable {
             }
         }
         if entry.operation == .pause || entry.operation == .resume, let changed = recomputePauseChanges(),
+            let open = run.openDay, changed < open
+        {
+            needsRewind(from: changed)
+        }
+        if entry.operation == .amnesty || entry.operation == .amnestyLifted, let changed = recomputeAmnestyChanges(),
             let open = run.openDay, changed < open
         {
             needsRewind(from: changed)

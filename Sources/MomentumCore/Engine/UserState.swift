@@ -23,6 +23,9 @@ public struct UserState: Hashable, Sendable, Codable {
     public var skippedDays: [LocalDay]
     /// The pauses (vacations), in the order they were made, each until its last paused day.
     public var pauses: [PausePeriod]
+    /// The amnesties (outages an operator declared) not lifted, in the order they were
+    /// declared: the days they cover show ``DayState/covered``, with their reason.
+    public var amnesties: [AmnestyPeriod]
     /// Every habit's id in the order the user shows them (the latest `order` event's, then
     /// the habits it does not name in creation order).
     public var order: [String]

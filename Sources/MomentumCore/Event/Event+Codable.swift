@@ -36,6 +36,10 @@ extension Event: Codable {
             "target",
         ],
         "milestone.deleted": ["milestone"],
+        "grant": ["diamonds", "freezes", "reason", "operator"],
+        "rewards.kept": ["pack", "version", "unlocks", "diamondsEarned", "freezesEarned"],
+        "amnesty": ["amnesty", "start", "end", "reason"],
+        "amnesty.lifted": ["amnesty"],
     ]
 
     /// The `userInfo` key naming the event types a decoding knows, as a `Set<String>`;
@@ -241,6 +245,31 @@ extension Event: Codable {
             try c.encodeIfPresent(milestone.target, forKey: Key("target"))
         case .milestoneDeleted(let milestone):
             try c.encode(milestone, forKey: Key("milestone"))
+        case .grant(let grant):
+            try c.encode(grant.diamonds, forKey: Key("diamonds"))
+            try c.encode(grant.freezes, forKey: Key("freezes"))
+            try c.encode(grant.reason, forKey: Key("reason"))
+            try c.encodeIfPresent(grant.operatorID, forKey: Key("operator"))
+        case .rewardsKept(let kept):
+            try c.encode(kept.pack, forKey: Key("pack"))
+            try c.encode(kept.version, forKey: Key("version"))
+            var list = c.nestedUnkeyedContainer(forKey: Key("unlocks"))
+            for unlock in kept.unlocks {
+                var item = list.nestedContainer(keyedBy: Key.self)
+                try item.encode(unlock.rule, forKey: Key("rule"))
+                try item.encode(unlock.key, forKey: Key("key"))
+                try item.encode(unlock.title, forKey: Key("title"))
+                try item.encode(RFC3339.format(unlock.at), forKey: Key("at"))
+            }
+            try c.encode(kept.diamondsEarned, forKey: Key("diamondsEarned"))
+            try c.encode(kept.freezesEarned, forKey: Key("freezesEarned"))
+        case .amnesty(let amnesty):
+            try c.encode(amnesty.id, forKey: Key("amnesty"))
+            try c.encode(RFC3339.format(amnesty.start), forKey: Key("start"))
+            try c.encode(RFC3339.format(amnesty.end), forKey: Key("end"))
+            try c.encode(amnesty.reason, forKey: Key("reason"))
+        case .amnestyLifted(let id):
+            try c.encode(id, forKey: Key("amnesty"))
         case .unknown: break
         }
         guard !unknownFields.isEmpty else { return }

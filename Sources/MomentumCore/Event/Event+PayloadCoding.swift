@@ -221,6 +221,8 @@ extension Event.Payload {
                 throw DecodingError.dataCorruptedError(forKey: Key("milestone"), in: c, debugDescription: problem)
             }
             payload = .milestoneDeleted(milestone: id)
+        case "grant", "rewards.kept", "amnesty", "amnesty.lifted":
+            payload = try Self.serverAuthored(type: type, in: c)
         default: payload = .removal(event: try c.decode(String.self, forKey: Key("event")))
         }
 

@@ -107,10 +107,34 @@ public struct Event: Hashable, Sendable {
         /// `milestone.deleted`: deletes the milestone of the user's own `milestone`; its unlock,
         /// if it happened, stays. Defining the id again makes a new milestone.
         case milestoneDeleted(milestone: String)
+        /// `grant`: an operator gives diamonds and freezes (fields of ``Grant``). Server only.
+        case grant(Grant)
+        /// `rewards.kept`: the rewards earned under a pack's earlier rules, kept when a new
+        /// version is activated (fields of ``KeptRewards``). Server only.
+        case rewardsKept(KeptRewards)
+        /// `amnesty`: an outage window whose days are covered (fields of ``Amnesty``). Server
+        /// only.
+        case amnesty(Amnesty)
+        /// `amnesty.lifted`: undoes the amnesty `id` as if it never was. Server only.
+        case amnestyLifted(id: String)
         /// An event of a `type` this engine does not know, from a newer device: kept as
         /// sent, its fields in ``Event/unknownFields``, and changing nothing. A later
         /// engine that knows the type applies it from history.
         case unknown(type: String)
+
+        /// Whether only the server may write an event of this type (``grant(_:)``,
+        /// ``rewardsKept(_:)``, ``amnesty(_:)``, ``amnestyLifted(id:)``): a device or a server
+        /// key that sends one is refused (`server_only_event`); the server's own append path
+        /// writes them.
+        public var isServerAuthored: Bool {
+            switch self {
+            case .grant, .rewardsKept, .amnesty, .amnestyLifted: true
+            default: false
+            }
+        }
+
+        /// The event types only the server may write (``isServerAuthored``).
+        public static let serverAuthoredTypes: Set<String> = ["grant", "rewards.kept", "amnesty", "amnesty.lifted"]
 
         /// Whether the event's type is one this engine does not know.
         public var isUnknown: Bool {
@@ -139,6 +163,10 @@ public struct Event: Hashable, Sendable {
             case .stage: "stage"
             case .milestone: "milestone"
             case .milestoneDeleted: "milestone.deleted"
+            case .grant: "grant"
+            case .rewardsKept: "rewards.kept"
+            case .amnesty: "amnesty"
+            case .amnestyLifted: "amnesty.lifted"
             case .unknown(let type): type
             }
         }
@@ -154,7 +182,7 @@ public struct Event: Hashable, Sendable {
             case .skip(let habit, _, _): habit
             case .pause(let pause): pause.habit
             case .purchase, .removal, .subject, .activity, .goal, .contribution, .stage, .resume, .order, .milestone,
-                .milestoneDeleted, .unknown:
+                .milestoneDeleted, .grant, .rewardsKept, .amnesty, .amnestyLifted, .unknown:
                 nil
             }
         }

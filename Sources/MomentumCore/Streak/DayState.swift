@@ -18,6 +18,14 @@ public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
     case skipped
     /// Paused (a vacation): neither done nor missed, and no freeze spent.
     case paused
+    /// Not completed during an outage an operator declared (an ``Amnesty``): the streak
+    /// stands across it as across a frozen day, but no freeze is spent and the streak does
+    /// not grow (seed 003: a freeze protects a missed day; seed 004: a freeze is the user's
+    /// to spend, so an outage that was not theirs costs them none). Like a paused day it
+    /// counts neither as done nor as due, and in a weekly or monthly period it lowers the
+    /// quota as a rest day does. The calendar shows it with the amnesty's reason
+    /// (``UserState/amnesties``).
+    case covered
     /// Archived, before the habit was taken out of the archive: not tracked.
     case archived
     /// The habit was not due (an unscheduled weekday, or a day of a weekly or monthly
@@ -30,9 +38,9 @@ public enum DayState: String, Hashable, Sendable, Codable, CaseIterable {
 }
 
 extension DayState {
-    /// Whether the day is a rest the streak steps over: skipped or paused. Such a day
-    /// counts neither as done nor as due in rates, strength and period quotas.
-    public var isRest: Bool { self == .skipped || self == .paused }
+    /// Whether the day is a rest the streak steps over: skipped, paused or covered. Such a
+    /// day counts neither as done nor as due in rates, strength and period quotas.
+    public var isRest: Bool { self == .skipped || self == .paused || self == .covered }
 }
 
 /// The border colour of a calendar day, from the streak value after it (seed 003).

@@ -15,6 +15,11 @@ public struct LedgerEntry: Hashable, Sendable, Codable {
         /// Extra diamonds for sustaining a habit of a given difficulty (hard habits in the
         /// `habits` pack).
         case difficultyBonus
+        /// Diamonds or freezes an operator gave (a `grant` event); the reason is the grant's.
+        case grant
+        /// The shortfall credited so that rewards earned under a pack's earlier rules are
+        /// kept (a `rewards.kept` event).
+        case kept
     }
 
     /// The local day the movement belongs to.

@@ -15,6 +15,7 @@ extension WebViews {
         case .missed: L("days.state.missed")
         case .skipped: L("days.state.skipped")
         case .paused: L("days.state.paused")
+        case .covered: L("days.state.covered")
         case .archived: L("days.state.archived")
         case .pending: due ? L("days.state.pending") : L("days.state.notDue")
         case .beforeStart: L("days.state.beforeStart")
