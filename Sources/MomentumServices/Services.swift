@@ -129,6 +129,8 @@ public final class Services: Sendable {
     public let serverKeys: ServerKeyAuthority
     /// An app's users by the app's own ids, for its backend.
     public let backendUsers: BackendUsers
+    /// The operators of the admin API and the console: sign-ins, roles and the audit log.
+    public let operators: Operators
 
     /// Builds every use case.
     ///
@@ -207,5 +209,8 @@ public final class Services: Sendable {
         backendUsers = BackendUsers(
             store: store, ingest: ingest, dashboard: dashboard, accounts: accounts, changes: changes,
             configuration: configuration, cache: sessions, relayListening: edges.relayListening)
+        operators = Operators(
+            store: store, passwords: edges.passwords, throttle: signInThrottle, decoyHash: edges.decoyHash,
+            configuration: configuration, logger: logger)
     }
 }

@@ -25,6 +25,9 @@ struct DistributionKeyTests {
         "identities": "sign-in's lookup from a provider's subject to its user: sharded by (provider, subject)",
         "account_links": "a mailed link is looked up by its token's hash alone: sharded by hash",
         "mail_outbox": "letters any instance may claim and send: sharded by mail id",
+        "operators": "the server's operators: a reference table",
+        "operator_sessions": "an operator's session is looked up by its token's hash alone: a reference table",
+        "audit_log": "what operators did, across users: a reference table",
     ]
 
     /// One key of a table: its kind, its columns, and for a foreign key what it references.
