@@ -83,5 +83,8 @@ struct Routes {
             services: server.services, configuration: server.configuration, sessions: server,
             status: { APIError.from($0).status }
         ).addRoutes(to: router)
+        ConsoleController<MomentumContext>(
+            services: server.services, configuration: server.configuration, status: { APIError.from($0).status }
+        ).addRoutes(to: router)
     }
 }

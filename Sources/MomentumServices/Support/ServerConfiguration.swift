@@ -208,6 +208,8 @@ public struct ServerConfiguration: Sendable {
     /// Failed server keys (`Authorization: Bearer msk_…`) a client address may show per
     /// minute before its calls with any key are refused (429) for a while; 0: no limit.
     public var serverKeyFailuresPerMinute: Int = 10
+    /// The operator's console: on or off, the hosts it answers on, the origins of its forms.
+    public var console = ConsoleSettings()
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single

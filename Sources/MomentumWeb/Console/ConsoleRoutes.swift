@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MomentumServices
+import Synchronization
 
 /// The console's sections, in the order its navigation lists them.
 enum ConsoleSection: String, CaseIterable, Sendable {
@@ -9,6 +10,21 @@ enum ConsoleSection: String, CaseIterable, Sendable {
 
     /// The section's path under `/console`.
     var path: String { "/console/\(rawValue)" }
+
+    /// The section's name in the navigation.
+    var title: String {
+        switch self {
+        case .users: "Users"
+        case .reviewFlags: "Review flags"
+        case .webhooks: "Webhooks"
+        case .notifications: "Notifications"
+        case .keys: "Keys & identity"
+        case .packs: "Packs"
+        case .amnesty: "Amnesty"
+        case .operators: "Operators"
+        case .audit: "Audit log"
+        }
+    }
 
     /// What a section needs to be shown in the navigation.
     var permission: OperatorPermission {
@@ -71,7 +87,8 @@ struct ConsoleHTML: Sendable, Hashable, ExpressibleByStringInterpolation {
     }
 }
 
-/// One page of the console: its title and its content (the layout adds the navigation).
+/// One page of the console: its title and its content. The layout adds the navigation,
+/// the notice, and the title as the page's `<h1>` (unless the body starts with its own).
 struct ConsolePage: Sendable {
     var title: String
     var body: ConsoleHTML
@@ -116,15 +133,29 @@ struct ConsoleRequest: Sendable {
 /// ``ConsoleController``: who a request's operator is, whether a form may act, how a page
 /// is laid out.
 protocol ConsoleGate: Sendable {
-    /// The operator of `request` if their role allows `permission`; records `action` (for
-    /// `user`) in the audit log when given. Throws a redirect to the sign-in page for no
-    /// session, a 403 page (recorded) for a role that does not allow it.
-    func actor(
-        _ request: Request, _ permission: OperatorPermission, action: String?, user: String?
-    ) async throws -> (OperatorActor, csrf: String)
+    /// The operator of `request`'s console session and the session's CSRF token; `nil`
+    /// without a live one (no cookie, expired, signed out, the operator disabled).
+    func session(_ request: Request) async throws -> (actor: OperatorActor, csrf: String)?
 
-    /// A form's fields, once its CSRF token and its `Origin` are checked.
-    func formFields(_ request: Request, actor: OperatorActor) async throws -> [String: String]
+    /// Where a request without a session goes: the sign-in page, coming back to the page
+    /// asked for.
+    func signIn(_ request: Request) -> Response
+
+    /// Checks that `actor`'s role allows `permission`, recording `action` (for `user`) in
+    /// the audit log when given.
+    ///
+    /// - Throws: `ServiceError` forbidden for a role that does not allow it (the denial is
+    ///   recorded).
+    func authorize(
+        _ actor: OperatorActor, _ permission: OperatorPermission, action: String?, user: String?
+    ) async throws
+
+    /// A form's fields, once its CSRF token (equal to the session's `csrf`) and its
+    /// `Origin` (or `Referer`) are checked.
+    ///
+    /// - Throws: `ServiceError` forbidden when either is missing or wrong, too large for a
+    ///   body past the console's bound.
+    func formFields(_ request: Request, csrf: String) async throws -> [String: String]
 
     /// A page in the console's layout, its navigation showing what `actor` may open.
     func render(
@@ -139,8 +170,12 @@ protocol ConsoleGate: Sendable {
 /// Registers the console's routes, each behind the operator's session and a permission:
 /// pages (`GET`) and forms (`POST`, CSRF-checked and audited).
 struct ConsoleRoutes<Context: WebRequestContext> {
-    let router: Router<Context>
+    /// The `/console` group: its middleware checks the host and sets the security headers.
+    let router: RouterGroup<Context>
     let gate: any ConsoleGate
+    /// The sections whose page is registered (`page("<section>", …)`): the navigation
+    /// links only to those.
+    let sections: ConsoleSections
 
     /// A page at `/console/<path>` (`users/:user`), for operators whose role allows
     /// `permission`; with an `action`, opening it is recorded in the audit log (for the
@@ -151,13 +186,17 @@ struct ConsoleRoutes<Context: WebRequestContext> {
     ) {
         let names = Self.parameterNames(path)
         let gate = gate
-        router.get(RouterPath("console/\(path)")) { request, context in
+        if let section = ConsoleSection(rawValue: path) { sections.insert(section) }
+        router.get(RouterPath(path)) { request, context in
             let parameters = try Self.parameters(names, context)
-            let (actor, csrf) = try await gate.actor(request, permission, action: action, user: parameters["user"])
+            guard let (actor, csrf) = try await gate.session(request) else { return gate.signIn(request) }
             let query = Self.query(request)
             let console = ConsoleRequest(
                 request: request, actor: actor, parameters: parameters, query: query, form: [:], csrf: csrf)
-            return try await Self.answer(gate, section, console, notice: query["notice"]) { try await handler(console) }
+            return try await Self.answer(gate, section, console, notice: query["notice"]) {
+                try await gate.authorize(actor, permission, action: action, user: parameters["user"])
+                return try await handler(console)
+            }
         }
     }
 
@@ -170,15 +209,19 @@ struct ConsoleRoutes<Context: WebRequestContext> {
     ) {
         let names = Self.parameterNames(path)
         let gate = gate
-        router.post(RouterPath("console/\(path)")) { request, context in
+        router.post(RouterPath(path)) { request, context in
             let parameters = try Self.parameters(names, context)
-            let (actor, csrf) = try await gate.actor(request, permission, action: nil, user: nil)
-            let form = try await gate.formFields(request, actor: actor)
-            _ = try await gate.actor(request, permission, action: action, user: parameters["user"] ?? form["user"])
-            let console = ConsoleRequest(
-                request: request, actor: actor, parameters: parameters, query: Self.query(request), form: form,
+            guard let (actor, csrf) = try await gate.session(request) else { return gate.signIn(request) }
+            var console = ConsoleRequest(
+                request: request, actor: actor, parameters: parameters, query: Self.query(request), form: [:],
                 csrf: csrf)
-            return try await Self.answer(gate, section, console, notice: nil) { try await handler(console) }
+            return try await Self.answer(gate, section, console, notice: nil) {
+                // A forged form is refused before anything, the audit log included, sees it.
+                console.form = try await gate.formFields(request, csrf: csrf)
+                try await gate.authorize(
+                    actor, permission, action: action, user: parameters["user"] ?? console.form["user"])
+                return try await handler(console)
+            }
         }
     }
 
@@ -220,5 +263,18 @@ struct ConsoleRoutes<Context: WebRequestContext> {
         var values: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
         return values
+    }
+}
+
+/// The sections that have a page, filled in as the routes are registered (once, at start).
+final class ConsoleSections: Sendable {
+    private let registered = Mutex<Set<ConsoleSection>>([])
+
+    func insert(_ section: ConsoleSection) { registered.withLock { _ = $0.insert(section) } }
+
+    /// The registered sections `role` may open, in the navigation's order.
+    func shown(to role: OperatorRole) -> [ConsoleSection] {
+        let registered = registered.withLock { $0 }
+        return ConsoleSection.allCases.filter { registered.contains($0) && role.allows($0.permission) }
     }
 }
