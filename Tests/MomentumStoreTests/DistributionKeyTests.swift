@@ -28,6 +28,7 @@ struct DistributionKeyTests {
         "operators": "the server's operators: a reference table",
         "operator_sessions": "an operator's session is looked up by its token's hash alone: a reference table",
         "audit_log": "what operators did, across users: a reference table",
+        "amnesties": "the outages operators declare, reaching every user: a reference table",
     ]
 
     /// One key of a table: its kind, its columns, and for a foreign key what it references.
