@@ -19,7 +19,8 @@ import ServiceLifecycle
 /// services layer receives one at a time; `MomentumStore` is all of them together.
 public protocol MomentumStore: Service, StoreSchema, AccountStore, EventStore, ReviewFlags, SocialGraph,
     NotificationInbox, DeliveryQueue, PhotoStore, IdempotencyRecords, RateLimitCounts, AccountArchives, IdentityLinks,
-    MailOutbox, StreamTickets, WebhookEventQueue, ServerKeys, OperatorStore, AmnestyStore
+    MailOutbox, StreamTickets, WebhookEventQueue, ServerKeys, OperatorStore, WhatIfRuns,
+    ConsoleReads, UserInspection, PackVersions, AmnestyStore
 {
     /// Closes connections; the store must not be used afterwards.
     func close() async

@@ -110,7 +110,9 @@ extension SQLBackend {
             ]
             let condition = "WHERE user_id = ? AND notification_key = ? AND channel = ? AND target_id = ?"
             statements.append(
-                Self.queueOutcome(report.outcome, table: "deliveries", at: at, condition: condition, key: key))
+                Self.queueOutcome(
+                    report.outcome, table: "deliveries", at: at, condition: condition, key: key,
+                    latency: report.latencyMilliseconds))
             if delivery.channel == .webhook {
                 switch report.outcome {
                 case .sent:
@@ -322,33 +324,42 @@ extension SQLBackend {
     /// The update that records a sender's outcome on one row of a delivery queue
     /// (`deliveries` or `webhook_messages`, which share their state columns): sent,
     /// retried at a time, deferred, failed or dropped.
+    /// An attempt's `latency` (milliseconds) is recorded with it; an outcome without an
+    /// attempt (deferred, dropped) leaves the last one's.
     static func queueOutcome(
-        _ outcome: DeliveryOutcome, table: String, at: Date, condition: String, key: [SQLValue]
+        _ outcome: DeliveryOutcome, table: String, at: Date, condition: String, key: [SQLValue],
+        latency: Int? = nil
     ) -> SQLStatement {
+        let latency: SQLValue = latency.map { .int(max($0, 0)) } ?? .null
         switch outcome {
         case .sent:
             return SQLStatement(
                 """
                 UPDATE \(table) SET state = 'sent', attempts = attempts + 1, claimed_until = NULL,
-                  outcome = NULL, finished_at = ? \(condition)
-                """, [.date(at)] + key)
+                  outcome = NULL, finished_at = ?, latency_ms = ? \(condition)
+                """, [.date(at), latency] + key)
         case .retry(let next, let error):
             return SQLStatement(
                 """
                 UPDATE \(table) SET attempts = attempts + 1, claimed_until = NULL, due_at = ?,
-                  outcome = ? \(condition)
-                """, [.date(StoreJSON.canonical(next)), .text(bounded(error))] + key)
+                  outcome = ?, latency_ms = ? \(condition)
+                """, [.date(StoreJSON.canonical(next)), .text(bounded(error)), latency] + key)
         case .deferred(let until):
             return SQLStatement(
                 "UPDATE \(table) SET claimed_until = NULL, due_at = ? \(condition)",
                 [.date(StoreJSON.canonical(until))] + key)
-        case .failed(let reason), .dropped(let reason):
-            let attempt = outcome.state == "failed" ? " attempts = attempts + 1," : ""
+        case .failed(let reason):
             return SQLStatement(
                 """
-                UPDATE \(table) SET state = ?,\(attempt) claimed_until = NULL, outcome = ?,
+                UPDATE \(table) SET state = 'failed', attempts = attempts + 1, claimed_until = NULL, outcome = ?,
+                  finished_at = ?, latency_ms = ? \(condition)
+                """, [.text(bounded(reason)), .date(at), latency] + key)
+        case .dropped(let reason):
+            return SQLStatement(
+                """
+                UPDATE \(table) SET state = 'dropped', claimed_until = NULL, outcome = ?,
                   finished_at = ? \(condition)
-                """, [.text(outcome.state), .text(bounded(reason)), .date(at)] + key)
+                """, [.text(bounded(reason)), .date(at)] + key)
         }
     }
 }

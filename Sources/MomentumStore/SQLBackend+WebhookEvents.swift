@@ -114,7 +114,9 @@ extension SQLBackend {
             let key: [SQLValue] = [.text(message.user), .text(message.id), .text(message.webhookID)]
             let condition = "WHERE user_id = ? AND message_id = ? AND webhook_id = ?"
             statements.append(
-                Self.queueOutcome(report.outcome, table: "webhook_messages", at: at, condition: condition, key: key))
+                Self.queueOutcome(
+                    report.outcome, table: "webhook_messages", at: at, condition: condition, key: key,
+                    latency: report.latencyMilliseconds))
             if case .sent = report.outcome {
                 statements.append(
                     SQLStatement(

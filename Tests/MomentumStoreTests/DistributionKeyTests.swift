@@ -21,6 +21,7 @@ struct DistributionKeyTests {
         "server_settings": "the server's own settings: a reference table",
         "server_keys": "the operator's keys for app backends: a reference table",
         "webhook_options": "the operator's webhook settings, beside webhooks: a reference table",
+        "notification_counts": "counts per hour, kind, channel and outcome every instance adds to: a reference table",
         "app_users": "a backend's lookup from its own user id to a user: sharded by (app, app user id)",
         "identities": "sign-in's lookup from a provider's subject to its user: sharded by (provider, subject)",
         "account_links": "a mailed link is looked up by its token's hash alone: sharded by hash",
@@ -28,6 +29,8 @@ struct DistributionKeyTests {
         "operators": "the server's operators: a reference table",
         "operator_sessions": "an operator's session is looked up by its token's hash alone: a reference table",
         "audit_log": "what operators did, across users: a reference table",
+        "what_if_runs": "an operator's replays of a candidate pack over every user: a reference table",
+        "pack_versions": "the rule packs operators upload, read by every instance: a reference table",
         "amnesties": "the outages operators declare, reaching every user: a reference table",
     ]
 

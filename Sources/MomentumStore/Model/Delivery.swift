@@ -162,11 +162,14 @@ public struct DeliveryReport: Hashable, Sendable {
     public var delivery: PendingDelivery
     /// What became of it.
     public var outcome: DeliveryOutcome
+    /// How long the attempt took, in milliseconds (`nil` when none was made).
+    public var latencyMilliseconds: Int?
 
     /// Creates a report.
-    public init(_ delivery: PendingDelivery, _ outcome: DeliveryOutcome) {
+    public init(_ delivery: PendingDelivery, _ outcome: DeliveryOutcome, latencyMilliseconds: Int? = nil) {
         self.delivery = delivery
         self.outcome = outcome
+        self.latencyMilliseconds = latencyMilliseconds
     }
 }
 

@@ -81,10 +81,13 @@ public struct WebhookMessageReport: Hashable, Sendable {
     public var message: PendingWebhookMessage
     /// What became of it.
     public var outcome: DeliveryOutcome
+    /// How long the attempt took, in milliseconds (`nil` when none was made).
+    public var latencyMilliseconds: Int?
 
     /// Creates a report.
-    public init(_ message: PendingWebhookMessage, _ outcome: DeliveryOutcome) {
+    public init(_ message: PendingWebhookMessage, _ outcome: DeliveryOutcome, latencyMilliseconds: Int? = nil) {
         self.message = message
         self.outcome = outcome
+        self.latencyMilliseconds = latencyMilliseconds
     }
 }

@@ -71,6 +71,8 @@ extension Schema {
             .init("state", .text), .init("claimed_until", .real, nullable: true),
             .init("outcome", .text, nullable: true), .init("created_at", .real),
             .init("finished_at", .real, nullable: true),
+            // Added by version 12: the last attempt's latency.
+            .init("latency_ms", .integer, nullable: true),
         ],
         primaryKey: ["user_id", "message_id", "webhook_id"])
 }

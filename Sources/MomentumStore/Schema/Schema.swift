@@ -234,6 +234,8 @@ public enum Schema {
             .init("target_id", .text), .init("due_at", .real), .init("attempts", .integer), .init("state", .text),
             .init("claimed_until", .real, nullable: true), .init("outcome", .text, nullable: true),
             .init("created_at", .real), .init("finished_at", .real, nullable: true),
+            // Added by version 12: the last attempt's latency.
+            .init("latency_ms", .integer, nullable: true),
         ],
         primaryKey: ["user_id", "notification_key", "channel", "target_id"], userReference: nil)
 
