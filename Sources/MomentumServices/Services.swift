@@ -131,6 +131,22 @@ public final class Services: Sendable {
     public let backendUsers: BackendUsers
     /// The operators of the admin API and the console: sign-ins, roles and the audit log.
     public let operators: Operators
+    /// One user looked up by an operator, and everything the console shows of them.
+    public let userLookup: UserLookup
+    /// Diamonds and freezes an operator gives a user.
+    public let grants: Grants
+    /// The review flags as an operator reviews them: the queue, the evidence, confirming.
+    public let flagReviews: FlagReviews
+    /// What-if replays of a candidate pack version over users' logs.
+    public let whatIf: WhatIfReplays
+    /// Rule packs as configuration: uploads, versions and activation.
+    public let packs: Packs
+    /// The webhooks' health, their last deliveries, and one sent again (the console).
+    public let webhookConsole: WebhookConsole
+    /// What the notifications did over the last hours, on every instance (the console).
+    public let notificationSummaries: NotificationSummaries
+    /// Incident amnesties: outage windows whose days are covered in every user's log.
+    public let amnesties: Amnesties
 
     /// Builds every use case.
     ///
@@ -154,7 +170,7 @@ public final class Services: Sendable {
         photoDecoder = PhotoDecoder(configuration: configuration)
         dashboard = Dashboard(store: store, configuration: configuration, factory: edges.metrics)
         changes = ChangePublisher(hub: edges.localChanges, relay: edges.relay, instance: edges.instance, logger: logger)
-        let notificationMetrics = NotificationMetrics(factory: edges.metrics)
+        let notificationMetrics = NotificationMetrics(factory: edges.metrics, now: now)
         webhookEvents = WebhookEvents(store: store, now: now, logger: logger)
         notifications = Notifications(
             store: store, now: now, changes: changes, metrics: notificationMetrics, logger: logger,
@@ -212,5 +228,14 @@ public final class Services: Sendable {
         operators = Operators(
             store: store, passwords: edges.passwords, throttle: signInThrottle, decoyHash: edges.decoyHash,
             configuration: configuration, logger: logger)
+        userLookup = UserLookup(store: store, now: now)
+        grants = Grants(store: store, ingest: ingest, now: now)
+        flagReviews = FlagReviews(store: store, now: now)
+        packs = Packs(
+            store: store, now: now, maximumBytes: configuration.packs.maxBytes, keeper: nil, logger: logger)
+        whatIf = WhatIfReplays(store: store, packs: BundledPackSource(), now: now, logger: logger)
+        webhookConsole = WebhookConsole(store: store, now: now)
+        notificationSummaries = NotificationSummaries(store: store, now: now)
+        amnesties = Amnesties(store: store, ingest: ingest, now: now, logger: logger)
     }
 }

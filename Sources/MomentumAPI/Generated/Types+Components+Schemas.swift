@@ -159,6 +159,169 @@ extension Components {
                 case unlocked
             }
         }
+        /// An incident amnesty: an outage window whose days are covered in every user's log (day state `covered`), and the progress of the job that writes it (or lifts it) user by user.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Amnesty`.
+        public struct Amnesty: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Amnesty/declaredAt`.
+            public var declaredAt: Foundation.Date
+            /// The operator who declared it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Amnesty/declaredBy`.
+            public var declaredBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Amnesty/end`.
+            public var end: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Amnesty/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Amnesty/liftedAt`.
+            public var liftedAt: Foundation.Date?
+            /// The operator who lifted it, once lifted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Amnesty/liftedBy`.
+            public var liftedBy: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Amnesty/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Amnesty/start`.
+            public var start: Foundation.Date
+            /// `declaring` (being written to every user), `active`, `lifting` or `lifted`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Amnesty/status`.
+            public var status: Swift.String
+            /// Users the running job (or the last one) reached.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Amnesty/usersDone`.
+            public var usersDone: Swift.Int
+            /// Accounts created before the window's end: the users it reaches.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Amnesty/usersTotal`.
+            public var usersTotal: Swift.Int
+            /// Creates a new `Amnesty`.
+            ///
+            /// - Parameters:
+            ///   - declaredAt:
+            ///   - declaredBy: The operator who declared it.
+            ///   - end:
+            ///   - id:
+            ///   - liftedAt:
+            ///   - liftedBy: The operator who lifted it, once lifted.
+            ///   - reason:
+            ///   - start:
+            ///   - status: `declaring` (being written to every user), `active`, `lifting` or `lifted`.
+            ///   - usersDone: Users the running job (or the last one) reached.
+            ///   - usersTotal: Accounts created before the window's end: the users it reaches.
+            public init(
+                declaredAt: Foundation.Date,
+                declaredBy: Swift.String,
+                end: Foundation.Date,
+                id: Swift.String,
+                liftedAt: Foundation.Date? = nil,
+                liftedBy: Swift.String? = nil,
+                reason: Swift.String,
+                start: Foundation.Date,
+                status: Swift.String,
+                usersDone: Swift.Int,
+                usersTotal: Swift.Int
+            ) {
+                self.declaredAt = declaredAt
+                self.declaredBy = declaredBy
+                self.end = end
+                self.id = id
+                self.liftedAt = liftedAt
+                self.liftedBy = liftedBy
+                self.reason = reason
+                self.start = start
+                self.status = status
+                self.usersDone = usersDone
+                self.usersTotal = usersTotal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case declaredAt
+                case declaredBy
+                case end
+                case id
+                case liftedAt
+                case liftedBy
+                case reason
+                case start
+                case status
+                case usersDone
+                case usersTotal
+            }
+        }
+        /// An outage window to cover in every user's log: its start and end (RFC 3339; the console takes them in UTC) and the reason shown with the covered days.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AmnestyDeclareRequest`.
+        public struct AmnestyDeclareRequest: Codable, Hashable, Sendable {
+            /// When the outage ended: after `start`, at most 31 days later, and not after now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyDeclareRequest/end`.
+            public var end: Foundation.Date
+            /// Why, shown with the covered days: 1…200 characters, no control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyDeclareRequest/reason`.
+            public var reason: Swift.String
+            /// When the outage began.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyDeclareRequest/start`.
+            public var start: Foundation.Date
+            /// Creates a new `AmnestyDeclareRequest`.
+            ///
+            /// - Parameters:
+            ///   - end: When the outage ended: after `start`, at most 31 days later, and not after now.
+            ///   - reason: Why, shown with the covered days: 1…200 characters, no control characters.
+            ///   - start: When the outage began.
+            public init(
+                end: Foundation.Date,
+                reason: Swift.String,
+                start: Foundation.Date
+            ) {
+                self.end = end
+                self.reason = reason
+                self.start = start
+            }
+            public enum CodingKeys: String, CodingKey {
+                case end
+                case reason
+                case start
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.end = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .end
+                )
+                self.reason = try container.decode(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                self.start = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .start
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "end",
+                    "reason",
+                    "start"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AmnestyList`.
+        public struct AmnestyList: Codable, Hashable, Sendable {
+            /// The latest amnesties, newest first (at most 100).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyList/amnesties`.
+            public var amnesties: [Components.Schemas.Amnesty]
+            /// Creates a new `AmnestyList`.
+            ///
+            /// - Parameters:
+            ///   - amnesties: The latest amnesties, newest first (at most 100).
+            public init(amnesties: [Components.Schemas.Amnesty]) {
+                self.amnesties = amnesties
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amnesties
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Analytics`.
         public struct Analytics: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Analytics/ComparisonPayload`.
@@ -331,6 +494,100 @@ extension Components {
                 case memories
                 case photos
                 case userID
+            }
+        }
+        /// One entry of the operators' audit log: who did (or tried) what, when, about which user.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditEntry`.
+        public struct AuditEntry: Codable, Hashable, Sendable {
+            /// `<area>.<verb>`: `user.granted`, `pack.activated`, `operator.added`…
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/action`.
+            public var action: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/detail`.
+            public var detail: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/operatorEmail`.
+            public var operatorEmail: Swift.String
+            /// `admin-token` for the static admin token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/operatorId`.
+            public var operatorId: Swift.String
+            /// `done`, or `denied` when the role did not allow it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/outcome`.
+            public var outcome: Swift.String
+            /// The user it was about.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditEntry/user`.
+            public var user: Swift.String?
+            /// Creates a new `AuditEntry`.
+            ///
+            /// - Parameters:
+            ///   - action: `<area>.<verb>`: `user.granted`, `pack.activated`, `operator.added`…
+            ///   - at:
+            ///   - detail:
+            ///   - id:
+            ///   - operatorEmail:
+            ///   - operatorId: `admin-token` for the static admin token.
+            ///   - outcome: `done`, or `denied` when the role did not allow it.
+            ///   - user: The user it was about.
+            public init(
+                action: Swift.String,
+                at: Foundation.Date,
+                detail: Swift.String,
+                id: Swift.String,
+                operatorEmail: Swift.String,
+                operatorId: Swift.String,
+                outcome: Swift.String,
+                user: Swift.String? = nil
+            ) {
+                self.action = action
+                self.at = at
+                self.detail = detail
+                self.id = id
+                self.operatorEmail = operatorEmail
+                self.operatorId = operatorId
+                self.outcome = outcome
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case action
+                case at
+                case detail
+                case id
+                case operatorEmail
+                case operatorId
+                case outcome
+                case user
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuditPage`.
+        public struct AuditPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuditPage/entries`.
+            public var entries: [Components.Schemas.AuditEntry]
+            /// Pass as `before` for the next (older) page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `AuditPage`.
+            ///
+            /// - Parameters:
+            ///   - entries:
+            ///   - nextCursor: Pass as `before` for the next (older) page; absent on the last.
+            public init(
+                entries: [Components.Schemas.AuditEntry],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.entries = entries
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case entries
+                case nextCursor
             }
         }
         /// One event (`event`) or a batch (`events`), the same events devices push. `timeZone` is the user's zone when this call creates the user (its first event); it changes nothing for a user that exists.
@@ -672,6 +929,8 @@ extension Components {
             public var completions: [Components.Schemas.CompletionRecord]
             /// - Remark: Generated from `#/components/schemas/CalendarDay/day`.
             public var day: Swift.String
+            /// completed, grace, frozen, missed, skipped, paused, covered (an outage's day: the streak kept, no freeze spent), archived, notDue, pending, beforeStart, notStarted or future; a newer server may send others.
+            ///
             /// - Remark: Generated from `#/components/schemas/CalendarDay/state`.
             public var state: Swift.String
             /// - Remark: Generated from `#/components/schemas/CalendarDay/streak`.
@@ -682,7 +941,7 @@ extension Components {
             ///   - border:
             ///   - completions:
             ///   - day:
-            ///   - state:
+            ///   - state: completed, grace, frozen, missed, skipped, paused, covered (an outage's day: the streak kept, no freeze spent), archived, notDue, pending, beforeStart, notStarted or future; a newer server may send others.
             ///   - streak:
             public init(
                 border: Swift.String,
@@ -1407,6 +1666,434 @@ extension Components {
                 case score
             }
         }
+        /// Everything the console shows of one user, read-only: the last 5 weeks of each habit explained day by day.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord`.
+        public struct ConsoleUserRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload`.
+            public struct DeliveriesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/attempts`.
+                public var attempts: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/channel`.
+                public var channel: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/finishedAt`.
+                public var finishedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/kind`.
+                public var kind: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/notification`.
+                public var notification: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/outcome`.
+                public var outcome: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DeliveriesPayload/state`.
+                public var state: Swift.String
+                /// Creates a new `DeliveriesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - attempts:
+                ///   - channel:
+                ///   - createdAt:
+                ///   - finishedAt:
+                ///   - kind:
+                ///   - notification:
+                ///   - outcome:
+                ///   - state:
+                public init(
+                    attempts: Swift.Int,
+                    channel: Swift.String,
+                    createdAt: Foundation.Date,
+                    finishedAt: Foundation.Date? = nil,
+                    kind: Swift.String,
+                    notification: Swift.String,
+                    outcome: Swift.String? = nil,
+                    state: Swift.String
+                ) {
+                    self.attempts = attempts
+                    self.channel = channel
+                    self.createdAt = createdAt
+                    self.finishedAt = finishedAt
+                    self.kind = kind
+                    self.notification = notification
+                    self.outcome = outcome
+                    self.state = state
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case attempts
+                    case channel
+                    case createdAt
+                    case finishedAt
+                    case kind
+                    case notification
+                    case outcome
+                    case state
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/deliveries`.
+            public typealias DeliveriesPayload = [Components.Schemas.ConsoleUserRecord.DeliveriesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/deliveries`.
+            public var deliveries: Components.Schemas.ConsoleUserRecord.DeliveriesPayload
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DevicesPayload`.
+            public struct DevicesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DevicesPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DevicesPayload/expiresAt`.
+                public var expiresAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DevicesPayload/lastSeenAt`.
+                public var lastSeenAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/DevicesPayload/name`.
+                public var name: Swift.String
+                /// Creates a new `DevicesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - createdAt:
+                ///   - expiresAt:
+                ///   - lastSeenAt:
+                ///   - name:
+                public init(
+                    createdAt: Foundation.Date,
+                    expiresAt: Foundation.Date? = nil,
+                    lastSeenAt: Foundation.Date,
+                    name: Swift.String
+                ) {
+                    self.createdAt = createdAt
+                    self.expiresAt = expiresAt
+                    self.lastSeenAt = lastSeenAt
+                    self.name = name
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case createdAt
+                    case expiresAt
+                    case lastSeenAt
+                    case name
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/devices`.
+            public typealias DevicesPayload = [Components.Schemas.ConsoleUserRecord.DevicesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/devices`.
+            public var devices: Components.Schemas.ConsoleUserRecord.DevicesPayload
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload`.
+            public struct HabitsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/archived`.
+                public var archived: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/best`.
+                public var best: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/current`.
+                public var current: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/days`.
+                public var days: [Components.Schemas.DayExplanation]
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/HabitsPayload/today`.
+                public var today: Swift.String
+                /// Creates a new `HabitsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - archived:
+                ///   - best:
+                ///   - current:
+                ///   - days:
+                ///   - id:
+                ///   - name:
+                ///   - today:
+                public init(
+                    archived: Swift.Bool,
+                    best: Swift.Int,
+                    current: Swift.Int,
+                    days: [Components.Schemas.DayExplanation],
+                    id: Swift.String,
+                    name: Swift.String,
+                    today: Swift.String
+                ) {
+                    self.archived = archived
+                    self.best = best
+                    self.current = current
+                    self.days = days
+                    self.id = id
+                    self.name = name
+                    self.today = today
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case archived
+                    case best
+                    case current
+                    case days
+                    case id
+                    case name
+                    case today
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/habits`.
+            public typealias HabitsPayload = [Components.Schemas.ConsoleUserRecord.HabitsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/habits`.
+            public var habits: Components.Schemas.ConsoleUserRecord.HabitsPayload
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/IdentitiesPayload`.
+            public struct IdentitiesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/IdentitiesPayload/email`.
+                public var email: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/IdentitiesPayload/linkedAt`.
+                public var linkedAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/IdentitiesPayload/provider`.
+                public var provider: Swift.String
+                /// Creates a new `IdentitiesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - email:
+                ///   - linkedAt:
+                ///   - provider:
+                public init(
+                    email: Swift.String? = nil,
+                    linkedAt: Foundation.Date,
+                    provider: Swift.String
+                ) {
+                    self.email = email
+                    self.linkedAt = linkedAt
+                    self.provider = provider
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case email
+                    case linkedAt
+                    case provider
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/identities`.
+            public typealias IdentitiesPayload = [Components.Schemas.ConsoleUserRecord.IdentitiesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/identities`.
+            public var identities: Components.Schemas.ConsoleUserRecord.IdentitiesPayload
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/ledger`.
+            public var ledger: [Components.Schemas.LedgerEntry]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/reviewFlags`.
+            public var reviewFlags: [Components.Schemas.ReviewFlagEntry]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/summary`.
+            public var summary: Components.Schemas.ConsoleUserSummary
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/today`.
+            public var today: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload`.
+            public struct UnlocksPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload/achievedAt`.
+                public var achievedAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload/habit`.
+                public var habit: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload/retroactive`.
+                public var retroactive: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/UnlocksPayload/title`.
+                public var title: Swift.String
+                /// Creates a new `UnlocksPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - achievedAt:
+                ///   - habit:
+                ///   - id:
+                ///   - retroactive:
+                ///   - title:
+                public init(
+                    achievedAt: Foundation.Date,
+                    habit: Swift.String? = nil,
+                    id: Swift.String,
+                    retroactive: Swift.Bool,
+                    title: Swift.String
+                ) {
+                    self.achievedAt = achievedAt
+                    self.habit = habit
+                    self.id = id
+                    self.retroactive = retroactive
+                    self.title = title
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case achievedAt
+                    case habit
+                    case id
+                    case retroactive
+                    case title
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/unlocks`.
+            public typealias UnlocksPayload = [Components.Schemas.ConsoleUserRecord.UnlocksPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/unlocks`.
+            public var unlocks: Components.Schemas.ConsoleUserRecord.UnlocksPayload
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserRecord/wallet`.
+            public var wallet: Components.Schemas.Wallet
+            /// Creates a new `ConsoleUserRecord`.
+            ///
+            /// - Parameters:
+            ///   - deliveries:
+            ///   - devices:
+            ///   - habits:
+            ///   - identities:
+            ///   - ledger:
+            ///   - reviewFlags:
+            ///   - summary:
+            ///   - today:
+            ///   - unlocks:
+            ///   - wallet:
+            public init(
+                deliveries: Components.Schemas.ConsoleUserRecord.DeliveriesPayload,
+                devices: Components.Schemas.ConsoleUserRecord.DevicesPayload,
+                habits: Components.Schemas.ConsoleUserRecord.HabitsPayload,
+                identities: Components.Schemas.ConsoleUserRecord.IdentitiesPayload,
+                ledger: [Components.Schemas.LedgerEntry],
+                reviewFlags: [Components.Schemas.ReviewFlagEntry],
+                summary: Components.Schemas.ConsoleUserSummary,
+                today: Swift.String,
+                unlocks: Components.Schemas.ConsoleUserRecord.UnlocksPayload,
+                wallet: Components.Schemas.Wallet
+            ) {
+                self.deliveries = deliveries
+                self.devices = devices
+                self.habits = habits
+                self.identities = identities
+                self.ledger = ledger
+                self.reviewFlags = reviewFlags
+                self.summary = summary
+                self.today = today
+                self.unlocks = unlocks
+                self.wallet = wallet
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deliveries
+                case devices
+                case habits
+                case identities
+                case ledger
+                case reviewFlags
+                case summary
+                case today
+                case unlocks
+                case wallet
+            }
+        }
+        /// Who a looked-up user is: never a token.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary`.
+        public struct ConsoleUserSummary: Codable, Hashable, Sendable {
+            /// The app whose user this is (server keys), if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/app`.
+            public var app: Swift.String?
+            /// The app's own id for the user, if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/appUserID`.
+            public var appUserID: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/dayStartHour`.
+            public var dayStartHour: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/language`.
+            public var language: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/packs`.
+            public var packs: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ConsoleUserSummary/timeZone`.
+            public var timeZone: Swift.String
+            /// Creates a new `ConsoleUserSummary`.
+            ///
+            /// - Parameters:
+            ///   - app: The app whose user this is (server keys), if any.
+            ///   - appUserID: The app's own id for the user, if any.
+            ///   - createdAt:
+            ///   - dayStartHour:
+            ///   - displayName:
+            ///   - email:
+            ///   - id:
+            ///   - language:
+            ///   - packs:
+            ///   - timeZone:
+            public init(
+                app: Swift.String? = nil,
+                appUserID: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                dayStartHour: Swift.Int,
+                displayName: Swift.String,
+                email: Swift.String? = nil,
+                id: Swift.String,
+                language: Swift.String? = nil,
+                packs: [Swift.String],
+                timeZone: Swift.String
+            ) {
+                self.app = app
+                self.appUserID = appUserID
+                self.createdAt = createdAt
+                self.dayStartHour = dayStartHour
+                self.displayName = displayName
+                self.email = email
+                self.id = id
+                self.language = language
+                self.packs = packs
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case app
+                case appUserID
+                case createdAt
+                case dayStartHour
+                case displayName
+                case email
+                case id
+                case language
+                case packs
+                case timeZone
+            }
+        }
+        /// Why one day of one habit is in its state, and the events that made it so.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DayExplanation`.
+        public struct DayExplanation: Codable, Hashable, Sendable {
+            /// What decided the day: completion, counted, grace, freeze, missed, declinedFreeze, skip, travel, pause, amnesty, notDue, notStarted, beforeStart, archived, open, future, other.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/cause`.
+            public var cause: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/day`.
+            public var day: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/detail`.
+            public var detail: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/events`.
+            public var events: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/habit`.
+            public var habit: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DayExplanation/state`.
+            public var state: Swift.String
+            /// Creates a new `DayExplanation`.
+            ///
+            /// - Parameters:
+            ///   - cause: What decided the day: completion, counted, grace, freeze, missed, declinedFreeze, skip, travel, pause, amnesty, notDue, notStarted, beforeStart, archived, open, future, other.
+            ///   - day:
+            ///   - detail:
+            ///   - events:
+            ///   - habit:
+            ///   - state:
+            public init(
+                cause: Swift.String,
+                day: Swift.String,
+                detail: Swift.String,
+                events: [Swift.String],
+                habit: Swift.String,
+                state: Swift.String
+            ) {
+                self.cause = cause
+                self.day = day
+                self.detail = detail
+                self.events = events
+                self.habit = habit
+                self.state = state
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cause
+                case day
+                case detail
+                case events
+                case habit
+                case state
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DayRate`.
         public struct DayRate: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/DayRate/completed`.
@@ -1442,6 +2129,37 @@ extension Components {
                 case day
                 case rate7Days
                 case state
+            }
+        }
+        /// A delivery queued again: the sender's next pass posts it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeliveryRetry`.
+        public struct DeliveryRetry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeliveryRetry/dueAt`.
+            public var dueAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/DeliveryRetry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeliveryRetry/webhookId`.
+            public var webhookId: Swift.String
+            /// Creates a new `DeliveryRetry`.
+            ///
+            /// - Parameters:
+            ///   - dueAt:
+            ///   - id:
+            ///   - webhookId:
+            public init(
+                dueAt: Foundation.Date,
+                id: Swift.String,
+                webhookId: Swift.String
+            ) {
+                self.dueAt = dueAt
+                self.id = id
+                self.webhookId = webhookId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case dueAt
+                case id
+                case webhookId
             }
         }
         /// - Remark: Generated from `#/components/schemas/Device`.
@@ -1554,7 +2272,7 @@ extension Components {
                 case emailVerified
             }
         }
-        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (docs/events.md). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone). Events are the one request body that may come from a device newer than the server, so the schema is open: an event of a type the server does not know, or a field its type does not have, is kept as sent (stored, pulled, streamed, exported and imported unchanged) and ignored by an engine that does not know it, and the push answer lists it in `warnings`. Bounds (docs/events.md, Forward compatibility): a type is a lowercase letter then up to 63 of `a-z 0-9 . _ -`; an event carries at most 32 unknown fields, nesting at most 8 deep, 512 values and 8192 bytes of JSON together, numbers finite and at most 2^53-1 in magnitude; a push may carry at most 8 distinct unknown types, and an account hold at most 32 (more is refused as a whole with `too_many_unknown_types`, nothing stored).
+        /// An event in Momentum's JSONL format: `id`, `type`, `at` and `tz`, and the fields of its type (docs/events.md). Each type takes only its own fields: habit.created (habit, name, schedule, target, policy, difficulty, category, weekStart, start, group); habit.updated (habit, name, category, difficulty, target, policy, schedule, group); habit.archived (habit); habit.unarchived (habit); order (habits); completion (habit, day, value, note); skip (habit, day, note); pause (habit, from, until, note: a vacation of one habit, or of all without habit); resume (pause); purchase (item or days); freeze.accepted and freeze.declined (habit, day); removal (event); subject (subject, name, kind, dates, photo); log (kind, item, group, value, subject, day, note); goal (goal, name, category, target); contribution (goal, amount, day, note); stage (method, from, to, note); milestone (milestone, title, message, tier, badge, rule, kind, item, breaks, breaksItem, habit, target: a milestone of the user's own); milestone.deleted (milestone); and, written by the server only (a device or a server key that sends one is refused with 403 `server_only_event`): grant (diamonds, freezes, reason, operator), rewards.kept (pack, version, unlocks, diamondsEarned, freezesEarned), amnesty (amnesty, start, end, reason) and amnesty.lifted (amnesty). Events are the one request body that may come from a device newer than the server, so the schema is open: an event of a type the server does not know, or a field its type does not have, is kept as sent (stored, pulled, streamed, exported and imported unchanged) and ignored by an engine that does not know it, and the push answer lists it in `warnings`. Bounds (docs/events.md, Forward compatibility): a type is a lowercase letter then up to 63 of `a-z 0-9 . _ -`; an event carries at most 32 unknown fields, nesting at most 8 deep, 512 values and 8192 bytes of JSON together, numbers finite and at most 2^53-1 in magnitude; a push may carry at most 8 distinct unknown types, and an account hold at most 32 (more is refused as a whole with `too_many_unknown_types`, nothing stored).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         public typealias Event = MomentumCore.Event
@@ -2599,6 +3317,94 @@ extension Components {
                 case posts
                 case since
                 case user
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GrantRequest`.
+        public struct GrantRequest: Codable, Hashable, Sendable {
+            /// Diamonds to give (0 when absent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GrantRequest/diamonds`.
+            public var diamonds: Swift.Int?
+            /// Freezes to give (0 when absent); not both 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GrantRequest/freezes`.
+            public var freezes: Swift.Int?
+            /// Why, shown in the user's ledger.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GrantRequest/reason`.
+            public var reason: Swift.String
+            /// Creates a new `GrantRequest`.
+            ///
+            /// - Parameters:
+            ///   - diamonds: Diamonds to give (0 when absent).
+            ///   - freezes: Freezes to give (0 when absent); not both 0.
+            ///   - reason: Why, shown in the user's ledger.
+            public init(
+                diamonds: Swift.Int? = nil,
+                freezes: Swift.Int? = nil,
+                reason: Swift.String
+            ) {
+                self.diamonds = diamonds
+                self.freezes = freezes
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case diamonds
+                case freezes
+                case reason
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.diamonds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .diamonds
+                )
+                self.freezes = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .freezes
+                )
+                self.reason = try container.decode(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "diamonds",
+                    "freezes",
+                    "reason"
+                ])
+            }
+        }
+        /// What a grant did: its event and the new wallet.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Granted`.
+        public struct Granted: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Granted/event`.
+            public var event: Swift.String
+            /// Whether this was a retry of a grant already given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Granted/replayed`.
+            public var replayed: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Granted/wallet`.
+            public var wallet: Components.Schemas.Wallet
+            /// Creates a new `Granted`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - replayed: Whether this was a retry of a grant already given.
+            ///   - wallet:
+            public init(
+                event: Swift.String,
+                replayed: Swift.Bool,
+                wallet: Components.Schemas.Wallet
+            ) {
+                self.event = event
+                self.replayed = replayed
+                self.wallet = wallet
+            }
+            public enum CodingKeys: String, CodingKey {
+                case event
+                case replayed
+                case wallet
             }
         }
         /// - Remark: Generated from `#/components/schemas/Habit`.
@@ -4398,6 +5204,8 @@ extension Components {
             public var habit: Swift.String?
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/reason`.
             public var reason: Swift.String
+            /// reward, purchase, freezeUsed, earnedFreeze, difficultyBonus, grant (an operator's) or kept (rewards kept when a pack's rules changed); a newer server may send others.
+            ///
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/source`.
             public var source: Swift.String
             /// - Remark: Generated from `#/components/schemas/LedgerEntry/streak`.
@@ -4414,7 +5222,7 @@ extension Components {
             ///   - freezes:
             ///   - habit:
             ///   - reason:
-            ///   - source:
+            ///   - source: reward, purchase, freezeUsed, earnedFreeze, difficultyBonus, grant (an operator's) or kept (rewards kept when a pack's rules changed); a newer server may send others.
             ///   - streak:
             public init(
                 at: Foundation.Date? = nil,
@@ -5545,6 +6353,100 @@ extension Components {
                 case url
             }
         }
+        /// How many notifications of a kind had an outcome on a channel in one hour.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationCountRow`.
+        public struct NotificationCountRow: Codable, Hashable, Sendable {
+            /// inbox (the scheduler), webPush, apns, fcm or webhook.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/channel`.
+            public var channel: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/count`.
+            public var count: Swift.Int
+            /// The hour's first instant.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/hour`.
+            public var hour: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/kind`.
+            public var kind: Swift.String
+            /// scheduled, sent, retried, deferred, failed or dropped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/outcome`.
+            public var outcome: Swift.String
+            /// For a drop: stale, preferences, daily_cap, quiet_hours, expired, no_target, webhook_disabled, not_subscribed, channel_off or other.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationCountRow/reason`.
+            public var reason: Swift.String?
+            /// Creates a new `NotificationCountRow`.
+            ///
+            /// - Parameters:
+            ///   - channel: inbox (the scheduler), webPush, apns, fcm or webhook.
+            ///   - count:
+            ///   - hour: The hour's first instant.
+            ///   - kind:
+            ///   - outcome: scheduled, sent, retried, deferred, failed or dropped.
+            ///   - reason: For a drop: stale, preferences, daily_cap, quiet_hours, expired, no_target, webhook_disabled, not_subscribed, channel_off or other.
+            public init(
+                channel: Swift.String,
+                count: Swift.Int,
+                hour: Foundation.Date,
+                kind: Swift.String,
+                outcome: Swift.String,
+                reason: Swift.String? = nil
+            ) {
+                self.channel = channel
+                self.count = count
+                self.hour = hour
+                self.kind = kind
+                self.outcome = outcome
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case channel
+                case count
+                case hour
+                case kind
+                case outcome
+                case reason
+            }
+        }
+        /// Drops summed by reason, channel and kind.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationDrop`.
+        public struct NotificationDrop: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationDrop/channel`.
+            public var channel: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NotificationDrop/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/NotificationDrop/kind`.
+            public var kind: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NotificationDrop/reason`.
+            public var reason: Swift.String
+            /// Creates a new `NotificationDrop`.
+            ///
+            /// - Parameters:
+            ///   - channel:
+            ///   - count:
+            ///   - kind:
+            ///   - reason:
+            public init(
+                channel: Swift.String,
+                count: Swift.Int,
+                kind: Swift.String,
+                reason: Swift.String
+            ) {
+                self.channel = channel
+                self.count = count
+                self.kind = kind
+                self.reason = reason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case channel
+                case count
+                case kind
+                case reason
+            }
+        }
         /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
@@ -5591,6 +6493,29 @@ extension Components {
                 case next
                 case notifications
                 case unread
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationOutcomeTotal`.
+        public struct NotificationOutcomeTotal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationOutcomeTotal/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/NotificationOutcomeTotal/outcome`.
+            public var outcome: Swift.String
+            /// Creates a new `NotificationOutcomeTotal`.
+            ///
+            /// - Parameters:
+            ///   - count:
+            ///   - outcome:
+            public init(
+                count: Swift.Int,
+                outcome: Swift.String
+            ) {
+                self.count = count
+                self.outcome = outcome
+            }
+            public enum CodingKeys: String, CodingKey {
+                case count
+                case outcome
             }
         }
         /// Which notifications the user wants, and when (seed 004 R11.5). Reminders come at the habit's own time, else at reminderHour, else at the time the coaching suggests from recent check-ins.
@@ -6163,6 +7088,51 @@ extension Components {
                 case weeklySummary
             }
         }
+        /// What the notifications did over the last hours, counted by every instance.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationSummary`.
+        public struct NotificationSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationSummary/counts`.
+            public var counts: [Components.Schemas.NotificationCountRow]
+            /// - Remark: Generated from `#/components/schemas/NotificationSummary/drops`.
+            public var drops: [Components.Schemas.NotificationDrop]
+            /// The first instant of the first hour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationSummary/from`.
+            public var from: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/NotificationSummary/hours`.
+            public var hours: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/NotificationSummary/totals`.
+            public var totals: [Components.Schemas.NotificationOutcomeTotal]
+            /// Creates a new `NotificationSummary`.
+            ///
+            /// - Parameters:
+            ///   - counts:
+            ///   - drops:
+            ///   - from: The first instant of the first hour.
+            ///   - hours:
+            ///   - totals:
+            public init(
+                counts: [Components.Schemas.NotificationCountRow],
+                drops: [Components.Schemas.NotificationDrop],
+                from: Foundation.Date,
+                hours: Swift.Int,
+                totals: [Components.Schemas.NotificationOutcomeTotal]
+            ) {
+                self.counts = counts
+                self.drops = drops
+                self.from = from
+                self.hours = hours
+                self.totals = totals
+            }
+            public enum CodingKeys: String, CodingKey {
+                case counts
+                case drops
+                case from
+                case hours
+                case totals
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/NotificationsRead`.
         public struct NotificationsRead: Codable, Hashable, Sendable {
             /// The notifications to mark read; absent marks all
@@ -6215,6 +7185,285 @@ extension Components {
                 case to
             }
         }
+        /// An operator of the admin API and the console (never their password).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Operator`.
+        public struct Operator: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Operator/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Who added them: an operator's id, `admin-token` or `cli`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Operator/createdBy`.
+            public var createdBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Operator/disabled`.
+            public var disabled: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Operator/disabledAt`.
+            public var disabledAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Operator/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Operator/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Operator/name`.
+            public var name: Swift.String
+            /// `owner`, `support` or `viewer`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Operator/role`.
+            public var role: Swift.String
+            /// Creates a new `Operator`.
+            ///
+            /// - Parameters:
+            ///   - createdAt:
+            ///   - createdBy: Who added them: an operator's id, `admin-token` or `cli`.
+            ///   - disabled:
+            ///   - disabledAt:
+            ///   - email:
+            ///   - id:
+            ///   - name:
+            ///   - role: `owner`, `support` or `viewer`.
+            public init(
+                createdAt: Foundation.Date,
+                createdBy: Swift.String,
+                disabled: Swift.Bool,
+                disabledAt: Foundation.Date? = nil,
+                email: Swift.String,
+                id: Swift.String,
+                name: Swift.String,
+                role: Swift.String
+            ) {
+                self.createdAt = createdAt
+                self.createdBy = createdBy
+                self.disabled = disabled
+                self.disabledAt = disabledAt
+                self.email = email
+                self.id = id
+                self.name = name
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case createdAt
+                case createdBy
+                case disabled
+                case disabledAt
+                case email
+                case id
+                case name
+                case role
+            }
+        }
+        /// A new operator. With the static admin token, while no owner exists: the first owner (role absent or `owner`). Otherwise an owner adds an operator (role `viewer` when absent).
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest`.
+        public struct OperatorCreateRequest: Codable, Hashable, Sendable {
+            /// The email they sign in with (compared lower-cased).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest/email`.
+            public var email: Swift.String
+            /// Their name, as the console and the audit log show it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest/name`.
+            public var name: Swift.String
+            /// 12 to 72 characters (accents and emoji count as more than one).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest/password`.
+            public var password: Swift.String
+            /// What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case support = "support"
+                case viewer = "viewer"
+            }
+            /// What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorCreateRequest/role`.
+            public var role: Components.Schemas.OperatorCreateRequest.RolePayload?
+            /// Creates a new `OperatorCreateRequest`.
+            ///
+            /// - Parameters:
+            ///   - email: The email they sign in with (compared lower-cased).
+            ///   - name: Their name, as the console and the audit log show it.
+            ///   - password: 12 to 72 characters (accents and emoji count as more than one).
+            ///   - role: What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            public init(
+                email: Swift.String,
+                name: Swift.String,
+                password: Swift.String,
+                role: Components.Schemas.OperatorCreateRequest.RolePayload? = nil
+            ) {
+                self.email = email
+                self.name = name
+                self.password = password
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case name
+                case password
+                case role
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.OperatorCreateRequest.RolePayload.self,
+                    forKey: .role
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "name",
+                    "password",
+                    "role"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OperatorList`.
+        public struct OperatorList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorList/operators`.
+            public var operators: [Components.Schemas.Operator]
+            /// Creates a new `OperatorList`.
+            ///
+            /// - Parameters:
+            ///   - operators:
+            public init(operators: [Components.Schemas.Operator]) {
+                self.operators = operators
+            }
+            public enum CodingKeys: String, CodingKey {
+                case operators
+            }
+        }
+        /// A new operator session: send its token as `Authorization: Bearer mop_…` to the admin routes. It ends 12 hours after sign-in, when the operator signs out, or at once when they are disabled.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorSessionCreated`.
+        public struct OperatorSessionCreated: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorSessionCreated/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/OperatorSessionCreated/operator`.
+            public var _operator: Components.Schemas.Operator
+            /// - Remark: Generated from `#/components/schemas/OperatorSessionCreated/token`.
+            public var token: Swift.String
+            /// Creates a new `OperatorSessionCreated`.
+            ///
+            /// - Parameters:
+            ///   - expiresAt:
+            ///   - _operator:
+            ///   - token:
+            public init(
+                expiresAt: Foundation.Date,
+                _operator: Components.Schemas.Operator,
+                token: Swift.String
+            ) {
+                self.expiresAt = expiresAt
+                self._operator = _operator
+                self.token = token
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresAt
+                case _operator = "operator"
+                case token
+            }
+        }
+        /// An operator's email and password.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorSessionRequest`.
+        public struct OperatorSessionRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorSessionRequest/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OperatorSessionRequest/password`.
+            public var password: Swift.String
+            /// Creates a new `OperatorSessionRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - password:
+            public init(
+                email: Swift.String,
+                password: Swift.String
+            ) {
+                self.email = email
+                self.password = password
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case password
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password"
+                ])
+            }
+        }
+        /// A change of an operator: their role, or whether they are disabled (which ends their sessions at once). A change that would leave no enabled owner is refused (409 `last_owner`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/OperatorUpdateRequest`.
+        public struct OperatorUpdateRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperatorUpdateRequest/disabled`.
+            public var disabled: Swift.Bool?
+            /// What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorUpdateRequest/role`.
+            @frozen public enum RolePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case owner = "owner"
+                case support = "support"
+                case viewer = "viewer"
+            }
+            /// What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperatorUpdateRequest/role`.
+            public var role: Components.Schemas.OperatorUpdateRequest.RolePayload?
+            /// Creates a new `OperatorUpdateRequest`.
+            ///
+            /// - Parameters:
+            ///   - disabled:
+            ///   - role: What the operator may do: `owner` everything, `support` looks users up and helps them, `viewer` reads.
+            public init(
+                disabled: Swift.Bool? = nil,
+                role: Components.Schemas.OperatorUpdateRequest.RolePayload? = nil
+            ) {
+                self.disabled = disabled
+                self.role = role
+            }
+            public enum CodingKeys: String, CodingKey {
+                case disabled
+                case role
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.disabled = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .disabled
+                )
+                self.role = try container.decodeIfPresent(
+                    Components.Schemas.OperatorUpdateRequest.RolePayload.self,
+                    forKey: .role
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "disabled",
+                    "role"
+                ])
+            }
+        }
         /// The rule pack in force and how its events are logged: each member pack's logging forms, methods and backfill window, for a client to render the forms without code of its own.
         ///
         /// - Remark: Generated from `#/components/schemas/PackDocument`.
@@ -6245,6 +7494,21 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case members
                 case name
+                case packs
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PackListing`.
+        public struct PackListing: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackListing/packs`.
+            public var packs: [Components.Schemas.PackSummary]
+            /// Creates a new `PackListing`.
+            ///
+            /// - Parameters:
+            ///   - packs:
+            public init(packs: [Components.Schemas.PackSummary]) {
+                self.packs = packs
+            }
+            public enum CodingKeys: String, CodingKey {
                 case packs
             }
         }
@@ -6375,6 +7639,326 @@ extension Components {
                 case id
                 case name
                 case order
+            }
+        }
+        /// A rule pack with its versions: the one in force (an active upload, else the compiled-in pack) and every uploaded one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackSummary`.
+        public struct PackSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackSummary/activeVersion`.
+            public var activeVersion: Swift.String
+            /// Whether the compiled-in pack is in force (no upload of this name is active).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackSummary/bundled`.
+            public var bundled: Swift.Bool
+            /// The compiled-in version, for a bundled pack's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackSummary/bundledVersion`.
+            public var bundledVersion: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PackSummary/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackSummary/versions`.
+            public var versions: [Components.Schemas.PackVersionView]
+            /// Creates a new `PackSummary`.
+            ///
+            /// - Parameters:
+            ///   - activeVersion:
+            ///   - bundled: Whether the compiled-in pack is in force (no upload of this name is active).
+            ///   - bundledVersion: The compiled-in version, for a bundled pack's name.
+            ///   - name:
+            ///   - versions:
+            public init(
+                activeVersion: Swift.String,
+                bundled: Swift.Bool,
+                bundledVersion: Swift.String? = nil,
+                name: Swift.String,
+                versions: [Components.Schemas.PackVersionView]
+            ) {
+                self.activeVersion = activeVersion
+                self.bundled = bundled
+                self.bundledVersion = bundledVersion
+                self.name = name
+                self.versions = versions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activeVersion
+                case bundled
+                case bundledVersion
+                case name
+                case versions
+            }
+        }
+        /// A rule pack upload: the pack's JSON document (the format of the bundled packs, with its logging forms) and its translations by language, each text by key (pack.<name>.rule.<id>.title, ...). Every problem is listed in a 422's details, each field a JSON path (pack.achievements[3].at[0]).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackUploadRequest`.
+        public struct PackUploadRequest: Codable, Hashable, Sendable {
+            /// The pack's document (see docs/packs.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackUploadRequest/pack`.
+            public struct PackPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `PackPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The pack's document (see docs/packs.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackUploadRequest/pack`.
+            public var pack: Components.Schemas.PackUploadRequest.PackPayload
+            /// Texts by language tag (pt-BR), each by key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackUploadRequest/translations`.
+            public struct TranslationsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PackUploadRequest/translations/additionalProperties`.
+                public struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.String]
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.String] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Components.Schemas.PackUploadRequest.TranslationsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `TranslationsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Components.Schemas.PackUploadRequest.TranslationsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Texts by language tag (pt-BR), each by key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackUploadRequest/translations`.
+            public var translations: Components.Schemas.PackUploadRequest.TranslationsPayload?
+            /// Creates a new `PackUploadRequest`.
+            ///
+            /// - Parameters:
+            ///   - pack: The pack's document (see docs/packs.md).
+            ///   - translations: Texts by language tag (pt-BR), each by key.
+            public init(
+                pack: Components.Schemas.PackUploadRequest.PackPayload,
+                translations: Components.Schemas.PackUploadRequest.TranslationsPayload? = nil
+            ) {
+                self.pack = pack
+                self.translations = translations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case pack
+                case translations
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.pack = try container.decode(
+                    Components.Schemas.PackUploadRequest.PackPayload.self,
+                    forKey: .pack
+                )
+                self.translations = try container.decodeIfPresent(
+                    Components.Schemas.PackUploadRequest.TranslationsPayload.self,
+                    forKey: .translations
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "pack",
+                    "translations"
+                ])
+            }
+        }
+        /// What an upload did: a new version (201) or the same document again (200).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackUploadResult`.
+        public struct PackUploadResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackUploadResult/created`.
+            public var created: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PackUploadResult/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackUploadResult/pack`.
+            public var pack: Components.Schemas.PackSummary
+            /// - Remark: Generated from `#/components/schemas/PackUploadResult/version`.
+            public var version: Swift.String
+            /// Creates a new `PackUploadResult`.
+            ///
+            /// - Parameters:
+            ///   - created:
+            ///   - name:
+            ///   - pack:
+            ///   - version:
+            public init(
+                created: Swift.Bool,
+                name: Swift.String,
+                pack: Components.Schemas.PackSummary,
+                version: Swift.String
+            ) {
+                self.created = created
+                self.name = name
+                self.pack = pack
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case created
+                case name
+                case pack
+                case version
+            }
+        }
+        /// A version's upload as stored (canonical JSON).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackVersionDocument`.
+        public struct PackVersionDocument: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PackVersionDocument/pack`.
+            public struct PackPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `PackPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PackVersionDocument/pack`.
+            public var pack: Components.Schemas.PackVersionDocument.PackPayload
+            /// - Remark: Generated from `#/components/schemas/PackVersionDocument/translations`.
+            public struct TranslationsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PackVersionDocument/translations/additionalProperties`.
+                public struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.String]
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.String] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Components.Schemas.PackVersionDocument.TranslationsPayload.AdditionalPropertiesPayload]
+                /// Creates a new `TranslationsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Components.Schemas.PackVersionDocument.TranslationsPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PackVersionDocument/translations`.
+            public var translations: Components.Schemas.PackVersionDocument.TranslationsPayload?
+            /// Creates a new `PackVersionDocument`.
+            ///
+            /// - Parameters:
+            ///   - pack:
+            ///   - translations:
+            public init(
+                pack: Components.Schemas.PackVersionDocument.PackPayload,
+                translations: Components.Schemas.PackVersionDocument.TranslationsPayload? = nil
+            ) {
+                self.pack = pack
+                self.translations = translations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case pack
+                case translations
+            }
+        }
+        /// One uploaded version of a rule pack.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PackVersionView`.
+        public struct PackVersionView: Codable, Hashable, Sendable {
+            /// When it was last activated, if ever.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/activatedAt`.
+            public var activatedAt: Foundation.Date?
+            /// The operator who last activated it, if any.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/activatedBy`.
+            public var activatedBy: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/active`.
+            public var active: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/uploadedAt`.
+            public var uploadedAt: Foundation.Date
+            /// The operator who uploaded it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/uploadedBy`.
+            public var uploadedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PackVersionView/version`.
+            public var version: Swift.String
+            /// Creates a new `PackVersionView`.
+            ///
+            /// - Parameters:
+            ///   - activatedAt: When it was last activated, if ever.
+            ///   - activatedBy: The operator who last activated it, if any.
+            ///   - active:
+            ///   - uploadedAt:
+            ///   - uploadedBy: The operator who uploaded it.
+            ///   - version:
+            public init(
+                activatedAt: Foundation.Date? = nil,
+                activatedBy: Swift.String? = nil,
+                active: Swift.Bool,
+                uploadedAt: Foundation.Date,
+                uploadedBy: Swift.String,
+                version: Swift.String
+            ) {
+                self.activatedAt = activatedAt
+                self.activatedBy = activatedBy
+                self.active = active
+                self.uploadedAt = uploadedAt
+                self.uploadedBy = uploadedBy
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activatedAt
+                case activatedBy
+                case active
+                case uploadedAt
+                case uploadedBy
+                case version
             }
         }
         /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
@@ -8492,6 +10076,83 @@ extension Components {
                 ])
             }
         }
+        /// A review flag and where it stands.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry`.
+        public struct ReviewFlagEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/clearedAt`.
+            public var clearedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/confirmedAt`.
+            public var confirmedAt: Foundation.Date?
+            /// The id of the operator who confirmed it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/confirmedBy`.
+            public var confirmedBy: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/detail`.
+            public var detail: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/events`.
+            public var events: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/kind`.
+            public var kind: Swift.String
+            /// open, confirmed or cleared.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/status`.
+            public var status: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewFlagEntry/user`.
+            public var user: Swift.String
+            /// Creates a new `ReviewFlagEntry`.
+            ///
+            /// - Parameters:
+            ///   - clearedAt:
+            ///   - confirmedAt:
+            ///   - confirmedBy: The id of the operator who confirmed it.
+            ///   - createdAt:
+            ///   - detail:
+            ///   - events:
+            ///   - id:
+            ///   - kind:
+            ///   - status: open, confirmed or cleared.
+            ///   - user:
+            public init(
+                clearedAt: Foundation.Date? = nil,
+                confirmedAt: Foundation.Date? = nil,
+                confirmedBy: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                detail: Swift.String,
+                events: [Swift.String],
+                id: Swift.String,
+                kind: Swift.String,
+                status: Swift.String,
+                user: Swift.String
+            ) {
+                self.clearedAt = clearedAt
+                self.confirmedAt = confirmedAt
+                self.confirmedBy = confirmedBy
+                self.createdAt = createdAt
+                self.detail = detail
+                self.events = events
+                self.id = id
+                self.kind = kind
+                self.status = status
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case clearedAt
+                case confirmedAt
+                case confirmedBy
+                case createdAt
+                case detail
+                case events
+                case id
+                case kind
+                case status
+                case user
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ReviewFlagList`.
         public struct ReviewFlagList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReviewFlagList/FlagsPayload`.
@@ -9651,6 +11312,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Webhook/events`.
             public var events: Components.Schemas.Webhook.EventsPayload?
+            /// - Remark: Generated from `#/components/schemas/Webhook/health`.
+            public var health: Components.Schemas.WebhookHealth?
             /// - Remark: Generated from `#/components/schemas/Webhook/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Webhook/KindsPayload`.
@@ -9776,6 +11439,7 @@ extension Components {
             ///   - createdAt:
             ///   - disabledAt:
             ///   - events: The event types it receives.
+            ///   - health:
             ///   - id:
             ///   - kinds:
             ///   - lastError:
@@ -9790,6 +11454,7 @@ extension Components {
                 createdAt: Foundation.Date,
                 disabledAt: Foundation.Date? = nil,
                 events: Components.Schemas.Webhook.EventsPayload? = nil,
+                health: Components.Schemas.WebhookHealth? = nil,
                 id: Swift.String,
                 kinds: Components.Schemas.Webhook.KindsPayload? = nil,
                 lastError: Swift.String? = nil,
@@ -9804,6 +11469,7 @@ extension Components {
                 self.createdAt = createdAt
                 self.disabledAt = disabledAt
                 self.events = events
+                self.health = health
                 self.id = id
                 self.kinds = kinds
                 self.lastError = lastError
@@ -9819,6 +11485,7 @@ extension Components {
                 case createdAt
                 case disabledAt
                 case events
+                case health
                 case id
                 case kinds
                 case lastError
@@ -9829,6 +11496,174 @@ extension Components {
                 case status
                 case url
             }
+        }
+        /// One delivery to a webhook: a user's notification or an app event message.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookDelivery`.
+        public struct WebhookDelivery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/attempts`.
+            public var attempts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/finishedAt`.
+            public var finishedAt: Foundation.Date?
+            /// The receiver's HTTP status when the last attempt got an answer that was not a success.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/httpStatus`.
+            public var httpStatus: Swift.Int?
+            /// The delivery's id, for `POST /v1/admin/deliveries/{delivery}/retry`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/id`.
+            public var id: Swift.String
+            /// How long the last attempt took, in milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/latencyMs`.
+            public var latencyMs: Swift.Int?
+            /// While it is pending: when it is tried next.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/nextAttemptAt`.
+            public var nextAttemptAt: Foundation.Date?
+            /// Why it failed or was dropped, or what the last failed attempt met.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/outcome`.
+            public var outcome: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/queue`.
+            public struct QueuePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/WebhookDelivery/queue/value1`.
+                public var value1: Components.Schemas.WebhookDeliveryQueue?
+                /// - Remark: Generated from `#/components/schemas/WebhookDelivery/queue/value2`.
+                public var value2: Swift.String?
+                /// Creates a new `QueuePayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2:
+                public init(
+                    value1: Components.Schemas.WebhookDeliveryQueue? = nil,
+                    value2: Swift.String? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try decoder.decodeFromSingleValueContainer()
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                        self.value1,
+                        self.value2
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/queue`.
+            public var queue: Components.Schemas.WebhookDelivery.QueuePayload
+            /// pending, sent, failed or dropped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/state`.
+            public var state: Swift.String
+            /// The notification's kind or the event's type.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/type`.
+            public var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WebhookDelivery/user`.
+            public var user: Swift.String
+            /// Creates a new `WebhookDelivery`.
+            ///
+            /// - Parameters:
+            ///   - attempts:
+            ///   - createdAt:
+            ///   - finishedAt:
+            ///   - httpStatus: The receiver's HTTP status when the last attempt got an answer that was not a success.
+            ///   - id: The delivery's id, for `POST /v1/admin/deliveries/{delivery}/retry`.
+            ///   - latencyMs: How long the last attempt took, in milliseconds.
+            ///   - nextAttemptAt: While it is pending: when it is tried next.
+            ///   - outcome: Why it failed or was dropped, or what the last failed attempt met.
+            ///   - queue:
+            ///   - state: pending, sent, failed or dropped.
+            ///   - _type: The notification's kind or the event's type.
+            ///   - user:
+            public init(
+                attempts: Swift.Int,
+                createdAt: Foundation.Date,
+                finishedAt: Foundation.Date? = nil,
+                httpStatus: Swift.Int? = nil,
+                id: Swift.String,
+                latencyMs: Swift.Int? = nil,
+                nextAttemptAt: Foundation.Date? = nil,
+                outcome: Swift.String? = nil,
+                queue: Components.Schemas.WebhookDelivery.QueuePayload,
+                state: Swift.String,
+                _type: Swift.String,
+                user: Swift.String
+            ) {
+                self.attempts = attempts
+                self.createdAt = createdAt
+                self.finishedAt = finishedAt
+                self.httpStatus = httpStatus
+                self.id = id
+                self.latencyMs = latencyMs
+                self.nextAttemptAt = nextAttemptAt
+                self.outcome = outcome
+                self.queue = queue
+                self.state = state
+                self._type = _type
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case attempts
+                case createdAt
+                case finishedAt
+                case httpStatus
+                case id
+                case latencyMs
+                case nextAttemptAt
+                case outcome
+                case queue
+                case state
+                case _type = "type"
+                case user
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WebhookDeliveryList`.
+        public struct WebhookDeliveryList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WebhookDeliveryList/deliveries`.
+            public var deliveries: [Components.Schemas.WebhookDelivery]
+            /// Creates a new `WebhookDeliveryList`.
+            ///
+            /// - Parameters:
+            ///   - deliveries:
+            public init(deliveries: [Components.Schemas.WebhookDelivery]) {
+                self.deliveries = deliveries
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deliveries
+            }
+        }
+        /// Values this version of the API knows; an answer may carry another (docs/api-versioning.md): read it as unknown, do not fail.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookDeliveryQueue`.
+        @frozen public enum WebhookDeliveryQueue: String, Codable, Hashable, Sendable, CaseIterable {
+            case notification = "notification"
+            case event = "event"
         }
         /// The body of an event posted to a webhook (Standard Webhooks): its headers are `webhook-id` (the same on every attempt: ignore a repeat), `webhook-timestamp` and `webhook-signature`.
         ///
@@ -10163,6 +11998,77 @@ extension Components {
                 case value
             }
         }
+        /// A webhook's deliveries on both of its queues (users' notifications and the app's events) over the last `windowHours` hours.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebhookHealth`.
+        public struct WebhookHealth: Codable, Hashable, Sendable {
+            /// The mean latency of the sent deliveries, in milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/averageLatencyMs`.
+            public var averageLatencyMs: Swift.Int?
+            /// Deliveries attempted to the end: sent or failed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/deliveries`.
+            public var deliveries: Swift.Int
+            /// Not sent: the webhook disabled or removed, a notification expired.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/dropped`.
+            public var dropped: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/failed`.
+            public var failed: Swift.Int
+            /// Waiting now for a first attempt or a retry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/pending`.
+            public var pending: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/sent`.
+            public var sent: Swift.Int
+            /// sent / deliveries, 0 to 1; absent with no deliveries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/successRate`.
+            public var successRate: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/WebhookHealth/windowHours`.
+            public var windowHours: Swift.Int
+            /// Creates a new `WebhookHealth`.
+            ///
+            /// - Parameters:
+            ///   - averageLatencyMs: The mean latency of the sent deliveries, in milliseconds.
+            ///   - deliveries: Deliveries attempted to the end: sent or failed.
+            ///   - dropped: Not sent: the webhook disabled or removed, a notification expired.
+            ///   - failed:
+            ///   - pending: Waiting now for a first attempt or a retry.
+            ///   - sent:
+            ///   - successRate: sent / deliveries, 0 to 1; absent with no deliveries.
+            ///   - windowHours:
+            public init(
+                averageLatencyMs: Swift.Int? = nil,
+                deliveries: Swift.Int,
+                dropped: Swift.Int,
+                failed: Swift.Int,
+                pending: Swift.Int,
+                sent: Swift.Int,
+                successRate: Swift.Double? = nil,
+                windowHours: Swift.Int
+            ) {
+                self.averageLatencyMs = averageLatencyMs
+                self.deliveries = deliveries
+                self.dropped = dropped
+                self.failed = failed
+                self.pending = pending
+                self.sent = sent
+                self.successRate = successRate
+                self.windowHours = windowHours
+            }
+            public enum CodingKeys: String, CodingKey {
+                case averageLatencyMs
+                case deliveries
+                case dropped
+                case failed
+                case pending
+                case sent
+                case successRate
+                case windowHours
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/WebhookList`.
         public struct WebhookList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/WebhookList/webhooks`.
@@ -10306,6 +12212,442 @@ extension Components {
             case friday = "friday"
             case saturday = "saturday"
             case sunday = "sunday"
+        }
+        /// One example user (an id) and what the candidate would change for them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfExample`.
+        public struct WhatIfExample: Codable, Hashable, Sendable {
+            /// The change of their diamonds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfExample/diamonds`.
+            public var diamonds: Swift.Int
+            /// The change of their freezes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfExample/freezes`.
+            public var freezes: Swift.Int
+            /// Rule ids of unlocks they would gain.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfExample/gains`.
+            public var gains: [Swift.String]
+            /// Rule ids of unlocks they would lose.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfExample/losses`.
+            public var losses: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/WhatIfExample/user`.
+            public var user: Swift.String
+            /// Creates a new `WhatIfExample`.
+            ///
+            /// - Parameters:
+            ///   - diamonds: The change of their diamonds.
+            ///   - freezes: The change of their freezes.
+            ///   - gains: Rule ids of unlocks they would gain.
+            ///   - losses: Rule ids of unlocks they would lose.
+            ///   - user:
+            public init(
+                diamonds: Swift.Int,
+                freezes: Swift.Int,
+                gains: [Swift.String],
+                losses: [Swift.String],
+                user: Swift.String
+            ) {
+                self.diamonds = diamonds
+                self.freezes = freezes
+                self.gains = gains
+                self.losses = losses
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case diamonds
+                case freezes
+                case gains
+                case losses
+                case user
+            }
+        }
+        /// The users the candidate would take a reward from, and how the server keeps their rewards: one `rewards.kept` event each, appended before the version becomes active.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfKept`.
+        public struct WhatIfKept: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/diamonds`.
+            public var diamonds: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/examples`.
+            public var examples: [Components.Schemas.WhatIfExample]
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/freezes`.
+            public var freezes: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/how`.
+            public var how: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/unlocks`.
+            public var unlocks: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfKept/users`.
+            public var users: Swift.Int
+            /// Creates a new `WhatIfKept`.
+            ///
+            /// - Parameters:
+            ///   - diamonds:
+            ///   - examples:
+            ///   - freezes:
+            ///   - how:
+            ///   - unlocks:
+            ///   - users:
+            public init(
+                diamonds: Swift.Int,
+                examples: [Components.Schemas.WhatIfExample],
+                freezes: Swift.Int,
+                how: Swift.String,
+                unlocks: Swift.Int,
+                users: Swift.Int
+            ) {
+                self.diamonds = diamonds
+                self.examples = examples
+                self.freezes = freezes
+                self.how = how
+                self.unlocks = unlocks
+                self.users = users
+            }
+            public enum CodingKeys: String, CodingKey {
+                case diamonds
+                case examples
+                case freezes
+                case how
+                case unlocks
+                case users
+            }
+        }
+        /// What a candidate pack version would change over the users replayed so far.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfReport`.
+        public struct WhatIfReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/celebrations`.
+            public var celebrations: Components.Schemas.WhatIfTotal
+            /// Users something would change for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/changed`.
+            public var changed: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/diamonds`.
+            public var diamonds: Components.Schemas.WhatIfTotal
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/freezes`.
+            public var freezes: Components.Schemas.WhatIfTotal
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/kept`.
+            public var kept: Components.Schemas.WhatIfKept
+            /// By rule id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/rules`.
+            public struct RulesPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Components.Schemas.WhatIfRuleChange]
+                /// Creates a new `RulesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Components.Schemas.WhatIfRuleChange] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// By rule id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/rules`.
+            public var rules: Components.Schemas.WhatIfReport.RulesPayload
+            /// Users whose log could not be replayed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/skipped`.
+            public var skipped: Swift.Int
+            /// Users replayed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfReport/users`.
+            public var users: Swift.Int
+            /// Creates a new `WhatIfReport`.
+            ///
+            /// - Parameters:
+            ///   - celebrations:
+            ///   - changed: Users something would change for.
+            ///   - diamonds:
+            ///   - freezes:
+            ///   - kept:
+            ///   - rules: By rule id.
+            ///   - skipped: Users whose log could not be replayed.
+            ///   - users: Users replayed.
+            public init(
+                celebrations: Components.Schemas.WhatIfTotal,
+                changed: Swift.Int,
+                diamonds: Components.Schemas.WhatIfTotal,
+                freezes: Components.Schemas.WhatIfTotal,
+                kept: Components.Schemas.WhatIfKept,
+                rules: Components.Schemas.WhatIfReport.RulesPayload,
+                skipped: Swift.Int,
+                users: Swift.Int
+            ) {
+                self.celebrations = celebrations
+                self.changed = changed
+                self.diamonds = diamonds
+                self.freezes = freezes
+                self.kept = kept
+                self.rules = rules
+                self.skipped = skipped
+                self.users = users
+            }
+            public enum CodingKeys: String, CodingKey {
+                case celebrations
+                case changed
+                case diamonds
+                case freezes
+                case kept
+                case rules
+                case skipped
+                case users
+            }
+        }
+        /// What one rule's unlocks would do: users gaining and losing one, and up to five of each.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange`.
+        public struct WhatIfRuleChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange/gaining`.
+            public var gaining: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange/gainingExamples`.
+            public var gainingExamples: [Components.Schemas.WhatIfExample]
+            /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange/losing`.
+            public var losing: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange/losingExamples`.
+            public var losingExamples: [Components.Schemas.WhatIfExample]
+            /// - Remark: Generated from `#/components/schemas/WhatIfRuleChange/title`.
+            public var title: Swift.String
+            /// Creates a new `WhatIfRuleChange`.
+            ///
+            /// - Parameters:
+            ///   - gaining:
+            ///   - gainingExamples:
+            ///   - losing:
+            ///   - losingExamples:
+            ///   - title:
+            public init(
+                gaining: Swift.Int,
+                gainingExamples: [Components.Schemas.WhatIfExample],
+                losing: Swift.Int,
+                losingExamples: [Components.Schemas.WhatIfExample],
+                title: Swift.String
+            ) {
+                self.gaining = gaining
+                self.gainingExamples = gainingExamples
+                self.losing = losing
+                self.losingExamples = losingExamples
+                self.title = title
+            }
+            public enum CodingKeys: String, CodingKey {
+                case gaining
+                case gainingExamples
+                case losing
+                case losingExamples
+                case title
+            }
+        }
+        /// A what-if run: a candidate pack version replayed over users' logs in the background, its progress and its report so far.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfRun`.
+        public struct WhatIfRun: Codable, Hashable, Sendable {
+            /// Users replayed so far.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/done`.
+            public var done: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/finishedAt`.
+            public var finishedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/pack`.
+            public var pack: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/report`.
+            public var report: Components.Schemas.WhatIfReport
+            /// The sample it replays (`count` and `seed`, or `users`; empty for all users).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/sample`.
+            public var sample: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/startedAt`.
+            public var startedAt: Foundation.Date
+            /// The operator who started it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/startedBy`.
+            public var startedBy: Swift.String
+            /// `running`, `done`, `cancelled` or `failed`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/status`.
+            public var status: Swift.String
+            /// Users to replay.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/total`.
+            public var total: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfRun/version`.
+            public var version: Swift.String
+            /// Creates a new `WhatIfRun`.
+            ///
+            /// - Parameters:
+            ///   - done: Users replayed so far.
+            ///   - finishedAt:
+            ///   - id:
+            ///   - pack:
+            ///   - report:
+            ///   - sample: The sample it replays (`count` and `seed`, or `users`; empty for all users).
+            ///   - startedAt:
+            ///   - startedBy: The operator who started it.
+            ///   - status: `running`, `done`, `cancelled` or `failed`.
+            ///   - total: Users to replay.
+            ///   - version:
+            public init(
+                done: Swift.Int,
+                finishedAt: Foundation.Date? = nil,
+                id: Swift.String,
+                pack: Swift.String,
+                report: Components.Schemas.WhatIfReport,
+                sample: OpenAPIRuntime.OpenAPIObjectContainer,
+                startedAt: Foundation.Date,
+                startedBy: Swift.String,
+                status: Swift.String,
+                total: Swift.Int,
+                version: Swift.String
+            ) {
+                self.done = done
+                self.finishedAt = finishedAt
+                self.id = id
+                self.pack = pack
+                self.report = report
+                self.sample = sample
+                self.startedAt = startedAt
+                self.startedBy = startedBy
+                self.status = status
+                self.total = total
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case done
+                case finishedAt
+                case id
+                case pack
+                case report
+                case sample
+                case startedAt
+                case startedBy
+                case status
+                case total
+                case version
+            }
+        }
+        /// Which users a what-if replays: all users of the pack (no field), `count` users chosen at random with `seed` (the same seed picks the same users), or the `users` named.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfSample`.
+        public struct WhatIfSample: Codable, Hashable, Sendable {
+            /// How many users of the pack to choose at random.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfSample/count`.
+            public var count: Swift.Int?
+            /// The random choice's seed (0 when absent); only with `count`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfSample/seed`.
+            public var seed: Swift.Int64?
+            /// The users to replay (those not using the pack are left out).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WhatIfSample/users`.
+            public var users: [Swift.String]?
+            /// Creates a new `WhatIfSample`.
+            ///
+            /// - Parameters:
+            ///   - count: How many users of the pack to choose at random.
+            ///   - seed: The random choice's seed (0 when absent); only with `count`.
+            ///   - users: The users to replay (those not using the pack are left out).
+            public init(
+                count: Swift.Int? = nil,
+                seed: Swift.Int64? = nil,
+                users: [Swift.String]? = nil
+            ) {
+                self.count = count
+                self.seed = seed
+                self.users = users
+            }
+            public enum CodingKeys: String, CodingKey {
+                case count
+                case seed
+                case users
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.count = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.seed = try container.decodeIfPresent(
+                    Swift.Int64.self,
+                    forKey: .seed
+                )
+                self.users = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .users
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "count",
+                    "seed",
+                    "users"
+                ])
+            }
+        }
+        /// A what-if's options; an empty body replays every user of the pack.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfStartRequest`.
+        public struct WhatIfStartRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WhatIfStartRequest/sample`.
+            public var sample: Components.Schemas.WhatIfSample?
+            /// Creates a new `WhatIfStartRequest`.
+            ///
+            /// - Parameters:
+            ///   - sample:
+            public init(sample: Components.Schemas.WhatIfSample? = nil) {
+                self.sample = sample
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sample
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sample = try container.decodeIfPresent(
+                    Components.Schemas.WhatIfSample.self,
+                    forKey: .sample
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sample"
+                ])
+            }
+        }
+        /// A change summed over users: the sum, how many users, and up to five of them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WhatIfTotal`.
+        public struct WhatIfTotal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WhatIfTotal/examples`.
+            public var examples: [Components.Schemas.WhatIfExample]
+            /// - Remark: Generated from `#/components/schemas/WhatIfTotal/sum`.
+            public var sum: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WhatIfTotal/users`.
+            public var users: Swift.Int
+            /// Creates a new `WhatIfTotal`.
+            ///
+            /// - Parameters:
+            ///   - examples:
+            ///   - sum:
+            ///   - users:
+            public init(
+                examples: [Components.Schemas.WhatIfExample],
+                sum: Swift.Int,
+                users: Swift.Int
+            ) {
+                self.examples = examples
+                self.sum = sum
+                self.users = users
+            }
+            public enum CodingKeys: String, CodingKey {
+                case examples
+                case sum
+                case users
+            }
         }
     }
 }

@@ -77,6 +77,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/achievements`.
     /// - Remark: Generated from `#/paths//v1/achievements/get(listAchievements)`.
     func listAchievements(_ input: Operations.ListAchievements.Input) async throws -> Operations.ListAchievements.Output
+    /// The latest incident amnesties with their jobs' progress (viewAmnesties)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/amnesties`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/get(listAmnesties)`.
+    func listAmnesties(_ input: Operations.ListAmnesties.Input) async throws -> Operations.ListAmnesties.Output
+    /// Declare an outage window: every user's days it touched that were not done are covered, their streaks kept without a freeze (manageAmnesties)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/amnesties`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/post(declareAmnesty)`.
+    func declareAmnesty(_ input: Operations.DeclareAmnesty.Input) async throws -> Operations.DeclareAmnesty.Output
+    /// Lift an active amnesty: every user's days are as if it never was (manageAmnesties)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/amnesties/{id}/lift`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/{id}/lift/post(liftAmnesty)`.
+    func liftAmnesty(_ input: Operations.LiftAmnesty.Input) async throws -> Operations.LiftAmnesty.Output
     /// Import an account archive (admin token)
     ///
     /// Creates the account of an archive another Momentum server wrote (`GET /v1/account/archive`, or `momentum export` packed with `tar -cf`), with its id, email, password, log, memories and photos. Every line is checked first: a bad archive is refused with each problem named (`details[].field` is `file:line`) and nothing is imported. Needs the admin token; without a configured token the endpoint does not exist (404).
@@ -84,6 +99,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/archives`.
     /// - Remark: Generated from `#/paths//v1/admin/archives/post(importArchive)`.
     func importArchive(_ input: Operations.ImportArchive.Input) async throws -> Operations.ImportArchive.Output
+    /// Read the audit log, newest first, with filters and a cursor (viewAudit)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/audit`.
+    /// - Remark: Generated from `#/paths//v1/admin/audit/get(listAuditEntries)`.
+    func listAuditEntries(_ input: Operations.ListAuditEntries.Input) async throws -> Operations.ListAuditEntries.Output
+    /// Send one delivery again (operator: retryDeliveries, audited)
+    ///
+    /// Queues one delivery to a webhook again, due now: the sender's next pass posts it with the webhook's current secret. Its attempts so far count; a disabled webhook's delivery is dropped again. 409 while a sender is posting it. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/deliveries/{delivery}/retry`.
+    /// - Remark: Generated from `#/paths//v1/admin/deliveries/{delivery}/retry/post(retryDelivery)`.
+    func retryDelivery(_ input: Operations.RetryDelivery.Input) async throws -> Operations.RetryDelivery.Output
     /// Import a user's history (admin token)
     ///
     /// Brings a user's history from elsewhere (another app, a support case). The events are checked by every rule of the engine, as a push is, but not by the arrival window (before the account, beyond the pack's offline days) that bounds what devices send. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -91,6 +118,53 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/imports`.
     /// - Remark: Generated from `#/paths//v1/admin/imports/post(importHistory)`.
     func importHistory(_ input: Operations.ImportHistory.Input) async throws -> Operations.ImportHistory.Output
+    /// Notifications scheduled, sent and dropped (operator: viewNotifications)
+    ///
+    /// What the notifications did over the last hours on every instance: scheduled, sent, retried, deferred, failed and dropped with why, per hour, kind and channel. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/notifications/summary`.
+    /// - Remark: Generated from `#/paths//v1/admin/notifications/summary/get(notificationSummary)`.
+    func notificationSummary(_ input: Operations.NotificationSummary.Input) async throws -> Operations.NotificationSummary.Output
+    /// List the operators, disabled ones too (viewOperators)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/operators`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/get(listOperators)`.
+    func listOperators(_ input: Operations.ListOperators.Input) async throws -> Operations.ListOperators.Output
+    /// Create the first owner with the admin token while no owner exists, or add an operator (manageOperators)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/operators`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/post(createOperator)`.
+    func createOperator(_ input: Operations.CreateOperator.Input) async throws -> Operations.CreateOperator.Output
+    /// Change an operator's role, or disable or enable them (manageOperators)
+    ///
+    /// - Remark: HTTP `PATCH /v1/admin/operators/{operator}`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/{operator}/patch(updateOperator)`.
+    func updateOperator(_ input: Operations.UpdateOperator.Input) async throws -> Operations.UpdateOperator.Output
+    /// List rule packs with their versions and the one in force (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/packs`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/get(listPacks)`.
+    func listPacks(_ input: Operations.ListPacks.Input) async throws -> Operations.ListPacks.Output
+    /// Upload a rule pack version, checked and stored inactive (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/post(uploadPack)`.
+    func uploadPack(_ input: Operations.UploadPack.Input) async throws -> Operations.UploadPack.Output
+    /// A pack version's document as uploaded (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/packs/{name}/versions/{version}`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/get(getPackVersion)`.
+    func getPackVersion(_ input: Operations.GetPackVersion.Input) async throws -> Operations.GetPackVersion.Output
+    /// Put a pack version in force, or bundled to return to the compiled-in pack (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs/{name}/versions/{version}/activate`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/activate/post(activatePackVersion)`.
+    func activatePackVersion(_ input: Operations.ActivatePackVersion.Input) async throws -> Operations.ActivatePackVersion.Output
+    /// Replay a candidate pack version over users' logs in the background (all users of the pack, or a sample) and report what would change; a version already running answers its run (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs/{name}/versions/{version}/what-if`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/what-if/post(startWhatIf)`.
+    func startWhatIf(_ input: Operations.StartWhatIf.Input) async throws -> Operations.StartWhatIf.Output
     /// Suspicious activity for review (admin token)
     ///
     /// - Remark: HTTP `GET /v1/admin/review-flags`.
@@ -101,6 +175,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/clear`.
     /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/clear/post(clearReviewFlag)`.
     func clearReviewFlag(_ input: Operations.ClearReviewFlag.Input) async throws -> Operations.ClearReviewFlag.Output
+    /// Confirm a review flag: it stays on record, the posts stay held, its evidence flags no one again (operator, audited)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/confirm/post(confirmReviewFlag)`.
+    func confirmReviewFlag(_ input: Operations.ConfirmReviewFlag.Input) async throws -> Operations.ConfirmReviewFlag.Output
     /// List server keys, revoked ones too, without secrets (admin token)
     ///
     /// - Remark: HTTP `GET /v1/admin/server-keys`.
@@ -116,9 +195,34 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/admin/server-keys/{id}`.
     /// - Remark: Generated from `#/paths//v1/admin/server-keys/{id}/delete(revokeServerKey)`.
     func revokeServerKey(_ input: Operations.RevokeServerKey.Input) async throws -> Operations.RevokeServerKey.Output
+    /// Sign an operator in with email and password; 401 `invalid_credentials` whichever was wrong; throttled
+    ///
+    /// - Remark: HTTP `POST /v1/admin/sessions`.
+    /// - Remark: Generated from `#/paths//v1/admin/sessions/post(createOperatorSession)`.
+    func createOperatorSession(_ input: Operations.CreateOperatorSession.Input) async throws -> Operations.CreateOperatorSession.Output
+    /// Sign the operator out: the session's token is refused from now on
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/sessions/current`.
+    /// - Remark: Generated from `#/paths//v1/admin/sessions/current/delete(deleteOperatorSession)`.
+    func deleteOperatorSession(_ input: Operations.DeleteOperatorSession.Input) async throws -> Operations.DeleteOperatorSession.Output
+    /// Look one user up by id, email or an app's user id; never a list (operator, audited)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/users`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/get(lookUpUser)`.
+    func lookUpUser(_ input: Operations.LookUpUser.Input) async throws -> Operations.LookUpUser.Output
+    /// Everything of one user, read-only, with each recent day explained (operator, audited)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/users/{user}`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/{user}/get(readUser)`.
+    func readUser(_ input: Operations.ReadUser.Input) async throws -> Operations.ReadUser.Output
+    /// Give a user diamonds or freezes with a reason: a grant event in their log (operator, audited)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/users/{user}/grants`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/{user}/grants/post(grantRewards)`.
+    func grantRewards(_ input: Operations.GrantRewards.Input) async throws -> Operations.GrantRewards.Output
     /// Webhooks and their health (admin token)
     ///
-    /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    /// Every webhook with its status and its health over the last day (deliveries, success rate, latency, waiting). Needs an operator whose role allows viewDeliveries, or the admin token; without a configured token the endpoint does not exist (404).
     ///
     /// - Remark: HTTP `GET /v1/admin/webhooks`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/get(listWebhooks)`.
@@ -137,6 +241,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/admin/webhooks/{webhook}`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/delete(deleteWebhook)`.
     func deleteWebhook(_ input: Operations.DeleteWebhook.Input) async throws -> Operations.DeleteWebhook.Output
+    /// A webhook's last deliveries (operator: viewDeliveries)
+    ///
+    /// The webhook's last deliveries on both of its queues, the newest first: state, HTTP status, latency, attempts, next attempt. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/webhooks/{webhook}/deliveries`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/deliveries/get(listWebhookDeliveries)`.
+    func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output
     /// Disable a webhook (admin token)
     ///
     /// Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -158,6 +269,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/webhooks/{webhook}/rotate-secret`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/rotate-secret/post(rotateWebhookSecret)`.
     func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output
+    /// A what-if run's progress and its report so far (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/what-if/{run}`.
+    /// - Remark: Generated from `#/paths//v1/admin/what-if/{run}/get(getWhatIf)`.
+    func getWhatIf(_ input: Operations.GetWhatIf.Input) async throws -> Operations.GetWhatIf.Output
+    /// Cancel a running what-if (it stops at its next page, on whichever instance runs it); a finished one is answered as it is (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/what-if/{run}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/admin/what-if/{run}/cancel/post(cancelWhatIf)`.
+    func cancelWhatIf(_ input: Operations.CancelWhatIf.Input) async throws -> Operations.CancelWhatIf.Output
     /// Analytics: rates, weeks, months, trends, strength, comparison
     ///
     /// - Remark: HTTP `GET /v1/analytics`.
@@ -751,6 +872,39 @@ extension APIProtocol {
     public func listAchievements(headers: Operations.ListAchievements.Input.Headers = .init()) async throws -> Operations.ListAchievements.Output {
         try await listAchievements(Operations.ListAchievements.Input(headers: headers))
     }
+    /// The latest incident amnesties with their jobs' progress (viewAmnesties)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/amnesties`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/get(listAmnesties)`.
+    public func listAmnesties(headers: Operations.ListAmnesties.Input.Headers = .init()) async throws -> Operations.ListAmnesties.Output {
+        try await listAmnesties(Operations.ListAmnesties.Input(headers: headers))
+    }
+    /// Declare an outage window: every user's days it touched that were not done are covered, their streaks kept without a freeze (manageAmnesties)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/amnesties`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/post(declareAmnesty)`.
+    public func declareAmnesty(
+        headers: Operations.DeclareAmnesty.Input.Headers = .init(),
+        body: Operations.DeclareAmnesty.Input.Body
+    ) async throws -> Operations.DeclareAmnesty.Output {
+        try await declareAmnesty(Operations.DeclareAmnesty.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Lift an active amnesty: every user's days are as if it never was (manageAmnesties)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/amnesties/{id}/lift`.
+    /// - Remark: Generated from `#/paths//v1/admin/amnesties/{id}/lift/post(liftAmnesty)`.
+    public func liftAmnesty(
+        path: Operations.LiftAmnesty.Input.Path,
+        headers: Operations.LiftAmnesty.Input.Headers = .init()
+    ) async throws -> Operations.LiftAmnesty.Output {
+        try await liftAmnesty(Operations.LiftAmnesty.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Import an account archive (admin token)
     ///
     /// Creates the account of an archive another Momentum server wrote (`GET /v1/account/archive`, or `momentum export` packed with `tar -cf`), with its id, email, password, log, memories and photos. Every line is checked first: a bad archive is refused with each problem named (`details[].field` is `file:line`) and nothing is imported. Needs the admin token; without a configured token the endpoint does not exist (404).
@@ -766,6 +920,34 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Read the audit log, newest first, with filters and a cursor (viewAudit)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/audit`.
+    /// - Remark: Generated from `#/paths//v1/admin/audit/get(listAuditEntries)`.
+    public func listAuditEntries(
+        query: Operations.ListAuditEntries.Input.Query = .init(),
+        headers: Operations.ListAuditEntries.Input.Headers = .init()
+    ) async throws -> Operations.ListAuditEntries.Output {
+        try await listAuditEntries(Operations.ListAuditEntries.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Send one delivery again (operator: retryDeliveries, audited)
+    ///
+    /// Queues one delivery to a webhook again, due now: the sender's next pass posts it with the webhook's current secret. Its attempts so far count; a disabled webhook's delivery is dropped again. 409 while a sender is posting it. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `POST /v1/admin/deliveries/{delivery}/retry`.
+    /// - Remark: Generated from `#/paths//v1/admin/deliveries/{delivery}/retry/post(retryDelivery)`.
+    public func retryDelivery(
+        path: Operations.RetryDelivery.Input.Path,
+        headers: Operations.RetryDelivery.Input.Headers = .init()
+    ) async throws -> Operations.RetryDelivery.Output {
+        try await retryDelivery(Operations.RetryDelivery.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Import a user's history (admin token)
     ///
     /// Brings a user's history from elsewhere (another app, a support case). The events are checked by every rule of the engine, as a push is, but not by the arrival window (before the account, beyond the pack's offline days) that bounds what devices send. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
@@ -777,6 +959,117 @@ extension APIProtocol {
         body: Operations.ImportHistory.Input.Body
     ) async throws -> Operations.ImportHistory.Output {
         try await importHistory(Operations.ImportHistory.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Notifications scheduled, sent and dropped (operator: viewNotifications)
+    ///
+    /// What the notifications did over the last hours on every instance: scheduled, sent, retried, deferred, failed and dropped with why, per hour, kind and channel. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/notifications/summary`.
+    /// - Remark: Generated from `#/paths//v1/admin/notifications/summary/get(notificationSummary)`.
+    public func notificationSummary(
+        query: Operations.NotificationSummary.Input.Query = .init(),
+        headers: Operations.NotificationSummary.Input.Headers = .init()
+    ) async throws -> Operations.NotificationSummary.Output {
+        try await notificationSummary(Operations.NotificationSummary.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// List the operators, disabled ones too (viewOperators)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/operators`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/get(listOperators)`.
+    public func listOperators(headers: Operations.ListOperators.Input.Headers = .init()) async throws -> Operations.ListOperators.Output {
+        try await listOperators(Operations.ListOperators.Input(headers: headers))
+    }
+    /// Create the first owner with the admin token while no owner exists, or add an operator (manageOperators)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/operators`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/post(createOperator)`.
+    public func createOperator(
+        headers: Operations.CreateOperator.Input.Headers = .init(),
+        body: Operations.CreateOperator.Input.Body
+    ) async throws -> Operations.CreateOperator.Output {
+        try await createOperator(Operations.CreateOperator.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change an operator's role, or disable or enable them (manageOperators)
+    ///
+    /// - Remark: HTTP `PATCH /v1/admin/operators/{operator}`.
+    /// - Remark: Generated from `#/paths//v1/admin/operators/{operator}/patch(updateOperator)`.
+    public func updateOperator(
+        path: Operations.UpdateOperator.Input.Path,
+        headers: Operations.UpdateOperator.Input.Headers = .init(),
+        body: Operations.UpdateOperator.Input.Body
+    ) async throws -> Operations.UpdateOperator.Output {
+        try await updateOperator(Operations.UpdateOperator.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// List rule packs with their versions and the one in force (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/packs`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/get(listPacks)`.
+    public func listPacks(headers: Operations.ListPacks.Input.Headers = .init()) async throws -> Operations.ListPacks.Output {
+        try await listPacks(Operations.ListPacks.Input(headers: headers))
+    }
+    /// Upload a rule pack version, checked and stored inactive (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/post(uploadPack)`.
+    public func uploadPack(
+        headers: Operations.UploadPack.Input.Headers = .init(),
+        body: Operations.UploadPack.Input.Body
+    ) async throws -> Operations.UploadPack.Output {
+        try await uploadPack(Operations.UploadPack.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A pack version's document as uploaded (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/packs/{name}/versions/{version}`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/get(getPackVersion)`.
+    public func getPackVersion(
+        path: Operations.GetPackVersion.Input.Path,
+        headers: Operations.GetPackVersion.Input.Headers = .init()
+    ) async throws -> Operations.GetPackVersion.Output {
+        try await getPackVersion(Operations.GetPackVersion.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Put a pack version in force, or bundled to return to the compiled-in pack (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs/{name}/versions/{version}/activate`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/activate/post(activatePackVersion)`.
+    public func activatePackVersion(
+        path: Operations.ActivatePackVersion.Input.Path,
+        headers: Operations.ActivatePackVersion.Input.Headers = .init()
+    ) async throws -> Operations.ActivatePackVersion.Output {
+        try await activatePackVersion(Operations.ActivatePackVersion.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Replay a candidate pack version over users' logs in the background (all users of the pack, or a sample) and report what would change; a version already running answers its run (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/packs/{name}/versions/{version}/what-if`.
+    /// - Remark: Generated from `#/paths//v1/admin/packs/{name}/versions/{version}/what-if/post(startWhatIf)`.
+    public func startWhatIf(
+        path: Operations.StartWhatIf.Input.Path,
+        headers: Operations.StartWhatIf.Input.Headers = .init(),
+        body: Operations.StartWhatIf.Input.Body? = nil
+    ) async throws -> Operations.StartWhatIf.Output {
+        try await startWhatIf(Operations.StartWhatIf.Input(
+            path: path,
             headers: headers,
             body: body
         ))
@@ -803,6 +1096,19 @@ extension APIProtocol {
         headers: Operations.ClearReviewFlag.Input.Headers = .init()
     ) async throws -> Operations.ClearReviewFlag.Output {
         try await clearReviewFlag(Operations.ClearReviewFlag.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Confirm a review flag: it stays on record, the posts stay held, its evidence flags no one again (operator, audited)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/review-flags/{user}/{flag}/confirm`.
+    /// - Remark: Generated from `#/paths//v1/admin/review-flags/{user}/{flag}/confirm/post(confirmReviewFlag)`.
+    public func confirmReviewFlag(
+        path: Operations.ConfirmReviewFlag.Input.Path,
+        headers: Operations.ConfirmReviewFlag.Input.Headers = .init()
+    ) async throws -> Operations.ConfirmReviewFlag.Output {
+        try await confirmReviewFlag(Operations.ConfirmReviewFlag.Input(
             path: path,
             headers: headers
         ))
@@ -840,9 +1146,70 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Sign an operator in with email and password; 401 `invalid_credentials` whichever was wrong; throttled
+    ///
+    /// - Remark: HTTP `POST /v1/admin/sessions`.
+    /// - Remark: Generated from `#/paths//v1/admin/sessions/post(createOperatorSession)`.
+    public func createOperatorSession(
+        headers: Operations.CreateOperatorSession.Input.Headers = .init(),
+        body: Operations.CreateOperatorSession.Input.Body
+    ) async throws -> Operations.CreateOperatorSession.Output {
+        try await createOperatorSession(Operations.CreateOperatorSession.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sign the operator out: the session's token is refused from now on
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/sessions/current`.
+    /// - Remark: Generated from `#/paths//v1/admin/sessions/current/delete(deleteOperatorSession)`.
+    public func deleteOperatorSession(headers: Operations.DeleteOperatorSession.Input.Headers = .init()) async throws -> Operations.DeleteOperatorSession.Output {
+        try await deleteOperatorSession(Operations.DeleteOperatorSession.Input(headers: headers))
+    }
+    /// Look one user up by id, email or an app's user id; never a list (operator, audited)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/users`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/get(lookUpUser)`.
+    public func lookUpUser(
+        query: Operations.LookUpUser.Input.Query = .init(),
+        headers: Operations.LookUpUser.Input.Headers = .init()
+    ) async throws -> Operations.LookUpUser.Output {
+        try await lookUpUser(Operations.LookUpUser.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Everything of one user, read-only, with each recent day explained (operator, audited)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/users/{user}`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/{user}/get(readUser)`.
+    public func readUser(
+        path: Operations.ReadUser.Input.Path,
+        headers: Operations.ReadUser.Input.Headers = .init()
+    ) async throws -> Operations.ReadUser.Output {
+        try await readUser(Operations.ReadUser.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Give a user diamonds or freezes with a reason: a grant event in their log (operator, audited)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/users/{user}/grants`.
+    /// - Remark: Generated from `#/paths//v1/admin/users/{user}/grants/post(grantRewards)`.
+    public func grantRewards(
+        path: Operations.GrantRewards.Input.Path,
+        headers: Operations.GrantRewards.Input.Headers = .init(),
+        body: Operations.GrantRewards.Input.Body
+    ) async throws -> Operations.GrantRewards.Output {
+        try await grantRewards(Operations.GrantRewards.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// Webhooks and their health (admin token)
     ///
-    /// Every webhook with its status. Needs the admin token as `Authorization: Bearer <token>`; without a configured token the endpoint does not exist (404).
+    /// Every webhook with its status and its health over the last day (deliveries, success rate, latency, waiting). Needs an operator whose role allows viewDeliveries, or the admin token; without a configured token the endpoint does not exist (404).
     ///
     /// - Remark: HTTP `GET /v1/admin/webhooks`.
     /// - Remark: Generated from `#/paths//v1/admin/webhooks/get(listWebhooks)`.
@@ -876,6 +1243,23 @@ extension APIProtocol {
     ) async throws -> Operations.DeleteWebhook.Output {
         try await deleteWebhook(Operations.DeleteWebhook.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// A webhook's last deliveries (operator: viewDeliveries)
+    ///
+    /// The webhook's last deliveries on both of its queues, the newest first: state, HTTP status, latency, attempts, next attempt. Needs an operator whose role allows it (or the admin token).
+    ///
+    /// - Remark: HTTP `GET /v1/admin/webhooks/{webhook}/deliveries`.
+    /// - Remark: Generated from `#/paths//v1/admin/webhooks/{webhook}/deliveries/get(listWebhookDeliveries)`.
+    public func listWebhookDeliveries(
+        path: Operations.ListWebhookDeliveries.Input.Path,
+        query: Operations.ListWebhookDeliveries.Input.Query = .init(),
+        headers: Operations.ListWebhookDeliveries.Input.Headers = .init()
+    ) async throws -> Operations.ListWebhookDeliveries.Output {
+        try await listWebhookDeliveries(Operations.ListWebhookDeliveries.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -924,6 +1308,32 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A what-if run's progress and its report so far (viewPacks)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/what-if/{run}`.
+    /// - Remark: Generated from `#/paths//v1/admin/what-if/{run}/get(getWhatIf)`.
+    public func getWhatIf(
+        path: Operations.GetWhatIf.Input.Path,
+        headers: Operations.GetWhatIf.Input.Headers = .init()
+    ) async throws -> Operations.GetWhatIf.Output {
+        try await getWhatIf(Operations.GetWhatIf.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cancel a running what-if (it stops at its next page, on whichever instance runs it); a finished one is answered as it is (managePacks)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/what-if/{run}/cancel`.
+    /// - Remark: Generated from `#/paths//v1/admin/what-if/{run}/cancel/post(cancelWhatIf)`.
+    public func cancelWhatIf(
+        path: Operations.CancelWhatIf.Input.Path,
+        headers: Operations.CancelWhatIf.Input.Headers = .init()
+    ) async throws -> Operations.CancelWhatIf.Output {
+        try await cancelWhatIf(Operations.CancelWhatIf.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Analytics: rates, weeks, months, trends, strength, comparison

@@ -27,6 +27,8 @@ struct WebhookView: Encodable {
     var lastError: String?
     var lastSuccessAt: Date?
     var lastFailureAt: Date?
+    /// Its health over the last day (in the list only).
+    var health: WebhookHealthView?
 
     /// The view; the previous secret's end only while it still signs at `now`.
     init(_ webhook: Webhook, showSecret: Bool = false, now: Date) {
@@ -69,7 +71,6 @@ struct PushController: Sendable {
 
     /// Registers the admin's webhook routes on the router.
     func addWebhookRoutes(to router: Router<MomentumContext>) {
-        router.get("v1/admin/webhooks", use: webhooks)
         router.post("v1/admin/webhooks", use: createWebhook)
         router.delete("v1/admin/webhooks/:webhook", use: removeWebhook)
         router.post("v1/admin/webhooks/:webhook/rotate-secret", use: rotateWebhookSecret)
@@ -133,17 +134,9 @@ struct PushController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// `GET /v1/admin/webhooks`: the webhooks and their health.
-    @Sendable func webhooks(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
-        return try JSONIO.response([
-            "webhooks": try await targets.webhooks().map { WebhookView($0, now: targets.now()) }
-        ])
-    }
-
     /// `POST /v1/admin/webhooks`: a new webhook, with its secret (shown this once); 201.
     @Sendable func createWebhook(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
+        _ = try await admin.authorize(request, .manageWebhooks, action: "webhook.created")
         let body = try await JSONIO.decode(WebhookRequest.self, from: request, limit: 16_384)
         let kinds = body.kinds?.compactMap { NotificationKind(rawValue: $0.rawValue) }
         let events = body.events?.compactMap { WebhookEventType(rawValue: $0.rawValue) }
@@ -154,8 +147,8 @@ struct PushController: Sendable {
     /// `POST /v1/admin/webhooks/{webhook}/rotate-secret`: a new secret (shown this once), the
     /// current one signing beside it for the overlap asked (a day when the body is empty).
     @Sendable func rotateWebhookSecret(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
         let id = try context.parameters.require("webhook")
+        _ = try await admin.authorize(request, .manageWebhooks, action: "webhook.secret_rotated")
         let body = try await JSONIO.decode(WebhookSecretRotation.self, from: request, limit: 1024, emptyIsObject: true)
         let webhook = try await targets.rotateWebhookSecret(id, overlap: body.overlapSeconds.map(TimeInterval.init))
         return try JSONIO.response(WebhookView(webhook, showSecret: true, now: targets.now()))
@@ -163,7 +156,7 @@ struct PushController: Sendable {
 
     /// `DELETE /v1/admin/webhooks/{webhook}`: deletes a webhook; 204.
     @Sendable func removeWebhook(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
+        _ = try await admin.authorize(request, .manageWebhooks, action: "webhook.removed")
         try await targets.removeWebhook(try context.parameters.require("webhook"))
         return Response(status: .noContent)
     }
@@ -172,8 +165,9 @@ struct PushController: Sendable {
     @Sendable func setWebhook(
         enabled: Bool, _ request: Request, context: MomentumContext
     ) async throws -> Response {
-        try admin.require(request)
         let id = try context.parameters.require("webhook")
+        _ = try await admin.authorize(
+            request, .manageWebhooks, action: enabled ? "webhook.enabled" : "webhook.disabled")
         return try JSONIO.response(WebhookView(try await targets.setWebhook(id, enabled: enabled), now: targets.now()))
     }
 }

@@ -31,6 +31,10 @@ struct IDTokenVerifier: IdentityTokenVerifying {
     /// The longest token read.
     static let maximumTokenBytes = 16_384
 
+    func keySetStatus() async -> [IdentityKeySetStatus] {
+        await keySets.status()
+    }
+
     func verify(_ token: String, provider: IdentityProvider, nonce: String?) async throws -> VerifiedIdentity {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= Self.maximumTokenBytes, parts.count == 3,

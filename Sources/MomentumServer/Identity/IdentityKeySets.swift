@@ -32,6 +32,7 @@ actor IdentityKeySets {
     private let logger: Logger
     private var sets: [String: KeySet] = [:]
     private var lastFetch: [String: Date] = [:]
+    private var lastFailure: [String: (at: Date, reason: String)] = [:]
     private var running: [String: Task<KeySet, any Error>] = [:]
 
     init(
@@ -69,6 +70,16 @@ actor IdentityKeySets {
         return set.keys[kid].map(Lookup.key) ?? .unknownKey
     }
 
+    /// What is held of each provider's keys that was ever fetched or tried.
+    func status() -> [IdentityKeySetStatus] {
+        Set(sets.keys).union(lastFailure.keys).sorted().map { name in
+            IdentityKeySetStatus(
+                provider: name, keys: sets[name]?.keys.count ?? 0, fetchedAt: sets[name]?.fetchedAt,
+                expiresAt: sets[name]?.expiresAt, lastFailureAt: lastFailure[name]?.at,
+                lastFailure: lastFailure[name]?.reason)
+        }
+    }
+
     /// A fresh fetch of the provider's set, shared with the sign-ins that need it meanwhile.
     private func fetched(_ provider: IdentityProvider) async throws -> KeySet {
         if let task = running[provider.name] { return try await task.value }
@@ -87,6 +98,7 @@ actor IdentityKeySets {
             sets[provider.name] = set
             return set
         } catch {
+            lastFailure[provider.name] = (clock(), String(String(describing: error).prefix(300)))
             logger.warning(
                 "identity provider keys not fetched",
                 metadata: ["provider": "\(provider.name)", "error": "\(error)"])

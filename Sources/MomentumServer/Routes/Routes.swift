@@ -10,7 +10,7 @@ struct Routes {
     let server: ServerState
 
     func register(on router: Router<MomentumContext>) {
-        let admin = AdminGate(token: server.configuration.adminToken)
+        let admin = AdminGate(token: server.configuration.adminToken, operators: server.services.operators)
         let push = PushController(
             targets: server.services.pushTargets, vapid: server.vapid, apns: server.configuration.apns != nil,
             fcm: server.configuration.fcm != nil, admin: admin)
@@ -24,8 +24,25 @@ struct Routes {
             maxArchiveBytes: server.configuration.maxArchiveBytes, maxBodyBytes: server.configuration.maxBodyBytes
         ).addRoutes(to: router)
         push.addWebhookRoutes(to: router)
+        OperatorController(admin: admin, operators: server.services.operators).addRoutes(to: router)
+        ConsoleUsersController(
+            admin: admin, lookup: server.services.userLookup, grants: server.services.grants,
+            reviews: server.services.flagReviews, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
         ServerKeyController(
             admin: admin, keys: server.services.serverKeys, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
+        WhatIfController(
+            admin: admin, whatIf: server.services.whatIf, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
+        AmnestyController(
+            admin: admin, amnesties: server.services.amnesties, maxBodyBytes: server.configuration.maxBodyBytes
+        ).addRoutes(to: router)
+        PacksController(
+            admin: admin, packs: server.services.packs, maxBytes: server.configuration.packs.maxBytes
+        ).addRoutes(to: router)
+        DeliveryAdminController(
+            admin: admin, webhooks: server.services.webhookConsole, summaries: server.services.notificationSummaries
         ).addRoutes(to: router)
         BackendController(
             backend: server.services.backendUsers, ingest: server.services.ingest, dashboard: server.services.dashboard,

@@ -44,6 +44,15 @@ public struct IdentitySignIns: Sendable {
         self.providers = Dictionary(providers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The configured providers, by name, each with what this instance holds of its keys
+    /// (read-only: providers are settings).
+    public func configuredProviders() async -> [(provider: IdentityProvider, keys: IdentityKeySetStatus?)] {
+        let status = await verifier?.keySetStatus() ?? []
+        return providers.values.sorted { $0.name < $1.name }.map { provider in
+            (provider, status.first { $0.provider == provider.name })
+        }
+    }
+
     /// Signs a device in with an ID token, creating the account at the identity's first
     /// sign-in.
     ///
@@ -68,7 +77,7 @@ public struct IdentitySignIns: Sendable {
             displayName: Self.displayName(body.displayName ?? identity.name), timeZone: timeZone,
             pack: Profile.canonicalPack(accounts.configuration.pack), updatedAt: now)
         do {
-            try Accounts.validate(profile)
+            try Accounts.validate(profile, packs: store.packLibrary)
         } catch let error as ServiceError
             where body.displayName == nil
             && error.fields.contains(where: {
@@ -77,7 +86,7 @@ public struct IdentitySignIns: Sendable {
         {
             // A name from the token that a profile cannot hold is dropped, not refused.
             profile.displayName = Self.defaultName
-            try Accounts.validate(profile)
+            try Accounts.validate(profile, packs: store.packLibrary)
         }
         let account = Account(id: Tokens.id("u_"), email: email, passwordHash: nil, createdAt: now)
         let created = await Self.result { () async throws(StoreError) -> String in

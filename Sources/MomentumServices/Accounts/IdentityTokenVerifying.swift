@@ -14,6 +14,44 @@ public protocol IdentityTokenVerifying: Sendable {
     ///   the `idToken` field's issue, or `identity_provider_unavailable` (`.unavailable`)
     ///   when the provider's keys cannot be fetched.
     func verify(_ token: String, provider: IdentityProvider, nonce: String?) async throws -> VerifiedIdentity
+
+    /// What this instance holds of each provider's keys (the console shows it); none by
+    /// default.
+    func keySetStatus() async -> [IdentityKeySetStatus]
+}
+
+extension IdentityTokenVerifying {
+    /// None: a verifier that caches no keys.
+    public func keySetStatus() async -> [IdentityKeySetStatus] { [] }
+}
+
+/// What an instance holds of one identity provider's keys: how many, fetched when, until
+/// when, and the last failure to fetch them.
+public struct IdentityKeySetStatus: Sendable, Hashable {
+    /// The provider's name.
+    public var provider: String
+    /// The signing keys cached.
+    public var keys: Int
+    /// When they were fetched; `nil` before the first fetch.
+    public var fetchedAt: Date?
+    /// When they are fetched again at the latest.
+    public var expiresAt: Date?
+    /// The last fetch that failed, and why.
+    public var lastFailureAt: Date?
+    /// Why it failed.
+    public var lastFailure: String?
+
+    /// Creates a status.
+    public init(
+        provider: String, keys: Int, fetchedAt: Date?, expiresAt: Date?, lastFailureAt: Date?, lastFailure: String?
+    ) {
+        self.provider = provider
+        self.keys = keys
+        self.fetchedAt = fetchedAt
+        self.expiresAt = expiresAt
+        self.lastFailureAt = lastFailureAt
+        self.lastFailure = lastFailure
+    }
 }
 
 /// What a verified ID token says about its person.

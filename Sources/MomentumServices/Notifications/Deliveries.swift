@@ -16,7 +16,7 @@ import MomentumStore
 /// push service says is gone is removed; a webhook that fails too often in a row is
 /// disabled, visibly, until the admin enables it again.
 public struct Deliveries: Sendable {
-    let store: any DeliveryQueue & EventStore & WebhookEventQueue
+    let store: any DeliveryQueue & EventStore & WebhookEventQueue & ConsoleReads
     /// The now.
     public let now: @Sendable () -> Date
     let metrics: NotificationMetrics
@@ -57,6 +57,10 @@ public struct Deliveries: Sendable {
         /// Deliveries not sent: preferences, the daily cap, a device gone, an expiry.
         public var dropped = 0
     }
+
+    /// How long the counts of what was sent and dropped are kept (the console shows up to
+    /// a week).
+    public static let keepCounts: TimeInterval = 8 * 86_400
 
     /// Sends everything due, batch after batch, until nothing is left.
     @discardableResult
@@ -99,6 +103,8 @@ public struct Deliveries: Sendable {
         try await runDueWebhookMessages(into: &report)
         try await store.pruneDeliveries(finishedBefore: now().addingTimeInterval(-settings.keepEnded))
         try await store.pruneWebhookMessages(finishedBefore: now().addingTimeInterval(-settings.keepEnded))
+        try await metrics.tally.flush(to: store)
+        try await store.pruneNotificationCounts(before: now().addingTimeInterval(-Self.keepCounts))
         return report
     }
 
@@ -174,7 +180,11 @@ public struct Deliveries: Sendable {
             func start() {
                 guard let delivery = pending.popFirst(), let transport = transports[delivery.channel] else { return }
                 group.addTask {
-                    DeliveryReport(delivery, outcome(of: await transport.send(delivery, now: now), delivery, now: now))
+                    let started = ContinuousClock.now
+                    let result = await transport.send(delivery, now: now)
+                    return DeliveryReport(
+                        delivery, outcome(of: result, delivery, now: now),
+                        latencyMilliseconds: Self.milliseconds(since: started))
                 }
             }
             for _ in 0..<min(settings.concurrency, deliveries.count) { start() }
@@ -222,9 +232,16 @@ public struct Deliveries: Sendable {
         case .deferred:
             report.deferred += 1
             metrics.count(kind, channel: channel, outcome: "deferred")
-        case .dropped:
+        case .dropped(let reason):
             report.dropped += 1
-            metrics.count(kind, channel: channel, outcome: "dropped")
+            metrics.count(
+                kind, channel: channel, outcome: "dropped", reason: NotificationDropReason(recorded: reason).rawValue)
         }
+    }
+
+    /// The milliseconds since an instant of the monotonic clock.
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = start.duration(to: .now).components
+        return max(0, Int(elapsed.seconds) * 1000 + Int(elapsed.attoseconds / 1_000_000_000_000_000))
     }
 }

@@ -12,7 +12,7 @@ import MomentumStore
 /// most once per key) and sets the next wake. Events that change the habits and profile
 /// changes touch the wake, so the next run re-plans at once.
 public struct Notifications: Sendable {
-    let store: any EventStore & NotificationInbox & SocialGraph
+    let store: any EventStore & NotificationInbox & SocialGraph & ConsoleReads
     /// The now.
     public let now: @Sendable () -> Date
     let changes: ChangePublisher
@@ -55,7 +55,19 @@ public struct Notifications: Sendable {
                         metadata: ["user": .string(claim.user), "error": .string(String(describing: error))])
                 }
             }
-            if claims.count < batch { return report }
+            if claims.count < batch { break }
+        }
+        await flushCounts()
+        return report
+    }
+
+    /// Adds this instance's counts to the store (they wait for the next pass on a failure).
+    func flushCounts() async {
+        do {
+            try await metrics.tally.flush(to: store)
+        } catch {
+            logger.warning(
+                "notification counts not stored yet", metadata: ["error": .string(String(describing: error))])
         }
     }
 
@@ -86,7 +98,9 @@ public struct Notifications: Sendable {
             metrics.count(notification.notification.kind, outcome: "sent")
             metrics.scheduled(notification)
         }
-        for notification in plan.dropped { metrics.count(notification.kind, outcome: "dropped") }
+        for notification in plan.dropped {
+            metrics.count(notification.kind, outcome: "dropped", reason: NotificationDropReason.stale.rawValue)
+        }
         if !plan.dropped.isEmpty {
             logger.info(
                 "notifications dropped: found after they stopped making sense",

@@ -29,9 +29,11 @@ extension Deliveries {
                 func start() {
                     guard let message = pending.popFirst() else { return }
                     group.addTask {
-                        WebhookMessageReport(
-                            message,
-                            outcome(of: await transport.send(message, now: now), attempts: message.attempts, now: now))
+                        let started = ContinuousClock.now
+                        let result = await transport.send(message, now: now)
+                        return WebhookMessageReport(
+                            message, outcome(of: result, attempts: message.attempts, now: now),
+                            latencyMilliseconds: Self.milliseconds(since: started))
                     }
                 }
                 for _ in 0..<min(settings.concurrency, sending.count) { start() }
