@@ -62,7 +62,6 @@ public struct ConsoleController<Context: WebRequestContext>: Sendable {
         routes.addWebhookPages(services: services)
         routes.addNotificationPages(services: services)
         routes.addKeyPages(services: services)
-        routes.addPackPages(services: services)
     }
 
     /// Where an operator starts: the first section of the navigation their role opens.
@@ -124,7 +123,7 @@ extension ConsoleController: ConsoleGate {
         }
         let list: ConsoleHTML = details.isEmpty ? "" : "<ul>\(ConsoleHTML(joining: details))</ul>"
         let body: ConsoleHTML = """
-            <div class="error" role="alert"><p>\(error.message)</p>\(list)<p class="muted"><code>\(error.code)</code></p></div>
+            <div class="error" role="alert"><p>\(error.message.prefix(1).uppercased() + error.message.dropFirst())</p>\(list)<p class="muted"><code>\(error.code)</code></p></div>
             """
         return render(
             ConsolePage(title: title, body: body, status: status(error)), section: section, actor: actor, csrf: csrf,
