@@ -208,6 +208,43 @@ import Testing
         }
     }
 
+    /// The identity providers' keys as the console shows them: none before a fetch, then
+    /// how many and when, and a failed fetch with its reason (the kept keys still count).
+    @Test func theKeySetStatusSaysWhatIsCachedAndTheLastFailure() async throws {
+        try await IdentityKeySetsTests.withKeySets { keySets, provider, server, clock async throws in
+            #expect(await keySets.status().isEmpty)
+            _ = try await keySets.key("rsa-1", of: provider)
+            let fetched = try #require(await keySets.status().first)
+            #expect(fetched.provider == "test")
+            #expect(fetched.keys > 0)
+            #expect(fetched.fetchedAt == clock.now.withLock { $0 })
+            #expect(fetched.lastFailure == nil)
+            server.answer(.huge)
+            clock.advance(61)
+            _ = try? await keySets.key("unknown-kid", of: provider)
+            let failed = try #require(await keySets.status().first)
+            #expect(failed.keys == fetched.keys)
+            #expect(failed.lastFailureAt == clock.now.withLock { $0 })
+            #expect(failed.lastFailure?.isEmpty == false)
+        }
+    }
+
+    /// Every reason the sender records maps to its code.
+    @Test func eachRecordedDropReasonHasItsCode() {
+        let cases: [(String, NotificationDropReason)] = [
+            ("turned off in the user's preferences", .preferences),
+            ("the daily cap of 3 was reached", .dailyCap),
+            ("expired during quiet hours", .quietHours),
+            ("expired before it could be sent", .expired),
+            ("gone: 410", .noTarget), ("the device was removed", .noTarget), ("the webhook was removed", .noTarget),
+            ("the webhook is disabled", .webhookDisabled),
+            ("the webhook does not take nudge", .notSubscribed),
+            ("this server does not send apns", .channelOff), ("the inbox is not a delivery channel", .channelOff),
+            ("something new", .other),
+        ]
+        for (text, code) in cases { #expect(NotificationDropReason(recorded: text) == code, "\(text)") }
+    }
+
     /// Two instances on one PostgreSQL: each counts what it did, and both show the sum.
     @Test func everyInstanceShowsTheSameCounts() async throws {
         try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_counts") { url in

@@ -81,7 +81,7 @@ public struct WebhookConsole: Sendable {
     /// that ended (sent, failed, dropped) is attempted once more; its attempts so far
     /// count, so a failure now is final. A disabled webhook's delivery is dropped again.
     ///
-    /// - Parameter id: The delivery's id (``WebhookDeliveryID/token``).
+    /// - Parameter id: The delivery's id (`WebhookDeliveryID.token`).
     /// - Throws: ``ServiceError`` `not_found` for an id that names no delivery,
     ///   `conflict` (`delivery_in_flight`) while a sender is posting it.
     public func retry(_ id: String) async throws -> WebhookDeliveryID {
