@@ -69,6 +69,12 @@ public func buildApplication(
                 name: "mail", interval: server.configuration.mail.interval, logger: server.logger,
                 after: migrated, pass: { _ = try await server.services.mail.runDue() }))
     }
+    // The active uploaded packs, read again every few seconds: an activation on another
+    // instance is in force here within that time.
+    app.addServices(
+        PeriodicService(
+            name: "pack refresh", interval: .seconds(max(1, server.configuration.packs.refreshSeconds)),
+            logger: server.logger, after: migrated, pass: { try await server.services.packs.refresh() }))
     if server.configuration.memoryTrimInterval > .zero, MemoryTrim.available {
         let trim = MemoryTrim()
         app.addServices(
@@ -92,6 +98,7 @@ public func buildApplication(
             group.cancelAll()
         }
         try await prepare()
+        try await server.services.packs.refresh()
         await migrated.open()
     }
     return app

@@ -6,7 +6,7 @@ extension SQLBackend {
     public func createAccount(_ account: Account, profile: Profile) async throws(StoreError) {
         try Validate.userID(account.id)
         if let email = account.email { try Validate.email(email) }
-        try profile.validate()
+        try profile.validate(in: packLibrary)
         var account = account
         account.createdAt = StoreJSON.canonical(account.createdAt)
         var profile = profile
@@ -73,7 +73,7 @@ extension SQLBackend {
 
     /// Implements ``MomentumStore`` `updateProfile`; see the protocol for its contract.
     public func updateProfile(_ profile: Profile, for user: String) async throws(StoreError) {
-        try profile.validate()
+        try profile.validate(in: packLibrary)
         var profile = profile
         profile.updatedAt = StoreJSON.canonical(profile.updatedAt)
         _ = try await run(AppendPrograms.updateProfile(profile, for: user, cache: engines))

@@ -19,7 +19,7 @@ extension SQLBackend {
     public func importAccount(_ archive: AccountArchive, now: Date) async throws(StoreError) {
         try Validate.userID(archive.account.id)
         if let email = archive.account.email { try Validate.email(email) }
-        try archive.profile.validate()
+        try archive.profile.validate(in: packLibrary)
         try await run(ArchivePrograms.importing(archive, now: now, cache: engines))
     }
 }

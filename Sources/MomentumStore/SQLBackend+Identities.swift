@@ -33,7 +33,7 @@ extension SQLBackend {
         try IdentityPrograms.validate(identity)
         try Validate.userID(account.id)
         if let email = account.email { try Validate.email(email) }
-        try profile.validate()
+        try profile.validate(in: packLibrary)
         var account = account
         account.createdAt = StoreJSON.canonical(account.createdAt)
         var profile = profile

@@ -77,7 +77,7 @@ extension SQLBackend {
         guard (1...128).contains(user.appUserID.utf8.count), (1...64).contains(user.app.utf8.count) else {
             throw StoreError(.invalidInput, "an app user id has 1 to 128 bytes, an app 1 to 64")
         }
-        try profile.validate()
+        try profile.validate(in: packLibrary)
         var account = account
         account.createdAt = StoreJSON.canonical(account.createdAt)
         var profile = profile

@@ -28,7 +28,7 @@ struct ServeSettings: Sendable {
     /// from its key.
     static let table: [Setting] =
         listening + limits + delivery + androidPush + webOrigins + identityProviderSettings + mail + serverKeys
-        + console
+        + console + packs
 
     /// Where the server listens, its database, accounts and logging.
     private static let listening: [Setting] = [

@@ -16,7 +16,7 @@ struct PackUploadTests {
          "achievements": [{"id": "first-swim", "kind": "first", "title": "First swim", "category": "lifestyle",
                            "tier": 2, "badge": "🏊", "match": {"kind": "swim"}},
                           {"id": "swims", "kind": "count", "title": "{value} swims", "category": "lifestyle",
-                           "tier": 1, "match": {"kind": "swim"}, "at": [10, 50]}]}
+                           "tier": 1, "badge": "b", "match": {"kind": "swim"}, "at": [10, 50]}]}
         """#
 
     @Test func everyBundledPackIsAValidUpload() {
@@ -56,15 +56,15 @@ struct PackUploadTests {
             {"name": "Puppy App", "version": "one", "streakMilestones": [7, 1000000],
              "methods": [{"id": "tricks", "name": "Tricks", "stages": [{"id": "a", "name": "A", "order": 1}]}],
              "achievements": [
-               {"id": "a", "kind": "first", "title": "A", "category": "c", "tier": 1, "match": {"kind": "swim"}},
-               {"id": "a", "kind": "first", "title": "Again", "category": "c", "tier": 1, "match": {"kind": "swim"}},
-               {"id": "b", "kind": "teleport", "title": "B", "category": "c", "tier": 1},
-               {"id": "c", "kind": "count", "title": "{value} swims", "category": "c", "tier": 1,
+               {"id": "a", "kind": "first", "title": "A", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "swim"}},
+               {"id": "a", "kind": "first", "title": "Again", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "swim"}},
+               {"id": "b", "kind": "teleport", "title": "B", "category": "c", "tier": 1, "badge": "b"},
+               {"id": "c", "kind": "count", "title": "{value} swims", "category": "c", "tier": 1, "badge": "b",
                 "match": {"kind": "swim"}, "at": [10, 1e12]},
-               {"id": "d", "kind": "stageReached", "title": "D", "category": "c", "tier": 1, "method": "agility"},
-               {"id": "e", "kind": "consistency", "title": "E", "category": "c", "tier": 1, "days": 99999999,
+               {"id": "d", "kind": "stageReached", "title": "D", "category": "c", "tier": 1, "badge": "b", "method": "agility"},
+               {"id": "e", "kind": "consistency", "title": "E", "category": "c", "tier": 1, "badge": "b", "days": 99999999,
                 "source": "habit"},
-               {"id": "f", "kind": "first", "title": "F", "category": "c", "tier": 9, "match": {"kind": "swim"}}
+               {"id": "f", "kind": "first", "title": "F", "category": "c", "tier": 9, "badge": "b", "match": {"kind": "swim"}}
              ]}
             """#
         let translations = #"""
@@ -105,7 +105,7 @@ struct PackUploadTests {
     @Test func aTranslationMustKeepTheEnglishPlaceholders() {
         let plain = #"""
             {"name": "puppy", "version": "1.0.0", "achievements": [{"id": "w", "kind": "first",
-             "title": "First walk with {habit}", "category": "c", "tier": 1, "match": {"kind": "walk"}}]}
+             "title": "First walk with {habit}", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "walk"}}]}
             """#
         let dropped = PackUpload.problems(
             Self.upload(plain, translations: #"{"pt-BR": {"pack.puppy.rule.w.title": "Primeiro passeio"}}"#))
@@ -143,10 +143,10 @@ struct PackUploadTests {
         #"{"name": "p", "version": "1.0.0", "futureToleranceSeconds": @@}"#,
         #"{"name": "p", "version": "1.0.0", "rewards": [{"every": @@, "diamonds": @@}]}"#,
         #"{"name": "p", "version": "1.0.0", "store": {"items": [{"id": "a", "freezes": @@, "diamonds": @@}]}}"#,
-        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "count", "title": "t", "category": "c", "tier": 1, "match": {"kind": "k"}, "at": [@@], "every": @@}]}"#,
-        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "amount", "title": "t", "category": "c", "tier": @@, "at": [@@]}]}"#,
-        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "consistency", "title": "t", "category": "c", "tier": 1, "days": @@}]}"#,
-        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "combination", "title": "t", "category": "c", "tier": 1, "date": "born", "unit": "weeks", "at": [@@], "coverage": {"match": {"kind": "k"}, "total": @@, "atLeast": @@}}]}"#,
+        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "count", "title": "t", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "k"}, "at": [@@], "every": @@}]}"#,
+        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "amount", "title": "t", "category": "c", "tier": @@, "badge": "b", "at": [@@]}]}"#,
+        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "consistency", "title": "t", "category": "c", "tier": 1, "badge": "b", "days": @@}]}"#,
+        #"{"name": "p", "version": "1.0.0", "achievements": [{"id": "a", "kind": "combination", "title": "t", "category": "c", "tier": 1, "badge": "b", "date": "born", "unit": "weeks", "at": [@@], "coverage": {"match": {"kind": "k"}, "total": @@, "atLeast": @@}}]}"#,
         #"{"name": "p", "version": "1.0.0", "methods": [{"id": "m", "name": "M", "stages": [{"id": "s", "name": "S", "order": @@}]}]}"#,
         #"{"name": "p", "version": "1.0.0", "forms": [{"id": "f", "title": "F", "type": "log", "kind": "k", "fields": [{"name": "value", "label": "V", "input": "number", "minimum": @@, "maximum": @@}]}]}"#,
     ]

@@ -322,6 +322,61 @@ extension Components {
                 case amnesties
             }
         }
+        /// An amnesty as a user's state shows it: an outage an operator declared, the local days it covers (day state `covered`) and its reason.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AmnestyPeriod`.
+        public struct AmnestyPeriod: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/end`.
+            public var end: Foundation.Date
+            /// The first local day it covers.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/from`.
+            public var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/id`.
+            public var id: Swift.String
+            /// Why, as the operator wrote it: shown with the covered days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/start`.
+            public var start: Foundation.Date
+            /// The last local day it covers.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AmnestyPeriod/until`.
+            public var until: Swift.String
+            /// Creates a new `AmnestyPeriod`.
+            ///
+            /// - Parameters:
+            ///   - end:
+            ///   - from: The first local day it covers.
+            ///   - id:
+            ///   - reason: Why, as the operator wrote it: shown with the covered days.
+            ///   - start:
+            ///   - until: The last local day it covers.
+            public init(
+                end: Foundation.Date,
+                from: Swift.String,
+                id: Swift.String,
+                reason: Swift.String,
+                start: Foundation.Date,
+                until: Swift.String
+            ) {
+                self.end = end
+                self.from = from
+                self.id = id
+                self.reason = reason
+                self.start = start
+                self.until = until
+            }
+            public enum CodingKeys: String, CodingKey {
+                case end
+                case from
+                case id
+                case reason
+                case start
+                case until
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Analytics`.
         public struct Analytics: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Analytics/ComparisonPayload`.
@@ -10953,6 +11008,10 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Today`.
         public struct Today: Codable, Hashable, Sendable {
+            /// The amnesties covering a day of the habits' calendars, with their reasons; absent when there is none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Today/amnesties`.
+            public var amnesties: [Components.Schemas.AmnestyPeriod]?
             /// - Remark: Generated from `#/components/schemas/Today/dayStartHour`.
             public var dayStartHour: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Today/freezeOffers`.
@@ -10978,6 +11037,7 @@ extension Components {
             /// Creates a new `Today`.
             ///
             /// - Parameters:
+            ///   - amnesties: The amnesties covering a day of the habits' calendars, with their reasons; absent when there is none.
             ///   - dayStartHour:
             ///   - freezeOffers:
             ///   - habits:
@@ -10989,6 +11049,7 @@ extension Components {
             ///   - versions:
             ///   - wallet:
             public init(
+                amnesties: [Components.Schemas.AmnestyPeriod]? = nil,
                 dayStartHour: Swift.Int,
                 freezeOffers: [Components.Schemas.FreezeOffer],
                 habits: [Components.Schemas.Habit],
@@ -11000,6 +11061,7 @@ extension Components {
                 versions: Components.Schemas.RuleVersions? = nil,
                 wallet: Components.Schemas.Wallet
             ) {
+                self.amnesties = amnesties
                 self.dayStartHour = dayStartHour
                 self.freezeOffers = freezeOffers
                 self.habits = habits
@@ -11012,6 +11074,7 @@ extension Components {
                 self.wallet = wallet
             }
             public enum CodingKeys: String, CodingKey {
+                case amnesties
                 case dayStartHour
                 case freezeOffers
                 case habits

@@ -225,6 +225,8 @@ struct PackUploadChecker {
             }
             guard let rule = decode(AchievementRule.self, element, at: at) else { continue }
             if let problem = rule.problem { report("\(at).\(problem.field)", problem.reason) }
+            // Every unlock shows its badge (the API's unlocks always carry one).
+            if rule.badge?.isEmpty ?? true { report("\(at).badge", "is required: an emoji or a short text") }
             if !Self.isID(rule.id) {
                 report("\(at).id", "'\(rule.id)' is not an id: 1 to 64 letters, digits, hyphens or underscores")
             } else if CustomMilestone.isCustom(rule.id) {

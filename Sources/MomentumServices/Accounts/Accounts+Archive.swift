@@ -20,7 +20,7 @@ extension Accounts {
     public func importArchive(_ tar: Data) async throws -> AccountArchive {
         let archive: AccountArchive
         do {
-            archive = try AccountArchive.read(tar: tar, origin: "the archive")
+            archive = try AccountArchive.read(tar: tar, origin: "the archive", packs: store.packLibrary)
         } catch {
             throw ServiceError(
                 .invalid, "invalid_archive", error.message,

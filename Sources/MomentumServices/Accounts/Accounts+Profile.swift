@@ -27,7 +27,7 @@ extension Accounts {
     public func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> Profile {
         var profile = patch.applied(to: try await profile(of: caller.user))
         profile.updatedAt = now()
-        try Self.validate(profile)
+        try Self.validate(profile, packs: store.packLibrary)
         try await store.updateProfile(profile, for: caller.user)
         // Its zone, day start or notification preferences may move the next notification.
         try await notifications.touch(caller.user)
@@ -43,10 +43,10 @@ extension Accounts {
         text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
-    /// Validates a profile, naming the field at fault.
-    public static func validate(_ profile: Profile) throws {
+    /// Validates a profile, naming the field at fault; its pack must be one of `packs`.
+    public static func validate(_ profile: Profile, packs: PackLibrary = .bundled) throws {
         do {
-            try profile.validate()
+            try profile.validate(in: packs)
         } catch {
             // The field at fault, and the issue beside it without the words that name it
             // ("display name must have …" → displayName: "must have …").

@@ -66,7 +66,7 @@ public struct Accounts: Sendable {
             problems.append(.init(field: "packs", issue: "give pack or packs, not both"))
         }
         do {
-            try Self.validate(profile)
+            try Self.validate(profile, packs: store.packLibrary)
         } catch let error as ServiceError where !problems.isEmpty {
             problems += error.fields
         }

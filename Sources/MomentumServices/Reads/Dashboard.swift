@@ -140,13 +140,15 @@ public struct Dashboard: Sendable {
     /// The freeze store's catalog (the profile's pack's) and the wallet.
     public func freezeStore(_ user: String) async throws -> StoreResponse {
         let (state, profile) = try await state(user, calendarDays: 1)
-        return StoreResponse(catalog: (try? profile.rulePack().store) ?? RulePack.habits.store, wallet: state.wallet)
+        return StoreResponse(
+            catalog: (try? profile.rulePack(in: store.packLibrary).store) ?? RulePack.habits.store, wallet: state.wallet
+        )
     }
 
     /// The rule pack in force (a combination for several).
     public func pack(_ user: String) async throws -> RulePack {
         guard let profile = try await store.profile(of: user) else { throw ServiceError.notFound("account") }
-        return try profile.rulePack()
+        return try profile.rulePack(in: store.packLibrary)
     }
 
     /// Freezes offered for missed days, waiting for an answer.
@@ -317,7 +319,8 @@ extension Dashboard {
                 at: now, preferences: profile.preferences, zone: zone, translation: profile.translation)
             let subjects = engine.achievements.subjects
             return JournalPage(
-                pack: (try? profile.rulePack()) ?? .habits, journal: engine.achievements.journal(recent: recent),
+                pack: (try? profile.rulePack(in: store.packLibrary)) ?? .habits,
+                journal: engine.achievements.journal(recent: recent),
                 subjects: engine.achievements.subjectIDs.compactMap { subjects[$0] },
                 progression: summary.progression, unlocks: engine.unlocks,
                 today: engine.streaks.clock.localDay(of: now, in: table), now: now, zone: zone)

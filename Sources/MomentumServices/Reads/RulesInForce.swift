@@ -14,7 +14,18 @@ public struct RulesInForce: Sendable {
 
     /// The versions of the rules of `profile`'s packs.
     public func versions(of profile: Profile) -> RuleVersions {
-        announced(profile.packs)
+        inForce(profile.packs)
+    }
+
+    /// The versions announced for `names`, each uploaded pack at its active version (the
+    /// store's ``PackLibrary``), so that a device sees a new version at its next sync.
+    private func inForce(_ names: [String]) -> RuleVersions {
+        var versions = announced(names)
+        let library = store.packLibrary
+        for name in names where library.upload(name) != nil || versions.packs[name] == nil {
+            if let version = library.version(of: name) { versions.packs[name] = version }
+        }
+        return versions
     }
 
     /// The versions of the rules of `user`'s packs, from their profile.
@@ -29,6 +40,6 @@ public struct RulesInForce: Sendable {
     /// projection `version` (a write's own, so that a push costs no read of the profile).
     func versions(of user: String, after version: Int64) async throws -> RuleVersions {
         let packs = try await store.evaluate(user, after: version) { _, profile in profile.packs }
-        return announced(packs)
+        return inForce(packs)
     }
 }

@@ -104,7 +104,7 @@ public struct BackendUsers: Sendable {
         let profile = Profile(
             displayName: name.isEmpty ? String(appUserID.prefix(50)) : name, timeZone: timeZone ?? "UTC",
             dayStartHour: 0, pack: Profile.canonicalPack(pack), language: language, updatedAt: now)
-        try Accounts.validate(profile)
+        try Accounts.validate(profile, packs: store.packLibrary)
         let id = Tokens.id("u_")
         let made = try await store.provisionAppUser(
             AppUser(app: key.app, appUserID: appUserID, userID: id),

@@ -157,7 +157,7 @@ public struct Social: Sendable {
         let now = now()
         return try await store.evaluate(user) { engine, profile in
             let state = engine.state(now: now, profile: profile, days: 1)
-            let pack = (try? profile.rulePack().achievements.map(\.category)) ?? []
+            let pack = (try? profile.rulePack(in: store.packLibrary).achievements.map(\.category)) ?? []
             let categories = Set(pack + engine.unlocks.map(\.category)).sorted()
             return SharingView.Available(
                 habits: state.habits.filter { $0.archivedDay == nil }.map {

@@ -210,6 +210,8 @@ public struct ServerConfiguration: Sendable {
     public var serverKeyFailuresPerMinute: Int = 10
     /// The operator's console: on or off, the hosts it answers on, the origins of its forms.
     public var console = ConsoleSettings()
+    /// Packs as configuration: the largest upload and how often instances reload them.
+    public var packs = PackSettings()
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single

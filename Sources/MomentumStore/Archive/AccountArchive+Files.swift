@@ -71,11 +71,13 @@ extension AccountArchive {
     /// that the profile is valid, and that every photo file exists and every memory's photo
     /// was exported. All problems are reported together, each with its file and line.
     ///
-    /// - Parameter directory: The directory `momentum export` wrote.
+    /// - Parameters:
+    ///   - directory: The directory `momentum export` wrote.
+    ///   - packs: The packs the profile may name (the bundled ones by default).
     /// - Returns: The archive.
     /// - Throws: ``StoreError/Code/invalidArchive`` listing every problem.
-    public static func read(from directory: URL) throws(StoreError) -> AccountArchive {
-        try read(origin: directory.path) { path in
+    public static func read(from directory: URL, packs: PackLibrary = .bundled) throws(StoreError) -> AccountArchive {
+        try read(origin: directory.path, packs: packs) { path in
             do {
                 return .success(try Data(contentsOf: directory.appending(path: path)))
             } catch {
@@ -89,9 +91,10 @@ extension AccountArchive {
     ///
     /// - Parameters:
     ///   - origin: Where the archive comes from, for messages.
+    ///   - packs: The packs the profile may name.
     ///   - file: The bytes of the file at a path inside the archive, or why it cannot be read.
     static func read(
-        origin: String, file: (String) -> Result<Data, FileProblem>
+        origin: String, packs: PackLibrary = .bundled, file: (String) -> Result<Data, FileProblem>
     ) throws(StoreError) -> AccountArchive {
         var problems: [StoreError.Problem] = []
         func problem(_ file: String, _ line: Int?, _ reason: String) {
@@ -156,7 +159,9 @@ extension AccountArchive {
                     problem(accountFile, number, "a profile line needs a profile")
                     continue
                 }
-                do throws(StoreError) { try value.validate() } catch { problem(accountFile, number, error.message) }
+                do throws(StoreError) { try value.validate(in: packs) } catch {
+                    problem(accountFile, number, error.message)
+                }
                 if profile != nil { problem(accountFile, number, "a second profile line") }
                 profile = value
                 profileLine = number
@@ -205,7 +210,7 @@ extension AccountArchive {
         if profile == nil { problem(accountFile, nil, "no profile line") }
 
         // The log must replay: every event valid and accepted, as when it first arrived.
-        if let profile, let pack = try? profile.rulePack() {
+        if let profile, let pack = try? profile.rulePack(in: packs) {
             var engine = MomentumUser(pack: pack, dayStartHour: profile.dayStartHour)
             for (stored, number) in zip(events, eventLines) {
                 do throws(MomentumError) {

@@ -22,9 +22,12 @@ extension AccountArchive {
     /// - Parameters:
     ///   - tar: The tar file's bytes.
     ///   - origin: Where it comes from, for messages.
+    ///   - packs: The packs the profile may name (the bundled ones by default).
     /// - Throws: ``StoreError/Code/invalidArchive`` for a file that is not a tar file or an
     ///   archive with problems, each named.
-    public static func read(tar: Data, origin: String = "the tar file") throws(StoreError) -> AccountArchive {
+    public static func read(
+        tar: Data, origin: String = "the tar file", packs: PackLibrary = .bundled
+    ) throws(StoreError) -> AccountArchive {
         var files = try Tar.unpack(tar, origin: origin)
         // One folder holding everything (the usual way to pack a directory): look inside it.
         let folders = Set(files.keys.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" })
@@ -34,7 +37,7 @@ extension AccountArchive {
             files = Dictionary(
                 uniqueKeysWithValues: files.map { (String($0.key.dropFirst(folder.count + 1)), $0.value) })
         }
-        return try read(origin: origin) { path in
+        return try read(origin: origin, packs: packs) { path in
             files[path].map { .success($0) } ?? .failure(FileProblem(reason: "it is not in the tar file"))
         }
     }

@@ -6,6 +6,10 @@ import MomentumCore
 /// One area of ``MomentumStore``: a use case that needs only this area receives only
 /// this protocol.
 public protocol AccountStore: Sendable {
+    /// The rule packs in force for this store's profiles: the active uploaded versions over
+    /// the bundled packs (``Profile/rulePack(in:)``).
+    var packLibrary: PackLibrary { get }
+
     /// Creates an account with its profile.
     ///
     /// - Throws: ``StoreError/Code/emailTaken``, ``StoreError/Code/userExists`` or

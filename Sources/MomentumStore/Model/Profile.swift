@@ -63,33 +63,53 @@ public struct Profile: Hashable, Sendable, Codable {
         language.flatMap(Translation.named) ?? .english
     }
 
-    /// The rule pack named by ``pack`` (a combination for several names), its titles and
-    /// labels in the profile's language.
+    /// The rule pack named by ``pack`` among the bundled packs alone (a combination for
+    /// several names), its titles and labels in the profile's language; a server reads
+    /// ``rulePack(in:)`` with its store's library.
     ///
     /// - Throws: ``StoreError/Code/unknownPack`` when Momentum bundles no pack of that name.
     public func rulePack() throws(StoreError) -> RulePack {
-        guard let pack = RulePack.named(pack)?.translated(translation) else {
+        try rulePack(in: .bundled)
+    }
+
+    /// The rule pack named by ``pack`` in `library` (a combination for several names: the
+    /// active uploaded versions over the bundled packs), its titles and labels in the
+    /// profile's language, with the uploads' own translations.
+    ///
+    /// - Parameter library: The packs in force.
+    /// - Throws: ``StoreError/Code/unknownPack`` when `library` has no pack of that name.
+    public func rulePack(in library: PackLibrary) throws(StoreError) -> RulePack {
+        guard let pack = library.named(pack)?.translated(library.translation(translation)) else {
             throw StoreError(
                 .unknownPack,
-                "unknown rule pack '\(pack)'; bundled packs: \(RulePack.bundledOrder.joined(separator: ", ")), or several joined by '+'"
+                "unknown rule pack '\(pack)'; packs: \(library.names.joined(separator: ", ")), or several joined by '+'"
             )
         }
         return pack
     }
 
-    /// A pack name with its parts in canonical order (`ollie+habits` → `habits+ollie`);
-    /// unchanged when it names no bundled pack (``validate()`` refuses it then).
+    /// A pack name with its parts in canonical order (`ollie+habits` → `habits+ollie`,
+    /// `puppy+habits` → `habits+puppy`: the bundled order, then other names sorted);
+    /// unchanged when it is empty or repeats a name (``validate(in:)`` refuses it then).
     public static func canonicalPack(_ name: String) -> String {
-        RulePack.canonicalNames(name)?.joined(separator: "+") ?? name
+        PackLibrary.canonicalOrder(name)?.joined(separator: "+") ?? name
     }
 
     /// The names of the packs in force, in canonical order (`["habits", "ollie"]`).
-    public var packs: [String] { RulePack.canonicalNames(pack) ?? [pack] }
+    public var packs: [String] { PackLibrary.canonicalOrder(pack) ?? [pack] }
 
-    /// Checks every field.
+    /// Checks every field, the pack among the bundled packs alone.
     ///
     /// - Throws: ``StoreError`` naming the first bad field.
     public func validate() throws(StoreError) {
+        try validate(in: .bundled)
+    }
+
+    /// Checks every field, the pack among `library`'s.
+    ///
+    /// - Parameter library: The packs in force.
+    /// - Throws: ``StoreError`` naming the first bad field.
+    public func validate(in library: PackLibrary) throws(StoreError) {
         if displayName.trimmingCharacters(in: .whitespaces).isEmpty || displayName.count > 100 {
             throw StoreError(.invalidInput, "display name must have 1 to 100 characters")
         }
@@ -111,6 +131,6 @@ public struct Profile: Hashable, Sendable, Codable {
         if let problem = notifications.problem {
             throw StoreError(.invalidInput, problem)
         }
-        _ = try rulePack()
+        _ = try rulePack(in: library)
     }
 }

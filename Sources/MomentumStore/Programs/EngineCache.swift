@@ -25,6 +25,9 @@ struct EngineEntry: Sendable {
     /// An engine a reader rebuilt from the log (and offered to the cache) mirrors nothing,
     /// so the next writer to take it rewrites the projection instead of diffing against it.
     var projected = true
+    /// The ``PackLibrary/generation`` of the packs the engine was built with: an engine of
+    /// an older generation is a miss, rebuilt with the packs now in force.
+    var packGeneration = 0
 
     /// An estimate of the memory the entry holds, in bytes: the engines', and the
     /// projection rows it mirrors.
@@ -74,6 +77,8 @@ public final class EngineCache: Sendable {
     /// How the store that owns the cache names the fields of the documents its engines are
     /// read from (the profile, the celebration planner) and written to (the projections).
     public let storedForm: StoredForm
+    /// The rule packs in force for the store that owns the cache.
+    public let packs = PackLibrary()
 
     /// How the appends that prepared their work outside a transaction were written, since
     /// the cache was created.
@@ -178,7 +183,7 @@ public final class EngineCache: Sendable {
     func take(_ user: String, version: Int64) -> EngineEntry? {
         state.withLock { state in
             guard let cached = state.remove(user) else { return nil }
-            return cached.version == version ? cached : nil
+            return cached.version == version && cached.packGeneration == packs.generation ? cached : nil
         }
     }
 
@@ -186,7 +191,9 @@ public final class EngineCache: Sendable {
     func takeLatest(_ user: String) -> EngineEntry? {
         state.withLock { state in
             // One lookup, and the entry moved out rather than copied.
-            guard let index = state.entries.index(forKey: user), state.entries.values[index].entry.committed else {
+            guard let index = state.entries.index(forKey: user), state.entries.values[index].entry.committed,
+                state.entries.values[index].entry.packGeneration == packs.generation
+            else {
                 return nil
             }
             let removed = state.entries.remove(at: index).value
@@ -207,7 +214,9 @@ public final class EngineCache: Sendable {
     /// Looks at a user's entry if it is at `version`, leaving it in place.
     func peek(_ user: String, version: Int64) -> EngineEntry? {
         state.withLock { state in
-            guard let cached = state.entries[user], cached.entry.version == version else { return nil }
+            guard let cached = state.entries[user], cached.entry.version == version,
+                cached.entry.packGeneration == packs.generation
+            else { return nil }
             return cached.entry
         }
     }

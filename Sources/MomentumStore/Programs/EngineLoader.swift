@@ -85,7 +85,9 @@ package enum EngineLoader {
                 profile = try AccountPrograms.profile(
                     from: SQLRow(Array(row.values[2...8]) + [row.values[11]]), form: cache.storedForm)
             }
-            let pack = try profile.rulePack()
+            // The generation first: a change while the engine is built makes it a miss later.
+            let generation = cache.packs.generation
+            let pack = try profile.rulePack(in: cache.packs)
             return .query([
                 SQLStatement("SELECT body, received_at FROM events WHERE user_id = ? ORDER BY seq", [.text(user)]),
                 SQLStatement("SELECT planner FROM celebration_planners WHERE user_id = ?", [.text(user)]),
@@ -117,6 +119,7 @@ package enum EngineLoader {
                     version: version, headSeq: headSeq, user: engine, profile: profile,
                     wallet: Wallet(), planner: planner)
                 entry.recentTemplates = Messages.recentTemplates(for: engine, profile: profile)
+                entry.packGeneration = generation
                 // Replayed from committed rows; with another profile it is not what is stored.
                 entry.committed = override == nil
                 slot.value = entry

@@ -62,6 +62,7 @@ public struct ConsoleController<Context: WebRequestContext>: Sendable {
         routes.addWebhookPages(services: services)
         routes.addNotificationPages(services: services)
         routes.addKeyPages(services: services)
+        routes.addPackPages(services: services)
     }
 
     /// Where an operator starts: the first section of the navigation their role opens.

@@ -22,7 +22,8 @@ extension WebViews {
             habit: habitRow(habit),
             pauses: Self.pauseForm(
                 detail.pauses, today: detail.today, names: [habit.definition.id: habit.definition.name],
-                profile: try await services.accounts.profile(of: caller.user), habit: habit.definition.id),
+                profile: try await services.accounts.profile(of: caller.user), habit: habit.definition.id,
+                packs: services.packs.library),
             policy: habit.policy.name ?? "custom", breaks: habit.breaks, startDay: Self.longDay(habit.startDay),
             since: L(
                 "habit.calendar.since",

@@ -18,7 +18,7 @@ struct WebViews: Sendable {
 
     /// The same, from a wallet and profile the page has already evaluated.
     func layout(_ section: String, title: String, wallet: Wallet, profile: Profile) -> Chrome {
-        let pack = (try? profile.rulePack()) ?? .habits
+        let pack = (try? profile.rulePack(in: services.packs.library)) ?? .habits
         let catalog = pack.store
         let sections =
             [("today", L("common.nav.today"))] + Self.packLinks(pack)
@@ -54,7 +54,7 @@ struct WebViews: Sendable {
         let pauses = state.pauses.filter { $0.until >= state.today }
         // The packs with forms each have a section: the puppy's one-tap logs, the savings
         // goals, the growth stages. Habits show when the account tracks them or has some.
-        let pack = (try? profile.rulePack()) ?? .habits
+        let pack = (try? profile.rulePack(in: services.packs.library)) ?? .habits
         let tracksHabits = pack.memberNames.contains("habits") || !state.habits.isEmpty
         var page = TodayPage(
             dayLabel: Self.longDay(state.today),
@@ -79,7 +79,8 @@ struct WebViews: Sendable {
             },
             categories: Self.habitCategories.map { TodayPage.Category(value: $0, label: Self.habitCategoryLabel($0)) },
             pauses: Self.pauseForm(
-                pauses.filter { $0.habit == nil }, today: state.today, names: names, profile: profile, habit: nil),
+                pauses.filter { $0.habit == nil }, today: state.today, names: names, profile: profile, habit: nil,
+                packs: services.packs.library),
             showHabits: tracksHabits)
         if let vacation = pauses.first(where: { $0.habit == nil && $0.from <= state.today }) {
             let until = Self.longDay(vacation.until)
@@ -252,9 +253,10 @@ struct WebViews: Sendable {
     /// to come (each with End now or Cancel), and the dates a new one may take — from the
     /// earliest day the backfill window allows, a week by default.
     static func pauseForm(
-        _ pauses: [PausePeriod], today: LocalDay, names: [String: String], profile: Profile, habit: String?
+        _ pauses: [PausePeriod], today: LocalDay, names: [String: String], profile: Profile, habit: String?,
+        packs: PackLibrary
     ) -> PauseForm {
-        let window = ((try? profile.rulePack()) ?? .habits).backfillDays(forEventType: "completion")
+        let window = ((try? profile.rulePack(in: packs)) ?? .habits).backfillDays(forEventType: "completion")
         return PauseForm(
             today: today.description, weekLater: today.advanced(by: 6).description,
             backfill: window.map { Wording.current.count("today.pause.backfill", $0) } ?? "",
