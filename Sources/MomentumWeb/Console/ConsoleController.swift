@@ -7,9 +7,9 @@ import MomentumServices
 /// operator's console session (a cookie), each page and form checked against the
 /// operator's role and every form against its CSRF token and origin.
 ///
-/// It answers only on the configured hosts (``ConsoleSettings``), with headers that keep
-/// its pages out of caches, frames and other sites' reach. Each area of the console
-/// registers its own pages through ``ConsoleRoutes``.
+/// It answers only on the configured hosts (`ServerConfiguration.console`), with headers
+/// that keep its pages out of caches, frames and other sites' reach. Each area of the
+/// console registers its own pages (`ConsoleRoutes`).
 public struct ConsoleController<Context: WebRequestContext>: Sendable {
     let services: Services
     let configuration: ServerConfiguration
@@ -22,7 +22,7 @@ public struct ConsoleController<Context: WebRequestContext>: Sendable {
     ///
     /// - Parameters:
     ///   - services: The use cases (the operators' sessions among them).
-    ///   - configuration: The server's settings (``ServerConfiguration/console``, cookies).
+    ///   - configuration: The server's settings (`console`, `secureCookies`).
     ///   - status: The HTTP status of a service's refusal.
     public init(
         services: Services, configuration: ServerConfiguration,
