@@ -14,7 +14,7 @@ struct Momentum: AsyncParsableCommand {
         subcommands: [
             Serve.self, SettingsCommand.self, Evaluate.self, Migrate.self, Export.self, Import.self, AppendStream.self,
             SignIn.self, Register.self, Today.self, AddHabit.self, CheckIn.self, Skip.self, Buy.self, Sync.self,
-            SignOut.self,
+            SignOut.self, OperatorCommand.self,
         ]
     )
 }

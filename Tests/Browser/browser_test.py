@@ -88,7 +88,7 @@ class Browser:
         if features:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
         self.base = args.base_url
-        self.admin_token = args.admin_token
+        self.operator_token = args.operator_token
         self.artifacts = args.artifacts
         self.name = name
 
@@ -227,7 +227,7 @@ def admin_import(browser, email, events):
     request = urllib.request.Request(
         browser.base + "/v1/admin/imports", method="POST",
         data=json.dumps({"email": email, "events": events}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {browser.admin_token}"})
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {browser.operator_token}"})
     with urllib.request.urlopen(request) as response:
         body = json.loads(response.read())
     rejected = [r for r in body["results"] if r["status"] != "applied"]
@@ -2162,7 +2162,8 @@ def main():
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--artifacts", default="artifacts/screenshots")
     parser.add_argument("--only", default="")
-    parser.add_argument("--admin-token", required=True)
+    parser.add_argument("--operator-token", required=True,
+                        help="an owner's session token (mop_…) for the operator's imports")
     parser.add_argument("--maildir", required=True,
                         help="the maildir the server's SMTP server (aiosmtpd) writes, for the reset mail")
     parser.add_argument("--shard", default="0/1",

@@ -10,8 +10,17 @@ import Testing
     @Test(arguments: Backend.allCases)
     func anAppSignsInWithTheSessionItsBackendStarted(_ backend: Backend) async throws {
         try await LiveServer.with(backend, configure: { $0.adminToken = "admin-secret" }) { server in
+            // The admin token creates the first owner, who signs in and creates the key.
+            let owner = try await RawHTTP.send(
+                server.url.appending(path: "v1/admin/operators"), method: .POST, token: "admin-secret",
+                json: #"{"email": "owner@example.com", "name": "Owner", "password": "owner-password-1"}"#)
+            #expect(owner.status == 201, "\(String(decoding: owner.body, as: UTF8.self))")
+            let signedIn = try await RawHTTP.send(
+                server.url.appending(path: "v1/admin/sessions"), method: .POST,
+                json: #"{"email": "owner@example.com", "password": "owner-password-1"}"#)
+            let operatorToken = try #require(signedIn.json["token"] as? String)
             let created = try await RawHTTP.send(
-                server.url.appending(path: "v1/admin/server-keys"), method: .POST, token: "admin-secret",
+                server.url.appending(path: "v1/admin/server-keys"), method: .POST, token: operatorToken,
                 json: #"{"name": "backend", "scopes": ["events:write", "sessions:create"]}"#)
             #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
             let key = try #require(created.json["key"] as? String)

@@ -106,7 +106,7 @@ struct AccountCareTests {
                 try await client.call(.post, "/v1/admin/archives", bytes: bytes, headers: headers)
             }
             var admin = tarType
-            admin[.authorization] = "Bearer admin-secret"
+            admin[.authorization] = "Bearer mop_harness-owner"
             #expect(try await post(tar, headers: tarType).status == .unauthorized)
             var json = admin
             json[.contentType] = "application/json"
@@ -150,7 +150,7 @@ struct AccountCareTests {
             let tar = try archive.tar()
             let refused = try await client.call(
                 .post, "/v1/admin/archives", bytes: Array(tar),
-                headers: [.contentType: "application/x-tar", .authorization: "Bearer admin-secret"])
+                headers: [.contentType: "application/x-tar", .authorization: "Bearer mop_harness-owner"])
             #expect(refused.status == .unprocessableContent, "\(refused.text)")
             #expect(refused.errorFields.allSatisfy { $0.hasPrefix("account.jsonl:") }, "\(refused.errorFields)")
             #expect(!refused.errorFields.isEmpty)

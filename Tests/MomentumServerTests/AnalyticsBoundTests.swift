@@ -29,7 +29,7 @@ import Testing
         let events = (0..<count).map { habit("h\($0)", at: harness.now, start: "1970-01-01") }
         let body = #"{"email": "\#(email)", "events": [\#(events.joined(separator: ","))]}"#
         let imported = try await client.call(
-            .post, "/v1/admin/imports", json: body, headers: [.authorization: "Bearer admin-secret"])
+            .post, "/v1/admin/imports", json: body, headers: [.authorization: "Bearer mop_harness-owner"])
         let statuses = (imported.json["results"] as? [[String: Any]])?.map { $0["status"] as? String }
         #expect(statuses == Array(repeating: "applied", count: count), "\(imported.text.prefix(400))")
     }

@@ -97,7 +97,7 @@ import Testing
                 (push.json["results"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "applied" } == true,
                 "\(push.text)")
             let flags = try await client.call(
-                .get, "/v1/admin/review-flags", headers: [.authorization: "Bearer admin-secret"])
+                .get, "/v1/admin/review-flags", headers: [.authorization: "Bearer mop_harness-owner"])
             let list = try #require(flags.json["flags"] as? [[String: Any]])
             let backfills = list.filter { $0["kind"] as? String == "backfills" }
             #expect(backfills.count == 1, "\(flags.text)")
@@ -133,10 +133,10 @@ import Testing
                 try await client.call(.post, "/v1/admin/imports", token: token, json: body).status == .unauthorized)
             let unknown = try await client.call(
                 .post, "/v1/admin/imports", json: #"{"email": "nobody@example.com", "events": []}"#,
-                headers: [.authorization: "bearer admin-secret"])
+                headers: [.authorization: "bearer mop_harness-owner"])
             #expect(unknown.status == .notFound)
             let imported = try await client.call(
-                .post, "/v1/admin/imports", json: body, headers: [.authorization: "bearer admin-secret"])
+                .post, "/v1/admin/imports", json: body, headers: [.authorization: "bearer mop_harness-owner"])
             #expect(imported.status == .ok, "\(imported.text)")
             let statuses = (imported.json["results"] as? [[String: Any]])?.map { $0["status"] as? String }
             #expect(statuses == Array(repeating: "applied", count: 40))
@@ -145,7 +145,7 @@ import Testing
             let bad = try await client.call(
                 .post, "/v1/admin/imports",
                 json: #"{"email": "mover@example.com", "events": [\#(completion("x", habit: "nope", at: now))]}"#,
-                headers: [.authorization: "Bearer admin-secret"])
+                headers: [.authorization: "Bearer mop_harness-owner"])
             #expect((bad.json["results"] as? [[String: Any]])?.first?["status"] as? String == "invalid")
             let today = try await client.call(.get, "/v1/today", token: token)
             let habit = (today.json["habits"] as? [[String: Any]])?.first
@@ -163,7 +163,7 @@ import Testing
                 .post, "/v1/admin/imports",
                 json:
                     #"{"email": "skipper@example.com", "events": [{"id": "h", "type": "habit.created", "at": "\#(RFC3339.format(now))", "tz": "UTC", "habit": "walk", "name": "Walk", "start": "1970-01-01"}]}"#,
-                headers: [.authorization: "Bearer admin-secret"])
+                headers: [.authorization: "Bearer mop_harness-owner"])
             #expect((created.json["results"] as? [[String: Any]])?.first?["status"] as? String == "applied")
             let skips = (0..<500).map { n in
                 let day = LocalDay(number: LocalDay(year: 1970, month: 1, day: 2)!.number + n)

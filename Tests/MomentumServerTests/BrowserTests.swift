@@ -52,6 +52,14 @@ import Testing
         var logger = Logger(label: "momentum.browser-test")
         logger.logLevel = .warning
         let state = ServerState(store: store, configuration: configuration, logger: logger)
+        // The admin token only creates the first owner; the scenarios' operator imports go
+        // through the owner's session.
+        let operators = state.services.operators
+        _ = try await operators.bootstrapOwner(
+            email: "owner@browser.test", name: "Browser Owner", password: "browser-owner-password")
+        let operatorToken = try await operators.signIn(
+            email: "owner@browser.test", password: "browser-owner-password", address: "browser-test", kind: .api
+        ).token
         let artifacts = Self.repository.appending(path: "artifacts/screenshots")
         do {
             try await buildApplication(state).test(.live) { client in
@@ -64,7 +72,7 @@ import Testing
                         [
                             Self.repository.appending(path: "Tests/Browser/browser_test.py").path,
                             "--base-url", "http://127.0.0.1:\(port)", "--artifacts", artifacts.path,
-                            "--admin-token", "browser-admin", "--shard", "\(index)/2", "--maildir",
+                            "--operator-token", operatorToken, "--shard", "\(index)/2", "--maildir",
                             mail.maildir.path,
                         ])
                 }

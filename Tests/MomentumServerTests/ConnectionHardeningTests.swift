@@ -76,19 +76,33 @@ import Testing
             let token = try #require(
                 (try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any])?["token"] as? String
             )
+            // The admin token creates the first owner, who signs in: the admin routes take
+            // the owner's token.
+            let operatorJSON = #"{"email": "owner@example.com", "name": "Owner", "password": "owner-password-1"}"#
+            let owner = try await RawHTTP.send(
+                port: port, "POST", "/v1/admin/operators", headers: ["Authorization": "Bearer admin-secret"],
+                json: operatorJSON)
+            #expect(owner.status == 201, "\(owner.raw)")
+            let signedIn = try await RawHTTP.send(
+                port: port, "POST", "/v1/admin/sessions",
+                json: #"{"email": "owner@example.com", "password": "owner-password-1"}"#)
+            let operatorToken = try #require(
+                (try JSONSerialization.jsonObject(with: Data(signedIn.body.utf8)) as? [String: Any])?["token"]
+                    as? String)
             for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
                 let profile = try await RawHTTP.send(
                     port: port, "GET", "/v1/profile", headers: ["Authorization": "\(scheme) \(token)"])
                 #expect(profile.status == 200, "\(scheme): \(profile.raw)")
                 let flags = try await RawHTTP.send(
-                    port: port, "GET", "/v1/admin/review-flags", headers: ["Authorization": "\(scheme) admin-secret"])
+                    port: port, "GET", "/v1/admin/review-flags",
+                    headers: ["Authorization": "\(scheme) \(operatorToken)"])
                 #expect(flags.status == 200, "\(scheme): \(flags.raw)")
             }
             let wrong = try await RawHTTP.send(
-                port: port, "GET", "/v1/admin/review-flags", headers: ["Authorization": "bearer admin-secreT"])
+                port: port, "GET", "/v1/admin/review-flags", headers: ["Authorization": "bearer \(operatorToken)X"])
             #expect(wrong.status == 401)
             let basic = try await RawHTTP.send(
-                port: port, "GET", "/v1/admin/review-flags", headers: ["Authorization": "Basic admin-secret"])
+                port: port, "GET", "/v1/admin/review-flags", headers: ["Authorization": "Basic \(operatorToken)"])
             #expect(basic.status == 401)
         }
     }

@@ -227,7 +227,7 @@ import Testing
                 $0.webhookAllowedNetworks = ["127.0.0.0/8", "::1"]
             }
         ) { harness, client in
-            let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+            let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
             let created = try await client.call(
                 .post, "/v1/admin/webhooks", json: #"{"url": "\#(receiver.base)/hooks/momentum"}"#, headers: admin)
             #expect(created.status == .created, "\(created.text)")
@@ -309,7 +309,7 @@ import Testing
         defer { Task { await receiver.stop() } }
         try await ServerHarness.with(configure: { $0.webhookAllowedNetworks = ["127.0.0.0/8", "::1"] }) {
             harness, client in
-            let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+            let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
             _ = try await client.call(
                 .post, "/v1/admin/webhooks", json: #"{"url": "\#(receiver.base)/in"}"#, headers: admin)
             let token = try await client.register("ada")

@@ -119,7 +119,7 @@ struct ForwardCompatibleEventRouteTests {
             let adminBody =
                 #"{"email": "ada@example.com", "events": [\#(#"{"id": "u2", "type": "mood.logged", "at": "\#(RFC3339.format(harness.now.addingTimeInterval(-600)))", "tz": "UTC", "mood": "calm"}"#)]}"#
             let imported = try await client.call(
-                .post, "/v1/admin/imports", json: adminBody, headers: [.authorization: "Bearer admin-secret"])
+                .post, "/v1/admin/imports", json: adminBody, headers: [.authorization: "Bearer mop_harness-owner"])
             #expect(imported.status == .ok, "\(imported.text)")
             #expect(try await Self.pulled(client, token)["u2"]?["mood"] as? String == "calm")
 
@@ -135,7 +135,7 @@ struct ForwardCompatibleEventRouteTests {
         try await ServerHarness.with(backend: to) { _, client in
             let imported = try await client.call(
                 .post, "/v1/admin/archives", bytes: tar,
-                headers: [.contentType: "application/x-tar", .authorization: "Bearer admin-secret"])
+                headers: [.contentType: "application/x-tar", .authorization: "Bearer mop_harness-owner"])
             #expect(imported.status == .created, "\(imported.text)")
             let session = try await client.call(
                 .post, "/v1/sessions",

@@ -20,7 +20,7 @@ import Testing
 ///
 /// The blocks run in a fresh temporary directory (they may write files there) with the
 /// variables the guide documents at its top: `MOMENTUM_URL` (the server, no trailing slash)
-/// and `ADMIN_TOKEN` (the operator's token), plus `PATH` and `HOME`.
+/// and `ADMIN_TOKEN` (the server's admin token, which creates the first owner), plus `PATH` and `HOME`.
 ///
 /// ## Adding what your section needs (the hook)
 ///

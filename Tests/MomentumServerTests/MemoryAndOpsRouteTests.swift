@@ -177,7 +177,7 @@ import Testing
 
             #expect(try await client.call(.get, "/v1/admin/review-flags").status == .unauthorized)
             let flags = try await client.call(
-                .get, "/v1/admin/review-flags", headers: [.authorization: "Bearer admin-secret"])
+                .get, "/v1/admin/review-flags", headers: [.authorization: "Bearer mop_harness-owner"])
             let list = try #require(flags.json["flags"] as? [[String: Any]])
             #expect(list.count == 1)
             #expect(list.first?["kind"] as? String == "time_zone_hop")

@@ -155,7 +155,7 @@ import Testing
             let imported = try await client.call(
                 .post, "/v1/admin/imports",
                 json: #"{"email": "mover@example.com", "events": [\#(history.joined(separator: ","))]}"#,
-                headers: [.authorization: "Bearer admin-secret"])
+                headers: [.authorization: "Bearer mop_harness-owner"])
             #expect(imported.status == .ok)
             let unlocked = (imported.json["unlocks"] as? [Any])?.count ?? 0
             #expect(unlocked > 3, "\(imported.text.prefix(300))")

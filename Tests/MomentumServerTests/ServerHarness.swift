@@ -100,6 +100,28 @@ final class ServerHarness: Sendable {
         clock.value.withLock { $0 }
     }
 
+    /// The token of the owner every harness with an admin token starts with: what tests
+    /// send to the admin routes (`Authorization: Bearer mop_harness-owner`), since the admin
+    /// token itself only creates the first owner.
+    static let ownerToken = "mop_harness-owner"
+    /// The harness owner's email.
+    static let ownerEmail = "owner@harness.test"
+    /// The harness owner's password.
+    static let ownerPassword = "harness-owner-password"
+    /// `Authorization: Bearer <the harness owner's token>`.
+    static let ownerHeaders: HTTPFields = [.authorization: "Bearer \(ownerToken)"]
+
+    /// Creates the first owner with the admin token's use case, and a session for them
+    /// whose token is ``ownerToken`` and which outlives any clock a test moves.
+    func bootstrapOwner() async throws {
+        let owner = try await state.services.operators.bootstrapOwner(
+            email: Self.ownerEmail, name: "Harness Owner", password: Self.ownerPassword)
+        try await state.store.createOperatorSession(
+            OperatorSessionRecord(
+                tokenHash: Tokens.hash(Self.ownerToken), operatorID: owner.id, kind: "api", csrf: "harness-csrf",
+                createdAt: now, expiresAt: now.addingTimeInterval(100 * 365 * 86_400), lastSeenAt: now))
+    }
+
     /// Registers a user whose account was created `daysAgo` days before now (events may
     /// not be dated before their account), leaving the clock at now.
     func register(
@@ -117,15 +139,20 @@ final class ServerHarness: Sendable {
         var testDescription: String { rawValue }
     }
 
+    /// Runs `body` against a fresh server.
+    ///
+    /// - Parameter owner: Whether the server starts with an owner (``bootstrapOwner()``):
+    ///   by default, when it has an admin token.
     static func with<R: Sendable>(
-        adminToken: String? = "admin-secret", userLimit: Int = 0, secureCookies: Bool = false,
+        adminToken: String? = "admin-secret", owner: Bool? = nil, userLimit: Int = 0, secureCookies: Bool = false,
         logger: Logger? = nil, backend: Backend = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
+        let owner = owner ?? (adminToken != nil)
         if instances > 1 {
             return try await severalInstances(
-                instances, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies, logger: logger,
-                configure: configure, body)
+                instances, adminToken: adminToken, owner: owner, userLimit: userLimit, secureCookies: secureCookies,
+                logger: logger, configure: configure, body)
         }
         switch backend {
         case .sqlite:
@@ -135,20 +162,20 @@ final class ServerHarness: Sendable {
             defer { try? FileManager.default.removeItem(at: directory) }
             let store = try SQLiteStore(path: directory.appending(path: "server.sqlite").path)
             return try await run(
-                store, adminToken: adminToken, userLimit: userLimit, secureCookies: secureCookies, logger: logger,
-                configure: configure, body)
+                store, adminToken: adminToken, owner: owner, userLimit: userLimit, secureCookies: secureCookies,
+                logger: logger, configure: configure, body)
         case .postgres:
             return try await PostgresTestCluster.shared.withDatabase(prefix: "momentum_harness") { url in
                 try await run(
-                    try PostgresStore(url: url), adminToken: adminToken, userLimit: userLimit,
+                    try PostgresStore(url: url), adminToken: adminToken, owner: owner, userLimit: userLimit,
                     secureCookies: secureCookies, logger: logger, configure: configure, body)
             }
         }
     }
 
     private static func run<R: Sendable>(
-        _ store: any MomentumStore, adminToken: String?, userLimit: Int, secureCookies: Bool, logger: Logger?,
-        configure: (inout ServerConfiguration) -> Void,
+        _ store: any MomentumStore, adminToken: String?, owner: Bool, userLimit: Int, secureCookies: Bool,
+        logger: Logger?, configure: (inout ServerConfiguration) -> Void,
         _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
         try await store.migrate()
@@ -158,6 +185,7 @@ final class ServerHarness: Sendable {
         let router = buildRouter(harness.state)
         let app = logger.map { Application(router: router, logger: $0) } ?? Application(router: router)
         do {
+            if owner { try await harness.bootstrapOwner() }
             let result = try await app.test(.router) { client in try await body(harness, client) }
             await store.close()
             return result
@@ -177,7 +205,7 @@ extension ServerHarness {
     /// router with the services of `buildApplication` (its relay's listener among them) on
     /// a store of its own, all on one fresh PostgreSQL database.
     fileprivate static func severalInstances<R: Sendable>(
-        _ count: Int, adminToken: String?, userLimit: Int, secureCookies: Bool, logger: Logger?,
+        _ count: Int, adminToken: String?, owner: Bool, userLimit: Int, secureCookies: Bool, logger: Logger?,
         configure: (inout ServerConfiguration) -> Void,
         _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> R
     ) async throws -> R {
@@ -198,6 +226,7 @@ extension ServerHarness {
                     logger: logger ?? quietLogger)
                 do {
                     try await stores[0].migrate()
+                    if owner { try await harness.bootstrapOwner() }
                     let states = [harness.state] + harness.others
                     let result = try await nest(states[...], clients: [], logger: logger) { clients in
                         try await body(harness, RotatingClient(clients, states: states, fence: fence))

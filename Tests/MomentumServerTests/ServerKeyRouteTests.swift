@@ -11,7 +11,7 @@ import Testing
 /// Server keys: the admin API that makes them, and an app's backend recording events,
 /// reading state, creating and deleting its users by its own ids.
 struct ServerKeyRouteTests {
-    static let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+    static let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
     static let allScopes = #"["events:write","state:read","users:manage"]"#
 
     /// Creates a key with the admin token; its secret.

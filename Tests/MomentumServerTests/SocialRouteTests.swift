@@ -220,7 +220,7 @@ extension TestClientProtocol {
             #expect(post.status == .created && post.json["held"] as? Bool == true, "\(post.text)")
             #expect(
                 (try await client.call(.get, "/v1/feed", token: bob.token).json["items"] as? [Any])?.isEmpty == true)
-            let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+            let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
             let wrong = try await client.call(.post, "/v1/admin/review-flags/\(ada.id)/nope/clear", headers: admin)
             #expect(wrong.status == .notFound)
             let cleared = try await client.call(.post, "/v1/admin/review-flags/\(ada.id)/f1/clear", headers: admin)

@@ -139,10 +139,11 @@ import Testing
                         "w\(day)", habit: "walk", at: start.addingTimeInterval(Double(day) * 86_400 + 60), zone: "UTC"))
             }
             // Twelve days of history from before the account existed: an operator's import.
+            let owner = ServerHarness.ownerToken
             let pushed = try await a.call(
                 .post, "/v1/admin/imports",
                 json: #"{"email": "ray@example.com", "events": [\#(events.joined(separator: ","))]}"#,
-                headers: [.authorization: "Bearer admin-secret"])
+                headers: [.authorization: "Bearer \(owner)"])
             #expect(pushed.status == .ok, "\(pushed.text)")
             let wallet = try await b.call(.get, "/v1/wallet", token: tablet)
             let diamonds = try #require((wallet.json["wallet"] as? [String: Any])?["diamonds"] as? Int)
@@ -178,6 +179,7 @@ enum TwoInstances {
             let second = try PostgresStore(url: url)
             do {
                 try await first.migrate()
+                try await bootstrapOwner(first)
                 try await run(first) { a in
                     try await run(second) { b in
                         try await body(a, b)
@@ -191,6 +193,20 @@ enum TwoInstances {
             await first.close()
             await second.close()
         }
+    }
+
+    /// Stores the first owner and a session whose token is ``ServerHarness/ownerToken``,
+    /// as a harness does: what tests send to the admin routes.
+    static func bootstrapOwner(_ store: PostgresStore) async throws {
+        let now = Date()
+        _ = try await store.createFirstOwner(
+            OperatorRecord(
+                id: "op_live_owner", email: ServerHarness.ownerEmail, name: "Live Owner", role: "owner",
+                passwordHash: "$2b$04$unused", createdAt: now, createdBy: OperatorActor.adminTokenID))
+        try await store.createOperatorSession(
+            OperatorSessionRecord(
+                tokenHash: Tokens.hash(ServerHarness.ownerToken), operatorID: "op_live_owner", kind: "api",
+                csrf: "live-csrf", createdAt: now, expiresAt: now.addingTimeInterval(86_400), lastSeenAt: now))
     }
 
     private static func run(

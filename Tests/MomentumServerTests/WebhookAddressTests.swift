@@ -13,7 +13,7 @@ import Testing
 /// accepted and posted to, and the admin's list of webhooks showed the first 500 bytes of
 /// the answer.
 @Suite(.serialized) struct WebhookAddressTests {
-    static let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+    static let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
 
     /// Names the test resolves itself; any other goes to the system's resolver.
     final class Names: Sendable {

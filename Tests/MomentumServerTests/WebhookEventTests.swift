@@ -14,7 +14,7 @@ import Testing
 /// streak and unlocks a milestone, a day that closes undone, and a secret rotated with its
 /// overlap, on a clock the test moves.
 @Suite(.serialized) struct WebhookEventTests {
-    static let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
+    static let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
 
     /// Sets the harness clock to a local time in Berlin (CEST in July: UTC+2).
     func set(_ harness: ServerHarness, day: Int, hour: Int, minute: Int = 0) {

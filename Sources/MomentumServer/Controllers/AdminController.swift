@@ -34,22 +34,21 @@ struct AdminController: Sendable {
 
     /// `GET /v1/admin/review-flags`: the latest suspicious activity, newest first.
     @Sendable func reviewFlags(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
+        _ = try await admin.authorize(request, .viewReviewFlags, action: "review_flag.listed")
         let limit = try request.integer("limit", default: 100, in: 1...1_000)
         return try JSONIO.response(["flags": try await operations.reviewFlags(limit: limit)])
     }
 
     /// `POST /v1/admin/review-flags/{user}/{flag}/clear`: clears a review flag.
     @Sendable func clearFlag(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
-        return try JSONIO.response(
-            try await social.clearFlag(
-                try context.parameters.require("flag"), of: try context.parameters.require("user")))
+        let user = try context.parameters.require("user")
+        _ = try await admin.authorize(request, .resolveReviewFlags, action: "review_flag.cleared", user: user)
+        return try JSONIO.response(try await social.clearFlag(try context.parameters.require("flag"), of: user))
     }
 
     /// `POST /v1/admin/archives`: restores an account from its archive (a tar file); 201.
     @Sendable func importArchive(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
+        _ = try await admin.authorize(request, .importData, action: "archive.imported")
         if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/x-tar") {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type",
@@ -72,7 +71,7 @@ struct AdminController: Sendable {
 
     /// `POST /v1/admin/imports`: history for an account, checked by the engine's rules.
     @Sendable func importHistory(_ request: Request, context: MomentumContext) async throws -> Response {
-        try admin.require(request)
+        _ = try await admin.authorize(request, .importData, action: "history.imported")
         let body = try await JSONIO.decode(ImportRequest.self, from: request, limit: maxBodyBytes)
         return try JSONIO.response(try await ingest.importHistory(body.events, email: body.email))
     }

@@ -76,36 +76,70 @@ final class EmptyBodies: Sendable {
     }
 }
 
-/// The admin token's check, for the operator's routes (``AdminController``, the webhooks
-/// of ``PushController``).
+/// Who may use the operator's routes (``AdminController``, ``OperatorController``, the
+/// webhooks of ``PushController``, ``ServerKeyController``): an operator's session
+/// (`Authorization: Bearer mop_…`) whose role allows what the route does, or the static
+/// admin token, which only creates the first owner.
 struct AdminGate: Sendable {
-    /// The admin token (``ServerConfiguration/adminToken``); with none, the admin routes
-    /// do not exist.
+    /// The admin token (``ServerConfiguration/adminToken``).
     let token: String?
-
-    /// Checks the admin token (`Authorization: Bearer <token>`, the scheme in any case).
-    ///
-    /// - Throws: 404 when no admin token is configured (the endpoints do not exist then),
-    ///   401 for a missing or wrong token.
-    func require(_ request: Request) throws {
-        guard let expected = token, !expected.isEmpty else {
-            throw APIError.notFound("endpoint")
-        }
-        let token = request.headers[.authorization].flatMap(AuthMiddleware.bearerToken) ?? ""
-        let x = Array(token.utf8)
-        let y = Array(expected.utf8)
-        // Constant time in the token's bytes, so that timing tells nothing of the token.
-        guard x.count == y.count, zip(x, y).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
-            throw APIError(.unauthorized, "unauthorized", "send the admin token as 'Authorization: Bearer <token>'")
-        }
-    }
+    /// The operators, their sessions, roles and audit log.
+    let operators: Operators
 
     /// Checks that the request's operator may do what `permission` names, and says who
-    /// they are; `action` and `user` are what the audit log records.
+    /// they are; `action` and `user` are what the audit log records (a refusal is always
+    /// recorded; an allowed request when `action` is given).
+    ///
+    /// Sessions are read from the store on every request, so an operator disabled through
+    /// any instance is refused at once by all.
+    ///
+    /// - Throws: 404 when neither an admin token is configured nor an operator exists (the
+    ///   endpoints do not exist then), 401 for a missing or unknown token, 403 for a role
+    ///   without the permission, or the admin token for anything but creating the first owner.
     func authorize(
-        _ request: Request, _ permission: OperatorPermission, action: String, user: String? = nil
+        _ request: Request, _ permission: OperatorPermission, action: String?, user: String? = nil,
+        detail: String = ""
     ) async throws -> OperatorActor {
-        try require(request)
-        return OperatorActor(id: OperatorActor.adminTokenID, email: "", role: .owner)
+        let actor = try await actor(request)
+        try await operators.authorize(actor, permission, action: action, user: user, detail: detail)
+        return actor
+    }
+
+    /// Who the request's bearer token is: an operator with a live session, or the admin token.
+    ///
+    /// - Throws: 404 when the admin routes do not exist, 401 for a missing or unknown token.
+    func actor(_ request: Request) async throws -> OperatorActor {
+        let presented = Self.bearer(request)
+        if presented.hasPrefix(Operators.tokenPrefix), let session = try await operators.session(token: presented) {
+            return session.actor
+        }
+        if isAdminToken(presented) {
+            return OperatorActor(id: OperatorActor.adminTokenID, email: "", role: .owner)
+        }
+        guard try await routesExist() else { throw APIError.notFound("endpoint") }
+        throw APIError(
+            .unauthorized, "unauthorized", "sign in as an operator and send 'Authorization: Bearer <token>'")
+    }
+
+    /// Whether the request shows the static admin token.
+    func showsAdminToken(_ request: Request) -> Bool { isAdminToken(Self.bearer(request)) }
+
+    /// Whether the admin routes exist: an admin token is configured, or an operator exists.
+    func routesExist() async throws -> Bool {
+        if let token, !token.isEmpty { return true }
+        return try await !operators.list().isEmpty
+    }
+
+    /// The request's bearer token, or an empty one.
+    static func bearer(_ request: Request) -> String {
+        request.headers[.authorization].flatMap(AuthMiddleware.bearerToken) ?? ""
+    }
+
+    /// Whether `presented` is the admin token, compared in constant time in its bytes.
+    private func isAdminToken(_ presented: String) -> Bool {
+        guard let expected = token, !expected.isEmpty else { return false }
+        let x = Array(presented.utf8)
+        let y = Array(expected.utf8)
+        return x.count == y.count && zip(x, y).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
     }
 }
