@@ -181,48 +181,6 @@ extension SQLBackend {
         return try await evaluate(user, body)
     }
 
-    /// Implements ``MomentumStore`` `flag`; see the protocol for its contract.
-    public func flag(_ flag: ReviewFlag) async throws(StoreError) {
-        _ = try await run(
-            StoreProgram(writes: true, user: flag.user) { () throws(StoreError) in
-                .execute([
-                    SQLStatement(
-                        """
-                        INSERT INTO review_flags (user_id, flag_id, kind, detail, events, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, flag_id) DO NOTHING
-                        """,
-                        [
-                            .text(flag.user), .text(flag.id), .text(flag.kind.rawValue), .text(flag.detail),
-                            .text(try StoreJSON.encode(flag.events)), .date(StoreJSON.canonical(flag.createdAt)),
-                        ])
-                ]) { _ throws(StoreError) in .done(true) }
-            })
-    }
-
-    /// Implements ``MomentumStore`` `reviewFlags`; see the protocol for its contract.
-    public func reviewFlags(limit: Int) async throws(StoreError) -> [ReviewFlag] {
-        try await run(
-            StoreProgram(writes: false) { () throws(StoreError) in
-                .query(
-                    SQLStatement(
-                        """
-                        SELECT user_id, flag_id, kind, detail, events, created_at FROM review_flags
-                        WHERE cleared_at IS NULL ORDER BY created_at DESC, user_id, flag_id LIMIT ?
-                        """, [.int(max(0, limit))])
-                ) { rows throws(StoreError) in
-                    .done(
-                        try rows.map { row throws(StoreError) in
-                            let kind = try row.text(2, "kind")
-                            return ReviewFlag(
-                                user: try row.text(0, "user_id"), id: try row.text(1, "flag_id"),
-                                kind: ReviewFlag.Kind(rawValue: kind) ?? .burst, detail: try row.text(3, "detail"),
-                                events: try StoreJSON.decode([String].self, try row.text(4, "events"), "flag events"),
-                                createdAt: try row.date(5, "created_at"))
-                        })
-                }
-            })
-    }
-
     /// Implements ``MomentumStore`` `projection`; see the protocol for its contract.
     public func projection(of user: String) async throws(StoreError) -> UserProjection {
         try await run(ProjectionReader.projection(of: user, form: storedForm))

@@ -52,6 +52,7 @@ public struct EventIngest: Sendable {
         if !problems.isEmpty {
             throw ServiceError.invalid(problems)
         }
+        try Self.refuseServerAuthored(events)
         try await checkUnknownTypes(in: events, user: caller.user)
         let now = now()
         let previousZone = try await detector.zone(of: caller.user) {
@@ -76,15 +77,18 @@ public struct EventIngest: Sendable {
             by: Int64(result.outcomes.count - applied.count - result.outcomes.count { $0.status == .duplicate }))
         let flags = detector.inspect(
             applied, user: caller.user, previousZone: previousZone, clock: DayClock(dayStartHour: 0), now: now)
+        var raised: [ReviewFlag] = []
+        // A flag already recorded, or whose evidence an operator confirmed, is not raised again.
         for flag in flags {
-            try await store.flag(flag)
+            guard try await store.flag(flag) else { continue }
+            raised.append(flag)
             metrics.reviewFlags.increment()
             logger.notice(
                 "suspicious activity flagged",
                 metadata: ["user": .string(caller.user), "kind": .string(flag.kind.rawValue)])
         }
         await webhookEvents.appended(
-            applied, user: caller.user, before: streakStarts, unlocks: stored.unlocks, flags: flags,
+            applied, user: caller.user, before: streakStarts, unlocks: stored.unlocks, flags: raised,
             wallet: stored.wallet, version: stored.version)
         if !applied.isEmpty {
             changes.publish(Change(kind: "events", headSeq: result.headSeq, device: device, at: now), to: caller.user)
@@ -118,6 +122,39 @@ public struct EventIngest: Sendable {
         return PushResponse(
             outcomes: outcomes, headSeq: stored.headSeq, wallet: stored.wallet,
             unlocks: stored.unlocks, warnings: Self.warnings(for: events))
+    }
+
+    /// Refuses a device's or a server key's batch holding an event only the server writes
+    /// (``MomentumCore/Event/Payload/isServerAuthored``: a grant, kept rewards, an amnesty),
+    /// as a whole and before anything is stored: 403 `server_only_event`, naming each one.
+    static func refuseServerAuthored(_ events: [Event]) throws {
+        let fields = events.enumerated().compactMap { index, event in
+            event.payload.isServerAuthored
+                ? ServiceError.Field(
+                    field: "events[\(index)].type",
+                    issue: "'\(event.payload.type)' events are written by the server only")
+                : nil
+        }
+        guard !fields.isEmpty else { return }
+        throw ServiceError(
+            .forbidden, "server_only_event", "grant, rewards.kept and amnesty events are written by the server only",
+            fields: fields)
+    }
+
+    /// Stores events the server itself writes for a user (an operator's grant, the rewards
+    /// kept at a pack's activation, an amnesty): every rule of the engine applies, as to an
+    /// import, and the user's devices hear of them at their next pull.
+    ///
+    /// - Parameters:
+    ///   - events: The events, each ``MomentumCore/Event/Payload/isServerAuthored``.
+    ///   - user: Whose log they go to.
+    /// - Returns: One result per event, in the order given (a retry of a stored id is a
+    ///   duplicate).
+    public func appendServerAuthored(_ events: [Event], for user: String) async throws -> PushResponse {
+        guard events.allSatisfy(\.payload.isServerAuthored) else {
+            throw ServiceError.invalid("only grant, rewards.kept and amnesty events are written here", field: "events")
+        }
+        return try await importHistory(events, for: user)
     }
 
     /// Tells the notifications what a write did: milestones reached go to the inbox at

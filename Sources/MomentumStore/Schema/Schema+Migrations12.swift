@@ -15,10 +15,12 @@ extension Schema {
     private static func consoleMigration(_ dialect: SQLDialect) -> [String] {
         operatorStatements(dialect) + packStatements(dialect) + whatIfStatements(dialect)
             + amnestyStatements(dialect) + consoleReadStatements(dialect)
+            + reviewFlagStatements(dialect)
     }
 
     /// The tables version 12 adds, area by area.
     static var consoleTables: [TableSpec] {
         operatorTables + packTables + whatIfTables + amnestyTables + consoleReadTables
+            + reviewFlagTables
     }
 }
