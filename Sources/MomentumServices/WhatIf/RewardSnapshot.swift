@@ -3,8 +3,8 @@ import MomentumCore
 import MomentumStore
 
 /// What a user has earned at one instant under one pack: their unlocks, their wallet, and
-/// the diamonds and freezes their rewards earned (streak rewards, difficulty bonuses and
-/// earned freezes; not purchases).
+/// the diamonds and freezes their rewards earned (streak rewards, difficulty bonuses,
+/// earned freezes and rewards kept at an earlier change of rules; not purchases or grants).
 ///
 /// A what-if compares two of them for one user: under the pack in force and under a
 /// candidate (``RewardChange/between(_:_:preferences:)``).
@@ -13,9 +13,9 @@ public struct RewardSnapshot: Hashable, Sendable {
     public var unlocks: [String: RewardUnlock]
     /// Diamonds and freezes held.
     public var wallet: Wallet
-    /// Diamonds paid by rewards so far (streak rewards and difficulty bonuses).
+    /// Diamonds paid by rewards so far (streak rewards, difficulty bonuses, kept credits).
     public var diamondsEarned: Int
-    /// Freezes earned at streak milestones so far.
+    /// Freezes earned at streak milestones (or kept) so far.
     public var freezesEarned: Int
 
     /// The snapshot of an engine at `now`: its clock moved there first (closing days and
@@ -32,9 +32,12 @@ public struct RewardSnapshot: Hashable, Sendable {
         for unlock in unlocks { byID[unlock.id] = RewardUnlock(unlock) }
         self.unlocks = byID
         self.wallet = wallet
-        let earnedDiamonds: Set<LedgerEntry.Source> = [.reward, .difficultyBonus]
-        diamondsEarned = ledger.reduce(0) { $0 + (earnedDiamonds.contains($1.source) ? max(0, $1.diamonds) : 0) }
-        freezesEarned = ledger.reduce(0) { $0 + ($1.source == .earnedFreeze ? max(0, $1.freezes) : 0) }
+        // What the engine counts as earned when it keeps rewards (`rewards.kept`): streak
+        // rewards, difficulty bonuses, earned freezes and earlier kept credits; not
+        // purchases, grants or spent freezes.
+        let earned: Set<LedgerEntry.Source> = [.reward, .difficultyBonus, .earnedFreeze, .kept]
+        diamondsEarned = ledger.reduce(0) { $0 + (earned.contains($1.source) ? $1.diamonds : 0) }
+        freezesEarned = ledger.reduce(0) { $0 + (earned.contains($1.source) ? $1.freezes : 0) }
     }
 }
 
