@@ -26,6 +26,9 @@ public struct TodayReport: Codable, Hashable, Sendable {
     public var freezeOffers: [OpenFreezeOffer]
     /// Pauses (vacations) under way or to come: those ending today or later.
     public var pauses: [PausePeriod]
+    /// The amnesties (outages an operator declared) covering a day of the habits' calendars,
+    /// with their reasons for the covered days; absent when there is none.
+    public var amnesties: [AmnestyPeriod]?
     /// The versions of the engine and of the packs that computed the dashboard; absent in
     /// the answers of a server older than versions (which a reader must accept).
     public var versions: RuleVersions?
@@ -50,6 +53,9 @@ public struct TodayReport: Codable, Hashable, Sendable {
         }.map(\.element)
         freezeOffers = state.freezeOffers
         pauses = state.pauses.filter { $0.until >= state.today }
+        let firstDay = state.today.advanced(by: 1 - Self.calendarDays)
+        let covering = state.amnesties.filter { $0.until >= firstDay }
+        amnesties = covering.isEmpty ? nil : covering
         versions = RuleVersions(packs: RulePack.canonicalNames(state.pack) ?? [state.pack])
     }
 

@@ -63,6 +63,13 @@ public func buildApplication(
                 name: "delivery", interval: server.configuration.deliveryInterval, logger: server.logger,
                 after: migrated, pass: { _ = try await server.services.deliveries.runDue() }))
     }
+    if server.configuration.deliveryInterval > .zero {
+        // Amnesty jobs whose instance stopped are resumed at the delivery pass's pace.
+        app.addServices(
+            PeriodicService(
+                name: "amnesty", interval: server.configuration.deliveryInterval, logger: server.logger,
+                after: migrated, pass: { try await server.services.amnesties.resumeStale() }))
+    }
     if server.configuration.mail.interval > .zero, server.configuration.mail.smtpURL != nil {
         app.addServices(
             PeriodicService(

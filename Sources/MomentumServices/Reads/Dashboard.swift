@@ -105,7 +105,8 @@ public struct Dashboard: Sendable {
             return HabitDetail(
                 habit: state, analytics: analytics, unlocks: engine.unlocks.filter { $0.habit == id }, zone: zone,
                 today: full.today, groups: Array(Set(full.habits.compactMap(\.definition.group))).sorted(),
-                pauses: full.pauses.filter { ($0.habit == nil || $0.habit == id) && $0.until >= full.today })
+                pauses: full.pauses.filter { ($0.habit == nil || $0.habit == id) && $0.until >= full.today },
+                amnesties: full.amnesties)
         }
     }
 
@@ -364,6 +365,8 @@ public struct HabitDetail: Sendable {
     public var groups: [String]
     /// The pauses of this habit or of every habit, under way or to come.
     public var pauses: [PausePeriod]
+    /// The amnesties not lifted: their reasons for the calendar's covered days.
+    public var amnesties: [AmnestyPeriod] = []
 }
 
 /// What the Journey shows: progression, every unlock, analytics, in the user's zone.

@@ -28,7 +28,9 @@ extension WebViews {
             since: L(
                 "habit.calendar.since",
                 ["policy": Self.policyLabel(habit.policy.name), "day": Self.longDay(habit.startDay)]),
-            weeks: calendarWeeks(habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!),
+            weeks: calendarWeeks(
+                habit, zone: ZoneOffsetTable.named(zone) ?? ZoneOffsetTable.named("UTC")!,
+                amnesties: detail.amnesties),
             streakStart: streakStart.map(Self.longDay),
             streakBegan: streakStart.map { L("habit.calendar.began", ["day": Self.longDay($0)]) },
             archivedOn: habit.archivedDay.map(Self.longDay),
@@ -53,7 +55,8 @@ extension WebViews {
             legend: [
                 ("completed", L("habit.legend.completed")), ("grace", L("habit.legend.grace")),
                 ("frozen", L("habit.legend.frozen")), ("skipped", L("habit.legend.skipped")),
-                ("paused", L("habit.legend.paused")), ("missed", L("habit.legend.missed")),
+                ("paused", L("habit.legend.paused")), ("covered", L("habit.legend.covered")),
+                ("missed", L("habit.legend.missed")),
                 ("pending", L("habit.legend.pending")), ("notStarted", L("habit.legend.notStarted")),
             ].map { HabitPage.LegendEntry(state: $0.0, label: $0.1) })
         if let analytics {
@@ -96,7 +99,10 @@ extension WebViews {
     }
 
     /// The calendar as weeks (Monday first) of day cells; days before the window are blank.
-    func calendarWeeks(_ habit: HabitState, zone: ZoneOffsetTable) -> [HabitPage.Week] {
+    /// A covered day's detail gives the amnesty's reason.
+    func calendarWeeks(
+        _ habit: HabitState, zone: ZoneOffsetTable, amnesties: [AmnestyPeriod] = []
+    ) -> [HabitPage.Week] {
         guard let first = habit.calendar.first?.day else { return [] }
         let padding = first.weekday.rawValue - 1
         var cells = Array(repeating: CalendarCell(blank: true), count: padding)
@@ -105,6 +111,9 @@ extension WebViews {
             let times = day.completions.map { Self.time($0.at, zone: zone) }
             let notes = day.completions.compactMap(\.note)
             var detail = "\(Self.longDay(day.day)) — \(Self.label(day.state, due: true))"
+            if day.state == .covered, let reason = AmnestyPeriod.reason(on: day.day, in: amnesties) {
+                detail += " · " + L("habit.calendar.covered", ["reason": reason])
+            }
             if !times.isEmpty {
                 detail += " · " + L("habit.calendar.loggedAt", ["times": times.joined(separator: ", ")])
             }
