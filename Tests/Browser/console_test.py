@@ -24,6 +24,8 @@ import sys
 import traceback
 import uuid
 
+import console_keys
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -172,6 +174,8 @@ def walkthrough(args):
         rows = owner.css("table").text
         expect("operator.added" in rows and "operator.signed_in" in rows, f"the audit log shows {rows!r}")
         owner.shot("console-audit-filtered")
+
+        console_keys.keys_webhooks_and_notifications(owner)
 
         owner.submit("form[action='/console/sign-out']")
         expect(owner.path().startswith("/console/sign-in"), f"signed out to {owner.path()}")
