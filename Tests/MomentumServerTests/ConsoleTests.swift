@@ -90,6 +90,37 @@ struct ConsoleTests {
         }
     }
 
+    /// A form past the console's bound is refused before it is read through; a sign-in's
+    /// `next` is followed only within the console.
+    @Test func oversizedFormsAndForeignNextAddressesAreRefused() async throws {
+        try await ServerHarness.with { harness, client in
+            let operators = harness.state.services.operators
+            let owner = try await ConsoleSession.signIn(.owner, harness: harness, client: client)
+            let before = try await operators.list()
+            let huge = try await owner.post(
+                "/console/operators",
+                ["email": "big@example.com", "name": String(repeating: "n", count: 70_000), "role": "viewer"])
+            #expect(huge.status == .contentTooLarge)
+            #expect(try await operators.list() == before)
+
+            for next in ["https://evil.example/", "//evil.example/console", "/today", "/console/sign-in"] {
+                let (cookie, token) = try await ConsoleSession.signInForm(client)
+                let response = try await client.call(
+                    .post, "/console/sign-in",
+                    headers: [
+                        .contentType: "application/x-www-form-urlencoded", .cookie: cookie,
+                        .origin: ConsoleSession.origin,
+                    ],
+                    body: ConsoleSession.encode([
+                        "email": owner.actor.email, "password": ConsoleSession.password, "csrf": token, "next": next,
+                    ]))
+                #expect(response.status == .seeOther)
+                let location = try #require(response.headers[.location])
+                #expect(location.hasPrefix("/console/") && !location.hasPrefix("/console/sign-in"), "\(next)")
+            }
+        }
+    }
+
     /// The sign-in form is a form like the others: without its own token, or from another
     /// site, it signs no one in.
     @Test(arguments: Backend.allCases)
