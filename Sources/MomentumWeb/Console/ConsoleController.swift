@@ -63,7 +63,6 @@ public struct ConsoleController<Context: WebRequestContext>: Sendable {
         routes.addNotificationPages(services: services)
         routes.addKeyPages(services: services)
         routes.addPackPages(services: services)
-        routes.addAmnestyPages(services: services)
         routes.addWhatIfPages(services: services)
         routes.addUserPages(services: services)
         routes.addReviewFlagPages(services: services)
