@@ -79,6 +79,10 @@ public final class Operators: Sendable {
     /// Adds an operator.
     ///
     /// - Parameters:
+    ///   - email: The email they sign in with (lower-cased).
+    ///   - name: Their name.
+    ///   - role: Their role.
+    ///   - password: Their password, 12 to 72 characters.
     ///   - actor: Who adds them (an owner; the command line is `cli`).
     /// - Throws: `.forbidden` `operator_role_forbidden` for an actor who may not manage
     ///   operators; `.invalid` naming every field at fault; `.conflict` `email_taken`.
