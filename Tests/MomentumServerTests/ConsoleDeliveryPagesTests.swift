@@ -63,10 +63,18 @@ struct ConsoleDeliveryPagesTests {
             let supportPage = try await support.get("/console/webhooks/\(id)")
             #expect(supportPage.text.contains("/deliveries/\(delivery)/retry\""))
             #expect(!supportPage.text.contains("rotate-secret"), "support does not manage webhooks")
-            let retried = try await support.post("/console/webhooks/\(id)/deliveries/\(delivery)/retry")
+            let user = try #require(listed.first).id.user
+            // A form naming another user than the delivery's is refused, and nothing is sent.
+            let mismatch = try await support.post(
+                "/console/webhooks/\(id)/deliveries/\(delivery)/retry", ["user": "someone-else"])
+            #expect(mismatch.status == .notFound, "\(mismatch.text)")
+            #expect(try await harness.state.runDueDeliveries().sent == 0)
+            let retried = try await support.post("/console/webhooks/\(id)/deliveries/\(delivery)/retry", ["user": user])
             #expect(retried.status == .seeOther, "\(retried.text)")
             #expect(try await harness.state.runDueDeliveries().sent == 1)
-            #expect(try await Self.audit(harness, action: "webhook.retried", by: support.actor).count == 1)
+            // The audit log names the user the delivery was about.
+            let retriedEntries = try await Self.audit(harness, action: "webhook.retried", by: support.actor)
+            #expect(retriedEntries.contains { $0.user == user }, "\(retriedEntries)")
 
             // An owner rotates the secret: shown on the answer page, never again.
             let owner = try await ConsoleSession.signIn(.owner, harness: harness, client: client)

@@ -34,8 +34,12 @@ extension ConsoleRoutes {
             action: "webhook.retried"
         ) { request in
             let id = try request.parameter("webhook")
-            let delivery = try await console.retry(try request.parameter("delivery"))
-            guard delivery.webhookID == id else { throw ServiceError.notFound("delivery") }
+            let token = try request.parameter("delivery")
+            // The form names the delivery's user for the audit log: it must be the one the id names.
+            guard let named = WebhookDeliveryID(token: token), named.webhookID == id,
+                request.form["user"].map({ $0 == named.user }) ?? true
+            else { throw ServiceError.notFound("delivery") }
+            _ = try await console.retry(token)
             return .redirect(
                 to: ConsoleWebhookViews.path(id),
                 notice: "Queued again: the sender posts it within seconds.")
@@ -161,7 +165,7 @@ enum ConsoleWebhookViews {
             let retry: ConsoleHTML =
                 canRetry
                 ? """
-                <form method="post" action="\(base)/deliveries/\(delivery.id.token)/retry">\(csrf)<button type="submit" class="small">Retry now</button></form>
+                <form method="post" action="\(base)/deliveries/\(delivery.id.token)/retry">\(csrf)<input type="hidden" name="user" value="\(delivery.id.user)"><button type="submit" class="small">Retry now</button></form>
                 """
                 : ""
             let state = delivery.state == "sent" ? "ok" : delivery.state
