@@ -12,7 +12,26 @@ import Testing
 /// miss is 404), read with each recent day explained, granted rewards; and a review flag
 /// confirmed. On both backends.
 struct ConsoleUserRouteTests {
-    static let admin: HTTPFields = [.authorization: "Bearer mop_harness-owner"]
+    static let admin = ServerHarness.ownerHeaders
+
+    /// An API session for a new operator of `role`, and who they are.
+    static func session(_ role: OperatorRole, harness: ServerHarness) async throws -> (HTTPFields, OperatorActor) {
+        let actor = try await ConsoleSession.add(role, harness: harness)
+        let token = "mop_\(role.rawValue)-\(Tokens.id("").prefix(8))"
+        try await harness.state.store.createOperatorSession(
+            OperatorSessionRecord(
+                tokenHash: Tokens.hash(token), operatorID: actor.id, kind: "api", csrf: "test-csrf",
+                createdAt: harness.now, expiresAt: harness.now.addingTimeInterval(365 * 86_400),
+                lastSeenAt: harness.now))
+        return ([.authorization: "Bearer \(token)"], actor)
+    }
+
+    /// The operator's audit entries whose action starts with `action`, newest first.
+    static func audit(_ harness: ServerHarness, _ actor: OperatorActor, _ action: String) async throws -> [AuditEntry] {
+        try await harness.state.services.operators.auditLog(
+            AuditQuery(operatorID: actor.id, actionPrefix: action, limit: 50)
+        ).entries
+    }
 
     @Test(arguments: ServerHarness.Backend.allCases)
     func aUserIsFoundByIdEmailOrAppUserAndNeverByAPrefix(_ backend: ServerHarness.Backend) async throws {
@@ -164,6 +183,43 @@ struct ConsoleUserRouteTests {
                 try await client.call(.post, "/v1/admin/review-flags/\(ada.id)/nope/confirm", headers: Self.admin)
                     .status == .notFound)
             #expect(try await client.call(.post, "/v1/admin/review-flags/\(ada.id)/f1/confirm").status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: ServerHarness.Backend.allCases)
+    func lookUpsAndGrantsAreAuditedAndAViewerMayNotGrant(_ backend: ServerHarness.Backend) async throws {
+        try await ServerHarness.with(backend: backend) { harness, client in
+            let ada = try await client.person("ada")
+            let (viewer, viewerActor) = try await Self.session(.viewer, harness: harness)
+            // A miss is recorded as a look-up without a user; a hit, also as viewing the user.
+            #expect(
+                try await client.call(.get, "/v1/admin/users?email=nobody@x.org", headers: viewer).status == .notFound)
+            #expect(try await client.call(.get, "/v1/admin/users?email=ada@example.com", headers: viewer).status == .ok)
+            #expect(try await client.call(.get, "/v1/admin/users/\(ada.id)", headers: viewer).status == .ok)
+            let lookups = try await Self.audit(harness, viewerActor, "user.lookup")
+            #expect(lookups.count == 2 && lookups.allSatisfy { $0.user == nil }, "\(lookups)")
+            let viewed = try await Self.audit(harness, viewerActor, "user.viewed")
+            #expect(viewed.map(\.user) == [ada.id, ada.id], "\(viewed)")
+
+            // A viewer may not grant: 403, recorded as denied, nothing given.
+            let path = "/v1/admin/users/\(ada.id)/grants"
+            let body = #"{"diamonds": 7, "reason": "Goodwill"}"#
+            let forbidden = try await client.call(.post, path, json: body, headers: viewer)
+            #expect(forbidden.status == .forbidden, "\(forbidden.text)")
+            let denied = try await Self.audit(harness, viewerActor, "user.granted")
+            #expect(denied.map(\.outcome) == [.denied] && denied.first?.user == ada.id, "\(denied)")
+            #expect(
+                try await client.call(.post, "/v1/admin/review-flags/\(ada.id)/f/confirm", headers: viewer).status
+                    == .forbidden)
+
+            // Support may: recorded as done, with the amounts and the reason.
+            let (support, supportActor) = try await Self.session(.support, harness: harness)
+            let granted = try await client.call(.post, path, json: body, headers: support)
+            #expect(granted.status == .ok, "\(granted.text)")
+            let done = try await Self.audit(harness, supportActor, "user.granted")
+            #expect(
+                done.map(\.outcome) == [.done] && done.first?.detail == "7 diamonds, 0 freezes: Goodwill", "\(done)")
+            #expect(try await harness.state.services.userLookup.read(ada.id).wallet.diamonds == 7)
         }
     }
 }

@@ -54,11 +54,18 @@ struct ConsoleUsersController: Sendable {
     /// wallet. An `Idempotency-Key` gives once however often it is sent.
     @Sendable func grant(_ request: Request, context: MomentumContext) async throws -> Response {
         let user = try context.parameter("user")
-        let actor = try await admin.authorize(request, .grantRewards, action: "user.granted", user: user)
+        // Who asks is known before the body is read; the audit entry (done or denied) then
+        // names the amounts and the reason.
+        _ = try await admin.actor(request)
         let body = try await JSONIO.decode(GrantRequest.self, from: request, limit: maxBodyBytes)
+        let diamonds = body.diamonds ?? 0
+        let freezes = body.freezes ?? 0
+        let actor = try await admin.authorize(
+            request, .grantRewards, action: "user.granted", user: user,
+            detail: "\(diamonds) diamonds, \(freezes) freezes: \(body.reason)")
         return try JSONIO.response(
             try await grants.grant(
-                user: user, diamonds: body.diamonds ?? 0, freezes: body.freezes ?? 0, reason: body.reason, by: actor,
+                user: user, diamonds: diamonds, freezes: freezes, reason: body.reason, by: actor,
                 key: request.headers[.idempotencyKey]))
     }
 
