@@ -26,6 +26,11 @@ public struct LogGenerator: Sendable {
         public var pauseRate: Double = 0
         /// The chance, per day, of buying a 5-freeze pack.
         public var purchaseRate: Double = 0.01
+        /// The chance, per day, of an operator's grant of diamonds and freezes.
+        public var grantRate: Double = 0
+        /// The chance, per day, of an amnesty covering a window of the last three days; one
+        /// in three is lifted a few days later.
+        public var amnestyRate: Double = 0
         /// The chance a completion is logged the next morning for the day before.
         public var backfillRate: Double = 0.0
         /// The schedules to draw from, in turn.
@@ -111,6 +116,30 @@ public struct LogGenerator: Sendable {
                         Event(
                             id: id(), at: instant(back, second: 5 * 3600 + 2), timeZone: options.timeZone,
                             payload: .resume(pause: pause)))
+                }
+            }
+            if options.grantRate > 0, Double(rng.next() % 1_000_000) / 1_000_000 < options.grantRate {
+                events.append(
+                    Event(
+                        id: id(), at: instant(day, second: 21 * 3600), timeZone: options.timeZone,
+                        payload: .grant(
+                            Grant(diamonds: 1 + Int(rng.next() % 50), freezes: Int(rng.next() % 3), reason: "Thanks"))))
+            }
+            if options.amnestyRate > 0, Double(rng.next() % 1_000_000) / 1_000_000 < options.amnestyRate {
+                let at = instant(day, second: 23 * 3600)
+                let end = at.addingTimeInterval(-Double(rng.next() % 86_400))
+                let start = end.addingTimeInterval(-Double(1 + rng.next() % (2 * 86_400)))
+                let amnesty = "am\(id())"
+                events.append(
+                    Event(
+                        id: id(), at: at, timeZone: options.timeZone,
+                        payload: .amnesty(Amnesty(id: amnesty, start: start, end: end, reason: "Outage"))))
+                let later = day.advanced(by: 1 + Int(rng.next() % 5))
+                if rng.next() % 3 == 0, offset + later.number - day.number < options.days {
+                    events.append(
+                        Event(
+                            id: id(), at: instant(later, second: 6 * 3600), timeZone: options.timeZone,
+                            payload: .amnestyLifted(id: amnesty)))
                 }
             }
             if Double(rng.next() % 1_000_000) / 1_000_000 < options.purchaseRate {

@@ -108,6 +108,8 @@ struct NaiveRun {
     var rejected: [String] = []
     /// Paused days of every habit, and of single habits by id.
     var pausedAll: Set<String> = []
+    /// Days an amnesty not lifted covers.
+    var coveredDays: Set<String> = []
     var pausedByHabit: [String: Set<String>] = [:]
 
     init(pack: RulePack, dayStartHour: Int) {
@@ -189,6 +191,23 @@ struct NaiveRun {
             }
         }
 
+        // Amnesties: every local day (in the event's zone) from the one holding the window's
+        // start to the one holding the instant before its end, unless lifted.
+        var lifted: Set<String> = []
+        for (_, _, event) in keyed {
+            if case .amnestyLifted(let id) = event.payload { lifted.insert(id) }
+        }
+        for (_, _, event) in keyed {
+            guard case .amnesty(let amnesty) = event.payload, !lifted.contains(amnesty.id) else { continue }
+            let eventDays = days(in: event.timeZone)
+            var day = eventDays.day(of: amnesty.start)
+            let last = eventDays.day(of: amnesty.end.addingTimeInterval(-0.001))
+            while day <= last {
+                coveredDays.insert(day)
+                day = eventDays.adding(1, to: day)
+            }
+        }
+
         // Walk the days: events first, then (for closed days) judge every started habit.
         var day = firstDay
         while day <= today {
@@ -227,8 +246,12 @@ struct NaiveRun {
             if let h = habitIndex[id] { habits[h].restDays.insert(day) }
         case .skip(nil, _, _):
             for h in habits.indices { habits[h].restDays.insert(day) }
-        case .pause, .resume:
+        case .pause, .resume, .amnesty, .amnestyLifted:
             break  // Their days are known before the walk.
+        case .grant(let grant):
+            diamonds += grant.diamonds
+            freezes += grant.freezes
+            record(day, .grant, diamonds: grant.diamonds, freezes: grant.freezes)
         case .purchase(let item, let days):
             guard let quote = try? pack.store.quote(item: item, days: days) else {
                 preconditionFailure("NaiveEvaluator: purchase \(event.id) names nothing the store sells")
@@ -271,6 +294,8 @@ struct NaiveRun {
             if habits[h].completions[day] != nil {
                 state = .completed
                 habits[h].started = true
+            } else if coveredDays.contains(day) {
+                state = .covered
             } else if pausedAll.contains(day) || pausedByHabit[habits[h].id]?.contains(day) == true {
                 state = .paused
             } else if habits[h].restDays.contains(day) {

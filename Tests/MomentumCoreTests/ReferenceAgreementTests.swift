@@ -38,6 +38,10 @@ struct ReferenceAgreementTests {
             options.policies = ReferenceAgreementTests.policyMixes[policyMix]
             // Two users in three take vacations now and then.
             options.pauseRate = seed % 3 == 0 ? 0 : 0.03
+            // One in two is granted diamonds and freezes now and then; one in two lives through
+            // outages an operator covers (and sometimes lifts again).
+            options.grantRate = seed % 2 == 0 ? 0 : 0.01
+            options.amnestyRate = (seed / 2) % 2 == 0 ? 0 : 0.02
             return options
         }
 
@@ -50,7 +54,8 @@ struct ReferenceAgreementTests {
         var description: String {
             "seed \(seed), \(habits) habits, \(days) days from \(options.firstDay), \(zone), dayStartHour "
                 + "\(dayStartHour), completion \(completionRate), skip \(skipRate), purchase \(purchaseRate), "
-                + "backfill \(backfillRate), pause \(options.pauseRate), schedules #\(scheduleMix), policies #\(policyMix)"
+                + "backfill \(backfillRate), pause \(options.pauseRate), grant \(options.grantRate), amnesty "
+                + "\(options.amnestyRate), schedules #\(scheduleMix), policies #\(policyMix)"
         }
     }
 
