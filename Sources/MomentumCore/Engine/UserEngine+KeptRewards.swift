@@ -8,7 +8,7 @@ extension UserEngine {
 
     /// Applies a `rewards.kept` event: when the diamonds or freezes earned by rewards up to
     /// it fall short of the numbers it keeps, credits the shortfall (a ledger entry of its
-    /// own, ``LedgerEntry/Source-swift.enum/kept``). Under the rules that earned them the
+    /// own, ``LedgerEntry/Source/kept``). Under the rules that earned them the
     /// rewards are all there, and nothing changes.
     mutating func keepRewards(_ entry: Entry, on day: Int) {
         guard case .rewardsKept(let kept) = log[Int(entry.event)].payload else { return }

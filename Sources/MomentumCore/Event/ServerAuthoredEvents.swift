@@ -4,7 +4,7 @@ import Foundation
 /// "freezes": 2, "reason": "Sorry about the outage", "operator": "op_1"}`.
 ///
 /// Written by the server only (``Event/Payload/isServerAuthored``). The wallet credits them
-/// with a ledger entry of their own (``LedgerEntry/Source-swift.enum/grant``) whose reason is
+/// with a ledger entry of their own (``LedgerEntry/Source/grant``) whose reason is
 /// the grant's.
 public struct Grant: Hashable, Sendable {
     /// Diamonds given, 0…``maximumDiamonds``.
@@ -56,7 +56,7 @@ public struct Grant: Hashable, Sendable {
 /// earned by itself (marked kept, with its title and date, never celebrated again), and
 /// when the diamonds or freezes earned by rewards (not purchases, not grants) up to this
 /// event fall short of the numbers given, credits the shortfall
-/// (``LedgerEntry/Source-swift.enum/kept``). Under the rules that earned them it changes
+/// (``LedgerEntry/Source/kept``). Under the rules that earned them it changes
 /// nothing.
 public struct KeptRewards: Hashable, Sendable {
     /// One unlock kept.

@@ -7,7 +7,7 @@ import Foundation
 /// it sees one's progress, and a job whose instance stopped is resumed by another once its
 /// lease runs out (``claimStaleAmnesty(now:leaseUntil:)``).
 public protocol AmnestyStore: Sendable {
-    /// Stores a new amnesty (status ``AmnestyRecord/Status-swift.enum/declaring``).
+    /// Stores a new amnesty (status ``AmnestyRecord/Status/declaring``).
     ///
     /// - Throws: ``StoreError`` `invalidInput` for an id already used or a missing field.
     func declareAmnesty(_ amnesty: AmnestyRecord) async throws(StoreError)
@@ -18,7 +18,7 @@ public protocol AmnestyStore: Sendable {
     /// The latest amnesties, newest first.
     func amnesties(limit: Int) async throws(StoreError) -> [AmnestyRecord]
 
-    /// Starts lifting an active amnesty: status ``AmnestyRecord/Status-swift.enum/lifting``,
+    /// Starts lifting an active amnesty: status ``AmnestyRecord/Status/lifting``,
     /// progress from zero, leased to the caller until `leaseUntil`.
     ///
     /// - Returns: The amnesty as it now is, `nil` for an unknown id; one that is not active
