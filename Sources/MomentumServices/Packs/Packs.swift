@@ -6,10 +6,10 @@ import MomentumStore
 /// Rule packs as configuration: operators upload versions, Momentum checks and stores them,
 /// and one version per name is active.
 ///
-/// An upload is checked by ``PackUpload/read(_:maximumBytes:)`` (every problem listed,
+/// An upload is checked by `PackUpload.read(_:maximumBytes:)` (every problem listed,
 /// nothing stored when there is one). Activating a version (or `bundled`, the compiled-in
 /// pack of that name) first lets ``RewardKeeping`` keep what users earned, then flips the
-/// active version in one transaction and reloads this instance's ``PackLibrary`` at once;
+/// active version in one transaction and reloads this instance's `PackLibrary` at once;
 /// other instances reload within their refresh (``refresh()``, every
 /// `packs.refresh_seconds`). A device gets the new version with its next sync: every state
 /// carries the versions of its packs.
@@ -51,7 +51,7 @@ public struct Packs: Sendable {
     ///   - data: The upload: `{"pack": {…}, "translations": {…}}`.
     ///   - actor: The operator uploading it.
     /// - Returns: Whether it was new, and the pack's versions.
-    /// - Throws: `.tooLarge` (`pack_too_large`) beyond ``maximumBytes``, unread; `.invalid`
+    /// - Throws: `.tooLarge` (`pack_too_large`) beyond `packs.max_bytes`, unread; `.invalid`
     ///   (`invalid_pack`) with every problem as a field (its JSON path) and an issue;
     ///   `.conflict` (`pack_version_exists`) when that version is stored with another
     ///   document. Nothing is stored then.

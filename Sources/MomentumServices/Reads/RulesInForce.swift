@@ -18,7 +18,7 @@ public struct RulesInForce: Sendable {
     }
 
     /// The versions announced for `names`, each uploaded pack at its active version (the
-    /// store's ``PackLibrary``), so that a device sees a new version at its next sync.
+    /// store's `PackLibrary`), so that a device sees a new version at its next sync.
     private func inForce(_ names: [String]) -> RuleVersions {
         var versions = announced(names)
         let library = store.packLibrary

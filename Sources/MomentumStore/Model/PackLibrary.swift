@@ -127,7 +127,7 @@ public final class PackLibrary: Sendable {
     }
 
     /// Puts `active` in force in place of the uploads before: one version per name, each
-    /// document read again (``PackUpload/read(_:maximumBytes:)``). A document that no
+    /// document read again (`PackUpload.read(_:maximumBytes:)`). A document that no
     /// longer reads is skipped (its name falls back to its bundled pack, if any).
     ///
     /// - Parameter active: The active versions, with their documents.
