@@ -28,6 +28,19 @@ extension UserEngine {
         return earliest
     }
 
+    /// The earliest closed day whose paused or covered days an appended `pause`, `resume`,
+    /// `amnesty` or `amnesty.lifted` entry changed, if any: where the append must rewind.
+    mutating func restDayChange(for entry: Entry) -> Int? {
+        let changed: Int?
+        switch entry.operation {
+        case .pause, .resume: changed = recomputePauseChanges()
+        case .amnesty, .amnestyLifted: changed = recomputeAmnestyChanges()
+        default: return nil
+        }
+        guard let changed, let open = run.openDay, changed < open else { return nil }
+        return changed
+    }
+
     /// Whether a day is covered by an amnesty.
     @inline(__always)
     func isCovered(_ day: Int) -> Bool {

@@ -74,8 +74,7 @@ public struct UserEngine: Sendable {
     /// Paused days of every habit, and of single habits by id (``recomputePauses()``).
     var pausedAll: Set<Int> = []
     var pausedByHabit: [String: Set<Int>] = [:]
-    /// Days covered by an amnesty, with the index in the log of the `amnesty` event that
-    /// covers each (``recomputeAmnesties()``).
+    /// Days covered by an amnesty, with the index of its event (``recomputeAmnesties()``).
     var coveredDays: [Int: Int32] = [:]
     var latest: (seconds: Double, zone: String)?
 
@@ -225,16 +224,7 @@ public struct UserEngine: Sendable {
                 needsRewind(from: entry.day)
             }
         }
-        if entry.operation == .pause || entry.operation == .resume, let changed = recomputePauseChanges(),
-            let open = run.openDay, changed < open
-        {
-            needsRewind(from: changed)
-        }
-        if entry.operation == .amnesty || entry.operation == .amnestyLifted, let changed = recomputeAmnestyChanges(),
-            let open = run.openDay, changed < open
-        {
-            needsRewind(from: changed)
-        }
+        if let changed = restDayChange(for: entry) { needsRewind(from: changed) }
         if let rewindDay { rewind(to: rewindDay) }
         if let index = rejected.lastIndex(where: { $0.event == event.id }) {
             // The state refused it (for example too few diamonds at that point): it is not kept.
