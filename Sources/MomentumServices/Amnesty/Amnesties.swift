@@ -5,7 +5,7 @@ import MomentumStore
 import Synchronization
 
 /// Incident amnesties: an operator declares an outage window, and every user's days it
-/// touched are covered (``MomentumCore/DayState/covered``) — their streaks stand, no freeze
+/// touched are covered (`DayState.covered`) — their streaks stand, no freeze
 /// is spent — until it is lifted, as if it never was.
 ///
 /// Declaring stores the amnesty and starts a job in the background that appends its

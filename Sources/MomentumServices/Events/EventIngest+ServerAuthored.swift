@@ -6,7 +6,7 @@ import MomentumCore
 /// own path.
 extension EventIngest {
     /// Refuses a device's or a server key's batch holding an event only the server writes
-    /// (``MomentumCore/Event/Payload/isServerAuthored``: a grant, kept rewards, an amnesty),
+    /// (`Event.Payload.isServerAuthored`: a grant, kept rewards, an amnesty),
     /// as a whole and before anything is stored: 403 `server_only_event`, naming each one.
     static func refuseServerAuthored(_ events: [Event]) throws {
         let fields = events.enumerated().compactMap { index, event in
@@ -27,7 +27,7 @@ extension EventIngest {
     /// import, and the user's devices hear of them at their next pull.
     ///
     /// - Parameters:
-    ///   - events: The events, each ``MomentumCore/Event/Payload/isServerAuthored``.
+    ///   - events: The events, each `Event.Payload.isServerAuthored`.
     ///   - user: Whose log they go to.
     /// - Returns: One result per event, in the order given (a retry of a stored id is a
     ///   duplicate).
