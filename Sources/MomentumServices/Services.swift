@@ -231,9 +231,10 @@ public final class Services: Sendable {
         userLookup = UserLookup(store: store, now: now)
         grants = Grants(store: store, ingest: ingest, now: now)
         flagReviews = FlagReviews(store: store, now: now)
+        whatIf = WhatIfReplays(
+            store: store, packs: LibraryPackSource(store: store), now: now, logger: logger, ingest: ingest)
         packs = Packs(
-            store: store, now: now, maximumBytes: configuration.packs.maxBytes, keeper: nil, logger: logger)
-        whatIf = WhatIfReplays(store: store, packs: BundledPackSource(), now: now, logger: logger)
+            store: store, now: now, maximumBytes: configuration.packs.maxBytes, keeper: whatIf, logger: logger)
         webhookConsole = WebhookConsole(store: store, now: now)
         notificationSummaries = NotificationSummaries(store: store, now: now)
         amnesties = Amnesties(store: store, ingest: ingest, now: now, logger: logger)

@@ -21,6 +21,8 @@ public struct WhatIfReplays: Sendable {
     let packs: any WhatIfPackSource
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Where the rewards kept at an activation are appended (``keepRewards(current:candidate:by:)``).
+    let ingest: EventIngest?
     let work: WhatIfWork
     /// Users replayed between two progress records.
     let pageSize: Int
@@ -34,16 +36,19 @@ public struct WhatIfReplays: Sendable {
     ///   - packs: Where candidate versions and users' packs come from.
     ///   - now: The clock.
     ///   - logger: Where failures are logged.
+    ///   - ingest: Where the rewards kept at an activation are appended; `nil` keeps none.
     ///   - pageSize: Users per page (100).
     ///   - lease: Seconds a run is held between two pages (60).
     public init(
         store: any WhatIfRuns & EventStore & AccountStore, packs: any WhatIfPackSource,
-        now: @escaping @Sendable () -> Date, logger: Logger, pageSize: Int = 100, lease: TimeInterval = 60
+        now: @escaping @Sendable () -> Date, logger: Logger, ingest: EventIngest? = nil, pageSize: Int = 100,
+        lease: TimeInterval = 60
     ) {
         self.store = store
         self.packs = packs
         self.now = now
         self.logger = logger
+        self.ingest = ingest
         self.work = WhatIfWork()
         self.pageSize = max(1, pageSize)
         self.lease = max(1, lease)
@@ -225,7 +230,7 @@ public struct WhatIfReplays: Sendable {
 
     /// The next page of users of `pack` after `cursor` (all of them, or those `chosen`),
     /// and the last user it read; `nil` at the end.
-    private func nextPage(
+    func nextPage(
         after cursor: String?, chosen: [String]?, pack: String
     ) async throws -> (users: [String], last: String)? {
         var after = cursor
