@@ -190,6 +190,10 @@ public struct AchievementEngine: Sendable {
         case .activity(let activity): if let d = activity.day { day = min(day, d.number) }
         case .contribution(_, _, let d, _): if let d { day = min(day, d.number) }
         case .subject, .goal, .stage, .milestone, .milestoneDeleted: break
+        case .rewardsKept(let kept):
+            // Kept across a rule change: recorded, never celebrated again.
+            keep(kept, event: event, table: table, detectedAt: detectedAt)
+            return []
         case .removal(let target):
             // A withdrawn event stops counting; what it unlocked stays unlocked.
             guard let index = events.firstIndex(where: { $0.event.id == target }) else { return [] }
