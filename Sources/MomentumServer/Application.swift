@@ -76,6 +76,13 @@ public func buildApplication(
                 name: "mail", interval: server.configuration.mail.interval, logger: server.logger,
                 after: migrated, pass: { _ = try await server.services.mail.runDue() }))
     }
+    // What-if runs whose instance stopped (their lease ran out) are resumed here.
+    if server.configuration.deliveryInterval > .zero {
+        app.addServices(
+            PeriodicService(
+                name: "what-if", interval: .seconds(15), logger: server.logger, after: migrated,
+                pass: { try await server.services.whatIf.resumeStale() }))
+    }
     // The active uploaded packs, read again every few seconds: an activation on another
     // instance is in force here within that time.
     app.addServices(
