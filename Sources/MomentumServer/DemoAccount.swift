@@ -20,6 +20,24 @@ public enum DemoAccount {
     static let waitingRules: Set<String> = ["potty-streak-7", "savings-small"]
     /// The packs the demo account tracks: all of them.
     static let pack = "habits+ollie+savings+growth"
+    /// The demo console owner's email (`/console`), created when no owner exists yet.
+    public static let ownerEmail = "owner@momentum.local"
+    /// The demo console owner's password.
+    public static let ownerPassword = "momentum-owner"
+
+    /// Creates the demo console owner unless the server already has an owner (a real one is
+    /// never replaced or joined by a demo one).
+    ///
+    /// - Returns: Whether the demo owner was created.
+    @discardableResult
+    public static func installOwner(_ operators: Operators) async throws -> Bool {
+        do {
+            _ = try await operators.bootstrapOwner(email: ownerEmail, name: "Demo owner", password: ownerPassword)
+            return true
+        } catch let error as ServiceError where error.kind == .conflict {
+            return false
+        }
+    }
 
     /// Creates the demo account, replacing one made on an earlier day (its log would end
     /// in the past).

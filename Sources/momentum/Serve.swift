@@ -52,6 +52,14 @@ struct Serve: AsyncParsableCommand {
                 logger.notice(
                     "demo account ready",
                     metadata: ["email": .string(DemoAccount.email), "password": .string(DemoAccount.password)])
+                if try await DemoAccount.installOwner(state.services.operators) {
+                    logger.notice(
+                        "demo console owner ready",
+                        metadata: [
+                            "console": .string(url + "console"), "email": .string(DemoAccount.ownerEmail),
+                            "password": .string(DemoAccount.ownerPassword),
+                        ])
+                }
             }
             logger.notice(
                 "Momentum is listening",

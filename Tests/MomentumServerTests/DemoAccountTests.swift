@@ -42,4 +42,30 @@ import Testing
         #expect(delivered > 50, "the history's celebrations count as seen: \(delivered)")
         await store.close()
     }
+
+    /// `serve --demo` makes a console owner to sign in with, once, and never beside a real one.
+    @Test func theDemoOwnerIsMadeOnceAndNeverBesideARealOne() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "demo-owner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appending(path: "demo.sqlite").path)
+        try await store.migrate()
+        var configuration = ServerConfiguration()
+        configuration.bcryptCost = 4
+        let operators = CommandLineOperators.make(store: store, configuration: configuration)
+        #expect(try await DemoAccount.installOwner(operators))
+        #expect(try await !DemoAccount.installOwner(operators))
+        let session = try await operators.signIn(
+            email: DemoAccount.ownerEmail, password: DemoAccount.ownerPassword, address: "127.0.0.1", kind: .console)
+        #expect(session.operator.role == .owner)
+        await store.close()
+
+        let other = try SQLiteStore(path: directory.appending(path: "real.sqlite").path)
+        try await other.migrate()
+        let real = CommandLineOperators.make(store: other, configuration: configuration)
+        _ = try await real.bootstrapOwner(email: "ops@example.com", name: "Ops", password: "a real owner's password")
+        #expect(try await !DemoAccount.installOwner(real))
+        #expect(try await real.list().map(\.email) == ["ops@example.com"])
+        await other.close()
+    }
 }
