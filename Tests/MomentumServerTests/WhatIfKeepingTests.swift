@@ -55,13 +55,16 @@ struct WhatIfKeepingTests {
             try await replays.keepRewards(current: .habits, candidate: Self.stingy, by: WhatIfRunTests.operatorActor)
             #expect(try await store.events(of: "u_1", after: 0, limit: 1_000).count == count)
 
-            // Under the candidate, the user keeps the diamonds their rewards earned.
+            // Under the candidate, the user keeps the unlock and the diamonds their rewards earned.
             let log = try await store.events(of: "u_1", after: 0, limit: 1_000)
             var after = WhatIfReplay.engine(log, pack: Self.stingy, dayStartHour: 0)
             let kept = RewardSnapshot(&after, at: harness.now)
             #expect(kept.wallet.diamonds == before.wallet.diamonds)
             #expect(kept.diamondsEarned == before.diamondsEarned)
-            #expect(streak7.rule == "streak-7")
+            #expect(kept.unlocks[streak7.id] != nil)
+            // So a what-if of the same version now finds nothing to take.
+            let change = try #require(try await replays.change(for: "u_1", candidate: Self.stingy))
+            #expect(!change.change.takesRewards)
         }
     }
 }
