@@ -5,7 +5,7 @@ import Foundation
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
 /// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`, `storage`,
-/// `server`, `json`, `requests`, `notifications`, `social`, and `scale`, which a full run leaves out
+/// `server`, `json`, `requests`, `notifications`, `social`, `server-keys`, `what-if`, and `scale`, which a full run leaves out
 /// unless it is named).
 @main
 struct MomentumBenchmarks {
@@ -36,6 +36,7 @@ struct MomentumBenchmarks {
             name: "scale", title: "13. Many users on one machine", run: ScaleBenchmark.run, onlyWhenNamed: true),
         Benchmark(
             name: "server-keys", title: "14. Server keys beside devices (HTTP, loopback)", run: ServerKeyBenchmark.run),
+        Benchmark(name: "what-if", title: "15. What-if against a plain evaluation", run: WhatIfBenchmark.run),
     ]
 
     static func main() {

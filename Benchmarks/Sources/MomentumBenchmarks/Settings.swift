@@ -28,6 +28,10 @@ struct Settings: Sendable {
     /// Timed full reloads, the append benchmark's baseline.
     var reloadRounds: Int { quick ? 3 : 15 }
 
+    /// Users (half habits, half puppy journals, 4 to 9 months each) the what-if benchmark
+    /// replays.
+    var whatIfUsers: Int { quick ? 4 : 200 }
+
     /// Engines kept alive at once by the memory benchmark.
     var engines: Int { quick ? 10 : 50 }
 
