@@ -31,8 +31,8 @@ public struct Grants: Sendable {
     ///
     /// - Parameters:
     ///   - user: The user's id.
-    ///   - diamonds: Diamonds to give, 0…``MomentumCore/Grant/maximumDiamonds``.
-    ///   - freezes: Freezes to give, 0…``MomentumCore/Grant/maximumFreezes`` (not both 0).
+    ///   - diamonds: Diamonds to give, 0…`Grant.maximumDiamonds`.
+    ///   - freezes: Freezes to give, 0…`Grant.maximumFreezes` (not both 0).
     ///   - reason: Why, 1…200 characters (the user's ledger shows it).
     ///   - actor: The operator giving them (named in the event).
     ///   - key: An idempotency key: the same key for the same user gives once; `nil` gives

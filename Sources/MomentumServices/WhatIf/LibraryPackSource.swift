@@ -4,7 +4,7 @@ import MomentumStore
 
 /// The packs as configured: a candidate is a stored version (or `bundled`, the compiled-in
 /// pack of that name), and a user's packs are those in force in the store's
-/// ``PackLibrary``.
+/// `PackLibrary`.
 public struct LibraryPackSource: WhatIfPackSource {
     let store: any PackVersions & AccountStore
 

@@ -9,7 +9,7 @@ import MomentumStore
 /// A what-if compares two of them for one user: under the pack in force and under a
 /// candidate (``RewardChange/between(_:_:preferences:)``).
 public struct RewardSnapshot: Hashable, Sendable {
-    /// The unlocks, by their occurrence id (``Unlock/id``).
+    /// The unlocks, by their occurrence id (`Unlock.id`).
     public var unlocks: [String: RewardUnlock]
     /// Diamonds and freezes held.
     public var wallet: Wallet

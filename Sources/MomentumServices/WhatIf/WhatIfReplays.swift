@@ -7,7 +7,7 @@ import Synchronization
 /// What-if runs: a candidate pack version replayed over the real logs of its users (all of
 /// them, or a sample) in the background, reporting what would change before it goes live.
 ///
-/// A run pages over accounts: it holds one page of users (``pageSize``) and one user's log
+/// A run pages over accounts: it holds one page of users (100 by default) and one user's log
 /// at a time, besides its report (bounded: a few example users per change). After each
 /// page it records its progress (users done, the last user, the report so far) and extends
 /// its lease. A cancellation, from any instance, stops it at the next page. A run whose

@@ -87,7 +87,7 @@ extension AccountArchive {
     }
 
     /// Reads and checks an archive from its files, whatever holds them (a directory, a tar
-    /// file); see ``read(from:)`` for the checks.
+    /// file); see ``read(from:packs:)`` for the checks.
     ///
     /// - Parameters:
     ///   - origin: Where the archive comes from, for messages.

@@ -15,7 +15,7 @@ extension AccountArchive {
     }
 
     /// Reads and checks an archive from a tar file (``tar()``, or a folder written by
-    /// `momentum export` and packed with `tar -cf`): the same checks as ``read(from:)``.
+    /// `momentum export` and packed with `tar -cf`): the same checks as ``read(from:packs:)``.
     ///
     /// The files may sit at the top of the tar file or in one folder.
     ///
