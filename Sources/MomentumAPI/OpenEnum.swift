@@ -93,4 +93,5 @@ extension Components.Schemas.PushTarget.EnvironmentPayload: OpenEnum {}
 extension Components.Schemas.Webhook.EventsPayloadPayload: OpenEnum {}
 extension Components.Schemas.Webhook.KindsPayloadPayload: OpenEnum {}
 extension Components.Schemas.Webhook.StatusPayload: OpenEnum {}
+extension Components.Schemas.WebhookDelivery.QueuePayload: OpenEnum {}
 extension Components.Schemas.WebhookEvent._TypePayload: OpenEnum {}

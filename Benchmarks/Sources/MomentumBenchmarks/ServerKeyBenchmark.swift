@@ -73,9 +73,19 @@ enum ServerKeyBenchmark {
             guard let port = client.port else { throw ServerLoadBenchmark.LoadError("no port") }
             return try await TestClient.withClient(host: "127.0.0.1", port: port) { http in
                 let json: HTTPFields = [.contentType: "application/json"]
-                // The key.
+                // An owner (the admin token only creates the first one), then the key.
+                let owner = #"{"email": "bench@ops.local", "name": "Bench", "password": "bench-owner-password"}"#
+                _ = try await http.post(
+                    "/v1/admin/operators", headers: headers("bench-admin"), body: ByteBuffer(string: owner))
+                let signedIn = try await http.post(
+                    "/v1/admin/sessions", headers: json,
+                    body: ByteBuffer(string: #"{"email": "bench@ops.local", "password": "bench-owner-password"}"#))
+                guard let operatorToken = object(signedIn.body)["token"] as? String else {
+                    throw ServerLoadBenchmark.LoadError(
+                        "no operator session: \(String(buffer: signedIn.body ?? ByteBuffer()))")
+                }
                 let created = try await http.post(
-                    "/v1/admin/server-keys", headers: headers("bench-admin"),
+                    "/v1/admin/server-keys", headers: headers(operatorToken),
                     body: ByteBuffer(string: #"{"name": "bench", "scopes": ["events:write"]}"#))
                 guard let key = object(created.body)["key"] as? String else {
                     throw ServerLoadBenchmark.LoadError(
