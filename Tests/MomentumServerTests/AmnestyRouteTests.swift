@@ -56,7 +56,7 @@ struct AmnestyRouteTests {
             #expect(declared.status == .accepted, "\(declared.text)")
             let id = try #require(declared.json["id"] as? String)
             #expect(declared.json["status"] as? String == "declaring")
-            await harness.state.services.amnesties.drain()
+            for instance in [harness.state] + harness.others { await instance.services.amnesties.drain() }
 
             let covered = try await Self.state(of: missed, habit: "run", token: token, client: client)
             #expect(covered.state == "covered")
@@ -71,7 +71,7 @@ struct AmnestyRouteTests {
 
             let lifted = try await client.call(.post, "/v1/admin/amnesties/\(id)/lift", headers: Self.owner)
             #expect(lifted.status == .accepted, "\(lifted.text)")
-            await harness.state.services.amnesties.drain()
+            for instance in [harness.state] + harness.others { await instance.services.amnesties.drain() }
             let after = try await Self.state(of: missed, habit: "run", token: token, client: client)
             #expect(after.state == before.state && after.streak == before.streak)
             let again = try await client.call(.post, "/v1/admin/amnesties/\(id)/lift", headers: Self.owner)

@@ -40,6 +40,7 @@ struct ConsolePackPagesTests {
             #expect(listed.text.contains(#"href="/console/packs/puppy/versions/1.0.0/what-if""#))
             #expect(listed.text.contains(#"action="/console/packs/puppy/versions/1.0.0/activate""#))
             let activated = try await owner.post("/console/packs/puppy/versions/1.0.0/activate")
+            try await harness.settle()
             #expect(activated.status == .seeOther, "\(activated.text)")
             #expect(harness.state.services.packs.library.version(of: "puppy") == "1.0.0")
             let after = try await owner.get("/console/packs")
@@ -50,9 +51,11 @@ struct ConsolePackPagesTests {
                 of: #""version": "1.0.0""#, with: #""version": "1.1.0""#)
             _ = try await owner.post("/console/packs/upload", ["document": #"{"pack": \#(habits)}"#])
             _ = try await owner.post("/console/packs/habits/versions/1.1.0/activate")
+            try await harness.settle()
             #expect(
                 try await owner.get("/console/packs").text.contains("/console/packs/habits/versions/bundled/activate"))
             let back = try await owner.post("/console/packs/habits/versions/bundled/activate")
+            try await harness.settle()
             #expect(back.status == .seeOther)
             #expect(harness.state.services.packs.library.version(of: "habits") == "1.0.0")
 

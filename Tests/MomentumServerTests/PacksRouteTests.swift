@@ -57,6 +57,7 @@ struct PacksRouteTests {
             #expect(early.status == .unprocessableContent, "\(early.text)")
             let activated = try await client.call(
                 .post, "/v1/admin/packs/puppy/versions/1.0.0/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(activated.status == .ok, "\(activated.text)")
             #expect(activated.json["activeVersion"] as? String == "1.0.0")
 
@@ -81,6 +82,7 @@ struct PacksRouteTests {
                 .post, "/v1/admin/packs", json: Self.puppy("1.1.0", extraRule: Self.threeSwims), headers: Self.owner)
             #expect(newer.status == .created, "\(newer.text)")
             _ = try await client.call(.post, "/v1/admin/packs/puppy/versions/1.1.0/activate", headers: Self.owner)
+            try await harness.settle()
             let today = try await client.call(.get, "/v1/today", token: token)
             #expect(Self.packVersions(today.json)?["puppy"] == "1.1.0", "\(today.text)")
             let achievements = try await client.call(.get, "/v1/achievements", token: token)
@@ -89,6 +91,7 @@ struct PacksRouteTests {
             // Rolled back: 1.0.0 is in force again.
             let back = try await client.call(
                 .post, "/v1/admin/packs/puppy/versions/1.0.0/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(back.json["activeVersion"] as? String == "1.0.0")
             let after = try await client.call(.get, "/v1/today", token: token)
             #expect(Self.packVersions(after.json)?["puppy"] == "1.0.0")
@@ -105,7 +108,7 @@ struct PacksRouteTests {
     }
 
     @Test func aBundledPackTakesANewVersionAndReturnsToTheCompiledInOne() async throws {
-        try await ServerHarness.with { _, client in
+        try await ServerHarness.with { harness, client in
             let token = try await client.register("hana")
             var habits = RulePack.habitsJSON.replacingOccurrences(
                 of: #""version": "1.0.0""#, with: #""version": "1.1.0""#)
@@ -114,10 +117,12 @@ struct PacksRouteTests {
                 .post, "/v1/admin/packs", json: #"{"pack": \#(habits)}"#, headers: Self.owner)
             #expect(uploaded.status == .created, "\(uploaded.text)")
             _ = try await client.call(.post, "/v1/admin/packs/habits/versions/1.1.0/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(
                 Self.packVersions(try await client.call(.get, "/v1/today", token: token).json) == ["habits": "1.1.0"])
             let bundled = try await client.call(
                 .post, "/v1/admin/packs/habits/versions/bundled/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(bundled.status == .ok, "\(bundled.text)")
             #expect(bundled.json["bundled"] as? Bool == true)
             #expect(
@@ -128,7 +133,7 @@ struct PacksRouteTests {
     }
 
     @Test func aBadPackIsRefusedWithEveryProblemAndNothingIsStored() async throws {
-        try await ServerHarness.with { _, client in
+        try await ServerHarness.with { harness, client in
             let bad = #"""
                 {"pack": {"name": "Puppy!", "version": "v1", "achievements": [
                    {"id": "a", "kind": "teleport", "title": "A", "category": "c", "tier": 1, "badge": "b"},
@@ -157,9 +162,11 @@ struct PacksRouteTests {
             // Unknown versions and packs.
             let missing = try await client.call(
                 .post, "/v1/admin/packs/puppy/versions/9.9.9/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(missing.status == .notFound)
             let notBundled = try await client.call(
                 .post, "/v1/admin/packs/puppy/versions/bundled/activate", headers: Self.owner)
+            try await harness.settle()
             #expect(notBundled.status == .notFound)
             #expect(try await client.call(.get, "/v1/admin/packs").status == .unauthorized)
         }
