@@ -106,6 +106,8 @@ struct AccountRecoveryRouteTests {
         try await ServerHarness.with(backend: backend, configure: Self.mailing(to: receiver.port)) { harness, client in
             _ = try await client.register("sam")
             for _ in 0..<2 {
+                // A second apart, so that the second link is the newer one on every instance.
+                harness.clock.value.withLock { $0 += 1 }
                 _ = try await client.call(.post, "/v1/password-reset", json: #"{"email": "sam@example.com"}"#)
                 _ = try await harness.sendMail()
             }
