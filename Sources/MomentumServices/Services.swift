@@ -194,7 +194,7 @@ public final class Services: Sendable {
         habitImports = HabitImports(
             store: store, ingest: ingest, now: now, maxEventsPerRequest: configuration.maxEventsPerRequest)
         milestones = CustomMilestones(store: store, ingest: ingest, now: now)
-        let mailWork = MailWork()
+        let mailWork = BackgroundWork()
         recovery = AccountRecovery(
             store: store, configuration: configuration, passwords: edges.passwords, sessions: sessions,
             changes: changes, limit: edges.mailLimit, work: mailWork, logger: logger)

@@ -22,7 +22,7 @@ public struct Amnesties: Sendable {
     let ingest: EventIngest
     let now: @Sendable () -> Date
     let logger: Logger
-    let work: AmnestyWork
+    let work: BackgroundWork
     /// Users reached between two progress records.
     let pageSize: Int
     /// How long a job's instance holds it without recording progress.
@@ -45,7 +45,7 @@ public struct Amnesties: Sendable {
         self.ingest = ingest
         self.now = now
         self.logger = logger
-        self.work = AmnestyWork()
+        self.work = BackgroundWork()
         self.pageSize = max(1, pageSize)
         self.lease = max(1, lease)
     }
@@ -179,31 +179,5 @@ public struct Amnesties: Sendable {
                 "an amnesty was not written for a user",
                 metadata: ["user": .string(user), "event": .string(event.id), "error": .string("\(error)")])
         }
-    }
-}
-
-/// The amnesty jobs this instance is running, so that tests can wait for them.
-final class AmnestyWork: Sendable {
-    private let tasks = Mutex<[UUID: Task<Void, Never>]>([:])
-
-    /// Runs `work` in the background.
-    func start(_ work: @escaping @Sendable () async -> Void) {
-        let id = UUID()
-        tasks.withLock { tasks in
-            tasks[id] = Task { [weak self] in
-                await work()
-                self?.finish(id)
-            }
-        }
-    }
-
-    private func finish(_ id: UUID) {
-        _ = tasks.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// Waits for the work started so far.
-    func drain() async {
-        let running = tasks.withLock { Array($0.values) }
-        for task in running { await task.value }
     }
 }

@@ -26,7 +26,7 @@ public struct AccountRecovery: Sendable {
     let sessions: SessionCache
     let changes: ChangePublisher
     let limit: (any RequestLimit)?
-    let work: MailWork
+    let work: BackgroundWork
     let logger: Logger
 
     var settings: MailSettings { configuration.mail }

@@ -16,7 +16,7 @@ public struct MailSender: Sendable {
     let settings: MailSettings
     let now: @Sendable () -> Date
     let logger: Logger
-    let work: MailWork
+    let work: BackgroundWork
     let sentCount: CoreMetrics.Counter
     let retriedCount: CoreMetrics.Counter
     let failedCount: CoreMetrics.Counter
@@ -24,7 +24,7 @@ public struct MailSender: Sendable {
     init(
         store: any MailOutbox, transport: (any MailTransport)?, settings: MailSettings,
         now: @escaping @Sendable () -> Date,
-        logger: Logger, work: MailWork, factory: any MetricsFactory
+        logger: Logger, work: BackgroundWork, factory: any MetricsFactory
     ) {
         self.store = store
         self.transport = transport

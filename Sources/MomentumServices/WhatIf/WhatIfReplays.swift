@@ -23,7 +23,7 @@ public struct WhatIfReplays: Sendable {
     let logger: Logger
     /// Where the rewards kept at an activation are appended (``keepRewards(current:candidate:by:)``).
     let ingest: EventIngest?
-    let work: WhatIfWork
+    let work: BackgroundWork
     /// Users replayed between two progress records.
     let pageSize: Int
     /// How long a run's instance holds it without recording progress.
@@ -49,7 +49,7 @@ public struct WhatIfReplays: Sendable {
         self.now = now
         self.logger = logger
         self.ingest = ingest
-        self.work = WhatIfWork()
+        self.work = BackgroundWork()
         self.pageSize = max(1, pageSize)
         self.lease = max(1, lease)
     }
@@ -287,31 +287,5 @@ public struct WhatIfProgress: Sendable {
         self.run = run
         report = run.report.flatMap(WhatIfReplays.decodeReport) ?? WhatIfReport()
         sample = WhatIfSample.stored(run.sample)
-    }
-}
-
-/// The runs this instance is executing, so that tests can wait for them.
-final class WhatIfWork: Sendable {
-    private let tasks = Mutex<[UUID: Task<Void, Never>]>([:])
-
-    /// Runs `work` in the background.
-    func start(_ work: @escaping @Sendable () async -> Void) {
-        let id = UUID()
-        tasks.withLock { tasks in
-            tasks[id] = Task { [weak self] in
-                await work()
-                self?.finish(id)
-            }
-        }
-    }
-
-    private func finish(_ id: UUID) {
-        _ = tasks.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// Waits for the work started so far.
-    func drain() async {
-        let running = tasks.withLock { Array($0.values) }
-        for task in running { await task.value }
     }
 }

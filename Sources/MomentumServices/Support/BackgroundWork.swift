@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 
-/// The mails being written in the background, after their request was answered: the
-/// sender waits for them before a pass, so that a mail asked for is in the outbox when the
-/// next pass looks.
-final class MailWork: Sendable {
+/// Work a use case started in the background after answering its request (mails being
+/// written, an amnesty's or a what-if's pages): `drain()` waits for what was started, so a
+/// sender's pass or a test sees it done.
+final class BackgroundWork: Sendable {
     private let tasks = Mutex<[UUID: Task<Void, Never>]>([:])
 
     /// Runs `work` in the background.
