@@ -91,6 +91,125 @@ struct PackUploadTests {
         #expect(problems.allSatisfy { !$0.problem.isEmpty })
     }
 
+    @Test func everyUnknownFieldAnywhereIsListedWithItsPathAndTheOtherProblems() {
+        // Given a pack whose objects, at every level, carry a field no type knows, and one
+        // rule that also has a threshold out of bounds.
+        let pack = #"""
+            {"name": "puppy", "version": "1.0.0", "colour": "red",
+             "rewards": [{"every": 10, "diamonds": 5, "bonus": 1}],
+             "store": {"items": [{"id": "a", "freezes": 1, "diamonds": 10, "sale": true}],
+                       "customPricePerFreeze": 10, "customMaximum": 365, "currency": "d"},
+             "methods": [{"id": "m", "name": "M", "colour": "red",
+                          "stages": [{"id": "s", "name": "S", "order": 1, "rank": 1}]}],
+             "forms": [{"id": "f", "title": "F", "type": "log", "kind": "swim", "colour": "red",
+                        "fields": [{"name": "item", "label": "Where", "input": "choice", "hint": "h",
+                                    "options": [{"value": "sea", "emoji": "🌊"}]}]}],
+             "achievements": [
+               {"id": "a", "kind": "first", "title": "A", "category": "c", "tier": 1, "badge": "b",
+                "match": {"kind": "swim", "kinds": ["run"]}},
+               {"id": "b", "kind": "streak", "title": "B", "category": "c", "tier": 1, "badge": "b",
+                "match": {"kind": "swim"}, "breaks": {"kind": "skip", "why": "x"}, "at": [7]},
+               {"id": "c", "kind": "count", "title": "C", "category": "c", "tier": 1, "badge": "b",
+                "match": {"kind": "swim"}, "at": [10, 1e12], "treshold": 10},
+               {"id": "d", "kind": "combination", "title": "D", "category": "c", "tier": 1, "badge": "b",
+                "date": "born", "unit": "weeks", "at": [16],
+                "coverage": {"match": {"kind": "meet", "colour": "red"}, "total": 5, "atLeast": 0.5, "most": 1}}
+             ]}
+            """#
+        // When it is read.
+        let problems = PackUpload.problems(Self.upload(pack))
+        // Then each unknown field is listed at its path, with the rule's other problem.
+        let unknown = [
+            "pack.colour", "pack.rewards[0].bonus", "pack.store.items[0].sale", "pack.store.currency",
+            "pack.methods[0].colour", "pack.methods[0].stages[0].rank", "pack.forms[0].colour",
+            "pack.forms[0].fields[0].hint", "pack.forms[0].fields[0].options[0].emoji",
+            "pack.achievements[0].match.kinds", "pack.achievements[1].breaks.why", "pack.achievements[2].treshold",
+            "pack.achievements[3].coverage.match.colour", "pack.achievements[3].coverage.most",
+        ]
+        #expect(Set(problems.map(\.path)) == Set(unknown + ["pack.achievements[2].at[1]"]), "\(problems)")
+        #expect(problems.count == unknown.count + 1, "\(problems)")
+        let treshold = problems.first { $0.path == "pack.achievements[2].treshold" }
+        #expect(treshold?.problem.hasPrefix("unknown field") == true)
+        #expect(treshold?.problem.contains("every") == true, "names the fields a rule has")
+        // And without the unknown fields the same pack is valid.
+        let clean = PackUpload.problems(
+            Self.upload(
+                #"""
+                {"name": "puppy", "version": "1.0.0",
+                 "achievements": [{"id": "c", "kind": "count", "title": "C", "category": "c", "tier": 1, "badge": "b",
+                                   "match": {"kind": "swim"}, "at": [10]}]}
+                """#))
+        #expect(clean == [])
+    }
+
+    /// A pack of rules `a`, `b`, `c`, … each a first walk that requires the rules given.
+    static func requiring(_ requires: [String: String]) -> Data {
+        let rules = requires.keys.sorted().map { id in
+            #"{"id": "\#(id)", "kind": "first", "title": "T", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "walk"}, "requires": \#(requires[id] ?? "[]")}"#
+        }
+        return upload(#"{"name": "puppy", "version": "1.0.0", "achievements": [\#(rules.joined(separator: ","))]}"#)
+    }
+
+    @Test func requirementsNamingRulesOfThePackWithoutACycleAreValid() {
+        let problems = PackUpload.problems(Self.requiring(["a": "[]", "b": #"["a"]"#, "c": #"["a", "b"]"#]))
+        #expect(problems == [])
+    }
+
+    @Test func aThreeCycleIsRefusedNamingItsRules() {
+        let problems = PackUpload.problems(
+            Self.requiring(["a": #"["b"]"#, "b": #"["c"]"#, "c": #"["a"]"#, "d": #"["a"]"#]))
+        #expect(
+            problems == [PackUpload.Problem(path: "pack.achievements[0].requires[0]", problem: "cycle: a → b → c → a")])
+    }
+
+    @Test func aRuleRequiringItselfIsACycle() {
+        let problems = PackUpload.problems(Self.requiring(["a": #"["b", "a"]"#, "b": "[]"]))
+        #expect(problems.map(\.path) == ["pack.achievements[0].requires[1]"])
+        #expect(problems.first?.problem.contains("cycle: a → a") == true, "\(problems)")
+    }
+
+    @Test func everyBadRequirementIsListedWithTheOtherProblems() {
+        // Given an unknown rule, a repeated one, too many, a cycle of two and a bound broken.
+        let many = "[" + (0..<33).map { _ in #""a""# }.joined(separator: ",") + "]"
+        let problems = PackUpload.problems(
+            Self.requiring(["a": #"["nope", "b", "b"]"#, "b": #"["a"]"#, "c": many, "d": #""a""#]))
+        let paths = problems.map(\.path)
+        #expect(paths.contains("pack.achievements[0].requires[0]"))
+        #expect(problems.contains { $0.path == "pack.achievements[0].requires[0]" && $0.problem.contains("'nope'") })
+        #expect(paths.contains("pack.achievements[0].requires[2]"))
+        #expect(problems.contains { $0.path == "pack.achievements[0].requires[1]" && $0.problem == "cycle: a → b → a" })
+        #expect(problems.contains { $0.path == "pack.achievements[2].requires" && $0.problem.contains("at most 32") })
+        #expect(paths.contains("pack.achievements[3].requires"), "a string, not a list")
+        #expect(problems.count == 5 + 32, "\(problems)")
+    }
+
+    @Test func aRequirementOfARuleWithProblemsOfItsOwnIsNotAProblemToo() {
+        let pack = #"""
+            {"name": "puppy", "version": "1.0.0", "achievements": [
+              {"id": "a", "kind": "first", "title": "A", "category": "c", "tier": 9, "badge": "b", "match": {"kind": "walk"}},
+              {"id": "b", "kind": "first", "title": "B", "category": "c", "tier": 1, "badge": "b", "match": {"kind": "walk"},
+               "requires": ["a"]}]}
+            """#
+        #expect(PackUpload.problems(Self.upload(pack)).map(\.path) == ["pack.achievements[0].tier"])
+    }
+
+    @Test func aRuleThatCannotBeReadStillHasItsBoundsChecked() {
+        // Given rules with a field that cannot be read and thresholds out of bounds.
+        let pack = #"""
+            {"name": "puppy", "version": "1.0.0", "achievements": [
+              {"id": "a", "kind": "count", "title": "A", "category": "c", "badge": "b", "match": {"kind": "swim"},
+               "at": [10, 1e12], "every": -1},
+              {"id": "b", "kind": "amount", "title": 7, "category": "c", "tier": 9, "badge": "b", "at": [2e9]}]}
+            """#
+        let problems = PackUpload.problems(Self.upload(pack))
+        // Then each rule's problems are all listed.
+        #expect(
+            problems.map(\.path) == [
+                "pack.achievements[0].tier", "pack.achievements[0].at[1]", "pack.achievements[0].every",
+                "pack.achievements[1].title", "pack.achievements[1].at[0]",
+            ], "\(problems)")
+    }
+
     @Test func aNameIsLowercaseLettersDigitsAndHyphens() {
         for name in ["a", "puppy", "first-swim-2", String(repeating: "a", count: 40)] {
             let pack = #"{"name": "\#(name)", "version": "1.0.0"}"#

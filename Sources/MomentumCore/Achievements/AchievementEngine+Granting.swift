@@ -69,7 +69,7 @@ extension AchievementEngine {
         {
             context["message"] = message
         }
-        unlocks.append(
+        record(
             Unlock(
                 id: id, rule: rule.id,
                 title: custom
@@ -81,7 +81,8 @@ extension AchievementEngine {
                 category: category ?? rule.category,
                 tier: rule.tier, milestoneType: type, value: value, achievedAt: achievedAt,
                 achievedDay: LocalDay(number: day), detectedAt: detectedAt, retroactive: detectedDay > day,
-                subject: subject, habit: habit, event: event, badge: rule.badge, context: context))
+                subject: subject, habit: habit, event: event, badge: rule.badge, context: context),
+            requires: rule.requires)
     }
 
     /// Fills `{placeholders}` from the context; unknown ones are left out.

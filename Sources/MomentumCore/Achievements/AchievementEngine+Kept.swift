@@ -14,7 +14,7 @@ extension AchievementEngine {
     mutating func keep(_ kept: KeptRewards, event: Event, table: ZoneOffsetTable, detectedAt: Date) {
         for listed in kept.unlocks where granted.insert(listed.key).inserted {
             let rule = rules.first { $0.id == listed.rule }
-            unlocks.append(
+            append(
                 Unlock(
                     id: listed.key, rule: listed.rule, title: listed.title,
                     category: rule?.category ?? "streaks", tier: rule?.tier ?? .acknowledgment,

@@ -39,6 +39,11 @@ public struct AchievementEngine: Sendable {
     public private(set) var goals: [String: SavingsGoal] = [:]
 
     var granted: Set<String> = []
+    /// The ids of the rules that have unlocked at least once (kept unlocks included).
+    var unlockedRules: Set<String> = []
+    /// Unlocks waiting for the rules their rule requires, in the order their conditions were
+    /// met (``AchievementRule/requires``).
+    var held: [HeldUnlock] = []
     var events: [Keyed] = []
     var states: [RuleState]
     var subjectOrder: [String] = []
@@ -191,9 +196,11 @@ public struct AchievementEngine: Sendable {
         case .contribution(_, _, let d, _): if let d { day = min(day, d.number) }
         case .subject, .goal, .stage, .milestone, .milestoneDeleted: break
         case .rewardsKept(let kept):
-            // Kept across a rule change: recorded, never celebrated again.
+            // Kept across a rule change: recorded, never celebrated again; an unlock that was
+            // waiting for a kept one's rule is new, though.
+            let before = unlocks.count
             keep(kept, event: event, table: table, detectedAt: detectedAt)
-            return []
+            return unlocks[before...].filter { $0.milestoneType != Self.keptMilestoneType }
         case .removal(let target):
             // A withdrawn event stops counting; what it unlocked stays unlocked.
             guard let index = events.firstIndex(where: { $0.event.id == target }) else { return [] }

@@ -28,6 +28,13 @@ import Foundation
 /// A count's `source` is `log` (matching events) or `habit` (the days a habit was done, every
 /// habit's or `habit`'s). A consistency day is complete when every kind in `require` was logged (`log`) or every
 /// habit due that day was done (`habit`).
+///
+/// Any rule may name others it `requires` (`"requires": ["first-walk", "streak-7"]`, ids of
+/// rules of the same pack): its unlock is held until every rule it requires has unlocked at
+/// least once. When its own condition is met first, it unlocks at the moment the last of
+/// them unlocks (on the same event, right after it), with the value it was met with; when
+/// they have all unlocked already, it unlocks as it would without them. Each occurrence of
+/// a repeated rule (`at: [10, 20]`) is held and released on its own.
 public struct AchievementRule: Hashable, Sendable, Codable {
     /// The kinds of rule.
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
@@ -61,6 +68,11 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         /// The subject.
         public var subject: String?
 
+        private enum CodingKeys: String, CodingKey, CaseIterable { case type, kind, item, group, subject }
+
+        /// The fields of its JSON object, for an upload's check of unknown fields.
+        static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
         /// Creates a match.
         public init(
             type: String? = nil, kind: String? = nil, item: String? = nil, group: String? = nil,
@@ -86,6 +98,11 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         public var total: Int?
         /// The share needed, 0…1.
         public var atLeast: Double
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case match, field, items, total, atLeast }
+
+        /// The fields of its JSON object, for an upload's check of unknown fields.
+        static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
         /// Creates a coverage condition.
         public init(match: Match, field: String? = nil, items: [String]? = nil, total: Int? = nil, atLeast: Double) {
@@ -156,6 +173,17 @@ public struct AchievementRule: Hashable, Sendable, Codable {
     public var goalCategory: String?
     /// Only habits of this difficulty (`habit` sources).
     public var difficulty: Difficulty?
+    /// The ids of the rules that must have unlocked before this one unlocks (see above).
+    public var requires: [String]?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, kind, title, titleForms, category, tier, badge, match, breaks, field, at, every, minimum, maximum
+        case items, source, habit, require, days, subject, date, unit, includePast, coverage, method, stage
+        case goalCategory, difficulty, requires
+    }
+
+    /// The fields of a rule's JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Creates a rule.
     public init(
@@ -165,7 +193,7 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         habit: String? = nil, require: [String]? = nil, days: Int? = nil, subject: String? = nil, date: String? = nil,
         unit: Unit? = nil, includePast: Bool? = nil, coverage: Coverage? = nil, method: String? = nil,
         stage: String? = nil, goalCategory: String? = nil, difficulty: Difficulty? = nil,
-        titleForms: [PluralCategory: String]? = nil
+        titleForms: [PluralCategory: String]? = nil, requires: [String]? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -195,6 +223,7 @@ public struct AchievementRule: Hashable, Sendable, Codable {
         self.stage = stage
         self.goalCategory = goalCategory
         self.difficulty = difficulty
+        self.requires = requires
     }
 
     /// The reason the rule cannot work, naming the field, or `nil` when it is valid.

@@ -8,5 +8,5 @@ extension MomentumUser {
     /// results (speed, memory, wording of an error) leaves it. A state travels with the
     /// versions that computed it (``RuleVersions``), so that a device whose engine is older
     /// than the server's shows the server's state rather than computing another streak.
-    public static let engineVersion = "1.1.0"
+    public static let engineVersion = "1.2.0"
 }

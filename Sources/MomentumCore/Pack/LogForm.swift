@@ -75,6 +75,9 @@ public struct LogForm: Hashable, Sendable, Codable {
         case id, title, icon, hint, type, kind, fields, today, newID, backdate, values
     }
 
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
     /// Decodes a form; `today` is false and `backdate` true for the types that take a day
     /// unless the document says otherwise.
     public init(from decoder: any Decoder) throws {
@@ -200,6 +203,9 @@ public struct LogField: Hashable, Sendable, Codable {
         case name, label, input, required, options, from, suggestions, unit, minimum, maximum, placeholder
     }
 
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
     /// Decodes a field; absent fields take the defaults of the initializer.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -259,6 +265,9 @@ public struct LogOption: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case value, label, icon, group }
+
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Decodes an option; its label is its value when absent.
     public init(from decoder: any Decoder) throws {

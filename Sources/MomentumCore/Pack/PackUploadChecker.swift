@@ -6,11 +6,7 @@ struct PackUploadChecker {
     private(set) var problems: [PackUpload.Problem] = []
     private typealias Limits = PackUpload.Limits
 
-    private static let packFields = [
-        "name", "version", "defaultPolicy", "backfillDays", "futureToleranceSeconds", "offlineDays", "rewards",
-        "earnedFreezeEvery", "store", "streakMilestones", "achievements", "methods", "title", "icon", "forms",
-        "eventTypes",
-    ]
+    private static let packFields = RulePack.fieldNames
     private static let scalarFields = [
         "defaultPolicy", "backfillDays", "futureToleranceSeconds", "offlineDays", "rewards", "earnedFreezeEvery",
         "store", "streakMilestones", "title", "icon", "eventTypes",
@@ -115,10 +111,11 @@ struct PackUploadChecker {
 
     // MARK: - The pack
 
-    private mutating func checkPack(_ object: [String: Any]) -> RulePack? {
-        for key in object.keys.sorted() where !Self.packFields.contains(key) {
+    private mutating func checkPack(_ document: [String: Any]) -> RulePack? {
+        for key in document.keys.sorted() where !Self.packFields.contains(key) {
             report("pack.\(key)", "is not a field of a pack (\(Self.packFields.joined(separator: ", ")))")
         }
+        let object = withoutUnknownFields(ofPack: document)
         var base: [String: Any] = ["name": "pack"]
         switch object["name"] {
         case nil: report("pack.name", "is required")
@@ -213,9 +210,10 @@ struct PackUploadChecker {
     }
 
     private mutating func checkRules(_ raw: Any?, methods: [ProgressionMethod]) -> [AchievementRule] {
-        var rules: [AchievementRule] = []
+        var rules: [(index: Int, rule: AchievementRule)] = []
         var ids: Set<String> = []
-        for (index, element) in array(raw, at: "pack.achievements").enumerated() {
+        let elements = array(raw, at: "pack.achievements")
+        for (index, element) in elements.enumerated() {
             let at = "pack.achievements[\(index)]"
             if let kind = (element as? [String: Any])?["kind"] as? String, !Self.ruleKinds.contains(kind) {
                 report(
@@ -223,7 +221,10 @@ struct PackUploadChecker {
                 )
                 continue
             }
-            guard let rule = decode(AchievementRule.self, element, at: at) else { continue }
+            guard let rule = decode(AchievementRule.self, element, at: at) else {
+                checkBoundsOfUnreadableRule(element, at: at)
+                continue
+            }
             if let problem = rule.problem { report("\(at).\(problem.field)", problem.reason) }
             // Every unlock shows its badge (the API's unlocks always carry one).
             if rule.badge?.isEmpty ?? true { report("\(at).badge", "is required: an emoji or a short text") }
@@ -236,9 +237,43 @@ struct PackUploadChecker {
             }
             checkThresholds(of: rule, at: at)
             checkReferences(of: rule, at: at, methods: methods)
-            rules.append(rule)
+            rules.append((index, rule))
         }
-        return rules
+        checkRequirements(
+            of: rules, ids: Set(elements.compactMap { ($0 as? [String: Any])?["id"] as? String }))
+        return rules.map(\.rule)
+    }
+
+    /// Checks the bounds of a rule that cannot be read (a missing `tier`, a title that is a
+    /// number), so that its one problem does not hide the others: read again with each field
+    /// that cannot be read left out, or a placeholder when it is required.
+    private mutating func checkBoundsOfUnreadableRule(_ element: Any, at: String) {
+        guard var object = element as? [String: Any] else { return }
+        let placeholders: [String: Any] = ["id": "rule", "kind": "first", "title": "", "category": "", "tier": 1]
+        for _ in 0...AchievementRule.fieldNames.count {
+            guard JSONSerialization.isValidJSONObject(object),
+                let data = try? JSONSerialization.data(withJSONObject: object)
+            else { return }
+            do {
+                checkThresholds(of: try JSONDecoder().decode(AchievementRule.self, from: data), at: at)
+                return
+            } catch let error as DecodingError {
+                guard let field = Self.ruleField(of: error) else { return }
+                object[field] = placeholders[field]
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// The field of a rule a decoding error is about.
+    private static func ruleField(of error: DecodingError) -> String? {
+        switch error {
+        case .keyNotFound(let key, let context): return (context.codingPath.first ?? key).stringValue
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.first?.stringValue
+        @unknown default: return nil
+        }
     }
 
     private mutating func checkThresholds(of rule: AchievementRule, at: String) {
@@ -336,31 +371,12 @@ struct PackUploadChecker {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            let (inner, reason) = Self.describe(error)
+            let (inner, reason) = RulePack.describe(error)
             let full = inner.isEmpty ? path : inner.hasPrefix("[") ? path + inner : "\(path).\(inner)"
             report(full, reason)
         } catch {
             report(path, "\(error)")
         }
         return nil
-    }
-
-    private static func describe(_ error: DecodingError) -> (String, String) {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
-                in: CharacterSet(charactersIn: "."))
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return (path(context.codingPath + [key]), "is required")
-        case .typeMismatch(let type, let context):
-            return (path(context.codingPath), "expected \(type)")
-        case .valueNotFound(let type, let context):
-            return (path(context.codingPath), "expected \(type), found null")
-        case .dataCorrupted(let context):
-            return (path(context.codingPath), context.debugDescription)
-        @unknown default:
-            return ("", "\(error)")
-        }
     }
 }

@@ -261,7 +261,8 @@ public struct RulePack: Hashable, Sendable {
         return pack
     }
 
-    private static func describe(_ error: DecodingError) -> (String, String) {
+    /// The path (`achievements[2].tier`) and the reason of a decoding error, for messages.
+    static func describe(_ error: DecodingError) -> (String, String) {
         func path(_ keys: [any CodingKey]) -> String {
             keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
                 in: CharacterSet(charactersIn: "."))
@@ -282,11 +283,14 @@ public struct RulePack: Hashable, Sendable {
 }
 
 extension RulePack: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case name, version, defaultPolicy, backfillDays, futureToleranceSeconds, offlineDays, rewards, earnedFreezeEvery
         case store
         case streakMilestones, achievements, methods, title, icon, forms, eventTypes
     }
+
+    /// The fields of a pack's JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Decodes a pack; absent fields take the defaults of ``init(name:defaultPolicy:backfillDays:futureToleranceSeconds:rewards:earnedFreezeEvery:store:streakMilestones:achievements:methods:)``.
     public init(from decoder: any Decoder) throws {

@@ -43,7 +43,10 @@ public struct ProgressionMethod: Hashable, Sendable, Codable, Identifiable {
         stages.firstIndex { $0.id == stageID }.map { $0 + 1 }
     }
 
-    private enum CodingKeys: String, CodingKey { case id, name, stages }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, stages }
+
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {

@@ -15,6 +15,11 @@ public struct ProgressionStage: Hashable, Sendable, Codable, Identifiable {
     /// An optional explanation of what the stage involves.
     public var description: String?
 
+    private enum CodingKeys: String, CodingKey, CaseIterable { case id, name, order, description }
+
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
     /// Creates a stage.
     ///
     /// - Parameters:

@@ -9,6 +9,11 @@ public struct StoreCatalog: Hashable, Sendable, Codable {
         /// What it costs.
         public var diamonds: Int
 
+        private enum CodingKeys: String, CodingKey, CaseIterable { case id, freezes, diamonds }
+
+        /// The fields of its JSON object, for an upload's check of unknown fields.
+        static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
         /// Creates a store item.
         public init(id: String, freezes: Int, diamonds: Int) {
             self.id = id
@@ -23,6 +28,11 @@ public struct StoreCatalog: Hashable, Sendable, Codable {
     public var customPricePerFreeze: Int
     /// The largest custom amount one purchase may buy.
     public var customMaximum: Int
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case items, customPricePerFreeze, customMaximum }
+
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Creates a catalog.
     public init(items: [Item], customPricePerFreeze: Int, customMaximum: Int = 365) {

@@ -44,7 +44,10 @@ public struct StreakReward: Hashable, Sendable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case every, diamonds, difficulty }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case every, diamonds, difficulty }
+
+    /// The fields of its JSON object, for an upload's check of unknown fields.
+    static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
     /// Decodes the value from its JSON form, described in the type's documentation.
     public init(from decoder: any Decoder) throws {
