@@ -25,10 +25,19 @@ struct BoundBatch: PostgresPreparedStatement {
     let columns: [ArrayParameter]
 
     /// The users whose writes the batch wrote (the statement answers one row per user).
+    /// Unless `named` (behind a transaction-mode pooler), the statement is an unnamed one,
+    /// its arrays bound all the same.
     static func run(
-        _ batch: GuardedBatch, on connection: PostgresConnection, logger: Logger
+        _ batch: GuardedBatch, on connection: PostgresConnection, named: Bool, logger: Logger
     ) async throws -> Set<String> {
         let statement = BoundBatch(columns: try batch.columns.map(ArrayParameter.init))
+        guard named else {
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: batch.sql, binds: try statement.makeBindings()), logger: logger)
+            var users = Set<String>()
+            for try await user in rows.decode(String.self) { users.insert(user) }
+            return users
+        }
         return try await $current.withValue(("b" + PreparedStatements.name(of: batch.sql), batch.sql)) {
             var users = Set<String>()
             for try await user in try await connection.execute(statement, logger: logger) {

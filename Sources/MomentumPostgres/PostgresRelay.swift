@@ -24,12 +24,12 @@ public struct PostgresRelay: ChangeRelay {
     /// The most bytes of one notification's payload (PostgreSQL refuses 8,000 or more).
     public static let maximumPayload = 7_000
     let store: PostgresStore
-    private let outbox: Outbox
+    private let outbox: RelayOutbox
 
     /// A relay over the store's connection pool.
     public init(store: PostgresStore) {
         self.store = store
-        outbox = Outbox()
+        outbox = RelayOutbox()
     }
 
     /// Sends a change to every instance, and returns once it was sent.
@@ -48,10 +48,10 @@ public struct PostgresRelay: ChangeRelay {
         await outbox.flushed()
     }
 
-    /// Sends notifications with the payloads, in order.
-    private var deliver: @Sendable ([String]) async throws -> Void {
-        { [store] payloads in
-            for payload in payloads {
+    /// Sends a notification with the payload.
+    private var deliver: @Sendable (String) async throws -> Void {
+        { [store] payload in
+            try await RelayOutbox.retrying(while: { !store.usage.withLock(\.closed) }) {
                 try await store.notify(channel: Self.channel, payload: payload)
             }
         }
@@ -136,7 +136,16 @@ struct Outgoing: Sendable {
 /// Changes waiting to be sent, and whether a send is under way: the first change queued
 /// while nothing is being sent starts a task that sends everything queued, then whatever
 /// queued meanwhile, until nothing is left.
-private final class Outbox: Sendable {
+///
+/// A notification that fails is sent again after ``retryDelays`` (a pooler restarting, a
+/// connection lost under it), from the payload that failed: another instance's streams
+/// would otherwise miss the change until the user's next one. A change that arrives twice
+/// (the first attempt reached PostgreSQL, its answer did not) is harmless: it tells a stream
+/// to pull from its cursor, which finds nothing new the second time.
+final class RelayOutbox: Sendable {
+    /// How long to wait before each new attempt at a notification that failed.
+    static let retryDelays: [Duration] = [.milliseconds(50), .milliseconds(250), .seconds(1)]
+
     private struct Waiting {
         var message: Outgoing
         /// Resumed when a published change was sent.
@@ -155,7 +164,7 @@ private final class Outbox: Sendable {
     private let state = Mutex(State())
 
     /// Queues a change and waits until it was sent.
-    func send(_ message: Outgoing, with deliver: @escaping @Sendable ([String]) async throws -> Void) async throws {
+    func send(_ message: Outgoing, with deliver: @escaping @Sendable (String) async throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             enqueue(Waiting(message: message, done: done), with: deliver)
         }
@@ -164,7 +173,7 @@ private final class Outbox: Sendable {
     /// Queues a change without waiting for it.
     func post(
         _ message: Outgoing, onFailure: @escaping @Sendable (any Error) -> Void,
-        with deliver: @escaping @Sendable ([String]) async throws -> Void
+        with deliver: @escaping @Sendable (String) async throws -> Void
     ) {
         enqueue(Waiting(message: message, onFailure: onFailure), with: deliver)
     }
@@ -181,7 +190,7 @@ private final class Outbox: Sendable {
         }
     }
 
-    private func enqueue(_ waiting: Waiting, with deliver: @escaping @Sendable ([String]) async throws -> Void) {
+    private func enqueue(_ waiting: Waiting, with deliver: @escaping @Sendable (String) async throws -> Void) {
         let leads = state.withLock { state -> Bool in
             state.queue.append(waiting)
             if state.sending { return false }
@@ -191,7 +200,7 @@ private final class Outbox: Sendable {
         if leads { Task { await self.drain(deliver) } }
     }
 
-    private func drain(_ deliver: @Sendable ([String]) async throws -> Void) async {
+    private func drain(_ deliver: @Sendable (String) async throws -> Void) async {
         while true {
             let (batch, flushed) = state.withLock { state -> ([Waiting], [CheckedContinuation<Void, Never>]) in
                 let batch = state.queue
@@ -206,7 +215,9 @@ private final class Outbox: Sendable {
                 return
             }
             do {
-                try await deliver(PostgresRelay.payloads(batch.map(\.message)))
+                for payload in PostgresRelay.payloads(batch.map(\.message)) {
+                    try await deliver(payload)
+                }
                 for waiting in batch { waiting.done?.resume() }
             } catch {
                 for waiting in batch {
@@ -215,5 +226,19 @@ private final class Outbox: Sendable {
                 }
             }
         }
+    }
+
+    /// `body`, tried again after each of ``retryDelays`` while it fails and `worthIt`
+    /// holds (a closed store refuses every attempt).
+    static func retrying(while worthIt: () -> Bool, _ body: () async throws -> Void) async throws {
+        for delay in retryDelays {
+            do {
+                return try await body()
+            } catch {
+                guard worthIt() else { throw error }
+                try await Task.sleep(for: delay)
+            }
+        }
+        try await body()
     }
 }

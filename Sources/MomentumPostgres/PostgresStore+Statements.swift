@@ -13,14 +13,14 @@ extension PostgresStore {
     }
 
     /// A statement's rows, run inside a transaction: bound as a prepared statement where it
-    /// can be (``BoundStatement``), so that PostgreSQL parses and plans its text once per
-    /// connection; otherwise as an unnamed one.
+    /// can be (``BoundStatement``) and `named` allows it, so that PostgreSQL parses and
+    /// plans its text once per connection; otherwise as an unnamed one.
     static func rows(
-        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+        of statement: SQLStatement, on connection: PostgresConnection, named: Bool, logger: Logger
     ) async throws
         -> [SQLRow]
     {
-        if statement.arguments.count <= PreparedStatements.maximumArguments,
+        if named, statement.arguments.count <= PreparedStatements.maximumArguments,
             let rows = try await BoundStatement.run(statement, on: connection, logger: logger)
         {
             return rows.map(row)
@@ -29,13 +29,13 @@ extension PostgresStore {
     }
 
     /// The count of rows a statement changed (or answered), run inside a transaction as
-    /// ``rows(of:on:logger:)`` runs it (``BoundStatement/count(_:on:logger:)``).
+    /// ``rows(of:on:named:logger:)`` runs it (``BoundStatement/count(_:on:logger:)``).
     static func count(
-        of statement: SQLStatement, on connection: PostgresConnection, logger: Logger
+        of statement: SQLStatement, on connection: PostgresConnection, named: Bool, logger: Logger
     ) async throws
         -> Int
     {
-        if statement.arguments.count <= PreparedStatements.maximumArguments,
+        if named, statement.arguments.count <= PreparedStatements.maximumArguments,
             let count = try await BoundStatement.count(statement, on: connection, logger: logger)
         {
             return count

@@ -48,6 +48,13 @@ public final class PostgresStore: SQLBackend {
     public let maximumAttempts = 5
 
     let client: PostgresClient
+    /// The pool straight to the primary, when it is not ``client``'s (`PostgresTopology.direct`):
+    /// the relay's `LISTEN` and the migrations run on it.
+    let directClient: PostgresClient?
+    /// What stands between the store's pool and the primary.
+    public let pooler: PostgresTopology.Pooler
+    /// The streaming replica, and what decides which reads it serves.
+    let replica: ReplicaRouter?
     /// The task running the client's pool, when it runs while the store is open.
     private let runner: Task<Void, Never>?
     /// When the client's pool runs.
@@ -56,12 +63,14 @@ public final class PostgresStore: SQLBackend {
     /// Serializes this process's appends of one user while they prepare outside any
     /// transaction (apart from ``locks``, which the transactions they may fall back to take).
     private let appendLocks = UserLocks()
-    /// The statements each connection has prepared.
-    let prepared = PreparedStatements()
+    /// The statements each connection has prepared (none behind a transaction-mode pooler).
+    let prepared: PreparedStatements
     /// Guarded appends waiting to be written together.
     private let batches = GuardedWriteQueue()
     /// Warm readers' version checks, read together.
     let versions = VersionReads()
+    /// Ends operations whose connection closed under them and left them waiting.
+    let watch: ClosedConnectionWatch
     /// Whether the store was closed (or its service ended), and how many operations hold
     /// or wait for a connection: a closed store refuses every operation at once, since its
     /// pool no longer runs and a connection asked of it would never come; closing waits
@@ -77,7 +86,7 @@ public final class PostgresStore: SQLBackend {
     /// The task running the batches' loops, when they run while the store is open.
     private let batchRunner = Mutex<Task<Void, Never>?>(nil)
     /// How many guarded appends were written, and in how many statements.
-    private let guardedCounts = Mutex(GuardedWriteCounts())
+    let guardedCounts = Mutex(GuardedWriteCounts())
     let logger: Logger
 
     /// Connects with a PostgresNIO configuration.
@@ -91,17 +100,49 @@ public final class PostgresStore: SQLBackend {
     ///     default), or while it runs as a service (``run()``).
     ///   - storedForm: How to name the fields of projection documents (the current form by
     ///     default; another only with the migration that goes with it).
+    ///   - direct: Where to connect straight to the primary (`LISTEN`, migrations), when
+    ///     `configuration` does not (it goes through a pooler); `nil`: `configuration`.
+    ///   - pooler: What stands between `configuration` and the primary.
+    ///   - replica: A streaming replica, for the reads that may be served by it
+    ///     (`ReplicaReads`).
+    ///   - replicaMaxLag: Above this lag the replica is not tried.
     public init(
         configuration: PostgresClient.Configuration, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
-        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current
+        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current,
+        direct: PostgresClient.Configuration? = nil, pooler: PostgresTopology.Pooler = .none,
+        replica: PostgresClient.Configuration? = nil, replicaMaxLag: Duration = .seconds(5)
     ) {
         var logger = Logger(label: "momentum.postgres")
         logger.logLevel = .error
         self.logger = logger
+        watch = ClosedConnectionWatch(logger: logger)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        directClient = direct.map { direct in
+            var direct = direct
+            // The relay's listener and one migration at a time.
+            direct.options.maximumConnections = min(direct.options.maximumConnections, 4)
+            return PostgresClient(configuration: direct, backgroundLogger: logger)
+        }
+        self.pooler = pooler
+        let quiet = logger
+        self.replica = replica.map { replica in
+            ReplicaRouter(
+                client: PostgresClient(configuration: replica, backgroundLogger: logger), maximumLag: replicaMaxLag,
+                logger: logger
+            ) { query in
+                try await client.withConnection { connection in
+                    for try await text in try await connection.query(query, logger: quiet).decode(String.self) {
+                        return text
+                    }
+                    throw ReplicaRouter.SampleError(message: "the primary gave no position")
+                }
+            }
+        }
+        prepared = PreparedStatements(named: pooler == .none)
         self.lifecycle = lifecycle
-        runner = lifecycle == .whileOpen ? Task { await client.run() } : nil
+        let pools = [client] + (directClient.map { [$0] } ?? []) + (self.replica.map { [$0.client] } ?? [])
+        runner = lifecycle == .whileOpen ? Task { await Self.run(pools) } : nil
         engines = EngineCache(capacity: engineCacheCapacity, byteBudget: engineCacheBytes, storedForm: storedForm)
         self.storedForm = storedForm
         if lifecycle == .whileOpen {
@@ -130,39 +171,47 @@ public final class PostgresStore: SQLBackend {
     /// uses TLS when the server offers it. `?pool=N` sets the most connections (20).
     ///
     /// - Parameters:
-    ///   - url: The database's URL.
+    ///   - url: The database's URL (perhaps a pooler's: see `topology`).
     ///   - engineCacheCapacity: How many users' engines to keep warm.
     ///   - engineCacheBytes: The most bytes of engines to keep warm, by their estimate (0:
     ///     no bound in bytes).
     ///   - lifecycle: When the connection pool runs.
     ///   - storedForm: How to name the fields of projection documents.
+    ///   - topology: A pooler on `url`, a direct URL to the primary, a replica.
     /// - Throws: `StoreError.Code.invalidInput` for a URL that is not a PostgreSQL URL.
     public convenience init(
         url: String, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
-        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current
+        lifecycle: StoreLifecycle = .whileOpen, storedForm: StoredForm = .current,
+        topology: PostgresTopology = PostgresTopology()
     ) throws(StoreError) {
-        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
-            let host = parts.host, !host.isEmpty
-        else {
-            throw StoreError(.invalidInput, "'\(url)' is not a postgres://user@host:port/database URL")
+        let configuration = try PostgresClient.Configuration.momentum(url: url)
+        let direct = try topology.direct.flatMap { direct throws(StoreError) in
+            direct == url ? nil : try PostgresClient.Configuration.momentum(url: direct)
         }
-        let query = Dictionary(
-            (parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        let tls: PostgresClient.Configuration.TLS
-        switch query["sslmode"] ?? "prefer" {
-        case "disable": tls = .disable
-        case "require", "verify-full", "verify-ca": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(.makeClientConfiguration())
+        let replica = try topology.replica.map { replica throws(StoreError) in
+            try PostgresClient.Configuration.momentum(url: replica)
         }
-        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        var configuration = PostgresClient.Configuration(
-            host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-            database: database.isEmpty ? nil : database, tls: tls)
-        if let pool = query["pool"].flatMap(Int.init), pool > 0 { configuration.options.maximumConnections = pool }
         self.init(
             configuration: configuration, engineCacheCapacity: engineCacheCapacity,
-            engineCacheBytes: engineCacheBytes, lifecycle: lifecycle, storedForm: storedForm)
+            engineCacheBytes: engineCacheBytes, lifecycle: lifecycle, storedForm: storedForm, direct: direct,
+            pooler: topology.pooler, replica: replica, replicaMaxLag: topology.replicaMaxLag)
     }
+
+    /// Runs the pools until the task is cancelled.
+    private static func run(_ pools: [PostgresClient]) async {
+        await withDiscardingTaskGroup { group in
+            for pool in pools { group.addTask { await pool.run() } }
+        }
+    }
+
+    /// Which pool an operation's connection comes from: ``client``'s, unless the task
+    /// runs with ``onPrimaryDirectly`` set (the migrations).
+    @TaskLocal static var onPrimaryDirectly = false
+    /// Whether the task's reads run on the replica (``ReplicaRouter`` admitted them).
+    @TaskLocal static var onReplica = false
+
+    /// The pool straight to the primary: ``directClient``, or ``client`` without one.
+    var primaryDirectly: PostgresClient { directClient ?? client }
 
     /// Implements `MomentumStore` `append`; see the protocol for its contract.
     ///
@@ -178,8 +227,9 @@ public final class PostgresStore: SQLBackend {
     }
 
     /// Runs `body` with a connection of the pool; refused at once once the store is closed.
+    /// A connection that closed under it ends `body` with an error (``ClosedConnectionWatch``).
     func connection<Value: Sendable>(
-        _ body: (PostgresConnection) async throws -> Value
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let admitted = usage.withLock { usage -> Bool in
             guard !usage.closed else { return false }
@@ -196,7 +246,9 @@ public final class PostgresStore: SQLBackend {
             }
             for waiter in closing { waiter.resume() }
         }
-        return try await client.withConnection(body)
+        let pool = Self.onPrimaryDirectly ? primaryDirectly : Self.onReplica ? replica?.client ?? client : client
+        let watch = self.watch
+        return try await pool.withConnection { connection in try await watch.run(on: connection, body) }
     }
 
     /// Refuses operations from now on, and returns once those under way have ended.
@@ -215,6 +267,12 @@ public final class PostgresStore: SQLBackend {
     /// Implements `SQLBackend.writeAlone(_:)`: the statement alone, which PostgreSQL
     /// commits on its own.
     public func writeAlone(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
+        try await StoreSpans.statement(statement, on: dialect, writes: true) { () throws(StoreError) in
+            try await writeAloneUntraced(statement)
+        }
+    }
+
+    private func writeAloneUntraced(_ statement: SQLStatement) async throws(StoreError) -> [SQLRow] {
         let logger = self.logger
         do {
             return try await self.connection { connection in
@@ -235,6 +293,12 @@ public final class PostgresStore: SQLBackend {
     /// A write that finds a free slot goes at once, alone; at most two statements are in
     /// flight (measured against one and four: see `BENCHMARKS.md` §8).
     public func writeGuarded(_ write: GuardedWrite) async throws(StoreError) -> Bool {
+        try await StoreSpans.statement(write.single, on: dialect, writes: true) { () throws(StoreError) in
+            try await writeGuardedUntraced(write)
+        }
+    }
+
+    private func writeGuardedUntraced(_ write: GuardedWrite) async throws(StoreError) -> Bool {
         do {
             return try await batches.write(write)
         } catch let error as StoreError {
@@ -257,55 +321,11 @@ public final class PostgresStore: SQLBackend {
         return StoreStatistics(
             appends: engines.appendCounts,
             guardedWrites: GuardedStatementCounts(statements: guarded.statements, failedBatches: guarded.failedBatches),
-            engineCache: engines.statistics)
+            engineCache: engines.statistics, replicaReads: replica?.counts)
     }
 
     /// A relay over LISTEN/NOTIFY on this store's connection pool.
     public func makeRelay() -> (any ChangeRelay)? { PostgresRelay(store: self) }
-
-    /// Writes guarded appends of different users in one statement (one at a time if that
-    /// fails, so that each reports its own error); one result each, in order: whether its
-    /// version check passed and it was written.
-    public func writeTogether(_ writes: [GuardedWrite]) async -> [Result<Bool, StoreError>] {
-        if writes.count > 1, let batch = GuardedWrite.batch(writes) {
-            let logger = self.logger
-            do {
-                let written = try await self.connection { connection in
-                    try await BoundBatch.run(batch, on: connection, logger: logger)
-                }
-                guardedCounts.withLock {
-                    $0.statements += 1
-                    $0.writes += writes.count
-                }
-                return writes.map { .success(written.contains($0.user)) }
-            } catch {
-                // A deadlock with another instance's batch, a lost connection: each write
-                // goes again on its own, and reports its own error.
-                guardedCounts.withLock { $0.failedBatches += 1 }
-                logger.debug("a batch of guarded writes failed", metadata: ["error": "\(error)"])
-            }
-        }
-        // Different users' writes: at once, each on a connection of its own.
-        return await withTaskGroup(of: (Int, Result<Bool, StoreError>).self) { group in
-            for (index, write) in writes.enumerated() {
-                group.addTask {
-                    do throws(StoreError) {
-                        let written = try await self.writeGuardedAlone(write)
-                        self.guardedCounts.withLock {
-                            $0.statements += 1
-                            $0.writes += 1
-                        }
-                        return (index, .success(written))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results = [Result<Bool, StoreError>](repeating: .success(false), count: writes.count)
-            for await (index, result) in group { results[index] = result }
-            return results
-        }
-    }
 
     /// Implements `MomentumStore` `close`; see the protocol for its contract.
     ///
@@ -333,11 +353,11 @@ public final class PostgresStore: SQLBackend {
         }
         let batches = self.batches
         let writer = Self.writer(for: self)
-        let client = self.client
-        // The pool runs in a task of its own, outside the service group's graceful shutdown
-        // (which `PostgresClient.run()` obeys at once): it must outlive the loops, which
-        // write what was queued before they end.
-        let pool = Task.detached { await client.run() }
+        let pools = [client] + (directClient.map { [$0] } ?? []) + (replica.map { [$0.client] } ?? [])
+        // The pools run in a task of their own, outside the service group's graceful
+        // shutdown (which `PostgresClient.run()` obeys at once): they must outlive the
+        // loops, which write what was queued before they end.
+        let pool = Task.detached { await Self.run(pools) }
         await withTaskCancellationOrGracefulShutdownHandler {
             await batches.run(writer)
         } onCancelOrGracefulShutdown: {

@@ -27,6 +27,15 @@ final class PreparedStatements: Sendable {
     static let maximumKnown = 10_000
 
     private let known = Mutex(Set<String>())
+    /// Whether statements are prepared at all: not behind a transaction-mode pooler, whose
+    /// next transaction may run on a server connection that never saw the `PREPARE`.
+    let named: Bool
+
+    /// Statements prepared per connection, or, unless `named`, never: then each runs as an
+    /// unnamed statement of the extended protocol, which lives within its own round trip.
+    init(named: Bool = true) {
+        self.named = named
+    }
 
     /// Runs `statement` on `connection` as a prepared statement; returns its rows.
     func run(
@@ -34,7 +43,7 @@ final class PreparedStatements: Sendable {
     ) async throws
         -> [PostgresRow]
     {
-        guard statement.arguments.count <= Self.maximumArguments else {
+        guard named, statement.arguments.count <= Self.maximumArguments else {
             return try await connection.query(PostgresStore.query(statement), logger: logger).get().rows
         }
         if let rows = try await BoundStatement.run(statement, on: connection, logger: logger) { return rows }

@@ -19,12 +19,20 @@ struct VersionBatch: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> (String, Int64) { try row.decode((String, Int64).self) }
 
-    /// Reads the versions on `connection`.
+    /// Reads the versions on `connection`: as the prepared statement, or as an unnamed
+    /// one unless `named` (behind a transaction-mode pooler).
     static func run(
-        _ users: [String], on connection: PostgresConnection, logger: Logger
+        _ users: [String], on connection: PostgresConnection, named: Bool, logger: Logger
     ) async throws -> [String: Int64] {
         var versions: [String: Int64] = [:]
         versions.reserveCapacity(users.count)
+        guard named else {
+            let batch = VersionBatch(users: users)
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: sql, binds: try batch.makeBindings()), logger: logger)
+            for try await (user, version) in rows.decode((String, Int64).self) { versions[user] = version }
+            return versions
+        }
         for try await (user, version) in try await connection.execute(VersionBatch(users: users), logger: logger) {
             versions[user] = version
         }

@@ -122,8 +122,15 @@ public final class SQLiteStore: SQLBackend {
         try await appendPreparingOutside(events, for: user, receivedAt: receivedAt, device: device, locks: locks)
     }
 
-    /// Implements `MomentumStore` `run`; see the protocol for its contract.
+    /// Implements `MomentumStore` `run`; see the protocol for its contract. The program is
+    /// a span of the work that runs it (`StoreSpans`).
     public func run<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
+        try await StoreSpans.program(program, on: dialect) { program throws(StoreError) in
+            try await runUntraced(program)
+        }
+    }
+
+    private func runUntraced<Result: Sendable>(_ program: StoreProgram<Result>) async throws(StoreError) -> Result {
         guard program.writes else {
             var first = try program.start()
             if case .query(let statements, let next) = first, statements.count == 1,

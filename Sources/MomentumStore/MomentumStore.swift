@@ -53,15 +53,19 @@ public struct StoreStatistics: Sendable, Equatable {
     public var guardedWrites: GuardedStatementCounts?
     /// What the engine cache holds and how it has served, on a store with one.
     public var engineCache: EngineCache.Statistics?
+    /// Reads a replica served and reads that fell back to the primary, on a store with a
+    /// replica.
+    public var replicaReads: ReplicaReadCounts?
 
     /// Creates statistics.
     public init(
         appends: EngineCache.AppendCounts? = nil, guardedWrites: GuardedStatementCounts? = nil,
-        engineCache: EngineCache.Statistics? = nil
+        engineCache: EngineCache.Statistics? = nil, replicaReads: ReplicaReadCounts? = nil
     ) {
         self.appends = appends
         self.guardedWrites = guardedWrites
         self.engineCache = engineCache
+        self.replicaReads = replicaReads
     }
 }
 

@@ -4,6 +4,11 @@ import MomentumCore
 extension SQLBackend {
     /// Implements ``MomentumStore`` `exportAccount`; see the protocol for its contract.
     public func exportAccount(_ user: String) async throws(StoreError) -> AccountArchive {
+        // Every read of an export may be served by a replica.
+        try await ReplicaReads.allowing { () throws(StoreError) in try await exporting(user) }
+    }
+
+    private func exporting(_ user: String) async throws(StoreError) -> AccountArchive {
         guard let account = try await account(id: user), let profile = try await profile(of: user) else {
             throw StoreError(.notFound, "no account '\(user)'")
         }

@@ -98,7 +98,7 @@ extension SQLBackend {
             GROUP BY page.author_id, page.post_id, page.added_at, page.body, p.display_name, r.reaction
             ORDER BY page.added_at DESC, page.author_id DESC, page.post_id DESC
             """, arguments)
-        let rows = try await read(page)
+        let rows = try await ReplicaReads.allowing { () throws(StoreError) in try await read(page) }
         var items: [FeedItem] = []
         var last: (author: String, post: String)?
         for row in rows {

@@ -150,7 +150,17 @@ extension SQLBackend {
         _ user: String, _ body: @escaping @Sendable (inout MomentumUser, Profile, Int64) throws(StoreError) -> Result
     ) async throws(StoreError) -> Result {
         let cache = engines
-        return try await run(
+        // A cold load (the engine replayed from the log) may be served by a replica.
+        return try await ReplicaReads.allowing { () throws(StoreError) in
+            try await evaluatingWithVersion(user, cache: cache, body)
+        }
+    }
+
+    private func evaluatingWithVersion<Result: Sendable>(
+        _ user: String, cache: EngineCache,
+        _ body: @escaping @Sendable (inout MomentumUser, Profile, Int64) throws(StoreError) -> Result
+    ) async throws(StoreError) -> Result {
+        try await run(
             StoreProgram(writes: false) { () throws(StoreError) in
                 let slot = Slot<EngineEntry?>(nil)
                 return EngineLoader.load(user, cache: cache, into: slot, peek: true) { rebuilt throws(StoreError) in

@@ -4,17 +4,20 @@ extension SQLBackend {
     // MARK: Webhook events
 
     /// Implements ``MomentumStore`` `queueWebhookEvents`; see the protocol for its contract.
+    /// Each message keeps its event's trace context (``WebhookEvent/origin``).
     @discardableResult
     public func queueWebhookEvents(_ events: [WebhookEvent], at: Date) async throws(StoreError) -> Int {
         let contains = dialect == .postgres ? "strpos" : "instr"
         var queued = 0
         for (user, mine) in Dictionary(grouping: events, by: \.user).sorted(by: { $0.key < $1.key }) {
             let statements = mine.map { event in
-                SQLStatement(
+                let origin = event.origin
+                return SQLStatement(
                     """
                     INSERT INTO webhook_messages
-                      (user_id, message_id, webhook_id, type, body, occurred_at, due_at, attempts, state, created_at)
-                    SELECT ?, ?, w.webhook_id, ?, ?, ?, ?, 0, 'pending', ?
+                      (user_id, message_id, webhook_id, type, body, occurred_at, due_at, attempts, state, created_at,
+                       trace_parent, trace_state)
+                    SELECT ?, ?, w.webhook_id, ?, ?, ?, ?, 0, 'pending', ?, ?, ?
                     FROM webhooks w JOIN webhook_options o ON o.webhook_id = w.webhook_id
                     WHERE w.disabled_at IS NULL AND w.created_at <= ? AND \(contains)(' ' || o.events || ' ', ?) > 0
                     ON CONFLICT (user_id, message_id, webhook_id) DO NOTHING
@@ -22,6 +25,7 @@ extension SQLBackend {
                     [
                         .text(user), .text(event.id), .text(event.type.rawValue), .text(event.body),
                         .date(StoreJSON.canonical(event.occurredAt)), .date(at), .date(at),
+                        origin.map { .text($0.traceparent) } ?? .null, origin?.tracestate.map { .text($0) } ?? .null,
                         .date(StoreJSON.canonical(event.occurredAt)), .text(" \(event.type.rawValue) "),
                     ])
             }
@@ -85,7 +89,7 @@ extension SQLBackend {
               SELECT user_id, message_id, webhook_id FROM webhook_messages
               WHERE state = 'pending' AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
               ORDER BY due_at LIMIT ?\(lock))
-            RETURNING user_id, message_id, webhook_id, type, body, occurred_at, attempts
+            RETURNING user_id, message_id, webhook_id, type, body, occurred_at, attempts, trace_parent, trace_state
             """, [.date(now.addingTimeInterval(lease)), .date(now), .date(now), .int(limit)])
         let claimed = try await writeAlone(claim)
         guard !claimed.isEmpty else { return [] }
@@ -99,7 +103,8 @@ extension SQLBackend {
             return PendingWebhookMessage(
                 user: try row.text(0, "user_id"), id: try row.text(1, "message_id"), type: type,
                 body: try row.text(4, "body"), occurredAt: try row.date(5, "occurred_at"), webhookID: webhookID,
-                attempts: Int(try row.int(6, "attempts")), webhook: webhooks[webhookID])
+                attempts: Int(try row.int(6, "attempts")), webhook: webhooks[webhookID],
+                origin: TraceOrigin(traceparent: row.optionalText(7), tracestate: row.optionalText(8)))
         }
     }
 

@@ -50,6 +50,13 @@ extension SQLBackend {
 extension SQLBackend {
     /// Implements ``MomentumStore`` `migrate`; see the protocol for its contract.
     public func migrate() async throws(StoreError) {
+        try await applyMigrations()
+    }
+
+    /// Applies the migrations not yet applied, in order: what `migrate` does, for a backend
+    /// whose own `migrate` runs them in a way of its own (PostgreSQL's, on a direct
+    /// connection to the primary).
+    public func applyMigrations() async throws(StoreError) {
         _ = try await run(Migrator.createTrackingTable(dialect))
         for migration in Schema.migrations {
             do {

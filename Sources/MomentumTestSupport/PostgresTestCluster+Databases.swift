@@ -6,8 +6,14 @@ extension PostgresTestCluster {
     /// Runs one statement on the server's `postgres` database, outside any transaction
     /// (`CREATE DATABASE`, `DROP DATABASE`), on a connection of its own.
     public func administer(_ sql: String) async throws {
-        guard let parts = URLComponents(string: url(database: "postgres")) else {
-            throw ClusterError(message: "not a URL: \(baseURL)")
+        try await Self.administer(sql, on: url(database: "postgres"))
+    }
+
+    /// Runs one statement on the `postgres` database of the server `url` names, outside any
+    /// transaction, on a connection of its own (a cluster's or a replica's administration).
+    static func administer(_ sql: String, on url: String) async throws {
+        guard let parts = URLComponents(string: url) else {
+            throw ClusterError(message: "not a URL: \(url)")
         }
         let configuration = PostgresConnection.Configuration(
             host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres",

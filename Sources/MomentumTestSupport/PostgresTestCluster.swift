@@ -15,7 +15,7 @@ public final class PostgresTestCluster: Sendable {
     public let baseURL: String
     /// The data directory of a cluster this process started, if it started one.
     public let dataDirectory: String?
-    private let runAs: String?
+    let runAs: String?
 
     private init(baseURL: String, dataDirectory: String?, runAs: String?) {
         self.baseURL = baseURL
@@ -98,7 +98,7 @@ public final class PostgresTestCluster: Sendable {
         public var description: String { message }
     }
 
-    private static func tool(_ name: String) throws -> String {
+    static func tool(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         var candidates = path.split(separator: ":").map { "\($0)/\(name)" }
         if let versions = try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql") {
@@ -111,7 +111,7 @@ public final class PostgresTestCluster: Sendable {
         return found
     }
 
-    private static func run(_ tool: String, _ arguments: [String], as user: String?) throws {
+    static func run(_ tool: String, _ arguments: [String], as user: String?) throws {
         // posix_spawn and waitpid rather than Foundation's Process: the server that
         // `pg_ctl start` leaves running inherits the descriptors Process watches to notice
         // that its child exited, and Process would wait forever.

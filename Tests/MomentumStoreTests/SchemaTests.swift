@@ -43,6 +43,7 @@ struct SchemaTests {
         9: (0xba00_6124_c869_3c23, 0xba00_6124_c869_3c23),
         10: (0xa8ac_e590_0a36_b255, 0xa8ac_e590_0a36_b255),
         11: (0x74cc_48e5_c237_a68e, 0xe02a_eaa1_0639_465d),
+        12: (0xaea8_6c1b_d91c_3218, 0x4f28_167c_e9a3_303c),
     ]
 
     /// FNV-1a, 64 bits, of a migration's statements joined by `\n;\n`.

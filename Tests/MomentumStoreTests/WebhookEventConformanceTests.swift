@@ -15,6 +15,30 @@ private func event(_ id: String, _ type: WebhookEventType, user: String = "ada",
 /// rotated with its overlap.
 @Suite(.serialized)
 struct WebhookEventConformanceTests {
+    /// A message keeps its event's trace context, so that its post continues the trace of
+    /// the request that caused it; an event noticed outside any trace keeps none.
+    @Test(arguments: Backend.allCases)
+    func aMessageKeepsTheTraceOfTheWorkThatQueuedIt(_ backend: Backend) async throws {
+        try await StoreFixture.withStore(backend) { store in
+            try await store.createAccount(Fixtures.account("ada"), profile: Fixtures.profile())
+            try await store.createWebhook(
+                Webhook(
+                    id: "wh_all", url: "https://hooks.example/a", secret: "whsec_c2VjcmV0", createdAt: Fixtures.day(1),
+                    events: [.streakLost, .unlockCreated]))
+            let now = Fixtures.day(2, hour: 9)
+            let origin = try #require(
+                TraceOrigin(
+                    traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", tracestate: "vendor=abc"))
+            var traced = event("msg_traced", .streakLost, at: now)
+            traced.origin = origin
+            let untraced = event("msg_plain", .unlockCreated, at: now)
+            #expect(try await store.queueWebhookEvents([traced, untraced], at: now) == 2)
+            let claimed = try await store.claimWebhookMessages(now: now, lease: 60, limit: 10)
+            #expect(claimed.first { $0.id == "msg_traced" }?.origin == origin)
+            #expect(claimed.count == 2 && claimed.first { $0.id == "msg_plain" }?.origin == nil)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func anEventIsQueuedOnceForEachActiveWebhookThatTakesItsType(_ backend: Backend) async throws {
         try await StoreFixture.withStore(backend) { store in

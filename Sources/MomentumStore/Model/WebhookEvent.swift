@@ -29,9 +29,15 @@ public struct WebhookEvent: Hashable, Sendable {
     public var body: String
     /// When it happened; a webhook created after this instant does not receive it.
     public var occurredAt: Date
+    /// The trace context of the work that noticed it (a request's, or a background pass's),
+    /// which its posts continue.
+    public var origin: TraceOrigin?
 
     /// Creates an event.
-    public init(user: String, id: String, type: WebhookEventType, body: String, occurredAt: Date) {
+    public init(
+        user: String, id: String, type: WebhookEventType, body: String, occurredAt: Date, origin: TraceOrigin? = nil
+    ) {
+        self.origin = origin
         self.user = user
         self.id = id
         self.type = type
@@ -58,12 +64,16 @@ public struct PendingWebhookMessage: Hashable, Sendable {
     public var attempts: Int
     /// The webhook, while it exists.
     public var webhook: Webhook?
+    /// The trace context of the work that queued it (``WebhookEvent/origin``), which its post
+    /// continues.
+    public var origin: TraceOrigin?
 
     /// Creates a pending message.
     public init(
         user: String, id: String, type: WebhookEventType, body: String, occurredAt: Date, webhookID: String,
-        attempts: Int, webhook: Webhook?
+        attempts: Int, webhook: Webhook?, origin: TraceOrigin? = nil
     ) {
+        self.origin = origin
         self.user = user
         self.id = id
         self.type = type

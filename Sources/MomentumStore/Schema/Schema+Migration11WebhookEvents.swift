@@ -73,6 +73,8 @@ extension Schema {
             .init("finished_at", .real, nullable: true),
             // Added by version 12: the last attempt's latency.
             .init("latency_ms", .integer, nullable: true),
+            // Added by version 13: the trace context of the work that queued it.
+            .init("trace_parent", .text, nullable: true), .init("trace_state", .text, nullable: true),
         ],
         primaryKey: ["user_id", "message_id", "webhook_id"])
 }

@@ -14,5 +14,5 @@ extension Schema {
     /// joined here.
     public static let migrations: [Migration] =
         migrations1to2 + migrations3to7 + migrations8to10 + migrations11
-        + migrations12
+        + migrations12 + migrations13
 }
