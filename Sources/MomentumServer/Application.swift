@@ -5,6 +5,7 @@ import MomentumCore
 @_spi(Testing) import MomentumServices
 import MomentumStore
 import ServiceLifecycle
+import Tracing
 
 /// Builds the Momentum server: the router with every route and middleware on the given
 /// state, and the services that run beside it.
@@ -43,6 +44,9 @@ public func buildApplication(
             address: .hostname(server.configuration.host, port: server.configuration.port), serverName: "Momentum"),
         logger: server.logger)
     app.addServices(server.store)
+    if let admin = server.configuration.observability.adminAddress {
+        app.addServices(buildAdminListener(server, host: admin.host, port: admin.port))
+    }
     if let relay = server.relay {
         app.addServices(RelayService(relay: relay, server: server))
     }
@@ -120,7 +124,14 @@ public func buildApplication(
 
 /// The router alone (the tests drive it without a socket).
 public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
+    buildRouter(server, tracing: true)
+}
+
+/// The router, with or without the tracing middleware (the benchmark's baseline has none).
+@_spi(Benchmarks) public func buildRouter(_ server: ServerState, tracing: Bool) -> Router<MomentumContext> {
     let router = Router(context: MomentumContext.self)
+    // Outermost, so that every other middleware's work is in the request's span.
+    if tracing { router.add(middleware: RequestTracingMiddleware()) }
     if !server.configuration.answerRenames.isEmpty {
         router.add(middleware: AnswerFormMiddleware(renames: server.configuration.answerRenames))
     }
@@ -137,6 +148,22 @@ public func buildRouter(_ server: ServerState) -> Router<MomentumContext> {
         middleware: AddressRateLimitMiddleware(limiter: server.addressLimiter, proxies: server.trustedProxies))
     Routes(server: server).register(on: router)
     return router
+}
+
+/// The admin listener (`ServerConfiguration.observability.adminPort`): `/healthz`,
+/// `/livez`, `/readyz` and `/metrics`, which the public router then leaves out. It starts
+/// with the store, before the migration, so that a probe gets an answer (not ready) while
+/// the server is still starting.
+func buildAdminListener(_ server: ServerState, host: String, port: Int) -> some Service {
+    let router = Router(context: MomentumContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    OperationsController(server: server).addProbes(to: router)
+    return Application(
+        router: router, configuration: .init(address: .hostname(host, port: port), serverName: "Momentum"),
+        onServerRunning: { channel in
+            server.logger.notice(
+                "admin listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+        }, logger: server.logger)
 }
 
 /// Runs a pass of background work every interval for as long as the server runs: the
@@ -162,7 +189,8 @@ struct PeriodicService: Service {
         await cancelWhenGracefulShutdown { await after.wait() }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                try await pass()
+                // A root span: no request asked for this work.
+                try await withSpan(name, context: .topLevel, ofKind: .internal) { _ in try await pass() }
             } catch {
                 logger.error("\(name) pass failed", metadata: ["error": "\(error)"])
             }

@@ -12,6 +12,7 @@ extension ServerConfiguration {
     public func check() throws {
         _ = try TrustedProxies(trustedProxies, header: forwardedHeader)
         if let problem = CORSPolicy.problem(in: self) { throw ConfigurationError(message: problem) }
+        if let problem = observability.problem(publicPort: port) { throw ConfigurationError(message: problem) }
         do { _ = try TrustedProxies(webhookAllowedNetworks) } catch {
             throw ConfigurationError(message: "webhook allowed networks: \(error.message)")
         }

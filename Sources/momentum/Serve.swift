@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MomentumPostgres
 import MomentumServer
 import MomentumServices
 import MomentumStore
+import ServiceLifecycle
 
 /// `momentum serve`: the HTTP API (and web app) on SQLite or PostgreSQL.
 ///
@@ -21,24 +23,26 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let configuration: ServerConfiguration
         let location: String
+        let topology: PostgresTopology
         do {
             let resolved = try await SettingsReader(
                 arguments: settings, environment: ProcessInfo.processInfo.environment
             ).resolve()
             configuration = try resolved.settings.serverConfiguration()
             location = resolved.settings.database
+            topology = resolved.settings.databaseTopology.topology
         } catch {
             throw refuse(error)
         }
 
-        let level = configuration.logLevel
-        LoggingSystem.bootstrap { label in MomentumLogHandler(label: label, level: level) }
+        let tracing: (any Service)?
+        do { tracing = try Self.bootstrapObservability(configuration) } catch { throw refuse(error) }
         let logger = Logger(label: "momentum")
         let opened: any MomentumStore
         do {
             // Migrated by the application, once its service group runs the store's pool.
             opened = try await StoreOptions.open(
-                location: location, engineCacheCapacity: configuration.engineCacheCapacity,
+                location: location, topology: topology, engineCacheCapacity: configuration.engineCacheCapacity,
                 engineCacheBytes: configuration.engineCacheMegabytes * 1_048_576, lifecycle: .service, migrate: false)
         } catch {
             throw fail(error)
@@ -69,7 +73,16 @@ struct Serve: AsyncParsableCommand {
                 ])
         }
         do {
-            try await app.runService()
+            if let tracing {
+                // Stopped after the application, so that the last requests' spans leave.
+                try await ServiceGroup(
+                    configuration: .init(
+                        services: [.init(service: tracing), .init(service: app)],
+                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                ).run()
+            } else {
+                try await app.runService()
+            }
         } catch {
             await opened.close()
             throw fail(error)

@@ -10,6 +10,7 @@ import MomentumStore
 struct ServeSettings: Sendable {
     var server = ServerConfiguration()
     var database = "momentum.sqlite"
+    var databaseTopology = DatabaseTopologySettings()
     var config: String?
     var logLevel = "info"
     var forwardedHeader = ServerConfiguration.ForwardedHeader.xForwardedFor.rawValue
@@ -28,7 +29,7 @@ struct ServeSettings: Sendable {
     /// from its key.
     static let table: [Setting] =
         listening + limits + delivery + androidPush + webOrigins + identityProviderSettings + mail + serverKeys
-        + console + packs
+        + console + packs + databaseTopologySettings + observability
 
     /// Where the server listens, its database, accounts and logging.
     private static let listening: [Setting] = [

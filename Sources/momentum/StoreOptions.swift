@@ -17,10 +17,21 @@ struct StoreOptions: ParsableArguments {
     /// The `database` setting of ``ServeSettings/table``, read from `--database` and
     /// `MOMENTUM_DATABASE` the way `momentum serve` reads it.
     func location() throws -> String {
+        try databaseSettings().database
+    }
+
+    /// The PostgreSQL topology settings beside `database` (`databaseDirect`,
+    /// `databasePooler`, …), read from the environment the way `momentum serve` reads them.
+    func topology() throws -> PostgresTopology {
+        try databaseSettings().databaseTopology.topology
+    }
+
+    private func databaseSettings() throws -> ServeSettings {
+        let keys = Set(["database"] + ServeSettings.databaseTopologySettings.map(\.key))
         do {
             return try SettingsReader(
                 arguments: database.map { ["--database", $0] } ?? [], environment: ProcessInfo.processInfo.environment
-            ).resolveWithoutFile(table: ServeSettings.table.filter { $0.key == "database" }).settings.database
+            ).resolveWithoutFile(table: ServeSettings.table.filter { keys.contains($0.key) }).settings
         } catch {
             throw refuse(error)
         }
@@ -36,20 +47,21 @@ struct StoreOptions: ParsableArguments {
         migrate: Bool = true
     ) async throws -> any MomentumStore {
         try await Self.open(
-            location: try location(), engineCacheCapacity: engineCacheCapacity, engineCacheBytes: engineCacheBytes,
-            lifecycle: lifecycle, migrate: migrate)
+            location: try location(), topology: try topology(), engineCacheCapacity: engineCacheCapacity,
+            engineCacheBytes: engineCacheBytes, lifecycle: lifecycle, migrate: migrate)
     }
 
-    /// Opens the store at `location` (a SQLite file or a PostgreSQL URL).
+    /// Opens the store at `location` (a SQLite file or a PostgreSQL URL, with its
+    /// `topology`: a pooler, the primary directly, a replica).
     static func open(
-        location: String, engineCacheCapacity: Int = 2_000, engineCacheBytes: Int = 0,
-        lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
+        location: String, topology: PostgresTopology = PostgresTopology(), engineCacheCapacity: Int = 2_000,
+        engineCacheBytes: Int = 0, lifecycle: StoreLifecycle = .whileOpen, migrate: Bool = true
     ) async throws -> any MomentumStore {
         let store: any MomentumStore
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
             store = try PostgresStore(
                 url: location, engineCacheCapacity: engineCacheCapacity, engineCacheBytes: engineCacheBytes,
-                lifecycle: lifecycle)
+                lifecycle: lifecycle, topology: topology)
         } else {
             let path = location.hasPrefix("sqlite:") ? String(location.dropFirst("sqlite:".count)) : location
             store = try SQLiteStore(

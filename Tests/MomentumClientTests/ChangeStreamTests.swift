@@ -63,7 +63,7 @@ final class SyncLog: Sendable {
 
     /// Polls `condition` until it holds, for at most 20 seconds.
     static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(25))

@@ -68,6 +68,8 @@ import Testing
                 configure: {
                     $0.webhookAllowedNetworks = ["127.0.0.1"]
                     $0.identity.allowsPlainHTTP = true
+                    // Long: under the parallel pass a loaded machine may take seconds to answer.
+                    $0.identity.fetchTimeout = .seconds(30)
                     $0.identity.providers = [
                         IdentityProvider(
                             name: "test", issuer: "https://issuer.test", audiences: ["app.momentum.test"],

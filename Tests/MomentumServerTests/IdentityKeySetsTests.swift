@@ -25,7 +25,7 @@ struct IdentityKeySetsTests {
         let clock = Clock()
         let fetcher = KeySetFetcher(
             addresses: WebhookAddresses(allowed: ["127.0.0.1"]), extraRootsPEM: certificate.certificatePEM,
-            timeout: .seconds(5), maximumBytes: 256 << 10)
+            timeout: .seconds(30), maximumBytes: 256 << 10)  // long: the parallel pass loads the machine
         let keySets = IdentityKeySets(
             fetcher: fetcher, settings: IdentityProviderSettings(), clock: { clock.now.withLock { $0 } },
             logger: Logger(label: "momentum.test.jwks"))
@@ -99,6 +99,18 @@ struct IdentityKeySetsTests {
                 return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
             #expect(found == 8)
+            #expect(server.hits == 1)
+        }
+    }
+
+    /// The fetch timeout is the whole bound: a provider answering after 11 s is fetched
+    /// within a 30-s timeout (the webhooks' client gave up after 10 s of reading, whatever
+    /// `identityProviderTimeout` said).
+    @Test func aSlowProviderWithinTheFetchTimeoutIsFetched() async throws {
+        let json = try IdentityTestKeys.shared.jwks()
+        try await Self.withKeySets(answer: .slowKeys(json, delay: .seconds(11))) {
+            keySets, provider, server, _ async throws in
+            #expect(Self.found(try await keySets.key("rsa-1", of: provider)))
             #expect(server.hits == 1)
         }
     }

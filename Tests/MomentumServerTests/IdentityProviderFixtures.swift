@@ -190,7 +190,8 @@ final class JWKSServer: Sendable {
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: in the parallel pass, a server may wait long for a thread to start on.
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let bound = port.withLock({ $0 }) {
                 return JWKSServer(port: bound, task: task, shared: shared)

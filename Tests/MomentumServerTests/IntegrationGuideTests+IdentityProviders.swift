@@ -21,6 +21,7 @@ extension IntegrationGuideTests {
                 name: "example", issuer: "https://issuer.test", audiences: ["app.momentum.test"], jwksURL: keys.url,
                 requireNonce: true)
         ]
+        run.configuration.identity.fetchTimeout = .seconds(30)
         let nonce = "guide-nonce-\(UUID().uuidString)"
         let hashed = SHA256.hash(data: Data(nonce.utf8)).map { String(format: "%02x", $0) }.joined()
         var newUser = TestClaims(now: Date())

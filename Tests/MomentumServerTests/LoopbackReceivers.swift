@@ -145,7 +145,7 @@ final class LoopbackReceiver: Sendable {
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let bound = port.withLock({ $0 }) {
                 return LoopbackReceiver(port: bound, scheme: scheme, task: task, shared: shared)

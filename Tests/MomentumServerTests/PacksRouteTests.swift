@@ -172,6 +172,38 @@ struct PacksRouteTests {
         }
     }
 
+    @Test(arguments: ServerHarness.Backend.allCases)
+    func aPackWhoseRulesRequireEachOtherInACycleIsRefusedAndNothingChanges(
+        _ backend: ServerHarness.Backend
+    ) async throws {
+        try await ServerHarness.with(backend: backend) { harness, client in
+            // Given version 1.0.0 of the puppy pack active.
+            _ = try await client.call(.post, "/v1/admin/packs", json: Self.puppy(), headers: Self.owner)
+            _ = try await client.call(.post, "/v1/admin/packs/puppy/versions/1.0.0/activate", headers: Self.owner)
+            try await harness.settle()
+            let before = try await client.call(.get, "/v1/admin/packs", headers: Self.owner).text
+            // When 1.1.0 makes "puppy pro" require "first walk", which requires "puppy pro".
+            let cycle = #"""
+                , {"id": "first-walk", "kind": "first", "title": "First walk", "category": "lifestyle", "tier": 1,
+                   "badge": "🐾", "match": {"kind": "walk"}, "requires": ["puppy-pro"]},
+                  {"id": "puppy-pro", "kind": "first", "title": "Puppy pro", "category": "lifestyle", "tier": 3,
+                   "badge": "🏆", "match": {"kind": "swim"}, "requires": ["first-swim", "first-walk"], "treshold": 3}
+                """#
+            let refused = try await client.call(
+                .post, "/v1/admin/packs", json: Self.puppy("1.1.0", extraRule: cycle), headers: Self.owner)
+            // Then it is refused, the cycle and the unknown field listed, and nothing changed.
+            #expect(refused.status == .unprocessableContent, "\(refused.text)")
+            #expect(refused.errorCode == "invalid_pack")
+            #expect(
+                Set(refused.errorFields) == ["pack.achievements[1].requires[0]", "pack.achievements[2].treshold"],
+                "\(refused.text)")
+            #expect(refused.text.contains("cycle: first-walk → puppy-pro → first-walk"), "\(refused.text)")
+            #expect(try await client.call(.get, "/v1/admin/packs", headers: Self.owner).text == before)
+            let missing = try await client.call(.get, "/v1/admin/packs/puppy/versions/1.1.0", headers: Self.owner)
+            #expect(missing.status == .notFound, "\(missing.text)")
+        }
+    }
+
     @Test func tenMegabytesAreRefusedUnread() async throws {
         try await ServerHarness.with { _, client in
             let big =

@@ -372,7 +372,7 @@ struct SlowRasterizer: Sendable {
     var finished: Int { files("finished-").count }
 
     func waitUntilStarted(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(120)
         while startedProcesses.count < count {
             guard ContinuousClock.now < deadline else {
                 Issue.record("only \(startedProcesses.count) of \(count) rasterizers started")

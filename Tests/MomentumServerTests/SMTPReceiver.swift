@@ -74,7 +74,8 @@ final class SMTPReceiver: Sendable {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: in the parallel pass, a process may wait long for the CPU.
+        let deadline = ContinuousClock.now + .seconds(120)
         while !(try String(contentsOf: log, encoding: .utf8).contains("ready")) {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

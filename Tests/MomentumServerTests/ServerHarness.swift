@@ -251,7 +251,7 @@ extension ServerHarness {
         return try await buildApplication(first).test(.router) { client in
             // An instance is ready once its relay listens (what /readyz says, asked without
             // a request that a test's log would see).
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(120)
             while !first.relayListening.value {
                 guard ContinuousClock.now < deadline else {
                     Issue.record("an instance's relay never listened")
@@ -346,12 +346,13 @@ final class RelayFence: Sendable {
         }
     }
 
-    /// Waits until ``settled`` (at most 5 s, then records an issue).
+    /// Waits until ``settled`` (at most 30 s, then records an issue; the parallel pass can
+    /// stall a loaded machine for seconds).
     func settle() async {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !settled {
             guard ContinuousClock.now < deadline else {
-                Issue.record("the relay did not carry every change to every instance within 5 s")
+                Issue.record("the relay did not carry every change to every instance within 30 s")
                 return
             }
             try? await Task.sleep(for: .milliseconds(1))

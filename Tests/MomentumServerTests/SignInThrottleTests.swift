@@ -10,8 +10,14 @@ import Synchronization
 import Testing
 
 /// A live server on a socket, on a fresh SQLite store, configured by the test.
+///
+/// Every listener it starts should be on port 0 (the kernel's choice): HummingbirdTesting
+/// waits for the public port without end, so a listener that fails to bind a port taken
+/// meanwhile would hang the test rather than fail it. A test that needs another listener's
+/// port reads it from the log (`recorder`).
 enum LiveServer {
     static func with(
+        recorder: LogRecorder? = nil,
         _ configure: (inout ServerConfiguration) -> Void,
         _ body: @escaping @Sendable (_ port: Int) async throws -> Void
     ) async throws {
@@ -28,6 +34,10 @@ enum LiveServer {
         configure(&configuration)
         var logger = Logger(label: "momentum.live-test")
         logger.logLevel = .error
+        if let recorder {
+            logger = Logger(label: "momentum.live-test") { _ in RecordingLogHandler(recorder: recorder) }
+            logger.logLevel = .notice
+        }
         let state = ServerState(store: store, configuration: configuration, logger: logger)
         do {
             try await buildApplication(state).test(.live) { client in

@@ -301,10 +301,10 @@ final class TicketStream: Sendable {
     /// Everything received so far, the answer's head included.
     var received: String { text.withLock { $0 } }
 
-    /// Waits (up to five seconds) for `marker`; what arrived from it on.
+    /// Waits (up to 30 seconds, for a loaded machine) for `marker`; what arrived from it on.
     @discardableResult
     func waitFor(_ marker: String) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let found = text.withLock({ text in text.range(of: marker).map { String(text[$0.lowerBound...]) } }) {
                 return found

@@ -108,6 +108,68 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// Liveness, as Kubernetes names it
+    ///
+    /// The same answer as /healthz: the process answers. With an admin listener (adminPort) it answers there only, and the public port gives 404.
+    ///
+    /// - Remark: HTTP `GET /livez`.
+    /// - Remark: Generated from `#/paths//livez/get(liveness)`.
+    public func liveness(_ input: Operations.Liveness.Input) async throws -> Operations.Liveness.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.Liveness.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/livez",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Liveness.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Health.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Prometheus metrics
     ///
     /// - Remark: HTTP `GET /metrics`.

@@ -9989,6 +9989,14 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Readiness`.
         public struct Readiness: Codable, Hashable, Sendable {
+            /// The parts that are degraded while the server still serves, such as replica.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Readiness/degraded`.
+            public var degraded: Swift.String?
+            /// With a streaming replica (databaseReplica): ok, lagging N s, or unreachable. Reads it would serve go to the primary when it is not ok.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Readiness/replica`.
+            public var replica: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Readiness/schema`.
             public var schema: Swift.String
             /// - Remark: Generated from `#/components/schemas/Readiness/status`.
@@ -9996,16 +10004,24 @@ extension Components {
             /// Creates a new `Readiness`.
             ///
             /// - Parameters:
+            ///   - degraded: The parts that are degraded while the server still serves, such as replica.
+            ///   - replica: With a streaming replica (databaseReplica): ok, lagging N s, or unreachable. Reads it would serve go to the primary when it is not ok.
             ///   - schema:
             ///   - status:
             public init(
+                degraded: Swift.String? = nil,
+                replica: Swift.String? = nil,
                 schema: Swift.String,
                 status: Swift.String
             ) {
+                self.degraded = degraded
+                self.replica = replica
                 self.schema = schema
                 self.status = status
             }
             public enum CodingKeys: String, CodingKey {
+                case degraded
+                case replica
                 case schema
                 case status
             }

@@ -26,6 +26,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(health)`.
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output
+    /// Liveness, as Kubernetes names it
+    ///
+    /// The same answer as /healthz: the process answers. With an admin listener (adminPort) it answers there only, and the public port gives 404.
+    ///
+    /// - Remark: HTTP `GET /livez`.
+    /// - Remark: Generated from `#/paths//livez/get(liveness)`.
+    func liveness(_ input: Operations.Liveness.Input) async throws -> Operations.Liveness.Output
     /// Prometheus metrics
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -790,6 +797,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//healthz/get(health)`.
     public func health(headers: Operations.Health.Input.Headers = .init()) async throws -> Operations.Health.Output {
         try await health(Operations.Health.Input(headers: headers))
+    }
+    /// Liveness, as Kubernetes names it
+    ///
+    /// The same answer as /healthz: the process answers. With an admin listener (adminPort) it answers there only, and the public port gives 404.
+    ///
+    /// - Remark: HTTP `GET /livez`.
+    /// - Remark: Generated from `#/paths//livez/get(liveness)`.
+    public func liveness(headers: Operations.Liveness.Input.Headers = .init()) async throws -> Operations.Liveness.Output {
+        try await liveness(Operations.Liveness.Input(headers: headers))
     }
     /// Prometheus metrics
     ///

@@ -5,8 +5,12 @@ import MomentumCore
 import MomentumServices
 import MomentumStore
 
-/// `/healthz`, `/readyz`, `/metrics` and `/openapi.json`: what an operator and a load
-/// balancer ask of the server (``Operations``).
+/// `/healthz`, `/livez`, `/readyz`, `/metrics` and `/openapi.json`: what an operator and a
+/// load balancer ask of the server (``Operations``).
+///
+/// With an admin listener (`ServerConfiguration.observability.adminPort`) the probes and
+/// the metrics answer there only (``addProbes(to:)`` on its router), and the public port
+/// answers 404 for them.
 struct OperationsController: Sendable {
     let operations: MomentumServices.Operations
     /// The Prometheus registry `/metrics` answers with.
@@ -16,14 +20,25 @@ struct OperationsController: Sendable {
     /// How many change streams are open now.
     let streams: @Sendable () -> Int
 
+    /// Whether the probes and the metrics answer on the public router (no admin listener).
+    var probesOnPublicPort = true
+
+    /// Adds the public routes: `/openapi.json`, and the probes and metrics unless an admin
+    /// listener answers them.
     func addRoutes(to router: Router<MomentumContext>) {
-        router.get("healthz", use: health)
-        router.get("readyz", use: readiness)
-        router.get("metrics", use: metricsText)
+        if probesOnPublicPort { addProbes(to: router) }
         router.get("openapi.json", use: openAPI)
     }
 
-    /// `GET /healthz`: the process answers.
+    /// Adds `/healthz`, `/livez`, `/readyz` and `/metrics`.
+    func addProbes(to router: Router<MomentumContext>) {
+        router.get("healthz", use: health)
+        router.get("livez", use: health)
+        router.get("readyz", use: readiness)
+        router.get("metrics", use: metricsText)
+    }
+
+    /// `GET /healthz` and `GET /livez`: the process answers.
     @Sendable func health(_ request: Request, context: MomentumContext) async throws -> Response {
         try JSONIO.response(["status": "ok"])
     }
@@ -31,7 +46,13 @@ struct OperationsController: Sendable {
     /// `GET /readyz`: the server can serve (database, schema, relay); 503 saying why not.
     @Sendable func readiness(_ request: Request, context: MomentumContext) async throws -> Response {
         let schema = try await operations.readiness()
-        return try JSONIO.response(["status": "ready", "schema": String(schema)])
+        var body = ["status": "ready", "schema": String(schema)]
+        // A degraded replica does not stop the server serving (reads go to the primary).
+        if let replica = await operations.replicaHealth() {
+            body["replica"] = replica.summary
+            if replica != .ok { body["degraded"] = "replica" }
+        }
+        return try JSONIO.response(body)
     }
 
     /// `GET /metrics`: the metrics in Prometheus's text format.

@@ -13,20 +13,36 @@ import Synchronization
 enum DeliveryHTTP {
     private static let clients = Mutex<[String: HTTPClient]>([:])
 
+    /// How long a client waits for a connection (TCP and TLS) and then for each read.
+    struct Limits: Hashable, Sendable {
+        var connect: Duration
+        var read: Duration
+
+        /// A delivery's: 5 s to connect, 10 s for each read (a send's whole ``deadline`` is
+        /// longer).
+        static let delivery = Limits(connect: .seconds(5), read: .seconds(10))
+
+        /// A fetch bounded as a whole by `timeout` (an identity provider's keys,
+        /// `identityProviderTimeout`): neither the connection nor a read gives up before it.
+        static func within(_ timeout: Duration) -> Limits { Limits(connect: timeout, read: timeout) }
+
+        var key: String { "\(connect)/\(read)" }
+    }
+
     /// The client that trusts the system's roots and, when given, the roots in a PEM
     /// bundle (a private CA; the tests' loopback receivers).
-    static func client(extraRootsPEM: String?) throws -> HTTPClient {
+    static func client(extraRootsPEM: String?, limits: Limits = .delivery) throws -> HTTPClient {
         try clients.withLock { clients in
-            let key = extraRootsPEM ?? ""
+            let key = "\(extraRootsPEM ?? "")\u{0}\(limits.key)"
             if let client = clients[key] { return client }
-            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [:])
+            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [:], limits: limits)
             clients[key] = client
             return client
         }
     }
 
     /// The clients that connect to one checked address for one host name, by
-    /// `<roots>\0<host>\0<address>`, the least recently made first.
+    /// `<roots>\0<host>\0<address>\0<limits>`, the least recently made first.
     private static let pinned = Mutex<(clients: [String: HTTPClient], order: [String])>(([:], []))
 
     /// The most such clients kept; the oldest is shut down when one more is made.
@@ -36,11 +52,13 @@ enum DeliveryHTTP {
     /// while it still sends `host` as the request's host and TLS server name and checks the
     /// certificate against it: a webhook's post goes to the address
     /// ``WebhookAddresses`` checked, not to one a second resolution might give.
-    static func client(extraRootsPEM: String?, connecting host: String, to address: String) throws -> HTTPClient {
-        let key = "\(extraRootsPEM ?? "")\u{0}\(host)\u{0}\(address)"
+    static func client(
+        extraRootsPEM: String?, connecting host: String, to address: String, limits: Limits = .delivery
+    ) throws -> HTTPClient {
+        let key = "\(extraRootsPEM ?? "")\u{0}\(host)\u{0}\(address)\u{0}\(limits.key)"
         let (client, evicted) = try pinned.withLock { pinned -> (HTTPClient, HTTPClient?) in
             if let client = pinned.clients[key] { return (client, nil) }
-            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [host: address])
+            let client = try make(extraRootsPEM: extraRootsPEM, dnsOverride: [host: address], limits: limits)
             var evicted: HTTPClient?
             if pinned.order.count >= maximumPinned {
                 let oldest = pinned.order.removeFirst()
@@ -51,16 +69,19 @@ enum DeliveryHTTP {
             return (client, evicted)
         }
         if let evicted {
-            // After the longest a send may take (``deadline``), so no post of it is cut short.
+            // After the longest a send (``deadline``) or a key set's fetch
+            // (`identityProviderTimeout`, at most 60 s) may take, so none of it is cut short.
             Task {
-                try? await Task.sleep(for: .seconds(20))
+                try? await Task.sleep(for: .seconds(90))
                 try? await evicted.shutdown()
             }
         }
         return client
     }
 
-    private static func make(extraRootsPEM: String?, dnsOverride: [String: String]) throws -> HTTPClient {
+    private static func make(
+        extraRootsPEM: String?, dnsOverride: [String: String], limits: Limits
+    ) throws -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let extraRootsPEM {
             tls.additionalTrustRoots = [
@@ -69,9 +90,12 @@ enum DeliveryHTTP {
         }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(5), read: .seconds(10)))
+            timeout: .init(connect: .init(limits.connect), read: .init(limits.read)))
         configuration.httpVersion = .automatic
         configuration.dnsOverride = dnsOverride
+        // The client span is ``execute(_:client:)``'s (``OutgoingSpans``), under whichever
+        // tracer is bootstrapped when a request leaves, not the one when the client was made.
+        configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -82,8 +106,16 @@ enum DeliveryHTTP {
     static let maximumAnswer = 16 << 10
 
     /// Sends a request and reads the status, the headers and the start of the answer;
-    /// network failures are `nil` with what happened.
+    /// network failures are `nil` with what happened. The request is a client span of the
+    /// work that sends it, or of `origin` (the request that queued it), and carries its
+    /// `traceparent` (``OutgoingSpans``).
     static func execute(
+        _ request: HTTPClientRequest, client: HTTPClient, origin: TraceOrigin? = nil
+    ) async -> (response: HTTPClientResponse?, body: String, error: String?) {
+        await OutgoingSpans.send(request, origin: origin) { request in await executeUntraced(request, client: client) }
+    }
+
+    private static func executeUntraced(
         _ request: HTTPClientRequest, client: HTTPClient
     ) async -> (response: HTTPClientResponse?, body: String, error: String?) {
         do {

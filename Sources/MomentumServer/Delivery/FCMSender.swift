@@ -92,9 +92,12 @@ struct FCMSender: DeliveryTransport {
             let text = "HTTP \(code)" + (reason.code.map { ": \($0)" } ?? "")
             switch code {
             case 401:
-                // The access token expired or was revoked early: one new exchange, once.
-                await tokens.discard(token)
+                // The access token expired or was revoked early: one new exchange, once. A
+                // token refused right after its exchange stays cached until the queue's retry:
+                // exchanging again at once would not help, and each concurrent send that saw
+                // it refused would start another exchange.
                 if refreshed { return .retry(text, after: nil) }
+                await tokens.discard(token)
                 refreshed = true
             case 404 where reason.code == "UNREGISTERED" || reason.code == "NOT_FOUND":
                 return .gone(text)

@@ -73,11 +73,13 @@ struct WebhookSender: WebhookMessageTransport {
 
     func send(_ message: PendingWebhookMessage, now: Date) async -> TransportResult {
         guard let webhook = message.webhook else { return .rejected("the webhook was removed") }
-        return await post(Array(message.body.utf8), id: message.id, to: webhook, now: now)
+        return await post(Array(message.body.utf8), id: message.id, to: webhook, now: now, origin: message.origin)
     }
 
     /// Posts a signed body to a webhook's vetted address.
-    private func post(_ body: [UInt8], id: String, to webhook: Webhook, now: Date) async -> TransportResult {
+    private func post(
+        _ body: [UInt8], id: String, to webhook: Webhook, now: Date, origin: TraceOrigin? = nil
+    ) async -> TransportResult {
         guard let url = URL(string: webhook.url) else { return .rejected("the URL is not valid") }
         let client: HTTPClient
         switch await addresses.vet(url, fresh: false) {
@@ -111,7 +113,7 @@ struct WebhookSender: WebhookMessageTransport {
             name: "Momentum-Signature",
             value: Self.signature(body: body, keys: webhook.legacySigningKeys(at: now), at: timestamp))
         request.body = .bytes(ByteBuffer(bytes: body))
-        let (response, _, error) = await DeliveryHTTP.execute(request, client: client)
+        let (response, _, error) = await DeliveryHTTP.execute(request, client: client, origin: origin)
         guard let response else { return .retry(DeliveryHTTP.status(of: error ?? ""), after: nil) }
         if (200..<300).contains(response.status.code) { return .delivered }
         return .retry("HTTP \(response.status.code)", after: DeliveryHTTP.retryAfter(response))

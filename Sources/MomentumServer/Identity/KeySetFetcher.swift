@@ -67,8 +67,9 @@ struct KeySetFetcher: Sendable {
             }
             let client =
                 try destination.address.map {
-                    try DeliveryHTTP.client(extraRootsPEM: extraRootsPEM, connecting: destination.host, to: $0)
-                } ?? DeliveryHTTP.client(extraRootsPEM: extraRootsPEM)
+                    try DeliveryHTTP.client(
+                        extraRootsPEM: extraRootsPEM, connecting: destination.host, to: $0, limits: .within(timeout))
+                } ?? DeliveryHTTP.client(extraRootsPEM: extraRootsPEM, limits: .within(timeout))
             var request = HTTPClientRequest(url: current)
             request.method = .GET
             request.headers.add(name: "Accept", value: "application/json")

@@ -48,6 +48,11 @@ final class ServerMetrics: Sendable {
     private let guardedStatements: CoreMetrics.Counter?
     private let failedBatches: CoreMetrics.Counter?
     private let carriedStatements = Mutex((statements: 0, failedBatches: 0))
+    /// Reads a replica may serve, by where they went (on PostgreSQL only), and the counts
+    /// last carried in.
+    private let replicaReads: CoreMetrics.Counter?
+    private let primaryFallbacks: CoreMetrics.Counter?
+    private let carriedReplicaReads = Mutex(ReplicaReadCounts())
 
     /// The request duration histogram's buckets, from half a millisecond to 2.5 seconds.
     static let durationBuckets: [Duration] = [
@@ -78,8 +83,13 @@ final class ServerMetrics: Sendable {
             oneStatement = nil
             guardedStatements = nil
             failedBatches = nil
+            replicaReads = nil
+            primaryFallbacks = nil
             return
         }
+        let replicaLabel = "momentum_store_replica_reads_total"
+        replicaReads = Counter(label: replicaLabel, dimensions: [("served_by", "replica")], factory: factory)
+        primaryFallbacks = Counter(label: replicaLabel, dimensions: [("served_by", "primary")], factory: factory)
         oneStatement = Counter(label: appends, dimensions: [("path", "one_statement")], factory: factory)
         guardedStatements = Counter(label: "momentum_store_append_statements_total", factory: factory)
         failedBatches = Counter(label: "momentum_store_append_batches_failed_total", factory: factory)
@@ -93,6 +103,16 @@ final class ServerMetrics: Sendable {
         }
         guardedStatements?.increment(by: max(0, statements - previous.statements))
         failedBatches?.increment(by: max(0, failed - previous.failedBatches))
+    }
+
+    /// Brings the replica read counters up to the store's counts (called before each scrape).
+    func update(replicaReads counts: ReplicaReadCounts) {
+        let previous = carriedReplicaReads.withLock { carried in
+            defer { carried = counts }
+            return carried
+        }
+        replicaReads?.increment(by: max(0, counts.replica - previous.replica))
+        primaryFallbacks?.increment(by: max(0, counts.primary - previous.primary))
     }
 
     /// Brings the append counters up to the store's counts (called before each scrape).
@@ -186,6 +206,7 @@ final class ServerMetrics: Sendable {
             update(appendStatements: guarded.statements, failedBatches: guarded.failedBatches)
         }
         if let cache = statistics.engineCache { update(engineCache: cache) }
+        if let replica = statistics.replicaReads { update(replicaReads: replica) }
         updateResidentMemory()
         return registry.emitToBuffer()
     }

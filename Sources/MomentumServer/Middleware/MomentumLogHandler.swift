@@ -8,6 +8,9 @@ import MomentumServices
 /// ms=1.02 request_id=r_… status=200`. Keys are sorted. A value that is empty or holds a
 /// space, a quote, `=` or a control character is written as a JSON string.
 ///
+/// With the `json` format (`logFormat`) each line is one JSON object instead: `time`,
+/// `level`, `label`, `message`, then the metadata's keys (see ``jsonLine(time:level:label:message:metadata:)``).
+///
 /// Unlike swift-log's `StreamLogHandler`, metadata set on a logger is formatted only when a
 /// line is written. Hummingbird sets a request id on every request's logger; the stream
 /// handler formatted all of the logger's metadata again each time, whether or not anything
@@ -20,6 +23,7 @@ public struct MomentumLogHandler: LogHandler {
     /// Metadata added to every line at the time it is written.
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
+    private let format: ObservabilitySettings.LogFormat
     private let write: @Sendable (String) -> Void
     private let now: @Sendable () -> Date
 
@@ -28,8 +32,9 @@ public struct MomentumLogHandler: LogHandler {
     /// - Parameters:
     ///   - label: The logger's label, written on every line.
     ///   - level: The least level written.
-    public init(label: String, level: Logger.Level = .info) {
-        self.init(label: label, level: level, now: { Date() }) { line in
+    ///   - format: logfmt or one JSON object per line.
+    public init(label: String, level: Logger.Level = .info, format: ObservabilitySettings.LogFormat = .logfmt) {
+        self.init(label: label, level: level, format: format, now: { Date() }) { line in
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
@@ -39,13 +44,15 @@ public struct MomentumLogHandler: LogHandler {
     /// - Parameters:
     ///   - label: The logger's label, written on every line.
     ///   - level: The least level written.
+    ///   - format: logfmt or one JSON object per line.
     ///   - now: The clock for the lines' timestamps.
     ///   - write: Receives every line; called from any thread.
     public init(
-        label: String, level: Logger.Level = .info, now: @escaping @Sendable () -> Date,
-        write: @escaping @Sendable (String) -> Void
+        label: String, level: Logger.Level = .info, format: ObservabilitySettings.LogFormat = .logfmt,
+        now: @escaping @Sendable () -> Date, write: @escaping @Sendable (String) -> Void
     ) {
         self.label = label
+        self.format = format
         self.logLevel = level
         self.now = now
         self.write = write
@@ -62,6 +69,12 @@ public struct MomentumLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { $1 } }
         if let extra = event.metadata, !extra.isEmpty { merged.merge(extra) { $1 } }
+        if format == .json {
+            write(
+                Self.jsonLine(
+                    time: now(), level: event.level, label: label, message: "\(event.message)", metadata: merged))
+            return
+        }
         var line = "\(RFC3339.format(now())) \(event.level) \(label): \(event.message)"
         for key in merged.keys.sorted() {
             line += " \(Self.field(key))=\(Self.field(merged[key].map { "\($0)" } ?? ""))"

@@ -14,10 +14,7 @@ struct Routes {
         let push = PushController(
             targets: server.services.pushTargets, vapid: server.vapid, apns: server.configuration.apns != nil,
             fcm: server.configuration.fcm != nil, admin: admin)
-        OperationsController(
-            operations: server.services.operations, metrics: server.metrics,
-            statistics: { [store = server.store] in store.statistics }, streams: { [hub = server.hub] in hub.count }
-        ).addRoutes(to: router)
+        OperationsController(server: server).addRoutes(to: router)
         AdminController(
             admin: admin, operations: server.services.operations, social: server.services.social,
             accounts: server.services.accounts, ingest: server.services.ingest,

@@ -43,6 +43,12 @@ public struct Operations: Sendable {
         }
     }
 
+    /// The streaming replica's state, asked now; `nil` without a replica. A degraded
+    /// replica leaves the server ready: the reads it would serve go to the primary.
+    public func replicaHealth() async -> ReplicaHealth? {
+        await (store as? any ReplicaReporting)?.replicaHealth()
+    }
+
     /// The latest suspicious activity flagged for review, newest first.
     public func reviewFlags(limit: Int) async throws -> [ReviewFlag] {
         try await store.reviewFlags(limit: limit)

@@ -212,6 +212,8 @@ public struct ServerConfiguration: Sendable {
     public var console = ConsoleSettings()
     /// Packs as configuration: the largest upload and how often instances reload them.
     public var packs = PackSettings()
+    /// Tracing, the log lines' form, and the admin listener of the probes and metrics.
+    public var observability = ObservabilitySettings()
     /// The clock; tests replace it.
     public var clock: @Sendable () -> Date = { Date() }
     /// Seconds on a clock that only moves forward, for the token buckets of a single

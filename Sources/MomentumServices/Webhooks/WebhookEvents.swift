@@ -203,13 +203,15 @@ public struct WebhookEvents: Sendable {
         if case .purchase = event.payload { true } else { false }
     }
 
-    /// An event with its id derived from its type, user and `fact`.
+    /// An event with its id derived from its type, user and `fact`, in the trace of the work
+    /// that noticed it.
     private func event(
         _ type: WebhookEventType, user: String, fact: String, at: Date, data: WebhookEventBody.Fields
     ) -> WebhookEvent {
         WebhookEvent(
             user: user, id: Webhook.messageID(for: "\(type.rawValue)|\(user)|\(fact)"), type: type,
-            body: WebhookEventBody(type: type, timestamp: at, data: data).json(), occurredAt: at)
+            body: WebhookEventBody(type: type, timestamp: at, data: data).json(), occurredAt: at,
+            origin: TraceOrigin.current)
     }
 
     /// Each habit's current streak start.
