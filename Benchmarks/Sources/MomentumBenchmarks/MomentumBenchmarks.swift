@@ -5,7 +5,7 @@ import Foundation
 /// Each benchmark measures Momentum against a baseline timed in the same run and judges the
 /// result against the target from the issue. Filters select benchmarks whose name contains
 /// any of them (`day-conversion`, `evaluation`, `append`, `memory`, `analytics`, `unlocks`, `storage`,
-/// `server`, `json`, `requests`, `notifications`, `social`, `server-keys`, `what-if`, and `scale`, which a full run leaves out
+/// `server`, `json`, `requests`, `notifications`, `social`, `server-keys`, `what-if`, `tracing`, `connection-watch`, and `scale`, which a full run leaves out
 /// unless it is named).
 @main
 struct MomentumBenchmarks {
@@ -37,6 +37,11 @@ struct MomentumBenchmarks {
         Benchmark(
             name: "server-keys", title: "14. Server keys beside devices (HTTP, loopback)", run: ServerKeyBenchmark.run),
         Benchmark(name: "what-if", title: "15. What-if against a plain evaluation", run: WhatIfBenchmark.run),
+        Benchmark(
+            name: "tracing", title: "16. Tracing off against no tracing middleware", run: TracingBenchmark.run),
+        Benchmark(
+            name: "connection-watch", title: "17. A watched connection against a bare one (PostgreSQL)",
+            run: ConnectionWatchBenchmark.run),
     ]
 
     static func main() {
