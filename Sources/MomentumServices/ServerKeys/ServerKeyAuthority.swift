@@ -10,8 +10,10 @@ import Synchronization
 /// bcrypt hash: a slow hash protects guessable passwords, and nothing guesses 256 bits; a
 /// fast one keeps a backend's every call cheap.
 ///
-/// Keys are read from the store on every call, never cached: a key revoked through any
-/// instance is refused by every instance on its next call. A key's last use is written at
+/// A key checked in the last few seconds is trusted from the session cache, like a device
+/// session: one revoked through an instance is refused there at once, and on the other
+/// instances as soon as the relay brings the revocation (milliseconds; while the relay is
+/// not receiving, the cache is not used). A key's last use is written at
 /// most once a minute, so calls do not each write.
 public struct ServerKeyAuthority: Sendable {
     let store: any ServerKeys
